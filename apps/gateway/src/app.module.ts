@@ -1,0 +1,39 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AuthController } from './auth/auth.controller';
+import { AuthService } from './auth/auth.service';
+import type { AppConfig } from './config/app-config';
+import { CoreModule } from './core.module';
+import { HealthController } from './health/health.controller';
+import { OperationLogController } from './operation-log/operation-log.controller';
+import { RegionsController } from './regions/regions.controller';
+import { RegionsService } from './regions/regions.service';
+import { UploadService } from './uploads/upload.service';
+import { FilesController } from './uploads/files.controller';
+import { UsersController } from './users/users.controller';
+import { UsersService } from './users/users.service';
+
+/** The console API on the main port (8080): REST under /api. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRoot(config)],
+      controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController],
+      providers: [AuthService, UsersService, RegionsService],
+    };
+  }
+}
+
+/** Imports and uploads on their own port (8888), as the spec places them. */
+@Module({})
+export class UploadAppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: UploadAppModule,
+      imports: [CoreModule.forRoot(config)],
+      controllers: [FilesController],
+      providers: [UploadService],
+    };
+  }
+}

@@ -1,0 +1,64 @@
+import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ResultCode, type ApiResponse, type FieldError } from '@sc/contracts';
+import { translate, translateField } from '@sc/i18n';
+import { AppException } from './app-exception';
+import { languageOf, type AppRequest } from './request-context';
+
+const HTTP_TO_RESULT: Partial<Record<number, { code: ResultCode; key: AppException['key'] }>> = {
+  [HttpStatus.BAD_REQUEST]: { code: ResultCode.BadRequest, key: 'invalidValue' },
+  [HttpStatus.UNAUTHORIZED]: { code: ResultCode.LoggedOut, key: 'loggedOut' },
+  [HttpStatus.FORBIDDEN]: { code: ResultCode.Forbidden, key: 'forbidden' },
+  [HttpStatus.NOT_FOUND]: { code: ResultCode.NotFound, key: 'notFound' },
+  [HttpStatus.PAYLOAD_TOO_LARGE]: { code: ResultCode.PayloadTooLarge, key: 'payloadTooLarge' },
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: { code: ResultCode.UnsupportedMediaType, key: 'invalidValue' },
+  [HttpStatus.TOO_MANY_REQUESTS]: { code: ResultCode.TooManyRequests, key: 'tryLater' },
+  [HttpStatus.SERVICE_UNAVAILABLE]: { code: ResultCode.ServiceUnavailable, key: 'serviceUnavailable' },
+};
+
+/** Normalises anything thrown into an AppException (unknown errors become a logged 500). */
+export function toAppException(error: unknown, path: string, logger: Logger): AppException {
+  if (error instanceof AppException) return error;
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status === HttpStatus.NOT_FOUND) return new AppException(status, ResultCode.NotFound, 'routeNotFound', { path });
+    // Fastify's body parser rejects bad JSON with a 400 whose code says so.
+    const mapped = HTTP_TO_RESULT[status];
+    if (mapped) return new AppException(status, mapped.code, mapped.key);
+  }
+  const fastifyCode = (error as { code?: string; statusCode?: number })?.code;
+  if (fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error instanceof SyntaxError && path)) {
+    return new AppException(HttpStatus.BAD_REQUEST, ResultCode.BadRequest, 'malformedBody');
+  }
+  if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new AppException(HttpStatus.PAYLOAD_TOO_LARGE, ResultCode.PayloadTooLarge, 'payloadTooLarge');
+  }
+  logger.error({ err: error, path }, 'Unhandled error');
+  return new AppException(HttpStatus.INTERNAL_SERVER_ERROR, ResultCode.InternalError, 'internalError');
+}
+
+/** Every error leaves as the envelope `{ code, data, message }` with a message in the caller's language. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Http');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<AppRequest>();
+    const reply = ctx.getResponse<FastifyReply>();
+    const path = req.url?.split('?')[0] ?? '';
+    const ex = toAppException(error, path, this.logger);
+    const body = renderError(ex, languageOf(req));
+    for (const [name, value] of Object.entries(ex.headers)) void reply.header(name, value);
+    void reply.status(ex.status).send(body);
+  }
+}
+
+export function renderError(ex: AppException, lng: ReturnType<typeof languageOf>): ApiResponse<{ errors: FieldError[] } | null> {
+  const errors: FieldError[] = ex.fields.map((f) => ({
+    field: f.field,
+    message: translate(lng, 'validationField', { field: translateField(lng, f.field), message: translate(lng, f.key, f.params) }),
+  }));
+  const message = errors.length > 0 ? errors.map((e) => e.message).join('; ') : translate(lng, ex.key, ex.params);
+  return { code: ex.code, data: errors.length > 0 ? { errors } : null, message };
+}

@@ -1,0 +1,49 @@
+import { HttpStatus } from '@nestjs/common';
+import { ResultCode, type FieldError } from '@sc/contracts';
+import type { MessageKey } from '@sc/i18n';
+
+/** A field-level problem before translation. */
+export interface FieldProblem {
+  field: string;
+  key: MessageKey;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * Every error the API answers with: an HTTP status, the envelope code, and a catalogue message key
+ * that the exception filter translates into the caller's language.
+ */
+export class AppException extends Error {
+  constructor(
+    readonly status: HttpStatus,
+    readonly code: ResultCode,
+    readonly key: MessageKey,
+    readonly params: Record<string, unknown> = {},
+    readonly fields: FieldProblem[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(key);
+  }
+
+  static badRequest(key: MessageKey, params?: Record<string, unknown>, fields?: FieldProblem[]): AppException {
+    return new AppException(HttpStatus.BAD_REQUEST, ResultCode.BadRequest, key, params, fields);
+  }
+  static field(field: string, key: MessageKey, params?: Record<string, unknown>): AppException {
+    return AppException.badRequest('validationField', {}, [{ field, key, params }]);
+  }
+  static loggedOut(): AppException {
+    return new AppException(HttpStatus.UNAUTHORIZED, ResultCode.LoggedOut, 'loggedOut');
+  }
+  static forbidden(): AppException {
+    return new AppException(HttpStatus.FORBIDDEN, ResultCode.Forbidden, 'forbidden');
+  }
+  static notFound(key: MessageKey = 'notFound', params?: Record<string, unknown>): AppException {
+    return new AppException(HttpStatus.NOT_FOUND, ResultCode.NotFound, key, params);
+  }
+  static conflict(key: MessageKey, params?: Record<string, unknown>): AppException {
+    return new AppException(HttpStatus.CONFLICT, ResultCode.Conflict, key, params);
+  }
+}
+
+/** What the filter sends for field errors, once translated. */
+export type TranslatedFieldErrors = FieldError[];

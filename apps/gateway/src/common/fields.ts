@@ -1,0 +1,122 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  type ValidationArguments,
+} from 'class-validator';
+import type { MessageKey } from '@sc/i18n';
+
+/**
+ * Field decorators that give validation (with catalogue message keys) and OpenAPI metadata in one place.
+ * A message is `key` or `key::{json params}`; the validation pipe turns it into a translated field error.
+ */
+export function msg(key: MessageKey, params?: (args: ValidationArguments) => Record<string, unknown>) {
+  return (args: ValidationArguments): string => (params ? `${key}::${JSON.stringify(params(args))}` : key);
+}
+
+interface Common {
+  required?: boolean;
+  description?: string;
+  example?: unknown;
+  /** Message when a required value is missing; the spec's 'Please enter' by default. */
+  emptyKey?: MessageKey;
+}
+
+function presence(o: Common): PropertyDecorator[] {
+  const doc = { description: o.description, example: o.example };
+  return o.required === false
+    ? [IsOptional(), ApiPropertyOptional(doc)]
+    : [IsNotEmpty({ message: msg(o.emptyKey ?? 'pleaseEnter') }), ApiProperty(doc)];
+}
+
+const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+
+export function TextField(o: Common & { max: number; trim?: boolean } = { max: 255 }): PropertyDecorator {
+  return applyDecorators(
+    ...(o.trim === false ? [] : [trim]),
+    ...presence(o),
+    IsString({ message: msg('invalidValue') }),
+    MaxLength(o.max, { message: msg('tooLong', (a) => ({ max: a.constraints[0] })) }),
+  );
+}
+
+export function IntField(o: Common & { min?: number; max?: number } = {}): PropertyDecorator {
+  const min = o.min ?? -2147483648;
+  const max = o.max ?? 2147483647;
+  const range = msg('outOfRange', () => ({ min, max }));
+  return applyDecorators(
+    Type(() => Number),
+    ...presence({ ...o, emptyKey: o.emptyKey ?? 'pleaseSelect' }),
+    IsInt({ message: msg('mustBeInteger') }),
+    Min(min, { message: range }),
+    Max(max, { message: range }),
+  );
+}
+
+export function BoolField(o: Common = {}): PropertyDecorator {
+  return applyDecorators(
+    Transform(({ value }) =>
+      value === 'true' || value === 1 || value === '1' ? true : value === 'false' || value === 0 || value === '0' ? false : value,
+    ),
+    ...presence({ ...o, emptyKey: o.emptyKey ?? 'pleaseSelect' }),
+    IsBoolean({ message: msg('mustBeBoolean') }),
+  );
+}
+
+export function DateField(o: Common = {}): PropertyDecorator {
+  return applyDecorators(...presence(o), IsISO8601({ strict: true }, { message: msg('mustBeDate') }));
+}
+
+export function EnumField<T extends string | number>(values: readonly T[], o: Common = {}): PropertyDecorator {
+  const numeric = typeof values[0] === 'number';
+  return applyDecorators(
+    ...(numeric ? [Type(() => Number)] : []),
+    ...presence({ ...o, emptyKey: o.emptyKey ?? 'pleaseSelect' }),
+    IsIn(values as unknown as unknown[], { message: msg('invalidValue') }),
+    ApiProperty({ enum: values as unknown as (string | number)[], required: o.required !== false }),
+  );
+}
+
+export function StringListField(values: readonly string[] | null, o: Common & { maxItems?: number } = {}): PropertyDecorator {
+  return applyDecorators(
+    ...(o.required === false ? [IsOptional()] : []),
+    IsArray({ message: msg('invalidValue') }),
+    ArrayMaxSize(o.maxItems ?? 50, { message: msg('invalidValue') }),
+    IsString({ each: true, message: msg('invalidValue') }),
+    ...(values
+      ? [
+          IsIn(values as string[], {
+            each: true,
+            message: msg('unknownPermission', (a) => ({ name: String((a.value as unknown[]).find((v) => !values.includes(v as string))) })),
+          }),
+        ]
+      : []),
+    ApiProperty({ type: [String], enum: values ?? undefined, required: o.required !== false, description: o.description }),
+  );
+}
+
+/** Page number and size shared by every paged query. */
+export class PageDto {
+  @IntField({ min: 1, max: 1_000_000, example: 1, emptyKey: 'pleaseEnter' })
+  pageNum!: number;
+
+  @IntField({ min: 1, max: 200, example: 20, emptyKey: 'pleaseEnter' })
+  pageSize!: number;
+}
+
+export class IdQueryDto {
+  @IntField({ min: 1 })
+  id!: number;
+}

@@ -1,0 +1,61 @@
+/** Settings come from the environment; every default points at the local services on their standard ports. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  uploadPort: number;
+  databaseUrl: string;
+  redisUrl: string;
+  mqttUrl: string;
+  /** Prefix of every Redis key and channel, so installations (and test runs) sharing a server stay apart. */
+  redisPrefix: string;
+  sessionTtlSeconds: number;
+  consoleOrigin: string;
+  uploadDir: string;
+  webDist: string;
+  login: { maxFailuresPerUser: number; maxFailuresPerIp: number; windowSeconds: number };
+  /** Behind a reverse proxy, trust its X-Forwarded-For so throttling and the log see the real client. */
+  trustProxy: boolean;
+  version: string;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+function int(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value !== '' && Number.isFinite(n) ? n : fallback;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const port = int(env.PORT, 8080);
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    uploadPort: int(env.UPLOAD_PORT, 8888),
+    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/smart_city',
+    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    mqttUrl: env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
+    redisPrefix: env.REDIS_PREFIX ?? 'sc:',
+    sessionTtlSeconds: int(env.SESSION_TTL_HOURS, 12) * 3600,
+    consoleOrigin: env.CONSOLE_ORIGIN ?? `http://localhost:${port}`,
+    uploadDir: env.UPLOAD_DIR ?? 'var/uploads',
+    webDist: env.WEB_DIST ?? 'apps/web/dist',
+    login: {
+      maxFailuresPerUser: int(env.LOGIN_MAX_FAILURES_PER_USER, 10),
+      maxFailuresPerIp: int(env.LOGIN_MAX_FAILURES_PER_IP, 100),
+      windowSeconds: int(env.LOGIN_WINDOW_SECONDS, 15 * 60),
+    },
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    version: env.npm_package_version ?? '0.1.0',
+  };
+}
+
+/** Hides the password of a connection URL before it is printed. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,31 @@
+import type { ServiceName } from '@sc/contracts';
+import { PROBES } from '../infra/service-probes';
+import { redactUrl, type AppConfig } from './app-config';
+
+const LABEL: Record<ServiceName, string> = { postgres: 'PostgreSQL', redis: 'Redis', mqtt: 'the MQTT broker' };
+const ENV: Record<ServiceName, string> = { postgres: 'DATABASE_URL', redis: 'REDIS_URL', mqtt: 'MQTT_URL' };
+const START: Record<ServiceName, string> = {
+  postgres: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start   (or: docker compose up -d postgres)',
+  redis: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379   (or: docker compose up -d redis)',
+  mqtt: 'mosquitto -d -c /etc/mosquitto/mosquitto.conf   (or: docker compose up -d mqtt)',
+};
+
+/** Thrown when a required service does not answer; main prints its message and exits without a stack trace. */
+export class ServiceUnavailableError extends Error {}
+
+export function unavailableMessage(service: ServiceName, url: string, reason: string | undefined): string {
+  return [
+    `${LABEL[service]} is not answering at ${redactUrl(url)} (${reason ?? 'no answer'}).`,
+    `  Start it with: ${START[service]}`,
+    `  or point ${ENV[service]} at a running server.`,
+  ].join('\n');
+}
+
+/** Checks each service in turn; the first that does not answer stops start-up with a message naming it. */
+export async function checkServices(config: AppConfig, services: ServiceName[] = ['postgres', 'redis', 'mqtt']): Promise<void> {
+  const urls: Record<ServiceName, string> = { postgres: config.databaseUrl, redis: config.redisUrl, mqtt: config.mqttUrl };
+  for (const service of services) {
+    const health = await PROBES[service](urls[service]);
+    if (!health.ok) throw new ServiceUnavailableError(unavailableMessage(service, urls[service], health.error));
+  }
+}

@@ -1,0 +1,32 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import Redis from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+
+/** The gateway's one Redis connection. Keys go through `key()` so every one carries the installation prefix. */
+@Injectable()
+export class RedisService implements OnModuleDestroy {
+  private readonly logger = new Logger(RedisService.name);
+  readonly client: Redis;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.client = new Redis(config.redisUrl, {
+      lazyConnect: false,
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: true,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    });
+    this.client.on('error', (err: Error) => this.logger.warn(`Redis: ${err.message}`));
+  }
+
+  key(...parts: (string | number)[]): string {
+    return this.config.redisPrefix + parts.join(':');
+  }
+
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+}

@@ -1,0 +1,64 @@
+import mqtt from 'mqtt';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import type { ServiceHealth, ServiceName } from '@sc/contracts';
+
+async function timed(run: () => Promise<void>): Promise<ServiceHealth> {
+  const started = performance.now();
+  try {
+    await run();
+    return { ok: true, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
+  } catch (err) {
+    return { ok: false, latencyMs: null, error: err instanceof Error ? err.message || err.name : String(err) };
+  }
+}
+
+export function probePostgres(url: string, timeoutMs = 3000): Promise<ServiceHealth> {
+  return timed(async () => {
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  });
+}
+
+export function probeRedis(url: string, timeoutMs = 3000): Promise<ServiceHealth> {
+  return timed(async () => {
+    const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.ping();
+    } finally {
+      client.disconnect();
+    }
+  });
+}
+
+export function probeMqtt(url: string, timeoutMs = 3000): Promise<ServiceHealth> {
+  return timed(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const client = mqtt.connect(url, { connectTimeout: timeoutMs, reconnectPeriod: 0, clientId: `sc-probe-${process.pid}-${Date.now()}` });
+        const timer = setTimeout(() => finish(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs + 200);
+        const finish = (err?: Error) => {
+          clearTimeout(timer);
+          client.end(true);
+          if (err) reject(err);
+          else resolve();
+        };
+        client.once('connect', () => finish());
+        client.once('error', (err) => finish(err));
+        client.once('close', () => finish(new Error('connection closed')));
+      }),
+  );
+}
+
+export const PROBES: Record<ServiceName, (url: string) => Promise<ServiceHealth>> = {
+  postgres: probePostgres,
+  redis: probeRedis,
+  mqtt: probeMqtt,
+};

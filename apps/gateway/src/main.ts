@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { ensureDatabase, runMigrations } from '@sc/database';
+import { loadConfig, redactUrl, type AppConfig } from './config/app-config';
+import { ServiceUnavailableError, checkServices, unavailableMessage } from './config/preflight';
+import { DEMO_PASSWORD, DEMO_USERS, loadDemoData } from './demo/demo-data';
+import { createConsoleApp, createUploadApp } from './http-app';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Creates the database if needed and applies pending migrations; an unreachable server becomes a plain message. */
+async function migrate(config: AppConfig): Promise<void> {
+  try {
+    if (await ensureDatabase(config.databaseUrl)) say(`Created database ${redactUrl(config.databaseUrl)}`);
+  } catch (err) {
+    throw new ServiceUnavailableError(unavailableMessage('postgres', config.databaseUrl, (err as Error).message));
+  }
+  const applied = await runMigrations(config.databaseUrl);
+  say(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database schema is up to date');
+}
+
+async function seedDemo(config: AppConfig): Promise<void> {
+  const outcome = await loadDemoData(config.databaseUrl);
+  if (outcome === 'skipped-real-data') {
+    say('This database already has its own users: demo data was not loaded.');
+    return;
+  }
+  say(outcome === 'loaded' ? 'Demo data loaded.' : 'Demo data is already loaded.');
+  say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
+}
+
+async function serve(config: AppConfig): Promise<void> {
+  await migrate(config);
+  await checkServices(config, ['redis', 'mqtt']);
+  const consoleApp = await createConsoleApp(config);
+  const uploadApp = await createUploadApp(config);
+  await consoleApp.listen(config.port, config.host);
+  await uploadApp.listen(config.uploadPort, config.host);
+  say(`Smart City console on http://localhost:${config.port} (API /api, docs /api/docs); uploads on port ${config.uploadPort}`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    say(`${signal}: finishing requests in flight and closing connections`);
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    await Promise.allSettled([uploadApp.close(), consoleApp.close()]);
+    clearTimeout(force);
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const command = process.argv[2] ?? 'serve';
+  if (command === 'migrate') return migrate(config);
+  if (command === 'seed-demo') return seedDemo(config);
+  if (command === 'check') return checkServices(config);
+  if (command === 'serve') return serve(config);
+  throw new Error(`Unknown command "${command}". Use: serve | migrate | seed-demo | check`);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ServiceUnavailableError) {
+    process.stderr.write(`\nCannot start: ${err.message}\n\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

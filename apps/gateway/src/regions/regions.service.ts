@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { AreaTreeNode } from '@sc/contracts';
+import { AppException } from '../common/app-exception';
+import type { CreateRegionDto, UpdateRegionDto } from './dto/region.dto';
+
+interface RegionRow {
+  id: number;
+  name: string;
+  zhCn: string;
+  enUs: string;
+  remark: string;
+  parentId: number | null;
+}
+
+/** Builds the nested tree; `keep` (when given) prunes to matching nodes and their ancestors. */
+export function buildTree(rows: RegionRow[], keep?: (row: RegionRow) => boolean): AreaTreeNode[] {
+  const nodes = new Map<number, AreaTreeNode>(rows.map((r) => [r.id, { ...r, childList: [] }]));
+  const roots: AreaTreeNode[] = [];
+  for (const node of nodes.values()) {
+    const parent = node.parentId !== null ? nodes.get(node.parentId) : undefined;
+    (parent ? parent.childList : roots).push(node);
+  }
+  if (!keep) return roots;
+  const prune = (list: AreaTreeNode[]): AreaTreeNode[] =>
+    list.flatMap((n) => {
+      const children = prune(n.childList);
+      return keep(n) || children.length > 0 ? [{ ...n, childList: children }] : [];
+    });
+  return prune(roots);
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: string })?.code === '23505';
+}
+
+@Injectable()
+export class RegionsService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async tree(name?: string): Promise<AreaTreeNode[]> {
+    const rows: RegionRow[] = await this.db.query(
+      `SELECT id, region_name AS name, zh_cn AS "zhCn", en_us AS "enUs", remark, parent_id AS "parentId" FROM region ORDER BY sort, id`,
+    );
+    const needle = name?.toLowerCase();
+    return buildTree(rows, needle ? (r) => [r.name, r.zhCn, r.enUs].some((v) => v.toLowerCase().includes(needle)) : undefined);
+  }
+
+  async create(dto: CreateRegionDto): Promise<{ id: number }> {
+    await this.assertParentExists(dto.parentRegion ?? null);
+    try {
+      const rows: { id: number }[] = await this.db.query(
+        `INSERT INTO region (region_name, parent_id, remark, zh_cn, en_us) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+        [dto.regionName, dto.parentRegion ?? null, dto.remark ?? '', dto.zhCn ?? '', dto.enUs ?? ''],
+      );
+      return { id: rows[0].id };
+    } catch (err) {
+      if (isUniqueViolation(err)) throw AppException.conflict('regionNameTaken', { name: dto.regionName });
+      throw err;
+    }
+  }
+
+  async update(dto: UpdateRegionDto): Promise<void> {
+    const parent = dto.parentRegion ?? null;
+    await this.assertParentExists(parent);
+    if (parent !== null) {
+      // The new parent may not be the region itself or anything below it.
+      const loop: unknown[] = await this.db.query(
+        `WITH RECURSIVE below AS (SELECT id FROM region WHERE id = $1 UNION ALL SELECT r.id FROM region r JOIN below b ON r.parent_id = b.id)
+         SELECT 1 FROM below WHERE id = $2`,
+        [dto.id, parent],
+      );
+      if (loop.length > 0) throw AppException.field('parentRegion', 'regionParentInvalid');
+    }
+    try {
+      const [, affected] = (await this.db.query(
+        `UPDATE region SET region_name = $2, parent_id = $3, remark = $4, zh_cn = $5, en_us = $6, updated_at = now() WHERE id = $1`,
+        [dto.id, dto.regionName, parent, dto.remark ?? '', dto.zhCn ?? '', dto.enUs ?? ''],
+      )) as [unknown, number];
+      if (!affected) throw AppException.notFound();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw AppException.conflict('regionNameTaken', { name: dto.regionName });
+      throw err;
+    }
+  }
+
+  async remove(id: number): Promise<void> {
+    const [usage]: { children: number; devices: number }[] = await this.db.query(
+      `SELECT (SELECT count(*)::int FROM region WHERE parent_id = $1) AS children,
+              (SELECT count(*)::int FROM device WHERE region_id = $1) AS devices`,
+      [id],
+    );
+    if (usage.children > 0) throw AppException.conflict('regionHasChildren');
+    if (usage.devices > 0) throw AppException.conflict('regionHasDevices', { count: usage.devices });
+    const [, affected] = (await this.db.query(`DELETE FROM region WHERE id = $1`, [id])) as [unknown, number];
+    if (!affected) throw AppException.notFound();
+  }
+
+  private async assertParentExists(parentId: number | null): Promise<void> {
+    if (parentId === null) return;
+    const rows: unknown[] = await this.db.query(`SELECT 1 FROM region WHERE id = $1`, [parentId]);
+    if (rows.length === 0) throw AppException.field('parentRegion', 'parentRegionNotFound');
+  }
+}

@@ -1,0 +1,117 @@
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rm } from 'node:fs/promises';
+import { extname, join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { MultipartFile } from '@fastify/multipart';
+import { ResultCode, UPLOAD_FIELD, type SpreadsheetFormat } from '@sc/contracts';
+import type { MessageKey } from '@sc/i18n';
+import { AppException } from '../common/app-exception';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import type { AppRequest } from '../common/request-context';
+
+export interface StoredUpload {
+  /** Absolute path of the stored copy, under a generated name. */
+  path: string;
+  originalName: string;
+  sizeBytes: number;
+  /** The other form fields sent with the file. */
+  fields: Record<string, string>;
+}
+
+export interface UploadRule {
+  maxBytes: number;
+  tooLargeKey: MessageKey;
+  wrongTypeKey: MessageKey;
+  extensions: string[];
+  /** Checks the first bytes of the stored file; the name alone proves nothing. */
+  sniff: (head: Buffer, extension: string) => boolean;
+}
+
+const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+export function sniffSpreadsheet(head: Buffer, extension: string): SpreadsheetFormat | null {
+  if (extension === '.xlsx' && head.subarray(0, 4).equals(ZIP)) return 'xlsx';
+  if (extension === '.xls' && head.subarray(0, 8).equals(OLE2)) return 'xls';
+  return null;
+}
+
+export const SPREADSHEET_RULE: UploadRule = {
+  maxBytes: 5 * 1024 * 1024,
+  tooLargeKey: 'fileTooLarge5mb',
+  wrongTypeKey: 'onlyXlsx',
+  extensions: ['.xlsx', '.xls'],
+  sniff: (head, ext) => sniffSpreadsheet(head, ext) !== null,
+};
+
+/**
+ * Receives one multipart file for the import and upload routes: enforces the size limit while streaming,
+ * stores the file under a generated name outside any served folder, and checks its type by content.
+ */
+@Injectable()
+export class UploadService {
+  private readonly dir: string;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.dir = resolve(config.uploadDir);
+  }
+
+  async receive(req: AppRequest, rule: UploadRule): Promise<StoredUpload> {
+    if (!req.isMultipart()) throw AppException.field(UPLOAD_FIELD, 'chooseFile');
+    let stored: StoredUpload | null = null;
+    const fields: Record<string, string> = {};
+    try {
+      for await (const part of req.parts({ limits: { fileSize: rule.maxBytes, files: 1, fields: 20, fieldSize: 4096 } })) {
+        if (part.type === 'field') {
+          fields[part.fieldname] = String(part.value);
+        } else if (part.fieldname === UPLOAD_FIELD && !stored) {
+          stored = await this.store(part, rule);
+        } else {
+          part.file.resume();
+        }
+      }
+    } catch (err) {
+      if (stored) await rm(stored.path, { force: true });
+      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw this.tooLarge(rule);
+      throw err;
+    }
+    if (!stored) throw AppException.field(UPLOAD_FIELD, 'chooseFile');
+    stored.fields = fields;
+    return stored;
+  }
+
+  async discard(upload: StoredUpload): Promise<void> {
+    await rm(upload.path, { force: true });
+  }
+
+  private tooLarge(rule: UploadRule): AppException {
+    return new AppException(HttpStatus.PAYLOAD_TOO_LARGE, ResultCode.PayloadTooLarge, rule.tooLargeKey);
+  }
+
+  private async store(part: MultipartFile, rule: UploadRule): Promise<StoredUpload> {
+    const extension = extname(part.filename ?? '').toLowerCase();
+    if (!rule.extensions.includes(extension)) {
+      part.file.resume();
+      throw AppException.badRequest(rule.wrongTypeKey);
+    }
+    await mkdir(this.dir, { recursive: true, mode: 0o750 });
+    const path = join(this.dir, `${randomUUID()}${extension}`);
+    await pipeline(part.file, createWriteStream(path, { mode: 0o640 }));
+    if (part.file.truncated) {
+      await rm(path, { force: true });
+      throw this.tooLarge(rule);
+    }
+    const handle = await open(path, 'r');
+    const head = Buffer.alloc(16);
+    const { bytesRead } = await handle.read(head, 0, 16, 0);
+    const { size } = await handle.stat();
+    await handle.close();
+    if (!rule.sniff(head.subarray(0, bytesRead), extension)) {
+      await rm(path, { force: true });
+      throw AppException.badRequest(rule.wrongTypeKey);
+    }
+    return { path, originalName: part.filename, sizeBytes: size, fields: {} };
+  }
+}

@@ -1,0 +1,31 @@
+// One Jest config, three levels: unit (*.spec.ts beside the code, seams replaced),
+// integration (*.int-spec.ts, real PostgreSQL and Redis), end to end (tests/*.e2e-spec.ts, the built services).
+const fs = require('node:fs');
+
+const swc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
+const shared = {
+  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swc, swcrc: false }] },
+  moduleNameMapper: {
+    '^@sc/(contracts|database|messaging|i18n|testing)$': '<rootDir>/libs/$1/src',
+    '^@sc/(contracts|database|messaging|i18n|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  },
+  testEnvironment: 'node',
+  setupFiles: ['<rootDir>/libs/testing/src/jest-setup.ts'],
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  // A few dependencies ship only ES modules; Node 20 loads them natively, Jest needs them compiled.
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/apps/**/*.int-spec.ts', '<rootDir>/libs/**/*.int-spec.ts'],
+      slowTestThreshold: 20,
+    },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/tests/**/*.e2e-spec.ts'], slowTestThreshold: 60 },
+  ],
+  testTimeout: 30000,
+};

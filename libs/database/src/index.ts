@@ -1,0 +1,42 @@
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { AppSettingEntity } from './entities/app-setting.entity';
+import { DeviceEntity } from './entities/device.entity';
+import { OperationLogEntity } from './entities/operation-log.entity';
+import { PermissionGroupEntity } from './entities/permission-group.entity';
+import { RegionEntity } from './entities/region.entity';
+import { SessionEntity } from './entities/session.entity';
+import { UserEntity } from './entities/user.entity';
+import { CoreSchema1732150000000 } from './migrations/1732150000000-core-schema';
+
+export { AppSettingEntity, DeviceEntity, OperationLogEntity, PermissionGroupEntity, RegionEntity, SessionEntity, UserEntity };
+
+/** Entities and migrations are listed, not globbed, so a bundled build finds every one. */
+export const ENTITIES = [AppSettingEntity, DeviceEntity, OperationLogEntity, PermissionGroupEntity, RegionEntity, SessionEntity, UserEntity];
+export const MIGRATIONS = [CoreSchema1732150000000];
+
+export function dataSourceOptions(url: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    extra: { max: Number(process.env.DATABASE_POOL_SIZE ?? 20), connectionTimeoutMillis: 5000 },
+  };
+}
+
+/** Runs pending migrations on a fresh connection and returns the names it applied. */
+export async function runMigrations(url: string): Promise<string[]> {
+  const ds = new DataSource(dataSourceOptions(url));
+  await ds.initialize();
+  try {
+    const applied = await ds.runMigrations({ transaction: 'each' });
+    return applied.map((m) => m.name);
+  } finally {
+    await ds.destroy();
+  }
+}
+
+export { ensureDatabase, databaseName } from './ensure-database';

@@ -1,0 +1,47 @@
+import i18next, { type i18n, type TOptions } from 'i18next';
+import type { Language } from '@sc/contracts';
+import { enUS, type Catalogue, type FieldKey, type MessageKey } from './locales/en-US';
+import { zhCN } from './locales/zh-CN';
+import { es } from './locales/es';
+import { ja } from './locales/ja';
+
+export type { Catalogue, FieldKey, MessageKey };
+
+export const CATALOGUES: Record<Language, Catalogue> = { 'en-US': enUS, 'zh-CN': zhCN, es, ja };
+
+/** A separate i18next instance for the server's answers, so it never shares state with anything else. */
+export function createServerI18n(): i18n {
+  const instance = i18next.createInstance();
+  void instance.init({
+    initAsync: false,
+    resources: Object.fromEntries(Object.entries(CATALOGUES).map(([lng, cat]) => [lng, cat])),
+    fallbackLng: 'en-US',
+    ns: ['messages', 'fields'],
+    defaultNS: 'messages',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    showSupportNotice: false,
+  } as Parameters<i18n['init']>[0]);
+  return instance;
+}
+
+const serverI18n = createServerI18n();
+// i18next's typed overloads cannot see our catalogue; the Catalogue type already guards the keys.
+const tr = serverI18n.t.bind(serverI18n) as unknown as (key: string, options: TOptions) => string;
+
+/** Translates a catalogue message for one language. */
+export function translate(lng: Language, key: MessageKey, params?: TOptions): string {
+  return tr(key, { lng, ns: 'messages', ...params });
+}
+
+/** Translates a field label, falling back to the raw name for fields without a label. */
+export function translateField(lng: Language, field: string): string {
+  return serverI18n.exists(field, { lng, ns: 'fields' }) ? tr(field, { lng, ns: 'fields' }) : field;
+}
+
+/** Every key path of a nested catalogue object, e.g. `messages.pleaseEnter`. */
+export function keyPaths(value: object, prefix = ''): string[] {
+  return Object.entries(value).flatMap(([key, child]) =>
+    child && typeof child === 'object' ? keyPaths(child as object, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+}

@@ -1,0 +1,4 @@
+export * from './test-database';
+export * from './api-client';
+export * from './wait';
+export * from './spreadsheets';

@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { runMigrations } from '@sc/database';
+
+/** The server the tests use; each test file gets a database of its own on it. */
+export const TEST_SERVER_URL = process.env.TEST_DATABASE_SERVER ?? process.env.DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  drop(): Promise<void>;
+}
+
+/** Creates a fresh, migrated database so tests never touch the demo data or each other. */
+export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
+  const name = `sc_${label.replace(/\W/g, '_').slice(0, 20)}_${randomBytes(4).toString('hex')}`.toLowerCase();
+  const admin = new Client({ connectionString: TEST_SERVER_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(TEST_SERVER_URL);
+  url.pathname = `/${name}`;
+  await runMigrations(url.toString());
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  return {
+    url: url.toString(),
+    name,
+    query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+    drop: async () => {
+      await client.end();
+      const dropper = new Client({ connectionString: TEST_SERVER_URL });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+export function uniquePrefix(label = 'test'): string {
+  return `${label}:${randomBytes(4).toString('hex')}:`;
+}
