@@ -5,6 +5,7 @@ import type { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { HealthController } from './health/health.controller';
 import { OperationLogController } from './operation-log/operation-log.controller';
+import { RealtimeGateway } from './realtime/realtime.gateway';
 import { RegionsController } from './regions/regions.controller';
 import { RegionsService } from './regions/regions.service';
 import { UploadService } from './uploads/upload.service';
@@ -12,7 +13,7 @@ import { FilesController } from './uploads/files.controller';
 import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
 
-/** The console API on the main port (8080): REST under /api. */
+/** The console API on the main port (8080): REST under /api, socket.io under /socket.io. */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -20,7 +21,7 @@ export class AppModule {
       module: AppModule,
       imports: [CoreModule.forRoot(config)],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController],
-      providers: [AuthService, UsersService, RegionsService],
+      providers: [AuthService, UsersService, RegionsService, RealtimeGateway],
     };
   }
 }

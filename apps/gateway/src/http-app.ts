@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import cors from '@fastify/cors';
 import { NestFactory } from '@nestjs/core';
+import { IoAdapter } from '@nestjs/platform-socket.io';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
@@ -70,7 +71,7 @@ export async function createConsoleApp(config: AppConfig): Promise<NestFastifyAp
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.setGlobalPrefix('api');
-  app.enableShutdownHooks();
+  app.useWebSocketAdapter(new IoAdapter(app));
   await app.register(helmet, {
     contentSecurityPolicy: contentSecurityPolicy(config),
     crossOriginEmbedderPolicy: false,
@@ -119,7 +120,6 @@ export async function createUploadApp(config: AppConfig): Promise<NestFastifyApp
   const app = await NestFactory.create<NestFastifyApplication>(UploadAppModule.forRoot(config), adapter(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.setGlobalPrefix('api');
-  app.enableShutdownHooks();
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { ensureDatabase, runMigrations } from '@sc/database';
 import { loadConfig, redactUrl, type AppConfig } from './config/app-config';
-import { ServiceUnavailableError, checkServices, unavailableMessage } from './config/preflight';
+import { ServiceUnavailableError, UserFacingError, checkServices, unavailableMessage } from './config/preflight';
+import { createAdmin } from './demo/create-admin';
 import { DEMO_PASSWORD, DEMO_USERS, loadDemoData } from './demo/demo-data';
 import { createConsoleApp, createUploadApp } from './http-app';
 
@@ -58,13 +59,23 @@ async function main(): Promise<void> {
   if (command === 'seed-demo') return seedDemo(config);
   if (command === 'check') return checkServices(config);
   if (command === 'serve') return serve(config);
-  throw new Error(`Unknown command "${command}". Use: serve | migrate | seed-demo | check`);
+  if (command === 'create-admin') {
+    await migrate(config);
+    const name = await createAdmin(config.databaseUrl, process.argv[3] ?? '', process.env.ADMIN_PASSWORD ?? '');
+    say(`Administrator "${name}" created.`);
+    return;
+  }
+  throw new Error(`Unknown command "${command}". Use: serve | migrate | seed-demo | check | create-admin <username>`);
 }
 
 main().catch((err: unknown) => {
   if (err instanceof ServiceUnavailableError) {
     process.stderr.write(`\nCannot start: ${err.message}\n\n`);
     process.exit(2);
+  }
+  if (err instanceof UserFacingError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
   }
   process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);

@@ -8,3 +8,4 @@ export * from './operation-log';
 export * from './health';
 export * from './upload';
 export * from './languages';
+export * from './realtime';

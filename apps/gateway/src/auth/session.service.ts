@@ -66,12 +66,13 @@ export class SessionService {
 
   /** Ends every live session of a user, except optionally the one making the call. */
   async revokeAllOf(userId: number, exceptSessionId?: string): Promise<number> {
-    const rows: { id: string }[] = await this.db.query(
+    // For UPDATE, TypeORM's query() answers [rows, rowCount].
+    const [rows] = (await this.db.query(
       `UPDATE sys_session SET revoked_at = now()
         WHERE user_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR id <> $2::uuid)
         RETURNING id`,
       [userId, exceptSessionId ?? null],
-    );
+    )) as [{ id: string }[], number];
     if (rows.length > 0) await this.announce({ sessionIds: rows.map((r) => r.id) });
     return rows.length;
   }

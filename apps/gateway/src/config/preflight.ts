@@ -10,8 +10,11 @@ const START: Record<ServiceName, string> = {
   mqtt: 'mosquitto -d -c /etc/mosquitto/mosquitto.conf   (or: docker compose up -d mqtt)',
 };
 
-/** Thrown when a required service does not answer; main prints its message and exits without a stack trace. */
-export class ServiceUnavailableError extends Error {}
+/** An error meant for the person at the terminal: main prints its message alone, without a stack trace. */
+export class UserFacingError extends Error {}
+
+/** A required service does not answer. */
+export class ServiceUnavailableError extends UserFacingError {}
 
 export function unavailableMessage(service: ServiceName, url: string, reason: string | undefined): string {
   return [

@@ -1,7 +1,7 @@
-import * as argon2 from 'argon2';
 import { DataSource } from 'typeorm';
 import { Role } from '@sc/contracts';
 import { dataSourceOptions } from '@sc/database';
+import { hashPassword } from '../auth/password.service';
 
 export const DEMO_PASSWORD = 'SmartCity@2026';
 export const DEMO_USERS = [
@@ -94,7 +94,7 @@ export async function loadDemoData(databaseUrl: string): Promise<DemoOutcome> {
         );
         groupIds.set(g.name, row.id);
       }
-      const hash = await argon2.hash(DEMO_PASSWORD, { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+      const hash = await hashPassword(DEMO_PASSWORD);
       for (const u of DEMO_USERS) {
         await tx.query(`INSERT INTO sys_user (username, password_hash, group_id, introduction) VALUES ($1, $2, $3, $4)`, [
           u.username,

@@ -13,12 +13,15 @@ async function timed(run: () => Promise<void>): Promise<ServiceHealth> {
   }
 }
 
+/** The server answers even when the database itself is still to be created (by `migrate`). */
 export function probePostgres(url: string, timeoutMs = 3000): Promise<ServiceHealth> {
   return timed(async () => {
     const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
     try {
       await client.connect();
       await client.query('SELECT 1');
+    } catch (err) {
+      if ((err as { code?: string }).code !== '3D000') throw err;
     } finally {
       await client.end().catch(() => undefined);
     }

@@ -1,0 +1,27 @@
+/** socket.io, served by the gateway beside the REST API. */
+export const SOCKET_PATH = '/socket.io';
+
+export enum SessionEndReason {
+  LoggedOut = 'loggedOut',
+  Revoked = 'revoked',
+}
+
+/**
+ * Events the server pushes. One map, used by the gateway (`Server<ClientToServerEvents, ServerToClientEvents>`)
+ * and the browser (`Socket<ServerToClientEvents, ClientToServerEvents>`).
+ */
+export interface ServerToClientEvents {
+  /** The session behind this socket ended; the socket is closed right after. */
+  SessionEnded: (payload: { reason: SessionEndReason }) => void;
+}
+
+// Clients send nothing: the token at the handshake decides what they receive.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ClientToServerEvents {}
+
+/** Rooms a socket joins at connection, so events can be addressed by user, session or role. */
+export const rooms = {
+  user: (userId: number) => `user:${userId}`,
+  session: (sessionId: string) => `session:${sessionId}`,
+  role: (role: string) => `role:${role}`,
+};

@@ -1,0 +1,78 @@
+// Helpers shared by the start and test scripts. Plain Node, no dependencies: they run before `npm ci`.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const root = new URL('..', import.meta.url).pathname;
+
+export function say(line) {
+  process.stdout.write(`\x1b[36m▸\x1b[0m ${line}\n`);
+}
+
+export function fail(message, code = 1) {
+  process.stderr.write(`\n${message}\n\n`);
+  process.exit(code);
+}
+
+export function checkNode() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major < 20 || (major === 20 && minor < 19)) fail(`Node.js 20.19 or newer is needed (this is ${process.versions.node}).`);
+}
+
+/** Runs a command in the repository, output shown, and stops the script when it fails. */
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...options.env } });
+  if (result.status !== 0) {
+    if (options.allowFailure) return result.status ?? 1;
+    fail(`${[command, ...args].join(' ')} failed (exit ${result.status ?? result.signal}).`, result.status ?? 1);
+  }
+  return 0;
+}
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+/** Installs the locked dependencies when they are missing or older than the lock file. */
+export function ensureDependencies() {
+  const marker = join(root, 'node_modules', '.package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(join(root, 'package-lock.json')).mtimeMs) return;
+  say('Installing dependencies (npm ci)…');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+/** Builds the gateway (and the web app, when it exists) if any source is newer than the last build. */
+export function ensureBuilt({ force = false } = {}) {
+  const sources = Math.max(
+    newestMtime(join(root, 'apps', 'gateway')),
+    newestMtime(join(root, 'libs')),
+    statSync(join(root, 'package-lock.json')).mtimeMs,
+  );
+  const gatewayOut = join(root, 'dist', 'apps', 'gateway', 'main.js');
+  if (force || !existsSync(gatewayOut) || statSync(gatewayOut).mtimeMs < sources) {
+    say('Building the gateway…');
+    run('npx', ['nest', 'build', 'gateway']);
+  }
+  const web = join(root, 'apps', 'web');
+  if (existsSync(join(web, 'package.json'))) {
+    const webOut = join(web, 'dist', 'index.html');
+    const webSources = Math.max(newestMtime(web), newestMtime(join(root, 'libs')));
+    if (force || !existsSync(webOut) || statSync(webOut).mtimeMs < webSources) {
+      say('Building the web console…');
+      run('npm', ['run', 'build', '--workspace', 'apps/web']);
+    }
+  }
+}
+
+/** Starts a long-running child with output shown; returns the child. */
+export function start(command, args, env = {}) {
+  return spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+}

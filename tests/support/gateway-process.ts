@@ -1,0 +1,103 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ApiClient, createTestDatabase, uniquePrefix, waitFor, type TestDatabase } from '@sc/testing';
+
+export const ROOT = resolve(__dirname, '..', '..');
+export const GATEWAY = join(ROOT, 'dist', 'apps', 'gateway', 'main.js');
+
+export function assertBuilt(): void {
+  if (!existsSync(GATEWAY)) throw new Error(`${GATEWAY} is missing: run \`npx nest build gateway\` (npm test does it for you)`);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface CommandResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs one gateway command (migrate, seed-demo, check, ...) to completion. */
+export function gatewayCommand(args: string[], env: NodeJS.ProcessEnv): CommandResult {
+  const r = spawnSync(process.execPath, [GATEWAY, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_FORMAT: 'json', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export interface RunningGateway {
+  baseUrl: string;
+  uploadUrl: string;
+  env: NodeJS.ProcessEnv;
+  db: TestDatabase;
+  process: ChildProcess;
+  output: () => string;
+  client(language?: string): ApiClient;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts the built gateway as its own process on free ports, with its own database (demo data loaded) and Redis prefix. */
+export async function startGatewayProcess(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningGateway> {
+  assertBuilt();
+  const db = await createTestDatabase('e2e');
+  const [port, uploadPort] = [await freePort(), await freePort()];
+  const env: NodeJS.ProcessEnv = {
+    DATABASE_URL: db.url,
+    REDIS_PREFIX: uniquePrefix('e2e'),
+    PORT: String(port),
+    UPLOAD_PORT: String(uploadPort),
+    HOST: '127.0.0.1',
+    UPLOAD_DIR: mkdtempSync(join(tmpdir(), 'sc-e2e-uploads-')),
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
+  const seeded = gatewayCommand(['seed-demo'], env);
+  if (seeded.status !== 0) throw new Error(`seed-demo failed: ${seeded.stderr}`);
+  const child = spawn(process.execPath, [GATEWAY, 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_FORMAT: 'json', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(async () => ((await fetch(`${baseUrl}/api/health`)).ok ? true : undefined), 20_000, 100);
+  } catch (err) {
+    child.kill('SIGKILL');
+    await db.drop();
+    throw new Error(`gateway did not start: ${String(err)}\n${output}`);
+  }
+  return {
+    baseUrl,
+    uploadUrl: `http://127.0.0.1:${uploadPort}`,
+    env,
+    db,
+    process: child,
+    output: () => output,
+    client: (language = 'en-US') => new ApiClient(baseUrl, language),
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      const code = await exited;
+      await db.drop();
+      return code;
+    },
+  };
+}
