@@ -6,8 +6,8 @@ const swc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 const shared = {
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swc, swcrc: false }] },
   moduleNameMapper: {
-    '^@sc/(contracts|database|messaging|i18n|testing)$': '<rootDir>/libs/$1/src',
-    '^@sc/(contracts|database|messaging|i18n|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
+    '^@sc/(contracts|database|i18n|testing)$': '<rootDir>/libs/$1/src',
+    '^@sc/(contracts|database|i18n|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
   },
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/libs/testing/src/jest-setup.ts'],
