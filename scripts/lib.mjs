@@ -41,12 +41,17 @@ function newestMtime(path) {
   return newest;
 }
 
-/** Installs the locked dependencies when they are missing or older than the lock file. */
+/**
+ * Installs the locked dependencies when they are missing or older than the lock file.
+ * `npm install` rather than `npm ci`: some registry mirrors lack other platforms' optional native builds
+ * (for example macOS builds of @swc/core), which npm ci reports as a lock file out of sync. With a lock file
+ * present, `npm install` installs exactly the locked versions and leaves the lock file as it is.
+ */
 export function ensureDependencies() {
   const marker = join(root, 'node_modules', '.package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(join(root, 'package-lock.json')).mtimeMs) return;
-  say('Installing dependencies (npm ci)…');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  say('Installing dependencies…');
+  run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
 /** Builds the gateway (and the web app, when it exists) if any source is newer than the last build. */
