@@ -48,13 +48,11 @@ export class AuthService {
     await this.throttle.assertAllowed(username, ip);
     const account = await this.account('username', username);
     const ok = await this.passwords.verify(account?.password_hash ?? null, password);
-    if (!account || !ok) {
-      await this.throttle.recordFailure(username, ip);
-      throw AppException.badRequest('invalidCredentials');
-    }
+    // assertAllowed has already counted this attempt as a failure; a wrong password leaves it counted.
+    if (!account || !ok) throw AppException.badRequest('invalidCredentials');
+    await this.throttle.recordSuccess(username, ip);
     // Only a caller who knows the password learns that the account is disabled.
     if (!account.enabled) throw new AppException(HttpStatus.FORBIDDEN, ResultCode.Forbidden, 'accountDisabled');
-    await this.throttle.recordSuccess(username);
     await this.db.query(`UPDATE sys_user SET last_login_at = now() WHERE id = $1`, [account.id]);
     const token = await this.sessions.create(account.id, ip, userAgent);
     return { token, isAdmin: account.is_admin ? 1 : 0, content: permissionContent(account.is_admin, account.permission_menu) };

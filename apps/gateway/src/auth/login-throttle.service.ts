@@ -5,8 +5,41 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { RedisService } from '../infra/redis.service';
 
 /**
+ * Checks both limits and, when the attempt may go ahead, counts it as a failure in the same atomic step.
+ * Answers 0 when allowed, otherwise the seconds until the blocking counter expires.
+ * KEYS: user counter, address counter. ARGV: max per user, max per address, window seconds.
+ */
+const ACQUIRE = `
+local limits = { tonumber(ARGV[1]), tonumber(ARGV[2]) }
+local window = tonumber(ARGV[3])
+local blocked = 0
+for i = 1, 2 do
+  if tonumber(redis.call('GET', KEYS[i]) or '0') >= limits[i] then
+    local ttl = redis.call('TTL', KEYS[i])
+    if ttl < 1 then ttl = window end
+    if ttl > blocked then blocked = ttl end
+  end
+end
+if blocked > 0 then return blocked end
+for i = 1, 2 do
+  if redis.call('INCR', KEYS[i]) == 1 or redis.call('TTL', KEYS[i]) < 0 then redis.call('EXPIRE', KEYS[i], window) end
+end
+return 0
+`;
+
+/** A correct password: forget the user name's failures and give back the attempt counted against the address. */
+const RELEASE = `
+redis.call('DEL', KEYS[1])
+local n = tonumber(redis.call('GET', KEYS[2]) or '0')
+if n > 1 then redis.call('DECR', KEYS[2]) elseif n == 1 then redis.call('DEL', KEYS[2]) end
+return 0
+`;
+
+/**
  * Counts failed sign-ins per user name (existing or not) and per client address in Redis,
  * so every gateway replica sees the same counts. Each counter's window starts at its first failure.
+ * An attempt is counted before its password is checked (and given back when it was right), so attempts
+ * sent in parallel cannot all slip past the limit while the slow password hash runs.
  */
 @Injectable()
 export class LoginThrottleService {
@@ -19,19 +52,11 @@ export class LoginThrottleService {
     return [this.redis.key('login-fail', 'user', username.toLowerCase()), this.redis.key('login-fail', 'ip', ip)];
   }
 
+  /** Refuses the attempt with 429 when a limit is reached; otherwise counts it as a failure until recordSuccess. */
   async assertAllowed(username: string, ip: string): Promise<void> {
-    const [userKey, ipKey] = this.keys(username, ip);
-    const [[, userCount], [, ipCount], [, userTtl], [, ipTtl]] = (await this.redis.client
-      .multi()
-      .get(userKey)
-      .get(ipKey)
-      .ttl(userKey)
-      .ttl(ipKey)
-      .exec()) as [unknown, string | null][] & [unknown, number][];
-    const { maxFailuresPerUser, maxFailuresPerIp } = this.config.login;
-    const blockedSeconds = Math.max(
-      Number(userCount ?? 0) >= maxFailuresPerUser ? Number(userTtl) : 0,
-      Number(ipCount ?? 0) >= maxFailuresPerIp ? Number(ipTtl) : 0,
+    const { maxFailuresPerUser, maxFailuresPerIp, windowSeconds } = this.config.login;
+    const blockedSeconds = Number(
+      await this.redis.client.eval(ACQUIRE, 2, ...this.keys(username, ip), maxFailuresPerUser, maxFailuresPerIp, windowSeconds),
     );
     if (blockedSeconds > 0) {
       throw new AppException(
@@ -45,17 +70,7 @@ export class LoginThrottleService {
     }
   }
 
-  async recordFailure(username: string, ip: string): Promise<void> {
-    const window = this.config.login.windowSeconds;
-    const multi = this.redis.client.multi();
-    for (const key of this.keys(username, ip)) {
-      multi.incr(key);
-      multi.expire(key, window, 'NX');
-    }
-    await multi.exec();
-  }
-
-  async recordSuccess(username: string): Promise<void> {
-    await this.redis.client.del(this.keys(username, '')[0]);
+  async recordSuccess(username: string, ip: string): Promise<void> {
+    await this.redis.client.eval(RELEASE, 2, ...this.keys(username, ip));
   }
 }

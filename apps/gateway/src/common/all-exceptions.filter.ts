@@ -1,5 +1,5 @@
 import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { errorCodes, type FastifyReply } from 'fastify';
 import { ResultCode, type ApiResponse, type FieldError } from '@sc/contracts';
 import { translate, translateField } from '@sc/i18n';
 import { AppException } from './app-exception';
@@ -16,13 +16,24 @@ const HTTP_TO_RESULT: Partial<Record<number, { code: ResultCode; key: AppExcepti
   [HttpStatus.SERVICE_UNAVAILABLE]: { code: ResultCode.ServiceUnavailable, key: 'serviceUnavailable' },
 };
 
+/**
+ * Nest hands Fastify's body-parser errors to the filters as plain HttpExceptions that keep only the message
+ * (the error code is lost), so a malformed or empty JSON body is recognised by Fastify's own message text.
+ */
+const MALFORMED_BODY_MESSAGES = new Set([
+  new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY().message,
+  new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY().message,
+]);
+
 /** Normalises anything thrown into an AppException (unknown errors become a logged 500). */
 export function toAppException(error: unknown, path: string, logger: Logger): AppException {
   if (error instanceof AppException) return error;
   if (error instanceof HttpException) {
     const status = error.getStatus();
     if (status === HttpStatus.NOT_FOUND) return new AppException(status, ResultCode.NotFound, 'routeNotFound', { path });
-    // Fastify's body parser rejects bad JSON with a 400 whose code says so.
+    if (status === HttpStatus.BAD_REQUEST && MALFORMED_BODY_MESSAGES.has(error.message)) {
+      return new AppException(status, ResultCode.BadRequest, 'malformedBody');
+    }
     const mapped = HTTP_TO_RESULT[status];
     if (mapped) return new AppException(status, mapped.code, mapped.key);
   }

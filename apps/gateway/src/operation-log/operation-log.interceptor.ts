@@ -4,8 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { catchError, from, mergeMap, throwError, type Observable } from 'rxjs';
 import type { DataSource } from 'typeorm';
 import { OperationStatus } from '@sc/contracts';
-import { translate } from '@sc/i18n';
-import { toAppException } from '../common/all-exceptions.filter';
+import { renderError, toAppException } from '../common/all-exceptions.filter';
 import { AUDIT_KEY } from '../common/decorators';
 import { clientIp, type AppRequest } from '../common/request-context';
 import { redact } from './redact';
@@ -34,7 +33,8 @@ export class OperationLogInterceptor implements NestInterceptor {
       mergeMap((result) => from(write(OperationStatus.Success, null).then(() => result))),
       catchError((err: unknown) => {
         const ex = toAppException(err, req.url, this.logger);
-        return from(write(OperationStatus.Failure, translate('en-US', ex.key, ex.params))).pipe(mergeMap(() => throwError(() => err)));
+        // The same text the caller gets (field errors included), in English.
+        return from(write(OperationStatus.Failure, renderError(ex, 'en-US').message)).pipe(mergeMap(() => throwError(() => err)));
       }),
     );
   }

@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { CreateRegionDto } from '../regions/dto/region.dto';
+import { CreateUserDto, UserPageDto } from '../users/dto/users.dto';
+import { AppException } from './app-exception';
+import { createValidationPipe, decodeMessage } from './validation.pipe';
+
+describe('decodeMessage', () => {
+  it('reads a bare catalogue key', () => {
+    expect(decodeMessage('pleaseEnter')).toEqual({ key: 'pleaseEnter' });
+    expect(decodeMessage('mustBeInteger')).toEqual({ key: 'mustBeInteger' });
+  });
+
+  it('reads a key with JSON parameters', () => {
+    expect(decodeMessage('tooLong::{"max":64}')).toEqual({ key: 'tooLong', params: { max: 64 } });
+    expect(decodeMessage('outOfRange::{"min":1,"max":200}')).toEqual({ key: 'outOfRange', params: { min: 1, max: 200 } });
+    expect(decodeMessage('unknownPermission::{"name":"a::b"}')).toEqual({ key: 'unknownPermission', params: { name: 'a::b' } });
+  });
+
+  it("turns a library's own English sentence into the generic invalid-value key", () => {
+    expect(decodeMessage('property role should not exist')).toEqual({ key: 'invalidValue' });
+    expect(decodeMessage('each value in permissionMenu must be a string')).toEqual({ key: 'invalidValue' });
+  });
+});
+
+describe('createValidationPipe', () => {
+  const pipe = createValidationPipe();
+  const problems = async (metatype: new () => unknown, value: unknown) => {
+    try {
+      await pipe.transform(value, { type: 'body', metatype, data: '' });
+    } catch (err) {
+      expect(err).toBeInstanceOf(AppException);
+      const ex = err as AppException;
+      expect(ex.status).toBe(400);
+      expect(ex.key).toBe('validationField');
+      return ex.fields;
+    }
+    throw new Error('expected a validation error');
+  };
+
+  it('reports one problem per missing field, with the key of that field', async () => {
+    expect(await problems(CreateUserDto, {})).toEqual([
+      { field: 'username', key: 'pleaseEnter' },
+      { field: 'password', key: 'pleaseEnter' },
+      { field: 'groupId', key: 'selectGroup' },
+    ]);
+    expect(await problems(CreateRegionDto, { regionName: '  ' })).toEqual([{ field: 'regionName', key: 'nameEmpty' }]);
+  });
+
+  it('reports wrong types, limits with their parameters, and unexpected fields', async () => {
+    const found = await problems(UserPageDto, { pageNum: 'x', pageSize: 201, enabled: 'maybe', extra: 1 });
+    expect(found).toHaveLength(4);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        { field: 'pageNum', key: 'mustBeInteger' },
+        { field: 'pageSize', key: 'outOfRange', params: { min: 1, max: 200 } },
+        { field: 'enabled', key: 'mustBeBoolean' },
+        { field: 'extra', key: 'unexpectedField' },
+      ]),
+    );
+    expect(await problems(CreateRegionDto, { regionName: 'x'.repeat(65) })).toEqual([{ field: 'regionName', key: 'tooLong', params: { max: 64 } }]);
+  });
+
+  it('trims texts, converts numbers and booleans, and keeps passwords as typed', async () => {
+    const dto = (await pipe.transform(
+      { username: '  op01 ', password: ' Secret2026 ', groupId: '3', enabled: 'false' },
+      { type: 'body', metatype: CreateUserDto, data: '' },
+    )) as CreateUserDto;
+    expect(dto).toBeInstanceOf(CreateUserDto);
+    expect({ ...dto }).toEqual({ username: 'op01', password: ' Secret2026 ', groupId: 3, enabled: false });
+  });
+});

@@ -1,0 +1,96 @@
+import { redact } from './redact';
+
+describe('redact', () => {
+  it('hides every password, token, secret, authorization and cookie value, in any case', () => {
+    const params = {
+      username: 'admin',
+      password: 'SmartCity@2026',
+      oldPassword: 'a',
+      newPassword: 'b',
+      confirmPassword: 'c',
+      PASSWORD: 'd',
+      pass: 'e',
+      token: 'f',
+      accessToken: 'g',
+      refresh_token: 'h',
+      clientSecret: 'i',
+      Authorization: 'Bearer j',
+      cookie: 'Token=k',
+      groupId: 3,
+    };
+    expect(redact(params)).toEqual({
+      username: 'admin',
+      password: '******',
+      oldPassword: '******',
+      newPassword: '******',
+      confirmPassword: '******',
+      PASSWORD: '******',
+      pass: '******',
+      token: '******',
+      accessToken: '******',
+      refresh_token: '******',
+      clientSecret: '******',
+      Authorization: '******',
+      cookie: '******',
+      groupId: 3,
+    });
+  });
+
+  it('hides secrets at any depth, inside objects and arrays, and a whole object held under a secret key', () => {
+    const params = {
+      query: { id: '5', token: 'abc' },
+      body: {
+        users: [
+          { username: 'a', password: 'x1' },
+          { username: 'b', password: 'x2' },
+        ],
+        mqtt: { host: 'broker', credentials: { user: 'u', password: 'p' } },
+        secret: { nested: 'value' },
+      },
+    };
+    const out = redact(params);
+    expect(out).toEqual({
+      query: { id: '5', token: '******' },
+      body: {
+        users: [
+          { username: 'a', password: '******' },
+          { username: 'b', password: '******' },
+        ],
+        mqtt: { host: 'broker', credentials: { user: 'u', password: '******' } },
+        secret: '******',
+      },
+    });
+    expect(JSON.stringify(out)).not.toMatch(/x1|x2|"p"|abc|value/);
+  });
+
+  it('does not change the object it is given', () => {
+    const params = { password: 'p', list: [{ token: 't' }] };
+    redact(params);
+    expect(params).toEqual({ password: 'p', list: [{ token: 't' }] });
+  });
+
+  it('keeps other values as they are', () => {
+    expect(redact(null)).toBeNull();
+    expect(redact(undefined)).toBeUndefined();
+    expect(redact(42)).toBe(42);
+    expect(redact(false)).toBe(false);
+    expect(redact('text')).toBe('text');
+    expect(redact({ enabled: false, count: 0, name: null })).toEqual({ enabled: false, count: 0, name: null });
+  });
+
+  it('shortens long texts and long lists', () => {
+    expect(redact('x'.repeat(1000))).toBe('x'.repeat(1000));
+    expect(redact('x'.repeat(1001))).toBe(`${'x'.repeat(1000)}…`);
+    const list = redact(Array.from({ length: 150 }, (_, i) => i)) as number[];
+    expect(list).toHaveLength(100);
+    expect(list[99]).toBe(99);
+  });
+
+  it('stops at a depth limit instead of walking a deep structure', () => {
+    let deep: Record<string, unknown> = { password: 'bottom' };
+    for (let i = 0; i < 10; i++) deep = { level: deep };
+    const text = JSON.stringify(redact(deep));
+    expect(text).toContain('[…]');
+    expect(text).not.toContain('bottom');
+  });
+});

@@ -1,0 +1,163 @@
+import { readdir } from 'node:fs/promises';
+import type { SpreadsheetInspection } from '@sc/contracts';
+import { ApiClient, workbookBuffer, type ApiAnswer } from '@sc/testing';
+import { startTestGateway, type TestGateway } from './harness';
+
+const FIVE_MB = 5 * 1024 * 1024;
+const ONLY_XLSX = { 'en-US': 'Only xlsx and xls file formats are supported!', 'zh-CN': '只支持 xlsx 和 xls 格式的文件！' } as const;
+const TOO_LARGE = { 'en-US': 'File size cannot exceed 5MB', 'zh-CN': '文件大小不能超过 5MB' } as const;
+const ROWS = [
+  ['Name', 'Code', 'Region'],
+  ['Pole 1', 'P-001', 'Futian District'],
+  ['Pole 2', 'P-002', 'Nanshan District'],
+  ['Pole 3', 'P-003', 'Xihu District'],
+];
+
+function form(content: Buffer | string, fileName: string, field = 'file'): FormData {
+  const data = new FormData();
+  data.append('groupId', '1');
+  data.append(field, new Blob([content]), fileName);
+  return data;
+}
+
+describe('spreadsheet uploads (upload port)', () => {
+  let gw: TestGateway;
+  let editor: ApiClient;
+  /** The editor's session, but calling the upload port. */
+  const uploader = (lng = 'en-US') => new ApiClient(gw.uploadUrl, lng).as(editor.token);
+  const inspect = (body: FormData | unknown, lng?: string) => uploader(lng).post<SpreadsheetInspection>('/api/files/inspect', body);
+
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    editor = await gw.signedIn('editor');
+  });
+  // Whatever happened, no upload stays on disk.
+  afterEach(async () => {
+    expect(await readdir(gw.config.uploadDir)).toEqual([]);
+  });
+  afterAll(() => gw.close());
+
+  it.each(['xlsx', 'xls'] as const)('inspects a valid %s workbook: sheet names, row counts and header', async (format) => {
+    const book = workbookBuffer(ROWS, format, 'Poles');
+    const answer = await inspect(form(book, `poles.${format}`));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      code: 200,
+      message: 'success',
+      data: { fileName: `poles.${format}`, format, sizeBytes: book.length, sheets: [{ name: 'Poles', rows: 3, header: ['Name', 'Code', 'Region'] }] },
+    });
+  });
+
+  it.each(['en-US', 'zh-CN'] as const)('refuses a text file renamed to .xlsx (%s)', async (lng) => {
+    const answer = await inspect(form('Name,Code\nPole 1,P-001\n', 'poles.xlsx'), lng);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ code: 400, data: null, message: ONLY_XLSX[lng] });
+  });
+
+  it('refuses a workbook of one format named as the other, and a .csv', async () => {
+    for (const [content, name] of [
+      [workbookBuffer(ROWS, 'xls'), 'poles.xlsx'],
+      [workbookBuffer(ROWS, 'xlsx'), 'poles.xls'],
+      ['Name,Code\nPole 1,P-001\n', 'poles.csv'],
+      [workbookBuffer(ROWS, 'xlsx'), 'poles'],
+    ] as const) {
+      const answer = await inspect(form(content, name));
+      expect({ name, status: answer.status, body: answer.body }).toEqual({
+        name,
+        status: 400,
+        body: { code: 400, data: null, message: ONLY_XLSX['en-US'] },
+      });
+    }
+  });
+
+  it('refuses a zip that is not a workbook', async () => {
+    const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]);
+    const answer = await inspect(form(zip, 'poles.xlsx'));
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toBe(ONLY_XLSX['en-US']);
+  });
+
+  it.each(['en-US', 'zh-CN'] as const)('refuses a file of 5 MB + 1 byte with 413 (%s)', async (lng) => {
+    const big = Buffer.concat([workbookBuffer(ROWS, 'xlsx'), Buffer.alloc(FIVE_MB + 1, 0x20)]).subarray(0, FIVE_MB + 1);
+    expect(big.length).toBe(FIVE_MB + 1);
+    const answer: ApiAnswer = await inspect(form(big, 'big.xlsx'), lng);
+    expect(answer.status).toBe(413);
+    expect(answer.body).toEqual({ code: 413, data: null, message: TOO_LARGE[lng] });
+  });
+
+  it('does not refuse a file of exactly 5 MB for its size', async () => {
+    const exact = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(FIVE_MB - 4, 0x20)]);
+    const answer = await inspect(form(exact, 'exact.xlsx'));
+    // Not a real workbook inside, so it is refused for its content, not its size.
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toBe(ONLY_XLSX['en-US']);
+  });
+
+  it('answers 400 when no file is sent', async () => {
+    const expected = {
+      code: 400,
+      data: { errors: [{ field: 'file', message: 'File: Please choose a file to upload' }] },
+      message: 'File: Please choose a file to upload',
+    };
+    const fieldsOnly = new FormData();
+    fieldsOnly.append('groupId', '1');
+    for (const body of [fieldsOnly, form(workbookBuffer(ROWS), 'poles.xlsx', 'upload'), { file: 'poles.xlsx' }]) {
+      const answer = await inspect(body);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual(expected);
+    }
+    const zh = await inspect(fieldsOnly, 'zh-CN');
+    expect(zh.body.message).toBe('文件：请先选择要上传的文件');
+  });
+
+  it('answers 401 with code -1 without a valid token', async () => {
+    const anonymous = await new ApiClient(gw.uploadUrl).post('/api/files/inspect', form(workbookBuffer(ROWS), 'poles.xlsx'));
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.code).toBe(-1);
+    const revoked = await gw.signedIn('visitor');
+    await revoked.get('/api/user/logout');
+    const afterLogout = await new ApiClient(gw.uploadUrl).as(revoked.token).post('/api/files/inspect', form(workbookBuffer(ROWS), 'poles.xlsx'));
+    expect(afterLogout.status).toBe(401);
+  });
+
+  describe('CORS', () => {
+    const preflight = (origin: string) =>
+      fetch(`${gw.uploadUrl}/api/files/inspect`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,accept-language' },
+      });
+
+    it('allows a preflight from the console origin', async () => {
+      const answer = await preflight(gw.config.consoleOrigin);
+      expect(answer.status).toBeLessThan(300);
+      expect(answer.headers.get('access-control-allow-origin')).toBe(gw.config.consoleOrigin);
+      expect(answer.headers.get('access-control-allow-credentials')).toBe('true');
+      expect(answer.headers.get('access-control-allow-methods')).toContain('POST');
+      expect(answer.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    });
+
+    it('does not allow a preflight from another origin', async () => {
+      const answer = await preflight('http://evil.example');
+      expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+      // Without Access-Control-Allow-Origin the browser refuses to send the real request.
+      expect(answer.headers.get('vary')?.toLowerCase()).toContain('origin');
+    });
+
+    it('marks a real answer for the console origin only', async () => {
+      const body = form(workbookBuffer(ROWS), 'poles.xlsx');
+      const allowed = await fetch(`${gw.uploadUrl}/api/files/inspect`, {
+        method: 'POST',
+        headers: { Origin: gw.config.consoleOrigin, Authorization: `Bearer ${editor.token}` },
+        body,
+      });
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(gw.config.consoleOrigin);
+      const other = await fetch(`${gw.uploadUrl}/api/files/inspect`, {
+        method: 'POST',
+        headers: { Origin: 'http://evil.example', Authorization: `Bearer ${editor.token}` },
+        body: form(workbookBuffer(ROWS), 'poles.xlsx'),
+      });
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    });
+  });
+});
