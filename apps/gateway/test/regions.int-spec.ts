@@ -129,6 +129,18 @@ describe('region management', () => {
     expect((await tree()).find((n) => n.name === 'Shenzhen')!.childList.map((n) => n.name)).toEqual(['Futian District', 'Nanshan District']);
   });
 
+  it('keeps what an edit leaves out, and moves a region to the top only on an explicit null parent', async () => {
+    const id = region["Bao'an District"];
+    expect((await editor.post('/api/bi/area/edit', { id, regionName: 'Baoan' })).body.code).toBe(200);
+    let node = (await tree()).find((n) => n.name === 'Guangzhou')!.childList[0];
+    expect(node).toMatchObject({ id, name: 'Baoan', zhCn: '宝安', enUs: 'Baoan', remark: 'Moved', parentId: region.Guangzhou });
+
+    expect((await editor.post('/api/bi/area/edit', { id, regionName: 'Baoan', parentRegion: null })).body.code).toBe(200);
+    node = (await tree()).find((n) => n.id === id)!;
+    expect(node).toMatchObject({ name: 'Baoan', zhCn: '宝安', parentId: null });
+    expect((await editor.post('/api/bi/area/edit', { id, regionName: 'Baoan District', parentRegion: region.Guangzhou })).body.code).toBe(200);
+  });
+
   it('deletes a region without sub-regions or devices', async () => {
     const before = await regionCount();
     const deleted = await editor.get(`/api/bi/area/del?id=${region["Bao'an District"]}`);

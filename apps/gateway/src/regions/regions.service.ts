@@ -61,8 +61,11 @@ export class RegionsService {
     }
   }
 
+  /** Changes the fields the caller sends; a field left out keeps its value (send parentRegion: null to move a region to the top). */
   async update(dto: UpdateRegionDto): Promise<void> {
-    const parent = dto.parentRegion ?? null;
+    const [current]: { parent_id: number | null }[] = await this.db.query(`SELECT parent_id FROM region WHERE id = $1`, [dto.id]);
+    if (!current) throw AppException.notFound();
+    const parent = dto.parentRegion === undefined ? current.parent_id : dto.parentRegion;
     await this.assertParentExists(parent);
     if (parent !== null) {
       // The new parent may not be the region itself or anything below it.
@@ -75,8 +78,10 @@ export class RegionsService {
     }
     try {
       const [, affected] = (await this.db.query(
-        `UPDATE region SET region_name = $2, parent_id = $3, remark = $4, zh_cn = $5, en_us = $6, updated_at = now() WHERE id = $1`,
-        [dto.id, dto.regionName, parent, dto.remark ?? '', dto.zhCn ?? '', dto.enUs ?? ''],
+        `UPDATE region SET region_name = $2, parent_id = $3, remark = coalesce($4, remark), zh_cn = coalesce($5, zh_cn),
+                en_us = coalesce($6, en_us), updated_at = now()
+          WHERE id = $1`,
+        [dto.id, dto.regionName, parent, dto.remark ?? null, dto.zhCn ?? null, dto.enUs ?? null],
       )) as [unknown, number];
       if (!affected) throw AppException.notFound();
     } catch (err) {
