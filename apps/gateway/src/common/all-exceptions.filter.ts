@@ -25,8 +25,8 @@ const MALFORMED_BODY_MESSAGES = new Set([
   new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY().message,
 ]);
 
-/** Normalises anything thrown into an AppException (unknown errors become a logged 500). */
-export function toAppException(error: unknown, path: string, logger: Logger): AppException {
+/** Normalises anything thrown into an AppException; unknown errors become a 500, logged when a logger is given. */
+export function toAppException(error: unknown, path: string, logger?: Logger): AppException {
   if (error instanceof AppException) return error;
   if (error instanceof HttpException) {
     const status = error.getStatus();
@@ -44,7 +44,7 @@ export function toAppException(error: unknown, path: string, logger: Logger): Ap
   if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return new AppException(HttpStatus.PAYLOAD_TOO_LARGE, ResultCode.PayloadTooLarge, 'payloadTooLarge');
   }
-  logger.error({ err: error, path }, 'Unhandled error');
+  logger?.error({ err: error, path }, 'Unhandled error');
   return new AppException(HttpStatus.INTERNAL_SERVER_ERROR, ResultCode.InternalError, 'internalError');
 }
 

@@ -32,7 +32,8 @@ export class OperationLogInterceptor implements NestInterceptor {
     return next.handle().pipe(
       mergeMap((result) => from(write(OperationStatus.Success, null).then(() => result))),
       catchError((err: unknown) => {
-        const ex = toAppException(err, req.url, this.logger);
+        // Not logged here: the exception filter logs unexpected errors once.
+        const ex = toAppException(err, req.url);
         // The same text the caller gets (field errors included), in English.
         return from(write(OperationStatus.Failure, renderError(ex, 'en-US').message)).pipe(mergeMap(() => throwError(() => err)));
       }),
