@@ -120,6 +120,27 @@ describe('spreadsheet uploads (upload port)', () => {
     expect(afterLogout.status).toBe(401);
   });
 
+  it('refuses a visitor, who has no Import data button, without keeping the file', async () => {
+    const visitor = await gw.signedIn('visitor');
+    const answer = await new ApiClient(gw.uploadUrl).as(visitor.token).post('/api/files/inspect', form(workbookBuffer(ROWS), 'poles.xlsx'));
+    expect(answer.status).toBe(403);
+    expect(answer.body.code).toBe(403);
+  });
+
+  it('answers a request cut off in the middle of the file with 400, keeping nothing', async () => {
+    const boundary = '----sc-cut';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="poles.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    // The body promises more than it sends: the stream ends before the closing boundary.
+    const body = Buffer.concat([Buffer.from(head), workbookBuffer(ROWS).subarray(0, 200)]);
+    const answer = await fetch(`${gw.uploadUrl}/api/files/inspect`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${editor.token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { code: number }).code).toBe(400);
+  });
+
   describe('CORS', () => {
     const preflight = (origin: string) =>
       fetch(`${gw.uploadUrl}/api/files/inspect`, {

@@ -25,6 +25,27 @@ const MALFORMED_BODY_MESSAGES = new Set([
   new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY().message,
 ]);
 
+/** PostgreSQL error classes and client errors that mean the database is out of reach, not that the request was wrong. */
+function isDatabaseUnreachable(err: { code?: string; message?: string }): boolean {
+  const code = err.code ?? '';
+  return (
+    code.startsWith('08') ||
+    ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code) ||
+    /Connection terminated|timeout exceeded when trying to connect/i.test(err.message ?? '')
+  );
+}
+
+function isRedisUnreachable(err: { name?: string; message?: string }): boolean {
+  return err.name === 'MaxRetriesPerRequestError' || /Connection is closed|Stream isn't writeable/i.test(err.message ?? '');
+}
+
+/** What an unexpected error may put in the log: no SQL parameters (they can hold password and token hashes). */
+function loggable(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { value: String(err) };
+  const { name, message, stack } = err;
+  return { name, message, stack, code: (err as { code?: unknown }).code };
+}
+
 /** Normalises anything thrown into an AppException; unknown errors become a 500, logged when a logger is given. */
 export function toAppException(error: unknown, path: string, logger?: Logger): AppException {
   if (error instanceof AppException) return error;
@@ -37,14 +58,17 @@ export function toAppException(error: unknown, path: string, logger?: Logger): A
     const mapped = HTTP_TO_RESULT[status];
     if (mapped) return new AppException(status, mapped.code, mapped.key);
   }
-  const fastifyCode = (error as { code?: string; statusCode?: number })?.code;
-  if (fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error instanceof SyntaxError && path)) {
-    return new AppException(HttpStatus.BAD_REQUEST, ResultCode.BadRequest, 'malformedBody');
+  const err = (error ?? {}) as { code?: string; statusCode?: number; name?: string; message?: string };
+  // Fastify's own request errors (body parser, multipart limits, an interrupted upload) carry a 4xx status.
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    if (err.statusCode === HttpStatus.PAYLOAD_TOO_LARGE) return new AppException(413, ResultCode.PayloadTooLarge, 'payloadTooLarge');
+    return new AppException(HttpStatus.BAD_REQUEST, ResultCode.BadRequest, err.code?.startsWith('FST_ERR_CTP') ? 'malformedBody' : 'invalidValue');
   }
-  if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return new AppException(HttpStatus.PAYLOAD_TOO_LARGE, ResultCode.PayloadTooLarge, 'payloadTooLarge');
+  if (isDatabaseUnreachable(err) || isRedisUnreachable(err)) {
+    logger?.warn({ err: loggable(error), path }, 'A back-end service is out of reach');
+    return new AppException(HttpStatus.SERVICE_UNAVAILABLE, ResultCode.ServiceUnavailable, 'serviceUnavailable', {}, [], { 'Retry-After': '5' });
   }
-  logger?.error({ err: error, path }, 'Unhandled error');
+  logger?.error({ err: loggable(error), path }, 'Unhandled error');
   return new AppException(HttpStatus.INTERNAL_SERVER_ERROR, ResultCode.InternalError, 'internalError');
 }
 

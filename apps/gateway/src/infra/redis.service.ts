@@ -1,10 +1,10 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
 /** The gateway's one Redis connection. Keys go through `key()` so every one carries the installation prefix. */
 @Injectable()
-export class RedisService implements OnModuleDestroy {
+export class RedisService implements OnApplicationShutdown {
   private readonly logger = new Logger(RedisService.name);
   readonly client: Redis;
 
@@ -26,7 +26,8 @@ export class RedisService implements OnModuleDestroy {
     await this.client.ping();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the HTTP server has closed, so requests still in flight can finish. */
+  async onApplicationShutdown(): Promise<void> {
     await this.client.quit().catch(() => this.client.disconnect());
   }
 }

@@ -75,7 +75,9 @@ export class UploadService {
     } catch (err) {
       if (stored) await rm(stored.path, { force: true });
       if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw this.tooLarge(rule);
-      throw err;
+      if (err instanceof AppException) throw err;
+      // Whatever else the multipart stream raised (cut off, malformed, too many parts) is the upload's fault.
+      throw AppException.badRequest('fileUploadError');
     }
     if (!stored) throw AppException.field(UPLOAD_FIELD, 'chooseFile');
     stored.fields = fields;
@@ -98,20 +100,23 @@ export class UploadService {
     }
     await mkdir(this.dir, { recursive: true, mode: 0o750 });
     const path = join(this.dir, `${randomUUID()}${extension}`);
-    await pipeline(part.file, createWriteStream(path, { mode: 0o640 }));
-    if (part.file.truncated) {
+    try {
+      await pipeline(part.file, createWriteStream(path, { mode: 0o640 }));
+      if (part.file.truncated) throw this.tooLarge(rule);
+      const handle = await open(path, 'r');
+      try {
+        const head = Buffer.alloc(16);
+        const { bytesRead } = await handle.read(head, 0, 16, 0);
+        if (!rule.sniff(head.subarray(0, bytesRead), extension)) throw AppException.badRequest(rule.wrongTypeKey);
+        const { size } = await handle.stat();
+        return { path, originalName: part.filename, sizeBytes: size, fields: {} };
+      } finally {
+        await handle.close();
+      }
+    } catch (err) {
+      // Nothing of a refused or interrupted upload stays on disk.
       await rm(path, { force: true });
-      throw this.tooLarge(rule);
+      throw err;
     }
-    const handle = await open(path, 'r');
-    const head = Buffer.alloc(16);
-    const { bytesRead } = await handle.read(head, 0, 16, 0);
-    const { size } = await handle.stat();
-    await handle.close();
-    if (!rule.sniff(head.subarray(0, bytesRead), extension)) {
-      await rm(path, { force: true });
-      throw AppException.badRequest(rule.wrongTypeKey);
-    }
-    return { path, originalName: part.filename, sizeBytes: size, fields: {} };
   }
 }

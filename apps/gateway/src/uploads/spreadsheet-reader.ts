@@ -1,0 +1,56 @@
+import { Worker } from 'node:worker_threads';
+
+export interface SheetContent {
+  name: string;
+  /** Data rows below the header row. */
+  rowCount: number;
+  header: string[];
+  /** The first `maxRows` data rows, each a list of cell values. */
+  rows: unknown[][];
+}
+
+export interface ReadOptions {
+  /** How many data rows to return per sheet (0: only the header and the count). */
+  maxRows: number;
+  timeoutMs?: number;
+  maxMemoryMb?: number;
+}
+
+export class SpreadsheetUnreadableError extends Error {}
+
+// Plain JavaScript run in a worker thread: a workbook is a zip that can inflate to far more than its 5 MB,
+// so it is parsed off the event loop, with a memory cap and a time-out, where a bad one cannot stall the gateway.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const XLSX = require('@e965/xlsx');
+const { path, maxRows } = workerData;
+const book = XLSX.readFile(path, { dense: true, cellDates: true, sheetRows: maxRows + 1 });
+parentPort.postMessage(book.SheetNames.map((name) => {
+  const sheet = book.Sheets[name];
+  const full = sheet['!fullref'] || sheet['!ref'];
+  const lastRow = full ? XLSX.utils.decode_range(full).e.r : -1;
+  const rows = XLSX.utils.sheet_to_json(sheet, { header: 1, blankrows: false, defval: null });
+  const header = (rows[0] || []).map((c) => (c === null || c === undefined ? '' : String(c)));
+  return { name, rowCount: Math.max(0, lastRow), header, rows: rows.slice(1, maxRows + 1) };
+}));
+`;
+
+/** Reads a stored xlsx or xls file in a worker thread; rejects with SpreadsheetUnreadableError when it cannot. */
+export function readSpreadsheet(path: string, options: ReadOptions): Promise<SheetContent[]> {
+  const { maxRows, timeoutMs = 20_000, maxMemoryMb = 256 } = options;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, maxRows }, resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb } });
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      fn();
+    };
+    const timer = setTimeout(() => settle(() => reject(new SpreadsheetUnreadableError(`no result within ${timeoutMs} ms`))), timeoutMs);
+    worker.once('message', (sheets: SheetContent[]) => settle(() => resolve(sheets)));
+    worker.once('error', (err) => settle(() => reject(new SpreadsheetUnreadableError(err.message))));
+    worker.once('exit', (code) => settle(() => reject(new SpreadsheetUnreadableError(`reader stopped with code ${code}`))));
+  });
+}
