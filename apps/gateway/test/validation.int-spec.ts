@@ -82,6 +82,12 @@ describe('request validation', () => {
       expectErrors(await as('en-US').get('/api/user/groupDel'), [['id', 'ID: Please select']]);
       expectErrors(await as('zh-CN').get('/api/bi/area/del?id=abc'), [['id', 'ID：必须是整数']]);
     });
+
+    it('drops unknown query parameters, such as a cache-busting timestamp, instead of refusing them', async () => {
+      const answer = await as('en-US').get(`/api/bi/area/queryAreaTree?t=${Date.now()}`);
+      expect(answer.status).toBe(200);
+      expect((answer.body.data as unknown[]).length).toBe(2);
+    });
   });
 
   describe('wrong types', () => {

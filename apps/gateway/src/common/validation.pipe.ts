@@ -1,4 +1,4 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidationPipe, type ArgumentMetadata, type PipeTransform, type ValidationError } from '@nestjs/common';
 import type { MessageKey } from '@sc/i18n';
 import { AppException, type FieldProblem } from './app-exception';
 
@@ -27,13 +27,25 @@ function flatten(errors: ValidationError[], prefix = ''): FieldProblem[] {
   });
 }
 
-export function createValidationPipe(): ValidationPipe {
+function pipe(forbidUnknown: boolean): ValidationPipe {
   return new ValidationPipe({
     whitelist: true,
-    forbidNonWhitelisted: true,
+    forbidNonWhitelisted: forbidUnknown,
     transform: true,
     stopAtFirstError: false,
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => AppException.badRequest('validationField', {}, flatten(errors)),
   });
+}
+
+/**
+ * Validates bodies strictly (an unknown field is refused), while unknown query parameters, such as a
+ * cache-busting timestamp, are dropped rather than refused.
+ */
+export function createValidationPipe(): PipeTransform {
+  const strict = pipe(true);
+  const lenient = pipe(false);
+  return {
+    transform: (value: unknown, metadata: ArgumentMetadata) => (metadata.type === 'query' ? lenient : strict).transform(value, metadata),
+  };
 }

@@ -13,8 +13,11 @@ export interface AppConfig {
   uploadDir: string;
   webDist: string;
   login: { maxFailuresPerUser: number; maxFailuresPerIp: number; windowSeconds: number };
-  /** Behind a reverse proxy, trust its X-Forwarded-For so throttling and the log see the real client. */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-For hops to believe, so throttling and the operation log see the real client: a number of
+   * proxies in front (`1`), or their addresses and CIDR ranges. Never every hop: a client could then pick its own address.
+   */
+  trustProxy: false | number | string[];
   version: string;
 }
 
@@ -44,9 +47,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxFailuresPerIp: int(env.LOGIN_MAX_FAILURES_PER_IP, 100),
       windowSeconds: int(env.LOGIN_WINDOW_SECONDS, 15 * 60),
     },
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     version: env.npm_package_version ?? '0.1.0',
   };
+}
+
+export function parseTrustProxy(value: string | undefined): false | number | string[] {
+  const text = value?.trim() ?? '';
+  if (!text || text === 'false' || text === '0') return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  if (text === 'true') throw new Error('TRUST_PROXY must be the number of proxies in front of the gateway or their addresses, not "true"');
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 /** Hides the password of a connection URL before it is printed. */
