@@ -2,8 +2,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const root = new URL('..', import.meta.url).pathname;
+export const root = fileURLToPath(new URL('..', import.meta.url));
 
 export function say(line) {
   process.stdout.write(`\x1b[36m▸\x1b[0m ${line}\n`);

@@ -7,6 +7,8 @@ ensureDependencies();
 ensureBuilt();
 
 const gateway = 'dist/apps/gateway/main.js';
+// The demo accounts have a published password: the demo listens on this machine only unless HOST says otherwise.
+process.env.HOST ??= '127.0.0.1';
 // `check` and `migrate` print a plain message naming any service that does not answer, and exit 2.
 run('node', [gateway, 'migrate']);
 run('node', [gateway, 'seed-demo']);

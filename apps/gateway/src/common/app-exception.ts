@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { ResultCode, type FieldError } from '@sc/contracts';
+import { ResultCode } from '@sc/contracts';
 import type { MessageKey } from '@sc/i18n';
 
 /** A field-level problem before translation. */
@@ -44,6 +44,3 @@ export class AppException extends Error {
     return new AppException(HttpStatus.CONFLICT, ResultCode.Conflict, key, params);
   }
 }
-
-/** What the filter sends for field errors, once translated. */
-export type TranslatedFieldErrors = FieldError[];

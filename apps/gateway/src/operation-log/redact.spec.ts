@@ -56,11 +56,21 @@ describe('redact', () => {
           { username: 'a', password: '******' },
           { username: 'b', password: '******' },
         ],
-        mqtt: { host: 'broker', credentials: { user: 'u', password: '******' } },
+        mqtt: { host: 'broker', credentials: '******' },
         secret: '******',
       },
     });
     expect(JSON.stringify(out)).not.toMatch(/x1|x2|"p"|abc|value/);
+  });
+
+  it('hides API keys, private keys and pwd fields too', () => {
+    expect(redact({ apiKey: 'k', api_key: 'k', privateKey: 'k', pwd: 'k', name: 'n' })).toEqual({
+      apiKey: '******',
+      api_key: '******',
+      privateKey: '******',
+      pwd: '******',
+      name: 'n',
+    });
   });
 
   it('does not change the object it is given', () => {

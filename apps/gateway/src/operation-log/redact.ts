@@ -1,4 +1,4 @@
-const SECRET = /pass(word)?|token|secret|authorization|cookie/i;
+const SECRET = /pass(word)?|pwd|token|secret|authorization|cookie|api[-_]?key|credential|private[-_]?key/i;
 
 /** A copy of request parameters with every secret-looking value replaced, to any depth. */
 export function redact(value: unknown, depth = 0): unknown {
