@@ -7,12 +7,13 @@ import { RegionEntity } from './entities/region.entity';
 import { SessionEntity } from './entities/session.entity';
 import { UserEntity } from './entities/user.entity';
 import { CoreSchema1732150000000 } from './migrations/1732150000000-core-schema';
+import { UserPageIndexes1732160000000 } from './migrations/1732160000000-user-page-indexes';
 
 export { AppSettingEntity, DeviceEntity, OperationLogEntity, PermissionGroupEntity, RegionEntity, SessionEntity, UserEntity };
 
 /** Entities and migrations are listed, not globbed, so a bundled build finds every one. */
 export const ENTITIES = [AppSettingEntity, DeviceEntity, OperationLogEntity, PermissionGroupEntity, RegionEntity, SessionEntity, UserEntity];
-export const MIGRATIONS = [CoreSchema1732150000000];
+export const MIGRATIONS = [CoreSchema1732150000000, UserPageIndexes1732160000000];
 
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {
@@ -39,4 +40,4 @@ export async function runMigrations(url: string): Promise<string[]> {
   }
 }
 
-export { ensureDatabase, databaseName } from './ensure-database';
+export { ensureDatabase, databaseName, isAuthenticationFailure } from './ensure-database';

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
+import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { buttonsOf, rolesOf } from '@sc/contracts';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { Caller } from '../common/request-context';
@@ -13,6 +15,19 @@ export function hashToken(token: string): Buffer {
 
 /** Channel on which revocations are announced, so live sockets of those sessions can be closed. */
 export const SESSION_REVOKED_CHANNEL = 'session-revoked';
+
+/**
+ * The lookup behind every authenticated request. It runs as a named (prepared) statement: PostgreSQL parses and plans
+ * it once per connection instead of on every request, and planning this join costs about three times what running it does.
+ */
+const RESOLVE_STATEMENT = {
+  name: 'sc-session-resolve',
+  text: `SELECT s.id AS session_id, u.id AS user_id, u.username, g.is_admin, g.permission_menu
+           FROM sys_session s
+           JOIN sys_user u ON u.id = s.user_id
+           JOIN sys_group g ON g.id = u.group_id
+          WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND u.enabled`,
+};
 
 interface SessionRow {
   session_id: string;
@@ -43,16 +58,15 @@ export class SessionService {
     return token;
   }
 
+  /**
+   * The caller of a token, checked against the database on every call (expiry, revocation, a disabled user and the
+   * group's current permissions all apply to the very next request, on every replica), or null.
+   */
   async resolve(token: string): Promise<Caller | null> {
     if (!token || token.length > 128) return null;
-    const rows: SessionRow[] = await this.db.query(
-      `SELECT s.id AS session_id, u.id AS user_id, u.username, g.is_admin, g.permission_menu
-         FROM sys_session s
-         JOIN sys_user u ON u.id = s.user_id
-         JOIN sys_group g ON g.id = u.group_id
-        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND u.enabled`,
-      [hashToken(token)],
-    );
+    // Straight on the pool TypeORM opened: TypeORM's query() cannot name a statement.
+    const pool = (this.db.driver as PostgresDriver).master as Pool;
+    const { rows } = await pool.query<SessionRow>({ ...RESOLVE_STATEMENT, values: [hashToken(token)] });
     const row = rows[0];
     if (!row) return null;
     const roles = rolesOf(row.is_admin, row.permission_menu);

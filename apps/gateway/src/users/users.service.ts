@@ -42,15 +42,21 @@ export class UsersService {
     if (q.lastLoginFrom) add(`u.last_login_at >= ?`, q.lastLoginFrom);
     if (q.lastLoginTo) add(`u.last_login_at <= ?`, q.lastLoginTo);
     const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const [list, count] = await Promise.all([
-      this.db.query(
-        `SELECT ${USER_COLUMNS} FROM sys_user u JOIN sys_group g ON g.id = u.group_id ${filter}
-          ORDER BY u.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, q.pageSize, (q.pageNum - 1) * q.pageSize],
-      ) as Promise<UserRow[]>,
-      this.db.query(`SELECT count(*)::int AS total FROM sys_user u ${filter}`, params) as Promise<{ total: number }[]>,
-    ]);
-    return { list, total: count[0]?.total ?? 0 };
+    // One statement: the page and its exact total come from the same snapshot, over one connection and one round trip.
+    // The LEFT JOIN keeps a single row carrying the total (and nulls) when the page is empty.
+    const rows: (UserRow & { __total: number })[] = await this.db.query(
+      `SELECT page.*, total.n AS "__total"
+         FROM (SELECT count(*)::int AS n FROM sys_user u ${filter}) total
+         LEFT JOIN LATERAL (
+           SELECT ${USER_COLUMNS} FROM sys_user u JOIN sys_group g ON g.id = u.group_id ${filter}
+            ORDER BY u.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}
+         ) page ON true
+        ORDER BY page.id DESC`,
+      [...params, q.pageSize, (q.pageNum - 1) * q.pageSize],
+    );
+    const total = rows[0]?.__total ?? 0;
+    const list: UserRow[] = rows[0]?.id == null ? [] : rows.map(({ __total, ...row }) => row);
+    return { list, total };
   }
 
   async create(dto: CreateUserDto): Promise<{ id: number }> {
