@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ensureDatabase, runMigrations } from '@sc/database';
+import { ensureDatabase, isAuthenticationFailure, runMigrations } from '@sc/database';
 import { loadConfig, redactUrl, type AppConfig } from './config/app-config';
 import { ServiceUnavailableError, UserFacingError, checkServices, unavailableMessage } from './config/preflight';
 import { createAdmin } from './demo/create-admin';
@@ -13,6 +13,11 @@ async function migrate(config: AppConfig): Promise<void> {
   try {
     if (await ensureDatabase(config.databaseUrl)) say(`Created database ${redactUrl(config.databaseUrl)}`);
   } catch (err) {
+    if (isAuthenticationFailure(err)) {
+      throw new UserFacingError(
+        `PostgreSQL at ${redactUrl(config.databaseUrl)} refused the credentials: ${(err as Error).message}. Check DATABASE_URL.`,
+      );
+    }
     throw new ServiceUnavailableError(unavailableMessage('postgres', config.databaseUrl, (err as Error).message));
   }
   const applied = await runMigrations(config.databaseUrl);
