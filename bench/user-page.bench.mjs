@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { GATEWAY_NODE_FLAGS } from '../scripts/lib.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // BENCH_GATEWAY runs another build (for example one made from an earlier revision) against the same data and load.
@@ -398,7 +399,7 @@ async function main() {
     const [port, uploadPort] = [await freePort(), await freePort()];
     uploadDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
     const baseUrl = `http://127.0.0.1:${port}`;
-    gateway = spawn(process.execPath, [GATEWAY, 'serve'], {
+    gateway = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, GATEWAY, 'serve'], {
       cwd: ROOT,
       env: gatewayEnv({
         HOST: '127.0.0.1',

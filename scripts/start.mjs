@@ -1,6 +1,6 @@
 // `npm start`: installs what is missing, builds, migrates, loads the demo data into an empty database,
 // and serves the console and API on http://localhost:8080 (uploads on 8888).
-import { checkNode, ensureBuilt, ensureDependencies, fail, root, run, say, start } from './lib.mjs';
+import { GATEWAY_NODE_FLAGS, checkNode, ensureBuilt, ensureDependencies, fail, root, run, say, start } from './lib.mjs';
 
 checkNode();
 ensureDependencies();
@@ -14,7 +14,7 @@ run('node', [gateway, 'migrate']);
 run('node', [gateway, 'seed-demo']);
 
 say('Starting the gateway…');
-const children = [start('node', [gateway, 'serve'])];
+const children = [start('node', [...GATEWAY_NODE_FLAGS, gateway, 'serve'])];
 
 let stopping = false;
 const stop = (signal) => {

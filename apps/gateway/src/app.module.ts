@@ -19,7 +19,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config)],
+      imports: [CoreModule.forRoot(config, 'console')],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController],
       providers: [AuthService, UsersService, RegionsService, RealtimeGateway],
     };
@@ -32,7 +32,7 @@ export class UploadAppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: UploadAppModule,
-      imports: [CoreModule.forRoot(config)],
+      imports: [CoreModule.forRoot(config, 'uploads')],
       controllers: [FilesController],
       providers: [UploadService],
     };

@@ -6,45 +6,70 @@ import { NestFactory } from '@nestjs/core';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LIMITS } from '@sc/contracts';
+import { LIMITS, ResultCode } from '@sc/contracts';
 import { translate } from '@sc/i18n';
 import { AppModule, UploadAppModule } from './app.module';
 import { languageOf } from './common/request-context';
 import type { AppConfig } from './config/app-config';
+import { NestPinoLogger, createRootLogger, logRequests } from './infra/logger';
 
-/** Scripts only from this origin, no inline script: the session token is readable by scripts, so nothing else may run. */
-function contentSecurityPolicy(config: AppConfig) {
-  const uploadOrigin = (req: { headers: Record<string, string | string[] | undefined> }): string => {
-    const host = String(req.headers.host ?? 'localhost').replace(/:\d+$/, '');
-    return `http://${host}:${config.uploadPort} https://${host}:${config.uploadPort}`;
-  };
-  return {
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      // Mantine writes CSS variables into style attributes and <style> tags.
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'blob:'],
-      fontSrc: ["'self'", 'data:'],
-      // 'self' plus the upload port on the same host name (imports and uploads live on their own port).
-      connectSrc: ["'self'", uploadOrigin],
-      mediaSrc: ["'self'", 'blob:'],
-      objectSrc: ["'none'"],
-      frameAncestors: ["'none'"],
-      baseUri: ["'self'"],
-      formAction: ["'self'"],
-      // Installations served over plain http on an address must keep working.
-      upgradeInsecureRequests: null,
-    },
+const rootLogger = createRootLogger('gateway');
+
+/** A Host header is only trusted as far as it looks like a host name, an IPv4 address or a bracketed IPv6 address. */
+function hostName(header: string | undefined): string {
+  const value = header ?? '';
+  const host = value.startsWith('[') ? value.slice(0, value.indexOf(']') + 1) : value.replace(/:\d+$/, '');
+  return /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)$/.test(host) ? host : 'localhost';
+}
+
+/**
+ * Scripts only from this origin, no inline script: the session token is readable by scripts, so nothing else may run.
+ * connect-src adds the upload port on the host name the console was opened with; the header is built once per host.
+ */
+export function contentSecurityPolicy(config: AppConfig): (hostHeader: string | undefined) => string {
+  const byHost = new Map<string, string>();
+  return (hostHeader) => {
+    const host = hostName(hostHeader);
+    let header = byHost.get(host);
+    if (!header) {
+      const upload = `http://${host}:${config.uploadPort} https://${host}:${config.uploadPort}`;
+      header = [
+        "default-src 'self'",
+        "script-src 'self'",
+        // Mantine writes CSS variables into style attributes and <style> tags.
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "font-src 'self' data:",
+        `connect-src 'self' ${upload}`,
+        "media-src 'self' blob:",
+        "object-src 'none'",
+        "frame-ancestors 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+      ].join('; ');
+      if (byHost.size >= 64) byHost.clear();
+      byHost.set(host, header);
+    }
+    return header;
   };
 }
 
+/**
+ * Nest hands every route handler's result to the adapter's reply(): that is where it becomes the envelope
+ * `{ code: 200, data, message: 'success' }`. (Errors are answered by AllExceptionsFilter, which sends its own.)
+ * Doing it here rather than in an interceptor keeps reads free of interceptor machinery.
+ */
+class EnvelopeFastifyAdapter extends FastifyAdapter {
+  override reply(response: Parameters<FastifyAdapter['reply']>[0], body: unknown, statusCode?: number): ReturnType<FastifyAdapter['reply']> {
+    return super.reply(response, { code: ResultCode.Success, data: body ?? null, message: 'success' }, statusCode);
+  }
+}
+
 function adapter(config: AppConfig): FastifyAdapter {
-  return new FastifyAdapter({
+  return new EnvelopeFastifyAdapter({
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     logger: false,
@@ -55,7 +80,7 @@ function adapter(config: AppConfig): FastifyAdapter {
 function spaFallback(webDist: string | null) {
   return (req: FastifyRequest, reply: FastifyReply) => {
     const path = req.url.split('?')[0];
-    if (!webDist || path.startsWith('/api/') || path === '/api' || path.startsWith('/socket.io') || req.method !== 'GET') {
+    if (!webDist || path.startsWith('/api/') || path === '/api' || path.startsWith('/socket.io')) {
       void reply.status(404).send({
         code: 404,
         data: null,
@@ -68,14 +93,19 @@ function spaFallback(webDist: string | null) {
 }
 
 export async function createConsoleApp(config: AppConfig): Promise<NestFastifyApplication> {
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter(config), { bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter(config), {
+    logger: new NestPinoLogger(rootLogger),
+  });
   app.setGlobalPrefix('api');
   app.useWebSocketAdapter(new IoAdapter(app));
-  await app.register(helmet, {
-    contentSecurityPolicy: contentSecurityPolicy(config),
-    crossOriginEmbedderPolicy: false,
+  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  const csp = contentSecurityPolicy(config);
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', (req, reply, done) => {
+    void reply.header('Content-Security-Policy', csp(req.headers.host));
+    done();
   });
+  logRequests(fastify, rootLogger);
 
   const webDist = resolve(config.webDist);
   const hasWeb = existsSync(join(webDist, 'index.html'));
@@ -92,10 +122,7 @@ export async function createConsoleApp(config: AppConfig): Promise<NestFastifyAp
     });
   }
   // Client-side routes: any other GET that is not an API path gets the web app.
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .get('/*', spaFallback(hasWeb ? webDist : null));
+  fastify.get('/*', spaFallback(hasWeb ? webDist : null));
 
   const document = SwaggerModule.createDocument(
     app,
@@ -117,9 +144,11 @@ export async function createConsoleApp(config: AppConfig): Promise<NestFastifyAp
 }
 
 export async function createUploadApp(config: AppConfig): Promise<NestFastifyApplication> {
-  const app = await NestFactory.create<NestFastifyApplication>(UploadAppModule.forRoot(config), adapter(config), { bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  const app = await NestFactory.create<NestFastifyApplication>(UploadAppModule.forRoot(config), adapter(config), {
+    logger: new NestPinoLogger(rootLogger),
+  });
   app.setGlobalPrefix('api');
+  logRequests(app.getHttpAdapter().getInstance(), rootLogger);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
@@ -129,6 +158,8 @@ export async function createUploadApp(config: AppConfig): Promise<NestFastifyApp
     origin: config.consoleOrigin.split(',').map((o) => o.trim()),
     methods: ['GET', 'POST'],
     allowedHeaders: ['Authorization', 'Accept-Language', 'Content-Type'],
+    // The console sends cookies with every call (spec section 7), so the browser needs this to read the answer;
+    // the server itself never authenticates from a cookie.
     credentials: true,
     maxAge: 600,
   });

@@ -1,4 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import Redis from 'ioredis';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,12 +7,13 @@ import { ApiClient, createTestDatabase, uniquePrefix, type TestDatabase } from '
 import { loadConfig, type AppConfig } from '../src/config/app-config';
 import { DEMO_PASSWORD, loadDemoData } from '../src/demo/demo-data';
 import { createConsoleApp, createUploadApp } from '../src/http-app';
-import Redis from 'ioredis';
 
 export { DEMO_PASSWORD };
 
 export interface TestGateway {
   config: AppConfig;
+  /** The console application, to reach its providers. */
+  app: NestFastifyApplication;
   db: TestDatabase;
   baseUrl: string;
   uploadUrl: string;
@@ -20,7 +22,24 @@ export interface TestGateway {
   client(language?: string): ApiClient;
   /** A client signed in as one of the demo users. */
   signedIn(username: 'admin' | 'editor' | 'visitor', language?: string): Promise<ApiClient>;
+  /** Another replica: the applications of a second gateway process on the same database and Redis prefix. */
+  startReplica(): Promise<TestGateway>;
   close(): Promise<void>;
+}
+
+interface Listening {
+  apps: NestFastifyApplication[];
+  baseUrl: string;
+  uploadUrl: string;
+}
+
+async function listen(config: AppConfig): Promise<Listening> {
+  const apps: NestFastifyApplication[] = [await createConsoleApp(config), await createUploadApp(config)];
+  await apps[0].listen(0, '127.0.0.1');
+  await apps[1].listen(0, '127.0.0.1');
+  const baseUrl = (await apps[0].getUrl()).replace('[::1]', '127.0.0.1');
+  const uploadUrl = (await apps[1].getUrl()).replace('[::1]', '127.0.0.1');
+  return { apps, baseUrl, uploadUrl };
 }
 
 /**
@@ -42,27 +61,38 @@ export async function startTestGateway(overrides: Partial<AppConfig> = {}): Prom
     webDist: join(uploadDir, 'no-web'),
     ...overrides,
   };
-  const apps: NestFastifyApplication[] = [await createConsoleApp(config), await createUploadApp(config)];
-  await apps[0].listen(0, '127.0.0.1');
-  await apps[1].listen(0, '127.0.0.1');
-  const baseUrl = (await apps[0].getUrl()).replace('[::1]', '127.0.0.1');
-  const uploadUrl = (await apps[1].getUrl()).replace('[::1]', '127.0.0.1');
   const redis = new Redis(config.redisUrl);
-  return {
-    config,
-    db,
-    baseUrl,
-    uploadUrl,
-    redis,
-    client: (language = 'en-US') => new ApiClient(baseUrl, language),
-    signedIn: (username, language = 'en-US') => new ApiClient(baseUrl, language).login(username, DEMO_PASSWORD),
-    close: async () => {
-      await Promise.all(apps.map((a) => a.close()));
-      const keys = await redis.keys(`${config.redisPrefix}*`);
-      if (keys.length) await redis.del(...keys);
-      redis.disconnect();
-      await db.drop();
-      await rm(uploadDir, { recursive: true, force: true });
-    },
+  const all: NestFastifyApplication[] = [];
+
+  const gatewayOn = (listening: Listening, close: () => Promise<void>): TestGateway => {
+    all.push(...listening.apps);
+    const { baseUrl, uploadUrl } = listening;
+    return {
+      config,
+      app: listening.apps[0],
+      db,
+      baseUrl,
+      uploadUrl,
+      redis,
+      client: (language = 'en-US') => new ApiClient(baseUrl, language),
+      signedIn: (username, language = 'en-US') => new ApiClient(baseUrl, language).login(username, DEMO_PASSWORD),
+      startReplica: async () => {
+        const replica = await listen(config);
+        return gatewayOn(replica, async () => {
+          for (const app of replica.apps) all.splice(all.indexOf(app), 1);
+          await Promise.all(replica.apps.map((a) => a.close()));
+        });
+      },
+      close,
+    };
   };
+
+  return gatewayOn(await listen(config), async () => {
+    await Promise.all(all.map((a) => a.close()));
+    const keys = await redis.keys(`${config.redisPrefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+    await db.drop();
+    await rm(uploadDir, { recursive: true, force: true });
+  });
 }

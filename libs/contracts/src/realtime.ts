@@ -2,8 +2,9 @@
 export const SOCKET_PATH = '/socket.io';
 
 export enum SessionEndReason {
-  LoggedOut = 'loggedOut',
+  /** Logged out, password changed elsewhere, user disabled. */
   Revoked = 'revoked',
+  Expired = 'expired',
 }
 
 /**

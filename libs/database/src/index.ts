@@ -8,12 +8,15 @@ import { SessionEntity } from './entities/session.entity';
 import { UserEntity } from './entities/user.entity';
 import { CoreSchema1732150000000 } from './migrations/1732150000000-core-schema';
 import { UserPageIndexes1732160000000 } from './migrations/1732160000000-user-page-indexes';
+import { AccessChangeNotifications1732170000000 } from './migrations/1732170000000-access-change-notifications';
+
+export { ACCESS_CHANGES_CHANNEL } from './migrations/1732170000000-access-change-notifications';
 
 export { AppSettingEntity, DeviceEntity, OperationLogEntity, PermissionGroupEntity, RegionEntity, SessionEntity, UserEntity };
 
 /** Entities and migrations are listed, not globbed, so a bundled build finds every one. */
 export const ENTITIES = [AppSettingEntity, DeviceEntity, OperationLogEntity, PermissionGroupEntity, RegionEntity, SessionEntity, UserEntity];
-export const MIGRATIONS = [CoreSchema1732150000000, UserPageIndexes1732160000000];
+export const MIGRATIONS = [CoreSchema1732150000000, UserPageIndexes1732160000000, AccessChangeNotifications1732170000000];
 
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {
@@ -28,14 +31,24 @@ export function dataSourceOptions(url: string): DataSourceOptions {
   };
 }
 
-/** Runs pending migrations on a fresh connection and returns the names it applied. */
+const MIGRATION_LOCK = 7_310_000;
+
+/**
+ * Runs pending migrations and returns the names it applied. Replicas starting together take turns:
+ * an advisory lock, held on a connection of its own, lets one migrate while the others wait and then find nothing to do.
+ */
 export async function runMigrations(url: string): Promise<string[]> {
   const ds = new DataSource(dataSourceOptions(url));
   await ds.initialize();
+  const lock = ds.createQueryRunner();
   try {
+    await lock.connect();
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     const applied = await ds.runMigrations({ transaction: 'each' });
     return applied.map((m) => m.name);
   } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lock.release();
     await ds.destroy();
   }
 }

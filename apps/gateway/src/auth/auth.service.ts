@@ -1,12 +1,13 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { ADMIN_PERMISSIONS, ResultCode, buttonsOf, rolesOf, type LoginResult, type UserInfo } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
 import type { Caller } from '../common/request-context';
+import { AccessCache } from './access-cache.service';
 import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
 import { SessionService } from './session.service';
+import { InjectDb } from '../infra/database';
 
 interface AccountRow {
   id: number;
@@ -28,10 +29,11 @@ export function permissionContent(isAdmin: boolean, permissionMenu: string[]): s
 @Injectable()
 export class AuthService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectDb() private readonly db: DataSource,
     private readonly passwords: PasswordService,
     private readonly sessions: SessionService,
     private readonly throttle: LoginThrottleService,
+    private readonly cache: AccessCache,
   ) {}
 
   private async account(where: 'id' | 'username', value: string | number): Promise<AccountRow | undefined> {
@@ -54,6 +56,7 @@ export class AuthService {
     // Only a caller who knows the password learns that the account is disabled.
     if (!account.enabled) throw new AppException(HttpStatus.FORBIDDEN, ResultCode.Forbidden, 'accountDisabled');
     await this.db.query(`UPDATE sys_user SET last_login_at = now() WHERE id = $1`, [account.id]);
+    this.cache.apply({ kind: 'user', id: account.id });
     const token = await this.sessions.create(account.id, ip, userAgent);
     return { token, isAdmin: account.is_admin ? 1 : 0, content: permissionContent(account.is_admin, account.permission_menu) };
   }
@@ -73,17 +76,22 @@ export class AuthService {
     };
   }
 
+  /** Changes the caller's password; every other session of theirs ends in the same transaction. */
   async modifyPassword(caller: Caller, oldPassword: string, newPassword: string, confirmPassword: string): Promise<void> {
     if (newPassword !== confirmPassword) throw AppException.field('confirmPassword', 'passwordInconsistency');
     this.passwords.assertAcceptable(newPassword, 'newPassword');
+    await this.throttle.assertPasswordCheckAllowed(caller.userId);
     const account = await this.account('id', caller.userId);
     if (!account || !(await this.passwords.verify(account.password_hash, oldPassword))) {
       throw AppException.field('oldPassword', 'oldPasswordWrong');
     }
-    await this.db.query(`UPDATE sys_user SET password_hash = $2, updated_at = now() WHERE id = $1`, [
-      caller.userId,
-      await this.passwords.hash(newPassword),
-    ]);
-    await this.sessions.revokeAllOf(caller.userId, caller.sessionId);
+    await this.throttle.passwordCheckPassed(caller.userId);
+    const hash = await this.passwords.hash(newPassword);
+    const ended = await this.db.transaction(async (tx) => {
+      await tx.query(`UPDATE sys_user SET password_hash = $2, updated_at = now() WHERE id = $1`, [caller.userId, hash]);
+      return this.sessions.revokeAllOf(caller.userId, { except: caller.sessionId, tx });
+    });
+    this.cache.apply({ kind: 'user', id: caller.userId });
+    this.sessions.forget(ended);
   }
 }

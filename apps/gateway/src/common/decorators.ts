@@ -1,5 +1,6 @@
-import { SetMetadata, createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { SetMetadata, UseInterceptors, applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Button, Role } from '@sc/contracts';
+import { OperationLogInterceptor } from '../operation-log/operation-log.interceptor';
 import type { AppRequest, Caller } from './request-context';
 
 export const PUBLIC_KEY = 'sc:public';
@@ -16,8 +17,12 @@ export const RequireRoles = (...roles: Role[]): MethodDecorator & ClassDecorator
 /** Only callers whose roles grant this button (spec section 6 button-level permissions). */
 export const RequireButton = (button: Button): MethodDecorator & ClassDecorator => SetMetadata(BUTTON_KEY, button);
 
-/** Records the call in the operation log with this description. Put it on every state-changing handler. */
-export const Audit = (description: string): MethodDecorator => SetMetadata(AUDIT_KEY, description);
+/**
+ * Records the call in the operation log with this description. Put it on every state-changing handler.
+ * The interceptor is attached to these handlers only: a read pays nothing for it.
+ */
+export const Audit = (description: string): MethodDecorator =>
+  applyDecorators(SetMetadata(AUDIT_KEY, description), UseInterceptors(OperationLogInterceptor));
 
 export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => {
   const req = ctx.switchToHttp().getRequest<AppRequest>();

@@ -9,6 +9,8 @@ export interface Caller {
   isAdmin: boolean;
   roles: string[];
   buttons: string[];
+  /** When the session expires (ms since the epoch). */
+  expiresAt: number;
 }
 
 export type AppRequest = FastifyRequest & { caller?: Caller; startedAt?: number };

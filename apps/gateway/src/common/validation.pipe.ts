@@ -38,14 +38,32 @@ function pipe(forbidUnknown: boolean): ValidationPipe {
   });
 }
 
+const MEMO_SIZE = 1000;
+
 /**
  * Validates bodies strictly (an unknown field is refused), while unknown query parameters, such as a
  * cache-busting timestamp, are dropped rather than refused.
+ *
+ * The same input always validates the same way, and consoles send the same few requests over and over (paging,
+ * auto-refresh), so the validated object of a recent input is reused. Handlers treat their DTOs as read-only.
  */
 export function createValidationPipe(): PipeTransform {
   const strict = pipe(true);
   const lenient = pipe(false);
+  const memo = new Map<string, unknown>();
+  const validate = (value: unknown, metadata: ArgumentMetadata): unknown => (metadata.type === 'query' ? lenient : strict).transform(value, metadata);
   return {
-    transform: (value: unknown, metadata: ArgumentMetadata) => (metadata.type === 'query' ? lenient : strict).transform(value, metadata),
+    transform: async (value: unknown, metadata: ArgumentMetadata) => {
+      const dto = metadata.metatype;
+      if (!dto || (metadata.type !== 'body' && metadata.type !== 'query') || value === null || typeof value !== 'object') {
+        return validate(value, metadata);
+      }
+      const key = `${metadata.type}:${dto.name}:${JSON.stringify(value)}`;
+      if (memo.has(key)) return memo.get(key);
+      const valid = await validate(value, metadata);
+      if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+      memo.set(key, valid);
+      return valid;
+    },
   };
 }

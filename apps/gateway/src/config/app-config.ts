@@ -18,6 +18,8 @@ export interface AppConfig {
    * proxies in front (`1`), or their addresses and CIDR ranges. Never every hop: a client could then pick its own address.
    */
   trustProxy: false | number | string[];
+  /** Serve sessions and user pages from the in-process cache (ACCESS_CACHE=off sends every call to PostgreSQL). */
+  accessCache: boolean;
   version: string;
 }
 
@@ -48,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       windowSeconds: int(env.LOGIN_WINDOW_SECONDS, 15 * 60),
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    accessCache: env.ACCESS_CACHE !== 'off',
     version: env.npm_package_version ?? '0.1.0',
   };
 }

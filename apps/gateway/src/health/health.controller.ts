@@ -1,12 +1,12 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { HealthReport, ServiceHealth } from '@sc/contracts';
 import { Public } from '../common/decorators';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { RedisService } from '../infra/redis.service';
 import { probeMqtt } from '../infra/service-probes';
+import { InjectDb } from '../infra/database';
 
 async function timed(run: () => Promise<unknown>, timeoutMs: number): Promise<ServiceHealth> {
   const started = performance.now();
@@ -29,7 +29,7 @@ async function timed(run: () => Promise<unknown>, timeoutMs: number): Promise<Se
 export class HealthController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectDb() private readonly db: DataSource,
     private readonly redis: RedisService,
   ) {}
 

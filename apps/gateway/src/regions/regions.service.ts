@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AreaTreeNode } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
 import { ADVISORY_LOCK, isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { CreateRegionDto, UpdateRegionDto } from './dto/region.dto';
+import { InjectDb } from '../infra/database';
 
 interface RegionRow {
   id: number;
@@ -34,7 +34,7 @@ export function buildTree(rows: RegionRow[], keep?: (row: RegionRow) => boolean)
 
 @Injectable()
 export class RegionsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(@InjectDb() private readonly db: DataSource) {}
 
   async tree(name?: string): Promise<AreaTreeNode[]> {
     const rows: RegionRow[] = await this.db.query(
