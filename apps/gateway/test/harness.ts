@@ -61,7 +61,8 @@ export async function startTestGateway(overrides: Partial<AppConfig> = {}): Prom
     webDist: join(uploadDir, 'no-web'),
     ...overrides,
   };
-  const redis = new Redis(config.redisUrl);
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, retryStrategy: () => null, lazyConnect: true });
+  redis.on('error', () => undefined);
   const all: NestFastifyApplication[] = [];
 
   const gatewayOn = (listening: Listening, close: () => Promise<void>): TestGateway => {
@@ -89,7 +90,7 @@ export async function startTestGateway(overrides: Partial<AppConfig> = {}): Prom
 
   return gatewayOn(await listen(config), async () => {
     await Promise.all(all.map((a) => a.close()));
-    const keys = await redis.keys(`${config.redisPrefix}*`);
+    const keys = await redis.keys(`${config.redisPrefix}*`).catch(() => [] as string[]);
     if (keys.length) await redis.del(...keys);
     redis.disconnect();
     await db.drop();

@@ -28,6 +28,8 @@ export class RedisService implements OnApplicationShutdown {
 
   /** After the HTTP server has closed, so requests still in flight can finish. */
   async onApplicationShutdown(): Promise<void> {
-    await this.client.quit().catch(() => this.client.disconnect());
+    // quit() waits for the server; when it is not connected, nothing is pending that needs it.
+    if (this.client.status === 'ready') await this.client.quit().catch(() => this.client.disconnect());
+    else this.client.disconnect();
   }
 }

@@ -1,4 +1,5 @@
 import mqtt from 'mqtt';
+import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import type { ServiceHealth, ServiceName } from '@sc/contracts';
@@ -45,7 +46,7 @@ export function probeMqtt(url: string, timeoutMs = 3000): Promise<ServiceHealth>
   return timed(
     () =>
       new Promise<void>((resolve, reject) => {
-        const client = mqtt.connect(url, { connectTimeout: timeoutMs, reconnectPeriod: 0, clientId: `sc-probe-${process.pid}-${Date.now()}` });
+        const client = mqtt.connect(url, { connectTimeout: timeoutMs, reconnectPeriod: 0, clientId: `sc-probe-${randomUUID()}` });
         const timer = setTimeout(() => finish(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs + 200);
         const finish = (err?: Error) => {
           clearTimeout(timer);
