@@ -1,7 +1,7 @@
 // `npm test`: type checks, lints, builds, then runs every test level (unit, integration against the real
 // PostgreSQL, Redis and MQTT broker, and end to end against the built services), and prints one summary line.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { checkNode, ensureBuilt, ensureDependencies, root, run, say } from './lib.mjs';
 
 checkNode();
@@ -19,6 +19,7 @@ run('npx', ['prettier', '--check', '.', '--log-level', 'warn']);
 
 const report = join(root, 'test-results', 'jest.json');
 rmSync(report, { force: true });
+mkdirSync(dirname(report), { recursive: true });
 say('Running the tests…');
 const status = run('npx', ['jest', '--ci', '--json', `--outputFile=${report}`, ...process.argv.slice(2)], { allowFailure: true });
 

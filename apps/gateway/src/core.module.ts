@@ -24,34 +24,20 @@ import { OperationLogService } from './operation-log/operation-log.service';
 export class CoreModule {
   /** `name` tells the applications of one process apart (each has its own data source). */
   static forRoot(config: AppConfig, name: string): DynamicModule {
+    // What the feature modules of the application may inject.
+    const services = [RedisService, AccessCache, PasswordService, SessionService, LoginThrottleService, OperationLogService, OperationLogInterceptor];
     return {
       module: CoreModule,
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(config.databaseUrl), name, migrationsRun: false })],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: DB, useExisting: getDataSourceToken(name) },
-        RedisService,
-        AccessCache,
-        PasswordService,
-        SessionService,
-        LoginThrottleService,
-        OperationLogService,
-        OperationLogInterceptor,
+        ...services,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
-      exports: [
-        APP_CONFIG,
-        DB,
-        RedisService,
-        AccessCache,
-        PasswordService,
-        SessionService,
-        LoginThrottleService,
-        OperationLogService,
-        OperationLogInterceptor,
-      ],
+      exports: [APP_CONFIG, DB, ...services],
     };
   }
 }

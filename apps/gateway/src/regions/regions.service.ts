@@ -6,14 +6,7 @@ import { ADVISORY_LOCK, isForeignKeyViolation, isUniqueViolation } from '../comm
 import type { CreateRegionDto, UpdateRegionDto } from './dto/region.dto';
 import { InjectDb } from '../infra/database';
 
-interface RegionRow {
-  id: number;
-  name: string;
-  zhCn: string;
-  enUs: string;
-  remark: string;
-  parentId: number | null;
-}
+type RegionRow = Omit<AreaTreeNode, 'childList'>;
 
 /** Builds the nested tree; `keep` (when given) prunes to matching nodes and their ancestors. */
 export function buildTree(rows: RegionRow[], keep?: (row: RegionRow) => boolean): AreaTreeNode[] {
