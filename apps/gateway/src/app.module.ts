@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
+import type { AccessCache } from './auth/access-cache.service';
 import type { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { HealthController } from './health/health.controller';
@@ -16,10 +17,10 @@ import { UsersService } from './users/users.service';
 /** The console API on the main port (8080): REST under /api, socket.io under /socket.io. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, accessCache: AccessCache): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, 'console')],
+      imports: [CoreModule.forRoot(config, 'console', accessCache)],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController],
       providers: [AuthService, UsersService, RegionsService, RealtimeGateway],
     };
@@ -29,10 +30,10 @@ export class AppModule {
 /** Imports and uploads on their own port (8888), as the spec places them. */
 @Module({})
 export class UploadAppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, accessCache: AccessCache): DynamicModule {
     return {
       module: UploadAppModule,
-      imports: [CoreModule.forRoot(config, 'uploads')],
+      imports: [CoreModule.forRoot(config, 'uploads', accessCache)],
       controllers: [FilesController],
       providers: [UploadService],
     };

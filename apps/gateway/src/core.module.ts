@@ -22,22 +22,26 @@ import { OperationLogService } from './operation-log/operation-log.service';
 @Global()
 @Module({})
 export class CoreModule {
-  /** `name` tells the applications of one process apart (each has its own data source). */
-  static forRoot(config: AppConfig, name: string): DynamicModule {
+  /**
+   * `name` tells the applications of one process apart (each has its own data source); `accessCache` is the process's
+   * one cache, shared by its applications so that a change made through one is seen at once by the other.
+   */
+  static forRoot(config: AppConfig, name: string, accessCache: AccessCache): DynamicModule {
     // What the feature modules of the application may inject.
-    const services = [RedisService, AccessCache, PasswordService, SessionService, LoginThrottleService, OperationLogService, OperationLogInterceptor];
+    const services = [RedisService, PasswordService, SessionService, LoginThrottleService, OperationLogService, OperationLogInterceptor];
     return {
       module: CoreModule,
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(config.databaseUrl), name, migrationsRun: false })],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: DB, useExisting: getDataSourceToken(name) },
+        { provide: AccessCache, useValue: accessCache },
         ...services,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
-      exports: [APP_CONFIG, DB, ...services],
+      exports: [APP_CONFIG, DB, AccessCache, ...services],
     };
   }
 }

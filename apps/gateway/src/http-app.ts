@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS, ResultCode } from '@sc/contracts';
 import { translate } from '@sc/i18n';
 import { AppModule, UploadAppModule } from './app.module';
+import type { AccessCache } from './auth/access-cache.service';
 import { languageOf } from './common/request-context';
 import type { AppConfig } from './config/app-config';
 import { NestPinoLogger, createRootLogger, logRequests } from './infra/logger';
@@ -92,8 +93,8 @@ function spaFallback(webDist: string | null) {
   };
 }
 
-export async function createConsoleApp(config: AppConfig): Promise<NestFastifyApplication> {
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter(config), {
+export async function createConsoleApp(config: AppConfig, accessCache: AccessCache): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, accessCache), adapter(config), {
     logger: new NestPinoLogger(rootLogger),
   });
   app.setGlobalPrefix('api');
@@ -143,8 +144,8 @@ export async function createConsoleApp(config: AppConfig): Promise<NestFastifyAp
   return app;
 }
 
-export async function createUploadApp(config: AppConfig): Promise<NestFastifyApplication> {
-  const app = await NestFactory.create<NestFastifyApplication>(UploadAppModule.forRoot(config), adapter(config), {
+export async function createUploadApp(config: AppConfig, accessCache: AccessCache): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(UploadAppModule.forRoot(config, accessCache), adapter(config), {
     logger: new NestPinoLogger(rootLogger),
   });
   app.setGlobalPrefix('api');

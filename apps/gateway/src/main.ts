@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { ensureDatabase, isAuthenticationFailure, runMigrations } from '@sc/database';
+import { AccessCache } from './auth/access-cache.service';
+import { SessionService } from './auth/session.service';
 import { loadConfig, redactUrl, type AppConfig } from './config/app-config';
 import { ServiceUnavailableError, UserFacingError, checkServices, unavailableMessage } from './config/preflight';
 import { createAdmin } from './demo/create-admin';
@@ -37,8 +39,12 @@ async function seedDemo(config: AppConfig): Promise<void> {
 async function serve(config: AppConfig): Promise<void> {
   await migrate(config);
   await checkServices(config, ['redis', 'mqtt']);
-  const consoleApp = await createConsoleApp(config);
-  const uploadApp = await createUploadApp(config);
+  // One access cache for the process, shared by both applications.
+  const accessCache = new AccessCache(config);
+  await accessCache.start();
+  const consoleApp = await createConsoleApp(config, accessCache);
+  const uploadApp = await createUploadApp(config, accessCache);
+  const stopPurging = consoleApp.get(SessionService).startPurging();
   await consoleApp.listen(config.port, config.host);
   await uploadApp.listen(config.uploadPort, config.host);
   say(`Smart City console on http://localhost:${config.port} (API /api, docs /api/docs); uploads on port ${config.uploadPort}`);
@@ -49,7 +55,9 @@ async function serve(config: AppConfig): Promise<void> {
     closing = true;
     say(`${signal}: finishing requests in flight and closing connections`);
     const force = setTimeout(() => process.exit(1), 10_000).unref();
+    stopPurging();
     await Promise.allSettled([uploadApp.close(), consoleApp.close()]);
+    await accessCache.stop();
     clearTimeout(force);
     process.exit(0);
   };

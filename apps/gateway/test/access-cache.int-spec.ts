@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 import { io, type Socket } from 'socket.io-client';
+import { ACCESS_CHANGES_CHANNEL } from '@sc/database';
 import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from '@sc/contracts';
 import { waitFor } from '@sc/testing';
-import { AccessCache } from '../src/auth/access-cache.service';
+import { ACCESS_CHANGES_LISTENER, AccessCache } from '../src/auth/access-cache.service';
+import { hashToken } from '../src/auth/session.service';
 import { startTestGateway, type TestGateway } from './harness';
 
 /**
@@ -16,6 +20,11 @@ describe('cached sessions and pages across replicas', () => {
     b = await a.startReplica();
   });
   afterAll(() => a.close());
+
+  const killListeners = () =>
+    a.db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`, [
+      ACCESS_CHANGES_LISTENER,
+    ]);
 
   const refusedOn = async (gw: TestGateway, token: string) =>
     waitFor(async () => ((await gw.client().as(token).get('/api/user/info')).status === 401 ? true : undefined), 1000, 10);
@@ -85,12 +94,67 @@ describe('cached sessions and pages across replicas', () => {
     await admin.post('/api/user/updateUser', { id, enabled: true });
   });
 
+  it('honours on the upload port, at once, a logout made on the console port of the same process', async () => {
+    const editor = await a.signedIn('editor');
+    const upload = a.client().as(editor.token);
+    expect((await fetch(`${a.uploadUrl}/api/files/inspect`, { method: 'POST', headers: { Authorization: `Bearer ${editor.token}` } })).status).toBe(
+      400,
+    );
+    await editor.get('/api/user/logout');
+    const after = await fetch(`${a.uploadUrl}/api/files/inspect`, { method: 'POST', headers: { Authorization: `Bearer ${upload.token}` } });
+    expect(after.status).toBe(401);
+  });
+
+  it('refuses, within a second, sessions emptied with TRUNCATE', async () => {
+    const visitor = await b.signedIn('visitor');
+    expect((await visitor.get('/api/user/info')).status).toBe(200);
+    await a.db.query(`TRUNCATE sys_session`);
+    await refusedOn(b, visitor.token);
+  });
+
+  it('announces a mass logout of 150 sessions once, and refuses every one of them', async () => {
+    const [{ id: userId }] = await a.db.query<{ id: number }>(`SELECT id FROM sys_user WHERE username = 'editor'`);
+    const tokens = Array.from({ length: 150 }, () => randomBytes(32).toString('base64url'));
+    for (const token of tokens) {
+      await a.db.query(`INSERT INTO sys_session (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`, [
+        hashToken(token),
+        userId,
+      ]);
+    }
+    await Promise.all(tokens.map(async (t) => expect((await b.client().as(t).get('/api/user/info')).status).toBe(200)));
+    const listener = new Client({ connectionString: a.db.url });
+    await listener.connect();
+    const payloads: string[] = [];
+    listener.on('notification', (msg) => payloads.push(msg.payload ?? ''));
+    await listener.query(`LISTEN ${ACCESS_CHANGES_CHANNEL}`);
+    await a.db.query(`UPDATE sys_session SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+    await waitFor(() => (payloads.length > 0 ? true : undefined), 1000, 5);
+    await listener.end();
+    expect(payloads).toEqual(['sessions']);
+    for (const token of tokens) expect((await b.client().as(token).get('/api/user/info')).status).toBe(401);
+  });
+
+  it('keeps one LISTEN connection per process however often the connection is lost', async () => {
+    const caches = [a.app.get(AccessCache), b.app.get(AccessCache)];
+    for (let round = 0; round < 3; round++) {
+      await killListeners();
+      await waitFor(() => (caches.every((c) => !c.isListening) ? true : undefined), 2000, 5);
+      await waitFor(() => (caches.every((c) => c.isListening) ? true : undefined), 5000, 20);
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    const [{ n }] = await a.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
+      [ACCESS_CHANGES_LISTENER],
+    );
+    expect(n).toBe(caches.length);
+  });
+
   it('stops serving from the cache while the change feed is down, and resumes after', async () => {
     const cache = b.app.get(AccessCache);
     expect(cache.isListening).toBe(true);
     const visitor = await b.signedIn('visitor');
     expect((await visitor.get('/api/user/info')).status).toBe(200);
-    await a.db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`);
+    await killListeners();
     await waitFor(() => (cache.isListening ? undefined : true), 2000, 5);
     // Without notifications, every call goes to the database: a session ended meanwhile is refused at once.
     await a.db.query(`UPDATE sys_session SET revoked_at = now() WHERE user_id = (SELECT id FROM sys_user WHERE username = 'visitor')`);

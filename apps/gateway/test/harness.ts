@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient, createTestDatabase, uniquePrefix, type TestDatabase } from '@sc/testing';
+import { AccessCache } from '../src/auth/access-cache.service';
 import { loadConfig, type AppConfig } from '../src/config/app-config';
 import { DEMO_PASSWORD, loadDemoData } from '../src/demo/demo-data';
 import { createConsoleApp, createUploadApp } from '../src/http-app';
@@ -29,17 +30,21 @@ export interface TestGateway {
 
 interface Listening {
   apps: NestFastifyApplication[];
+  accessCache: AccessCache;
   baseUrl: string;
   uploadUrl: string;
 }
 
+/** What one gateway process runs: its access cache and its two applications. */
 async function listen(config: AppConfig): Promise<Listening> {
-  const apps: NestFastifyApplication[] = [await createConsoleApp(config), await createUploadApp(config)];
+  const accessCache = new AccessCache(config);
+  await accessCache.start();
+  const apps: NestFastifyApplication[] = [await createConsoleApp(config, accessCache), await createUploadApp(config, accessCache)];
   await apps[0].listen(0, '127.0.0.1');
   await apps[1].listen(0, '127.0.0.1');
   const baseUrl = (await apps[0].getUrl()).replace('[::1]', '127.0.0.1');
   const uploadUrl = (await apps[1].getUrl()).replace('[::1]', '127.0.0.1');
-  return { apps, baseUrl, uploadUrl };
+  return { apps, accessCache, baseUrl, uploadUrl };
 }
 
 /**
@@ -63,10 +68,15 @@ export async function startTestGateway(overrides: Partial<AppConfig> = {}): Prom
   };
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, retryStrategy: () => null, lazyConnect: true });
   redis.on('error', () => undefined);
-  const all: NestFastifyApplication[] = [];
+  const all: Listening[] = [];
+  const stop = async (listening: Listening) => {
+    all.splice(all.indexOf(listening), 1);
+    await Promise.all(listening.apps.map((a) => a.close()));
+    await listening.accessCache.stop();
+  };
 
   const gatewayOn = (listening: Listening, close: () => Promise<void>): TestGateway => {
-    all.push(...listening.apps);
+    all.push(listening);
     const { baseUrl, uploadUrl } = listening;
     return {
       config,
@@ -79,17 +89,14 @@ export async function startTestGateway(overrides: Partial<AppConfig> = {}): Prom
       signedIn: (username, language = 'en-US') => new ApiClient(baseUrl, language).login(username, DEMO_PASSWORD),
       startReplica: async () => {
         const replica = await listen(config);
-        return gatewayOn(replica, async () => {
-          for (const app of replica.apps) all.splice(all.indexOf(app), 1);
-          await Promise.all(replica.apps.map((a) => a.close()));
-        });
+        return gatewayOn(replica, () => stop(replica));
       },
       close,
     };
   };
 
   return gatewayOn(await listen(config), async () => {
-    await Promise.all(all.map((a) => a.close()));
+    await Promise.all([...all].map(stop));
     const keys = await redis.keys(`${config.redisPrefix}*`).catch(() => [] as string[]);
     if (keys.length) await redis.del(...keys);
     redis.disconnect();

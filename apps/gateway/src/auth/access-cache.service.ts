@@ -1,64 +1,108 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { ACCESS_CHANGES_CHANNEL } from '@sc/database';
 import type { Caller } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
-/** What changed about sessions, users or groups (announced by database triggers, or applied locally by a writer). */
+/**
+ * What changed (announced by the database triggers of migration 1732170000000, or applied by a writer here).
+ * Without ids: possibly all of that kind.
+ */
 export type AccessChange =
-  { kind: 'session'; id: string } | { kind: 'user'; id: number } | { kind: 'sessions' } | { kind: 'users' } | { kind: 'groups' } | { kind: 'reset' };
+  { kind: 'sessions'; ids?: string[] } | { kind: 'access'; userIds?: number[] } | { kind: 'users' } | { kind: 'groups' } | { kind: 'reset' };
 
 export function parseAccessChange(payload: string): AccessChange {
-  const [kind, id] = payload.split(':');
-  if (kind === 'session' && id) return { kind, id };
-  if (kind === 'user' && id && Number.isInteger(Number(id))) return { kind, id: Number(id) };
-  if (kind === 'sessions' || kind === 'users' || kind === 'groups') return { kind };
+  const at = payload.indexOf(':');
+  const kind = at < 0 ? payload : payload.slice(0, at);
+  const ids =
+    at < 0
+      ? undefined
+      : payload
+          .slice(at + 1)
+          .split(',')
+          .filter(Boolean);
+  if (kind === 'sessions') return { kind, ids };
+  if (kind === 'access') {
+    const userIds = ids?.map(Number);
+    return userIds?.every(Number.isInteger) === false ? { kind: 'reset' } : { kind, userIds };
+  }
+  if (kind === 'users' || kind === 'groups') return { kind };
   // Something this version does not know: forget everything rather than guess.
   return { kind: 'reset' };
 }
 
-interface CachedSession {
-  caller: Caller;
-  storedAt: number;
+/** Deep-freezes a value handed to many requests, so no handler can change what the next one reads. */
+function freeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) freeze(child);
+  }
+  return value;
 }
 
 const SESSION_TTL_MS = 60_000;
 const PAGE_TTL_MS = 30_000;
 const MAX_SESSIONS = 20_000;
-const MAX_PAGES = 2_000;
+/** Pages are bounded by the rows they hold, not their number. */
+const MAX_PAGE_ROWS = 50_000;
+const HEARTBEAT_MS = 1000;
+/** The LISTEN connection's application_name, as pg_stat_activity shows it. */
+export const ACCESS_CHANGES_LISTENER = 'sc-access-changes';
+/** Without an answer on the LISTEN connection for this long, nothing is served from the cache. */
+const STALE_AFTER_MS = 2500;
 
 /**
- * Keeps, in this process, the callers of recently seen tokens and recent user-list pages, so a busy console does not
- * ask PostgreSQL the same thing thousands of times a second. Correctness comes from the database: triggers announce
- * every change to sessions, users and groups on a LISTEN connection (whoever made it: another replica, the command
- * line, psql), and the matching entries are dropped. Three rules keep it exact:
- * - nothing is served from the cache while the LISTEN connection is down (and it is emptied when it comes back);
- * - a value read while any change arrived is not stored (the epoch moved), so a late read cannot resurrect old data;
- * - this gateway's own writes are applied at once, before their answer leaves, so a caller always sees its own change.
+ * Keeps, in this process, the callers of recently seen tokens and recently served user-list pages, so a busy console
+ * does not ask PostgreSQL the same thing thousands of times a second. One instance serves every application of the
+ * process. Correctness comes from the database: triggers announce every change to sessions, users and groups on a
+ * LISTEN connection (whoever made it: another replica, the command line, psql), and what a change touches is dropped.
+ * - Nothing is served while the LISTEN connection is down or silent: it is pinged every second and must have answered
+ *   within 2.5 s (a dropped connection can look alive for hours); the cache is emptied when it comes back.
+ * - A value read while a change of its kind arrived is not stored (the epoch moved), so a late read cannot bring
+ *   back old data.
+ * - This gateway's own writes are applied at once, before their answer leaves, so a caller always sees their change.
  */
 @Injectable()
-export class AccessCache implements OnModuleInit, OnApplicationShutdown {
+export class AccessCache {
   private readonly logger = new Logger(AccessCache.name);
-  private readonly sessions = new Map<string, CachedSession>();
-  private readonly pages = new Map<string, { value: unknown; storedAt: number }>();
+  private readonly sessions = new Map<string, { caller: Caller; storedAt: number }>();
+  private readonly tokenOfSession = new Map<string, string>();
+  private readonly tokensOfUser = new Map<number, Set<string>>();
+  private readonly pages = new Map<string, { value: unknown; rows: number; storedAt: number }>();
+  private pageRows = 0;
+  private readonly listeners = new Set<(change: AccessChange) => void>();
   private client: Client | null = null;
   private listening = false;
+  private lastAnswer = 0;
+  private started = false;
   private stopped = false;
   private retryTimer?: NodeJS.Timeout;
-  private readonly listeners = new Set<(change: AccessChange) => void>();
-  /** Moves on every change; a read that started in an older epoch is not stored. */
-  epoch = 0;
+  private heartbeat?: NodeJS.Timeout;
+  /** Move on every change that can make a stored session, or page, stale. */
+  sessionEpoch = 0;
+  pageEpoch = 0;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  async onModuleInit(): Promise<void> {
+  /** Opens the LISTEN connection (once per process; later calls do nothing). */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
     await this.listen();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    clearInterval(this.heartbeat);
+    this.listening = false;
     await this.client?.end().catch(() => undefined);
+    this.client = null;
+  }
+
+  /** Whether cached answers may be served now. */
+  get serving(): boolean {
+    return this.config.accessCache && this.listening && Date.now() - this.lastAnswer < STALE_AFTER_MS;
   }
 
   get isListening(): boolean {
@@ -66,18 +110,33 @@ export class AccessCache implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async listen(): Promise<void> {
-    const client = new Client({ connectionString: this.config.databaseUrl, keepAlive: true, connectionTimeoutMillis: 5000 });
+    const client = new Client({
+      connectionString: this.config.databaseUrl,
+      // Named so operators (and tests) find it in pg_stat_activity.
+      application_name: ACCESS_CHANGES_LISTENER,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      connectionTimeoutMillis: 5000,
+    });
+    let lostAlready = false;
+    // A lost connection reports itself more than once (error, then end): act on the first only.
     const lost = (err?: Error) => {
-      if (this.client !== client && this.client !== null) return;
-      if (this.listening) this.logger.warn(`Change notifications interrupted${err ? `: ${err.message}` : ''}; caching paused`);
-      this.client = null;
-      this.listening = false;
-      this.apply({ kind: 'reset' });
+      if (lostAlready) return;
+      lostAlready = true;
+      if (this.client === client) {
+        if (this.listening) this.logger.warn(`Change notifications interrupted${err ? `: ${err.message}` : ''}; caching paused`);
+        this.client = null;
+        this.listening = false;
+        clearInterval(this.heartbeat);
+        this.apply({ kind: 'reset' });
+      }
       void client.end().catch(() => undefined);
-      if (!this.stopped) this.retryTimer = setTimeout(() => void this.listen(), 1000).unref();
+      if (!this.stopped && this.client === null) this.retryTimer = setTimeout(() => void this.listen(), 1000).unref();
     };
     client.on('notification', (msg) => {
-      if (msg.channel === ACCESS_CHANGES_CHANNEL) this.apply(parseAccessChange(msg.payload ?? ''));
+      if (msg.channel !== ACCESS_CHANGES_CHANNEL) return;
+      this.lastAnswer = Date.now();
+      this.apply(parseAccessChange(msg.payload ?? ''));
     });
     client.on('error', lost);
     client.on('end', () => lost());
@@ -85,15 +144,27 @@ export class AccessCache implements OnModuleInit, OnApplicationShutdown {
     try {
       await client.connect();
       await client.query(`LISTEN ${ACCESS_CHANGES_CHANNEL}`);
-      if (this.stopped) return void (await client.end());
-      this.apply({ kind: 'reset' });
-      this.listening = true;
     } catch (err) {
       lost(err as Error);
+      return;
     }
+    if (lostAlready || this.client !== client || this.stopped) {
+      void client.end().catch(() => undefined);
+      return;
+    }
+    this.apply({ kind: 'reset' });
+    this.lastAnswer = Date.now();
+    this.listening = true;
+    clearInterval(this.heartbeat);
+    this.heartbeat = setInterval(() => {
+      client.query('SELECT 1').then(
+        () => (this.lastAnswer = Date.now()),
+        (err: Error) => lost(err),
+      );
+    }, HEARTBEAT_MS).unref();
   }
 
-  /** Calls `listener` after every change (the socket gateway re-checks the sessions it holds). Returns an unsubscribe. */
+  /** Calls `listener` after every change (the socket gateway re-checks the sockets it touches). Returns an unsubscribe. */
   onChange(listener: (change: AccessChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -106,38 +177,41 @@ export class AccessCache implements OnModuleInit, OnApplicationShutdown {
       try {
         listener(change);
       } catch (err) {
-        this.logger.error({ err }, 'access change listener failed');
+        this.logger.error({ err: (err as Error).message }, 'access change listener failed');
       }
     }
   }
 
   private forget(change: AccessChange): void {
-    this.epoch++;
-    switch (change.kind) {
-      case 'session':
-        for (const [token, entry] of this.sessions) if (entry.caller.sessionId === change.id) this.sessions.delete(token);
-        return;
-      case 'user':
-        for (const [token, entry] of this.sessions) if (entry.caller.userId === change.id) this.sessions.delete(token);
-        this.pages.clear();
-        return;
-      case 'sessions':
-        this.sessions.clear();
-        return;
-      case 'users':
-        this.pages.clear();
-        return;
-      case 'groups':
-      case 'reset':
-        this.sessions.clear();
-        this.pages.clear();
-        return;
-    }
+    const all = (change.kind === 'sessions' || change.kind === 'access') && (change.kind === 'sessions' ? !change.ids : !change.userIds);
+    if (change.kind !== 'users') this.sessionEpoch++;
+    if (change.kind !== 'sessions') this.pageEpoch++;
+    if (change.kind === 'groups' || change.kind === 'reset' || all) this.clearSessions();
+    else if (change.kind === 'sessions') for (const id of change.ids ?? []) this.dropToken(this.tokenOfSession.get(id));
+    else if (change.kind === 'access')
+      for (const userId of change.userIds ?? []) for (const token of [...(this.tokensOfUser.get(userId) ?? [])]) this.dropToken(token);
+    if (change.kind !== 'sessions') this.clearPages();
   }
 
-  /** Whether cached answers may be served now: caching is on and change notifications arrive. */
-  private get serving(): boolean {
-    return this.listening && this.config.accessCache;
+  private clearSessions(): void {
+    this.sessions.clear();
+    this.tokenOfSession.clear();
+    this.tokensOfUser.clear();
+  }
+
+  private clearPages(): void {
+    this.pages.clear();
+    this.pageRows = 0;
+  }
+
+  private dropToken(token: string | undefined): void {
+    const entry = token === undefined ? undefined : this.sessions.get(token);
+    if (!entry || token === undefined) return;
+    this.sessions.delete(token);
+    this.tokenOfSession.delete(entry.caller.sessionId);
+    const tokens = this.tokensOfUser.get(entry.caller.userId);
+    tokens?.delete(token);
+    if (tokens?.size === 0) this.tokensOfUser.delete(entry.caller.userId);
   }
 
   session(token: string): Caller | undefined {
@@ -146,16 +220,22 @@ export class AccessCache implements OnModuleInit, OnApplicationShutdown {
     if (!entry) return undefined;
     const now = Date.now();
     if (entry.caller.expiresAt <= now || now - entry.storedAt > SESSION_TTL_MS) {
-      this.sessions.delete(token);
+      this.dropToken(token);
       return undefined;
     }
     return entry.caller;
   }
 
+  /** Stores what a read that began in `readInEpoch` found, unless a session change arrived since. */
   storeSession(token: string, caller: Caller, readInEpoch: number): void {
-    if (!this.serving || readInEpoch !== this.epoch) return;
-    if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
-    this.sessions.set(token, { caller, storedAt: Date.now() });
+    if (!this.serving || readInEpoch !== this.sessionEpoch) return;
+    this.dropToken(token);
+    if (this.sessions.size >= MAX_SESSIONS) this.dropToken(this.sessions.keys().next().value);
+    this.sessions.set(token, { caller: freeze(caller), storedAt: Date.now() });
+    this.tokenOfSession.set(caller.sessionId, token);
+    const tokens = this.tokensOfUser.get(caller.userId) ?? new Set<string>();
+    tokens.add(token);
+    this.tokensOfUser.set(caller.userId, tokens);
   }
 
   page<T>(key: string): T | undefined {
@@ -163,15 +243,25 @@ export class AccessCache implements OnModuleInit, OnApplicationShutdown {
     const entry = this.pages.get(key);
     if (!entry) return undefined;
     if (Date.now() - entry.storedAt > PAGE_TTL_MS) {
-      this.pages.delete(key);
+      this.dropPage(key);
       return undefined;
     }
     return entry.value as T;
   }
 
-  storePage(key: string, value: unknown, readInEpoch: number): void {
-    if (!this.serving || readInEpoch !== this.epoch) return;
-    if (this.pages.size >= MAX_PAGES) this.pages.delete(this.pages.keys().next().value as string);
-    this.pages.set(key, { value, storedAt: Date.now() });
+  /** Stores a page a read that began in `readInEpoch` found, unless a user or group change arrived since. */
+  storePage(key: string, value: unknown, rows: number, readInEpoch: number): void {
+    if (!this.serving || readInEpoch !== this.pageEpoch || rows > MAX_PAGE_ROWS) return;
+    this.dropPage(key);
+    while (this.pageRows + rows > MAX_PAGE_ROWS && this.pages.size > 0) this.dropPage(this.pages.keys().next().value as string);
+    this.pages.set(key, { value: freeze(value), rows, storedAt: Date.now() });
+    this.pageRows += rows;
+  }
+
+  private dropPage(key: string): void {
+    const entry = this.pages.get(key);
+    if (!entry) return;
+    this.pages.delete(key);
+    this.pageRows -= entry.rows;
   }
 }

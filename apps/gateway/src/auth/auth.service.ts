@@ -56,7 +56,7 @@ export class AuthService {
     // Only a caller who knows the password learns that the account is disabled.
     if (!account.enabled) throw new AppException(HttpStatus.FORBIDDEN, ResultCode.Forbidden, 'accountDisabled');
     await this.db.query(`UPDATE sys_user SET last_login_at = now() WHERE id = $1`, [account.id]);
-    this.cache.apply({ kind: 'user', id: account.id });
+    this.cache.apply({ kind: 'users' });
     const token = await this.sessions.create(account.id, ip, userAgent);
     return { token, isAdmin: account.is_admin ? 1 : 0, content: permissionContent(account.is_admin, account.permission_menu) };
   }
@@ -87,11 +87,11 @@ export class AuthService {
     }
     await this.throttle.passwordCheckPassed(caller.userId);
     const hash = await this.passwords.hash(newPassword);
-    const ended = await this.db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       await tx.query(`UPDATE sys_user SET password_hash = $2, updated_at = now() WHERE id = $1`, [caller.userId, hash]);
-      return this.sessions.revokeAllOf(caller.userId, { except: caller.sessionId, tx });
+      await this.sessions.revokeAllOf(caller.userId, { except: caller.sessionId, tx });
     });
-    this.cache.apply({ kind: 'user', id: caller.userId });
-    this.sessions.forget(ended);
+    // After the commit: this user's cached sessions go, and their other sockets are re-checked and closed.
+    this.cache.apply({ kind: 'access', userIds: [caller.userId] });
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -56,7 +56,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  * A lookup checks expiry, revocation, that the user is still enabled and the group's current permissions.
  */
 @Injectable()
-export class SessionService implements OnModuleInit, OnApplicationShutdown {
+export class SessionService {
   private readonly logger = new Logger(SessionService.name);
   private purgeTimer?: NodeJS.Timeout;
 
@@ -66,12 +66,10 @@ export class SessionService implements OnModuleInit, OnApplicationShutdown {
     private readonly cache: AccessCache,
   ) {}
 
-  onModuleInit(): void {
+  /** Deletes long-ended sessions every hour until stopped (one caller per process is enough). */
+  startPurging(): () => void {
     this.purgeTimer = setInterval(() => void this.purge(), PURGE_EVERY_MS).unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.purgeTimer);
+    return () => clearInterval(this.purgeTimer);
   }
 
   async create(userId: number, ip: string, userAgent: string): Promise<string> {
@@ -88,7 +86,7 @@ export class SessionService implements OnModuleInit, OnApplicationShutdown {
     if (!token || token.length > 128) return null;
     const cached = this.cache.session(token);
     if (cached) return cached;
-    const epoch = this.cache.epoch;
+    const epoch = this.cache.sessionEpoch;
     // Straight on the pool TypeORM opened: TypeORM's query() cannot name a statement.
     const pool = (this.db.driver as PostgresDriver).master as Pool;
     const { rows } = await pool.query<SessionRow>({ ...RESOLVE_STATEMENT, values: [hashToken(token)] });
@@ -108,12 +106,12 @@ export class SessionService implements OnModuleInit, OnApplicationShutdown {
 
   async revoke(sessionId: string): Promise<void> {
     await this.db.query(`UPDATE sys_session SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [sessionId]);
-    this.cache.apply({ kind: 'session', id: sessionId });
+    this.cache.apply({ kind: 'sessions', ids: [sessionId] });
   }
 
   /**
    * Ends every live session of a user, except optionally the one making the call, and answers their ids. Inside a
-   * caller's transaction (`tx`), the caller calls forget() with the ids once it has committed.
+   * caller's transaction (`tx`), the caller applies the change to the cache once it has committed.
    */
   async revokeAllOf(userId: number, options: { except?: string; tx?: EntityManager } = {}): Promise<string[]> {
     // For UPDATE, TypeORM's query() answers [rows, rowCount].
@@ -130,7 +128,7 @@ export class SessionService implements OnModuleInit, OnApplicationShutdown {
 
   /** Drops ended sessions from this gateway's cache at once (other replicas hear it from the database). */
   forget(sessionIds: string[]): void {
-    for (const id of sessionIds) this.cache.apply({ kind: 'session', id });
+    if (sessionIds.length > 0) this.cache.apply({ kind: 'sessions', ids: sessionIds });
   }
 
   private async purge(): Promise<void> {

@@ -38,19 +38,29 @@ function pipe(forbidUnknown: boolean): ValidationPipe {
   });
 }
 
-const MEMO_SIZE = 1000;
+const MEMO_SIZE = 500;
+/** Inputs with secrets are never kept: a password must not linger in memory after its request. */
+const SECRET_KEY = /"[^"]*(pass|pwd|token|secret)[^"]*":/i;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
 
 /**
  * Validates bodies strictly (an unknown field is refused), while unknown query parameters, such as a
  * cache-busting timestamp, are dropped rather than refused.
  *
  * The same input always validates the same way, and consoles send the same few requests over and over (paging,
- * auto-refresh), so the validated object of a recent input is reused. Handlers treat their DTOs as read-only.
+ * auto-refresh), so the validated object of a recent input is reused, frozen so that no handler can change it.
  */
 export function createValidationPipe(): PipeTransform {
   const strict = pipe(true);
   const lenient = pipe(false);
-  const memo = new Map<string, unknown>();
+  const memos = new WeakMap<object, Map<string, unknown>>();
   const validate = (value: unknown, metadata: ArgumentMetadata): unknown => (metadata.type === 'query' ? lenient : strict).transform(value, metadata);
   return {
     transform: async (value: unknown, metadata: ArgumentMetadata) => {
@@ -58,9 +68,12 @@ export function createValidationPipe(): PipeTransform {
       if (!dto || (metadata.type !== 'body' && metadata.type !== 'query') || value === null || typeof value !== 'object') {
         return validate(value, metadata);
       }
-      const key = `${metadata.type}:${dto.name}:${JSON.stringify(value)}`;
+      const key = `${metadata.type}:${JSON.stringify(value)}`;
+      if (SECRET_KEY.test(key)) return validate(value, metadata);
+      let memo = memos.get(dto);
+      if (!memo) memos.set(dto, (memo = new Map()));
       if (memo.has(key)) return memo.get(key);
-      const valid = await validate(value, metadata);
+      const valid = deepFreeze(await validate(value, metadata));
       if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
       memo.set(key, valid);
       return valid;

@@ -1,5 +1,5 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { WebSocketGateway, WebSocketServer, type OnGatewayInit } from '@nestjs/websockets';
+import { WebSocketGateway, WebSocketServer, type OnGatewayConnection, type OnGatewayDisconnect, type OnGatewayInit } from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
 import { SOCKET_PATH, SessionEndReason, rooms, type ClientToServerEvents, type ServerToClientEvents } from '@sc/contracts';
 import { AccessCache, type AccessChange } from '../auth/access-cache.service';
@@ -7,11 +7,18 @@ import { bearerToken } from '../auth/auth.guard';
 import { SessionService } from '../auth/session.service';
 import type { Caller } from '../common/request-context';
 
-type TypedServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { caller: Caller }>;
-type TypedSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { caller: Caller }>;
+interface SocketData {
+  caller: Caller;
+  /** The session epoch when the handshake began reading the session. */
+  epoch: number;
+}
+type TypedServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type TypedSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-/** Open sockets are re-checked this often even without a change, so expired sessions close too. */
-const RECHECK_EVERY_MS = 30_000;
+/** Every open socket is re-checked this often even without a change (a safety net; changes arrive at once). */
+const RECHECK_ALL_EVERY_MS = 60_000;
+const RETRY_AFTER_MS = 1000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The token comes from the handshake's `auth.token` (the browser) or an Authorization header (other clients). */
 export function handshakeToken(socket: Pick<Socket, 'handshake'>): string {
@@ -26,16 +33,19 @@ function roleRooms(caller: Caller): string[] {
 /**
  * socket.io for the console. A socket is accepted only with a live session and joins the rooms of its user, its
  * session and its roles, so it receives what its roles allow without asking. Whenever sessions, users or groups
- * change (on any replica, or in the database directly), the affected sockets are re-checked: a socket whose session
- * ended is told why and closed; a live one moves to the rooms of its current roles.
+ * change (on any replica, or in the database directly), the sockets concerned are re-checked against the database:
+ * a socket whose session ended is told why and closed; a live one moves to the rooms of its current roles.
  */
 @WebSocketGateway({ path: SOCKET_PATH, serveClient: false, cors: false, transports: ['websocket', 'polling'] })
-export class RealtimeGateway implements OnGatewayInit, OnApplicationShutdown {
+export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGatewayDisconnect, OnApplicationShutdown {
   private readonly logger = new Logger(RealtimeGateway.name);
   private unsubscribe?: () => void;
   private timer?: NodeJS.Timeout;
+  private readonly expiryTimers = new Map<string, NodeJS.Timeout>();
+  /** Session ids waiting to be re-checked, and whether the re-check loop runs. */
   private readonly due = new Set<string>();
-  private scheduled = false;
+  private draining = false;
+  private stopped = false;
 
   @WebSocketServer()
   server!: TypedServer;
@@ -47,11 +57,13 @@ export class RealtimeGateway implements OnGatewayInit, OnApplicationShutdown {
 
   afterInit(server: TypedServer): void {
     server.use((socket: TypedSocket, next) => {
+      const epoch = this.cache.sessionEpoch;
       this.sessions
         .resolve(handshakeToken(socket))
         .then((caller) => {
           if (!caller) return next(new Error('loggedOut'));
           socket.data.caller = caller;
+          socket.data.epoch = epoch;
           void socket.join([rooms.user(caller.userId), rooms.session(caller.sessionId), ...roleRooms(caller)]);
           next();
         })
@@ -61,43 +73,76 @@ export class RealtimeGateway implements OnGatewayInit, OnApplicationShutdown {
         });
     });
     this.unsubscribe = this.cache.onChange((change) => this.recheckAffected(change));
-    this.timer = setInterval(() => this.recheckAffected({ kind: 'reset' }), RECHECK_EVERY_MS).unref();
+    this.timer = setInterval(() => this.recheckAffected({ kind: 'reset' }), RECHECK_ALL_EVERY_MS).unref();
   }
 
-  private sockets(): TypedSocket[] {
-    return [...(this.server?.sockets.sockets.values() ?? [])] as TypedSocket[];
+  handleConnection(socket: TypedSocket): void {
+    const { caller, epoch } = socket.data;
+    if (!caller) return;
+    // A change that arrived while the handshake was reading the session may not show in what it read.
+    if (epoch !== this.cache.sessionEpoch) this.schedule([caller.sessionId]);
+    const untilExpiry = caller.expiresAt - Date.now();
+    if (untilExpiry < MAX_TIMER_MS) {
+      this.expiryTimers.set(socket.id, setTimeout(() => this.schedule([caller.sessionId]), Math.max(0, untilExpiry) + 50).unref());
+    }
+  }
+
+  handleDisconnect(socket: TypedSocket): void {
+    clearTimeout(this.expiryTimers.get(socket.id));
+    this.expiryTimers.delete(socket.id);
+  }
+
+  private socketsIn(room: string): TypedSocket[] {
+    const ids = this.server?.sockets.adapter.rooms.get(room);
+    if (!ids) return [];
+    return [...ids].map((id) => this.server.sockets.sockets.get(id)).filter((s): s is TypedSocket => !!s);
   }
 
   private recheckAffected(change: AccessChange): void {
-    if (change.kind === 'users') return; // new users have no sockets yet
-    for (const socket of this.sockets()) {
-      const caller = socket.data.caller;
-      if (!caller) continue;
-      const affected = change.kind === 'session' ? caller.sessionId === change.id : change.kind === 'user' ? caller.userId === change.id : true;
-      if (affected) this.due.add(caller.sessionId);
+    if (change.kind === 'users' || !this.server) return; // list changes do not touch anyone's access
+    const sessionIds: string[] = [];
+    if (change.kind === 'sessions' && change.ids) {
+      for (const id of change.ids) if (this.server.sockets.adapter.rooms.has(rooms.session(id))) sessionIds.push(id);
+    } else if (change.kind === 'access' && change.userIds) {
+      for (const userId of change.userIds) for (const socket of this.socketsIn(rooms.user(userId))) sessionIds.push(socket.data.caller.sessionId);
+    } else {
+      for (const socket of this.server.sockets.sockets.values()) if (socket.data.caller) sessionIds.push(socket.data.caller.sessionId);
     }
-    if (this.due.size === 0 || this.scheduled) return;
-    // Changes that arrive together are checked with one query.
-    this.scheduled = true;
-    setImmediate(() => void this.recheck());
+    this.schedule(sessionIds);
   }
 
-  private async recheck(): Promise<void> {
-    const ids = [...this.due];
-    this.due.clear();
-    this.scheduled = false;
-    let live: Map<string, Caller>;
+  private schedule(sessionIds: Iterable<string>): void {
+    for (const id of sessionIds) this.due.add(id);
+    if (this.due.size === 0 || this.draining || this.stopped) return;
+    this.draining = true;
+    setImmediate(() => void this.drain());
+  }
+
+  /** One re-check at a time, so an older answer can never overwrite a newer one; changes meanwhile are batched. */
+  private async drain(): Promise<void> {
     try {
-      live = await this.sessions.liveSessions(ids);
-    } catch (err) {
-      this.logger.warn(`could not re-check sockets: ${(err as Error).message}`);
-      return;
+      while (this.due.size > 0 && !this.stopped) {
+        const ids = [...this.due];
+        this.due.clear();
+        let live: Map<string, Caller>;
+        try {
+          live = await this.sessions.liveSessions(ids);
+        } catch (err) {
+          this.logger.warn(`could not re-check sockets, retrying: ${(err as Error).message}`);
+          for (const id of ids) this.due.add(id);
+          await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS).unref());
+          continue;
+        }
+        for (const id of ids) this.settle(id, live.get(id));
+      }
+    } finally {
+      this.draining = false;
     }
-    const wanted = new Set(ids);
-    for (const socket of this.sockets()) {
+  }
+
+  private settle(sessionId: string, now: Caller | undefined): void {
+    for (const socket of this.socketsIn(rooms.session(sessionId))) {
       const before = socket.data.caller;
-      if (!before || !wanted.has(before.sessionId)) continue;
-      const now = live.get(before.sessionId);
       if (!now) {
         socket.emit('SessionEnded', { reason: before.expiresAt <= Date.now() ? SessionEndReason.Expired : SessionEndReason.Revoked });
         socket.disconnect(true);
@@ -111,8 +156,10 @@ export class RealtimeGateway implements OnGatewayInit, OnApplicationShutdown {
   }
 
   onApplicationShutdown(): void {
+    this.stopped = true;
     this.unsubscribe?.();
     clearInterval(this.timer);
+    for (const timer of this.expiryTimers.values()) clearTimeout(timer);
     this.server?.disconnectSockets(true);
   }
 }

@@ -32,7 +32,7 @@ export class UsersService {
     const key = JSON.stringify([q.pageNum, q.pageSize, q.username, q.groupId, q.enabled, q.lastLoginFrom, q.lastLoginTo]);
     const cached = this.cache.page<PageResult<UserRow>>(key);
     if (cached) return cached;
-    const epoch = this.cache.epoch;
+    const epoch = this.cache.pageEpoch;
     const where = new Where()
       .addIf(q.username, `lower(u.username) LIKE ?`, q.username && likeContains(q.username))
       .addIf(q.groupId, `u.group_id = ?`)
@@ -49,7 +49,7 @@ export class UsersService {
       pageNum: q.pageNum,
       pageSize: q.pageSize,
     });
-    this.cache.storePage(key, result, epoch);
+    this.cache.storePage(key, result, result.list.length, epoch);
     return result;
   }
 
@@ -74,7 +74,6 @@ export class UsersService {
   async update(caller: Caller, dto: UpdateUserDto): Promise<void> {
     if (dto.password !== undefined) this.passwords.assertAcceptable(dto.password);
     const passwordHash = dto.password !== undefined ? await this.passwords.hash(dto.password) : undefined;
-    let ended: string[] = [];
     try {
       await this.db.transaction(async (tx) => {
         await tx.query(`SELECT pg_advisory_xact_lock($1)`, [ADVISORY_LOCK.administrators]);
@@ -89,14 +88,14 @@ export class UsersService {
           [dto.id, dto.groupId ?? null, dto.enabled ?? null, passwordHash ?? null, dto.introduction ?? null],
         );
         await this.assertAnAdminRemains(tx);
-        if ((dto.enabled === false && current.enabled) || passwordHash !== undefined) ended = await this.sessions.revokeAllOf(dto.id, { tx });
+        if ((dto.enabled === false && current.enabled) || passwordHash !== undefined) await this.sessions.revokeAllOf(dto.id, { tx });
       });
     } catch (err) {
       if (isForeignKeyViolation(err)) throw AppException.field('groupId', 'groupNotFound');
       throw err;
     }
-    this.cache.apply({ kind: 'user', id: dto.id });
-    this.sessions.forget(ended);
+    // After the commit: the user's cached sessions go, and their sockets are re-checked.
+    this.cache.apply({ kind: 'access', userIds: [dto.id] });
   }
 
   async groupPage(q: GroupPageDto): Promise<PageResult<GroupRow>> {
