@@ -122,13 +122,9 @@ export class SessionService {
       [userId, options.except ?? null],
     )) as [{ id: string }[], number];
     const ids = rows.map((r) => r.id);
-    if (!options.tx) this.forget(ids);
+    // This gateway drops them at once; other replicas hear it from the database.
+    if (!options.tx && ids.length > 0) this.cache.apply({ kind: 'sessions', ids });
     return ids;
-  }
-
-  /** Drops ended sessions from this gateway's cache at once (other replicas hear it from the database). */
-  forget(sessionIds: string[]): void {
-    if (sessionIds.length > 0) this.cache.apply({ kind: 'sessions', ids: sessionIds });
   }
 
   private async purge(): Promise<void> {

@@ -7,26 +7,10 @@ import { Public } from '../common/decorators';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { InjectDb } from '../infra/database';
 import { RedisService } from '../infra/redis.service';
-import { probeMqtt } from '../infra/service-probes';
+import { probeMqtt, timed } from '../infra/service-probes';
 
 /** Probes run at most this often, however many callers (load balancers, Kubernetes, people) ask. */
 const REPORT_TTL_MS = 2000;
-
-async function timed(run: () => Promise<unknown>, timeoutMs: number): Promise<ServiceHealth> {
-  const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      run(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs))),
-    ]);
-    return { ok: true, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
-  } catch (err) {
-    return { ok: false, latencyMs: null, error: err instanceof Error ? err.message : String(err) };
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 @ApiTags('health')
 @Controller('health')

@@ -4,13 +4,20 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import type { ServiceHealth, ServiceName } from '@sc/contracts';
 
-async function timed(run: () => Promise<void>): Promise<ServiceHealth> {
+/** Runs one probe and reports whether it answered (within `timeoutMs`, when given) and how fast. */
+export async function timed(run: () => Promise<unknown>, timeoutMs?: number): Promise<ServiceHealth> {
   const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await run();
+    const timeout = new Promise<never>((_, reject) => {
+      if (timeoutMs !== undefined) timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    await Promise.race([run(), timeout]);
     return { ok: true, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
   } catch (err) {
     return { ok: false, latencyMs: null, error: err instanceof Error ? err.message || err.name : String(err) };
+  } finally {
+    clearTimeout(timer);
   }
 }
 

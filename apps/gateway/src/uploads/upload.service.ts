@@ -5,7 +5,7 @@ import { mkdir, open, rm } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
-import { ResultCode, UPLOAD_FIELD, type SpreadsheetFormat } from '@sc/contracts';
+import { LIMITS, ResultCode, UPLOAD_FIELD, type SpreadsheetFormat } from '@sc/contracts';
 import type { MessageKey } from '@sc/i18n';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -39,7 +39,7 @@ export function sniffSpreadsheet(head: Buffer, extension: string): SpreadsheetFo
 }
 
 export const SPREADSHEET_RULE: UploadRule = {
-  maxBytes: 5 * 1024 * 1024,
+  maxBytes: LIMITS.importMaxBytes,
   tooLargeKey: 'fileTooLarge5mb',
   wrongTypeKey: 'onlyXlsx',
   extensions: ['.xlsx', '.xls'],
