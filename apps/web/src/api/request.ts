@@ -1,0 +1,103 @@
+import { ResultCode, type ApiResponse } from '@sc/contracts';
+import { apiLanguage, i18next } from '@/i18n';
+import { getToken } from '@/auth/token';
+import { notifyError } from '@/components/notify';
+import { confirmLoggedOut } from '@/auth/logged-out-dialog';
+
+/** Spec section 7: every call times out after 60 s. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+export const API_BASE = '/api';
+
+/** A call the server refused (code other than 200) or that never got an answer. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: number | null,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  params?: Record<string, QueryValue>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Leave the error message to the caller (the area cascader shows none, for example). */
+  silent?: boolean;
+  /** Another origin for the call, e.g. the upload port; same-origin otherwise. */
+  base?: string;
+}
+
+export function requestHeaders(): Record<string, string> {
+  const headers: Record<string, string> = { 'Accept-Language': apiLanguage() };
+  const token = getToken();
+  if (token) headers.Authorization = token;
+  return headers;
+}
+
+export function buildUrl(path: string, params?: Record<string, QueryValue>, base = ''): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
+  }
+  const search = query.toString();
+  return `${base}${API_BASE}${path}${search ? `?${search}` : ''}`;
+}
+
+function timeoutSignal(signal?: AbortSignal): AbortSignal {
+  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}
+
+/** What spec section 8 shows for a refused answer: message, or msg, or 'Error'. */
+export function answerMessage(body: Partial<ApiResponse> & { msg?: string }): string {
+  return body.message || body.msg || i18next.t('messages:error');
+}
+
+/**
+ * One call to the API with the envelope handling of spec section 8: code 200 resolves with `data`;
+ * anything else shows the message for 5 s and rejects; code -1 also offers to log in again.
+ */
+export async function request<T>(method: 'GET' | 'POST', path: string, options: RequestOptions = {}): Promise<T> {
+  const headers = requestHeaders();
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) body = options.body;
+  else if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  let response: Response;
+  let answer = null as (Partial<ApiResponse<T>> & { msg?: string }) | null;
+  try {
+    response = await fetch(buildUrl(path, options.params, options.base), {
+      method,
+      headers,
+      body,
+      credentials: 'include',
+      signal: timeoutSignal(options.signal),
+    });
+    answer = (await response.json().catch(() => null)) as typeof answer;
+  } catch (cause) {
+    if (options.signal?.aborted) throw cause;
+    return fail(new ApiError(i18next.t('messages:networkError'), null), options);
+  }
+  if (answer && typeof answer.code === 'number') {
+    if (answer.code === ResultCode.Success) return answer.data as T;
+    if (answer.code === ResultCode.LoggedOut && !options.silent) confirmLoggedOut();
+    return fail(new ApiError(answerMessage(answer), answer.code, answer.data), options);
+  }
+  return fail(new ApiError(answer?.msg || i18next.t('messages:networkError'), response.ok ? null : response.status), options);
+}
+
+function fail(error: ApiError, options: RequestOptions): never {
+  if (!options.silent) notifyError(error.message);
+  throw error;
+}
+
+export const get = <T>(path: string, params?: Record<string, QueryValue>, options: Omit<RequestOptions, 'params'> = {}) =>
+  request<T>('GET', path, { ...options, params });
+export const post = <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'body'> = {}) => request<T>('POST', path, { ...options, body });

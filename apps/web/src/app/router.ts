@@ -1,0 +1,17 @@
+import { createRouter } from '@tanstack/react-router';
+import { routeTree } from '@/route-tree.gen';
+import { queryClient } from './query-client';
+
+export const router = createRouter({
+  routeTree,
+  context: { queryClient },
+  defaultPreload: 'intent',
+  defaultPreloadStaleTime: 0,
+  scrollRestoration: true,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

@@ -1,0 +1,35 @@
+import Cookies from 'js-cookie';
+
+/** The session token lives in the cookie `Token` (spec section 3, stored preferences). */
+const TOKEN_COOKIE = 'Token';
+/** Permission names from the login answer, kept for the `/` redirect (spec section 2). */
+const MENU_LIST_KEY = 'menuList';
+
+export function getToken(): string | undefined {
+  return Cookies.get(TOKEN_COOKIE) || undefined;
+}
+
+export function setToken(token: string): void {
+  Cookies.set(TOKEN_COOKIE, token, { sameSite: 'Lax', secure: window.location.protocol === 'https:' });
+}
+
+export function removeToken(): void {
+  Cookies.remove(TOKEN_COOKIE);
+}
+
+export function getMenuList(): string[] {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(MENU_LIST_KEY) ?? '[]');
+    return Array.isArray(parsed) ? parsed.filter((n): n is string => typeof n === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function setMenuList(names: string[]): void {
+  localStorage.setItem(MENU_LIST_KEY, JSON.stringify(names));
+}
+
+export function clearMenuList(): void {
+  localStorage.removeItem(MENU_LIST_KEY);
+}

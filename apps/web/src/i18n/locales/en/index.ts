@@ -1,0 +1,10 @@
+import { enUS as server } from '@sc/i18n/locales/en-US';
+import { common } from './common';
+import { system } from './system';
+import { region } from './region';
+import { profile } from './profile';
+
+/** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
+const catalogue = { messages: server.messages, fields: server.fields, common, system, region, profile };
+export default catalogue;
+export type WebCatalogue = typeof catalogue;

@@ -1,0 +1,9 @@
+import { es as server } from '@sc/i18n/locales/es';
+import { common } from './common';
+import { system } from './system';
+import { region } from './region';
+import { profile } from './profile';
+
+/** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
+const catalogue = { messages: server.messages, fields: server.fields, common, system, region, profile };
+export default catalogue;

@@ -1,0 +1,67 @@
+import { useEffect, useState } from 'react';
+import { AppShell, Box, Drawer } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { Outlet, useRouterState } from '@tanstack/react-router';
+import { useSettings } from '@/settings/settings-store';
+import { Sidebar } from './sidebar';
+import { Header } from './header/header';
+import { TagsView } from './tags-view';
+import { AutoRefresh } from './header/auto-refresh';
+import { PageErrorBoundary } from './page-error-boundary';
+import classes from './layout.module.css';
+
+/** Spec sections 2 and 9: the sidebar is 210 px; below 992 px it is a drawer, closed after every route change. */
+export const SIDEBAR_WIDTH = 210;
+export const SIDEBAR_COLLAPSED_WIDTH = 64;
+export const MOBILE_QUERY = '(max-width: 991.98px)';
+
+export function AppLayout() {
+  const isMobile = useMediaQuery(MOBILE_QUERY, window.matchMedia(MOBILE_QUERY).matches) ?? false;
+  const sidebarOpened = useSettings((s) => s.sidebarOpened);
+  const toggleSidebar = useSettings((s) => s.toggleSidebar);
+  const fixedHeader = useSettings((s) => s.fixedHeader);
+  const tagsView = useSettings((s) => s.tagsView);
+  const [drawerOpened, setDrawerOpened] = useState(false);
+  const location = useRouterState({ select: (s) => s.location.href });
+
+  useEffect(() => setDrawerOpened(false), [location, isMobile]);
+
+  const onToggle = () => (isMobile ? setDrawerOpened((o) => !o) : toggleSidebar());
+  const sidebarExpanded = isMobile ? drawerOpened : sidebarOpened;
+
+  return (
+    <AppShell
+      navbar={{ width: sidebarOpened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH, breakpoint: 'md', collapsed: { mobile: true } }}
+      padding={0}
+      transitionDuration={150}
+      data-device={isMobile ? 'mobile' : 'desktop'}
+    >
+      <AppShell.Navbar withBorder={false}>
+        <Sidebar collapsed={!sidebarOpened} />
+      </AppShell.Navbar>
+      {isMobile && (
+        <Drawer opened={drawerOpened} onClose={() => setDrawerOpened(false)} size={SIDEBAR_WIDTH} withCloseButton={false} padding={0} zIndex={300}>
+          <Box h="100vh">
+            <Sidebar collapsed={false} />
+          </Box>
+        </Drawer>
+      )}
+      <AppShell.Main className={classes.main}>
+        <Box
+          component="header"
+          style={{ position: fixedHeader ? 'sticky' : 'relative', top: 0, zIndex: 100, boxShadow: '0 1px 4px rgba(0, 21, 41, 0.08)' }}
+          data-testid="app-header"
+        >
+          <Header sidebarOpened={sidebarExpanded} onToggleSidebar={onToggle} isMobile={isMobile} />
+          {tagsView && <TagsView />}
+        </Box>
+        <Box className={classes.content}>
+          <PageErrorBoundary>
+            <Outlet />
+          </PageErrorBoundary>
+        </Box>
+        <AutoRefresh />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,71 @@
+import type { Icon } from '@tabler/icons-react';
+import { IconMap2, IconSettings, IconUserCircle } from '@tabler/icons-react';
+import { Role } from '@sc/contracts';
+
+/**
+ * The console's routes as data (spec section 2), with the role gating of spec section 6. The sidebar, the
+ * breadcrumb, the page title, the header search, the landing tiles and the router's permission check all read
+ * this one table. A module joins the table when its pages are built: nothing here leads to an empty page.
+ */
+export interface RouteEntry {
+  /** Absolute path. */
+  path: string;
+  /** Key under `common:route`. */
+  title: string;
+  icon?: Icon;
+  /** Roles that may open it; absent means every signed-in user. Administrators open everything. */
+  roles?: readonly string[];
+  /** Reachable, but not listed in the menu. */
+  hidden?: boolean;
+  /** The page is rebuilt on every visit instead of kept in the visited tabs' cache. */
+  noCache?: boolean;
+  /** Where the parent path itself leads; the first permitted child otherwise. */
+  redirect?: string;
+  /** Keep the parent as a group even with a single visible child. */
+  alwaysShow?: boolean;
+  children?: readonly RouteEntry[];
+}
+
+export const ROUTE_TABLE: readonly RouteEntry[] = [
+  {
+    path: '/regionManage',
+    title: 'regionManage',
+    icon: IconMap2,
+    children: [{ path: '/regionManage/regionManage', title: 'regionManage' }],
+  },
+  {
+    path: '/systemSetting',
+    title: 'systemSetting',
+    icon: IconSettings,
+    roles: [Role.Admin],
+    alwaysShow: true,
+    redirect: '/systemSetting/userManage',
+    children: [
+      { path: '/systemSetting/userManage', title: 'userManage', roles: [Role.Admin] },
+      { path: '/systemSetting/permission', title: 'permission', roles: [Role.Admin] },
+      { path: '/systemSetting/log', title: 'log', roles: [Role.Admin] },
+    ],
+  },
+  {
+    path: '/profile',
+    title: 'profile',
+    icon: IconUserCircle,
+    redirect: '/profile/inforManage',
+    children: [{ path: '/profile/inforManage', title: 'inforManage', noCache: true }],
+  },
+];
+
+/** Pages outside the sidebar that still have a title (public routes of spec section 2). */
+export const PAGE_TITLES: Readonly<Record<string, string>> = {
+  '/login': 'login',
+  '/entry': 'entry',
+  '/404': 'notFound',
+  '/401': 'unauthorized',
+};
+
+/** Top navigation (spec section 2); a link shows only once the router has its page. */
+export const CENTER_LINKS = [
+  { path: '/monitoringCenter', title: 'monitoringCenter' },
+  { path: '/board', title: 'commandCenter' },
+  { path: '/dashboard', title: 'operationCenter' },
+] as const;

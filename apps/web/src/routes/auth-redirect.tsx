@@ -1,0 +1,18 @@
+import { createFileRoute, redirect } from '@tanstack/react-router';
+import { setToken } from '@/auth/token';
+import { safeRedirect } from './login';
+
+/**
+ * Public entry from the platform's other systems (spec section 2): they pass a token, and optionally the page to
+ * open. The token is checked like any other when user info loads; a bad one ends at the login page.
+ */
+export const Route = createFileRoute('/auth-redirect')({
+  validateSearch: (search: Record<string, unknown>) => ({
+    token: typeof search.token === 'string' ? search.token : undefined,
+    redirect: typeof search.redirect === 'string' ? search.redirect : undefined,
+  }),
+  beforeLoad: ({ search }) => {
+    if (search.token) setToken(search.token);
+    throw redirect({ href: safeRedirect(search.redirect) });
+  },
+});
