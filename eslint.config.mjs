@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'coverage/**', 'var/**', 'test-results/**'] },
@@ -26,6 +27,12 @@ export default tseslint.config(
       // No consistent-type-imports: Nest's dependency injection needs constructor parameter types imported as values.
       'no-console': 'error',
     },
+  },
+  {
+    // The web console: the rules of hooks, and the browser's globals.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
     files: ['**/*.js', '**/*.cjs', 'scripts/**', 'bench/**', '.ci/**'],

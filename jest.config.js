@@ -4,10 +4,22 @@ const fs = require('node:fs');
 
 const swc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 const shared = {
-  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swc, swcrc: false }] },
+  transform: {
+    '^.+\\.tsx$': [
+      '@swc/jest',
+      {
+        ...swc,
+        swcrc: false,
+        jsc: { ...swc.jsc, parser: { ...swc.jsc.parser, tsx: true }, transform: { ...swc.jsc.transform, react: { runtime: 'automatic' } } },
+      },
+    ],
+    '^.+\\.(t|j)s$': ['@swc/jest', { ...swc, swcrc: false }],
+  },
   moduleNameMapper: {
     '^@sc/(contracts|database|i18n|testing)$': '<rootDir>/libs/$1/src',
     '^@sc/(contracts|database|i18n|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
+    // The web console's own alias (apps/web/vite.config.ts).
+    '^@/(.*)$': '<rootDir>/apps/web/src/$1',
   },
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/libs/testing/src/jest-setup.ts'],

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '@/auth/session-store';
 import { landingPath } from '@/navigation/permitted-routes';
 import { usePermittedRoutes } from '@/layout/use-menu';
-import { useLogout } from '@/layout/header/header';
+import { useLogout } from '@/auth/use-logout';
 import classes from './entry.module.css';
 
 /** /entry: the platform's areas as tiles, only those the user may open (spec section 2). */

@@ -5,38 +5,47 @@ import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '@/settings/settings-store';
 import { searchablePages } from '@/navigation/permitted-routes';
-import { buildSearchPages, createMenuSearch, loadPinyin, type ToPinyin } from '@/navigation/menu-search';
+import type { SearchPage, ToPinyin } from '@/navigation/menu-search';
+
+type MenuSearchModule = typeof import('@/navigation/menu-search');
 import { usePermittedRoutes } from '../use-menu';
 
 /** Header search over the menu titles the user may open (spec sections 2 and 9). */
 export function HeaderSearch() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const routes = usePermittedRoutes();
   const pinyinSearch = useSettings((s) => s.pinyinSearch);
   const [toPinyin, setToPinyin] = useState<ToPinyin | undefined>(undefined);
+  const [engine, setEngine] = useState<MenuSearchModule | null>(null);
   const [active, setActive] = useState(false);
 
+  // Fuse.js and pinyin-pro load on the first focus of the search box, not with the page.
   useEffect(() => {
-    if (!active || !pinyinSearch || toPinyin) return;
+    if (!active) return;
     let cancelled = false;
-    void loadPinyin().then((fn) => !cancelled && setToPinyin(() => fn));
+    void import('@/navigation/menu-search').then(async (module) => {
+      if (cancelled) return;
+      setEngine(module);
+      if (pinyinSearch && !toPinyin) {
+        const fn = await module.loadPinyin();
+        if (!cancelled) setToPinyin(() => fn);
+      }
+    });
     return () => {
       cancelled = true;
     };
   }, [active, pinyinSearch, toPinyin]);
 
-  const pages = useMemo(
-    () =>
-      buildSearchPages(
-        searchablePages(routes).map((p) => ({ path: p.path, titles: p.titles.map((key) => t(`common:route.${key}`)) })),
-        pinyinSearch ? toPinyin : undefined,
-      ),
-    // i18n.language: titles follow the interface language.
-    [routes, pinyinSearch, toPinyin, t, i18n.language],
+  const titled = useMemo(
+    () => searchablePages(routes).map((p) => ({ path: p.path, titles: p.titles.map((key) => t(`common:route.${key}`)) })),
+    [routes, t],
   );
-  const search = useMemo(() => createMenuSearch(pages), [pages]);
-  const data = useMemo(() => pages.map((p) => ({ value: p.path, label: p.title.join(' > ') })), [pages]);
+  const search = useMemo((): ((query: string) => SearchPage[]) => {
+    if (!engine) return () => [];
+    return engine.createMenuSearch(engine.buildSearchPages(titled, pinyinSearch ? toPinyin : undefined));
+  }, [engine, titled, pinyinSearch, toPinyin]);
+  const data = useMemo(() => titled.map((p) => ({ value: p.path, label: p.titles.join(' > ') })), [titled]);
   const filter: OptionsFilter = ({ options, search: query }) => {
     const byPath = new Map((options as ComboboxItem[]).map((o) => [o.value, o]));
     return search(query).flatMap((page) => byPath.get(page.path) ?? []);

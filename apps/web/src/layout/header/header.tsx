@@ -14,21 +14,23 @@ import {
   IconTextSize,
   IconUser,
 } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { session, useSession } from '@/auth/session-store';
+import { useSession } from '@/auth/session-store';
+import { useLogout } from '@/auth/use-logout';
 import { currentLanguage, switchLanguage } from '@/i18n';
 import { LANGUAGE_NAMES, UI_LANGUAGES } from '@/i18n/languages';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { CENTER_LINKS } from '@/navigation/route-table';
 import { ELEMENT_SIZES, useSettings } from '@/settings/settings-store';
 import { REFRESH_INTERVALS, useAutoRefresh } from '@/settings/auto-refresh';
-import { useTags } from '@/settings/tags-store';
 import { Breadcrumbs } from './breadcrumbs';
 import { HeaderSearch } from './header-search';
 import { ErrorLogButton } from './error-log-button';
-import { SettingsDrawer } from './settings-drawer';
 import classes from '../layout.module.css';
+
+// Opened rarely: loaded on first use.
+const SettingsDrawer = lazy(() => import('./settings-drawer').then((m) => ({ default: m.SettingsDrawer })));
 
 const SIZE_LABEL = { default: 'sizeDefault', medium: 'sizeMedium', small: 'sizeSmall', mini: 'sizeMini' } as const;
 
@@ -63,7 +65,11 @@ export function Header({ sidebarOpened, onToggleSidebar, isMobile }: { sidebarOp
         </Tooltip>
         <UserMenu />
       </Group>
-      <SettingsDrawer opened={settingsOpened} onClose={() => setSettingsOpened(false)} />
+      {settingsOpened && (
+        <Suspense fallback={null}>
+          <SettingsDrawer opened onClose={() => setSettingsOpened(false)} />
+        </Suspense>
+      )}
     </Group>
   );
 }
@@ -243,17 +249,4 @@ function UserMenu() {
       </Menu.Dropdown>
     </Menu>
   );
-}
-
-/** Spec sections 2 and 4: log out on the server, forget token, roles, routes and open tabs, then the login page. */
-export function useLogout() {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const href = useRouterState({ select: (s) => s.location.href });
-  return async () => {
-    await session.logout();
-    useTags.getState().closeAll();
-    queryClient.clear();
-    await navigate({ to: '/login', search: { redirect: href } });
-  };
 }

@@ -1,0 +1,99 @@
+import type { RouteEntry } from './route-table';
+import { canOpen, isPermitted, landingPath, menuItems, permittedRoutes, routeTrail, searchablePages } from './permitted-routes';
+
+// The gating of spec section 6, written as a table like the real one.
+const TABLE: RouteEntry[] = [
+  {
+    path: '/home',
+    title: 'home',
+    roles: ['admin', 'editor'],
+    children: [{ path: '/home/dashboard', title: 'dashboard', roles: ['admin', 'editor'] }],
+  },
+  {
+    path: '/lampPole',
+    title: 'lampPole',
+    roles: ['admin', 'editor', 'visit'],
+    children: [{ path: '/lampPole/poleManage', title: 'poleManage', roles: ['admin', 'visit'] }],
+  },
+  {
+    path: '/smartLamp',
+    title: 'smartLamp',
+    roles: ['admin', 'visit'],
+    children: [
+      { path: '/smartLamp/equipmentManage', title: 'equipmentManage', roles: ['admin'] },
+      { path: '/smartLamp/lampControl', title: 'lampControl', roles: ['admin'] },
+    ],
+  },
+  { path: '/regionManage', title: 'regionManage', children: [{ path: '/regionManage/regionManage', title: 'regionManage' }] },
+  {
+    path: '/broadcastManage',
+    title: 'broadcast',
+    children: [
+      { path: '/broadcastManage/terminalManagement', title: 'terminals' },
+      { path: '/broadcastManage/terminalDetail', title: 'terminalDetail', hidden: true },
+    ],
+  },
+  { path: '/alarmManage', title: 'alarm', alwaysShow: true, children: [{ path: '/alarmManage/alarmManage', title: 'alarmList' }] },
+];
+
+const paths = (entries: RouteEntry[]): string[] => entries.flatMap((e) => [e.path, ...paths([...(e.children ?? [])])]);
+
+describe('permitted routes (spec section 6)', () => {
+  it('gives administrators every route', () => {
+    expect(paths(permittedRoutes(TABLE, ['admin']))).toEqual(paths(TABLE));
+  });
+
+  it('filters recursively by the roles of the user', () => {
+    const visit = paths(permittedRoutes(TABLE, ['visit']));
+    expect(visit).toContain('/lampPole/poleManage');
+    expect(visit).not.toContain('/home');
+    // The smart lamp section admits visitors, but every child is admin only: the empty section goes too.
+    expect(visit).not.toContain('/smartLamp');
+    expect(visit).toContain('/regionManage/regionManage');
+
+    const editor = paths(permittedRoutes(TABLE, ['editor']));
+    expect(editor).toContain('/home/dashboard');
+    expect(editor).not.toContain('/lampPole');
+  });
+
+  it('gives a user without permissions (role default) only the unrestricted routes', () => {
+    expect(paths(permittedRoutes(TABLE, ['default']))).toEqual([
+      '/regionManage',
+      '/regionManage/regionManage',
+      '/broadcastManage',
+      '/broadcastManage/terminalManagement',
+      '/broadcastManage/terminalDetail',
+      '/alarmManage',
+      '/alarmManage/alarmManage',
+    ]);
+  });
+
+  it('leaves hidden routes out of the menu and collapses a single visible child into one link', () => {
+    const menu = menuItems(permittedRoutes(TABLE, ['default']));
+    expect(menu.map((e) => e.path)).toEqual(['/regionManage/regionManage', '/broadcastManage/terminalManagement', '/alarmManage']);
+    expect(menu[2].children?.map((c) => c.path)).toEqual(['/alarmManage/alarmManage']);
+  });
+
+  it('finds the trail of a path and whether a user may open it', () => {
+    expect(routeTrail(TABLE, '/smartLamp/lampControl/').map((e) => e.path)).toEqual(['/smartLamp', '/smartLamp/lampControl']);
+    expect(routeTrail(TABLE, '/nowhere')).toEqual([]);
+    expect(canOpen(TABLE, '/smartLamp/lampControl', ['visit'])).toBe(false);
+    expect(canOpen(TABLE, '/smartLamp/lampControl', ['admin'])).toBe(true);
+    expect(canOpen(TABLE, '/lampPole/poleManage', ['editor'])).toBe(false);
+    expect(canOpen(TABLE, '/nowhere', ['admin'])).toBe(false);
+    expect(isPermitted({ roles: ['admin'] }, ['editor', 'visit'])).toBe(false);
+  });
+
+  it('leads a section to its first page the user may open', () => {
+    expect(landingPath(TABLE[3], ['default'])).toBe('/regionManage/regionManage');
+    expect(landingPath(TABLE[4], ['default'])).toBe('/broadcastManage/terminalManagement');
+    expect(landingPath(TABLE[2], ['visit'])).toBeUndefined();
+  });
+
+  it('lists the searchable pages with their title trail', () => {
+    expect(searchablePages(permittedRoutes(TABLE, ['visit']))).toEqual(
+      expect.arrayContaining([{ path: '/lampPole/poleManage', titles: ['lampPole', 'poleManage'] }]),
+    );
+    expect(searchablePages(TABLE).map((p) => p.path)).not.toContain('/broadcastManage/terminalDetail');
+  });
+});
