@@ -182,7 +182,11 @@ describe('region management', () => {
         enUs: 'Shenzhen',
       });
       expect(answer.status).toBe(400);
-      expect(answer.body).toEqual({ code: 400, data: { errors: [{ field: 'parentRegion', message: expected }] }, message: expected });
+      expect(answer.body).toEqual({
+        code: 400,
+        data: { errors: [{ field: 'parentRegion', message: expected, reason: expect.any(String) }] },
+        message: expected,
+      });
     }
     expect((await gw.db.query(`SELECT parent_id FROM region WHERE id = $1`, [region.Shenzhen]))[0]).toEqual({ parent_id: null });
     // A move to an unrelated branch is fine.
@@ -197,7 +201,9 @@ describe('region management', () => {
   it('refuses an unknown parent and an unknown region', async () => {
     const parent = await editor.post('/api/bi/area/add', { regionName: 'Nowhere', parentRegion: 999999 });
     expect(parent.status).toBe(400);
-    expect(parent.body.data).toEqual({ errors: [{ field: 'parentRegion', message: 'Parent region: The parent region does not exist' }] });
+    expect(parent.body.data).toEqual({
+      errors: [{ field: 'parentRegion', message: 'Parent region: The parent region does not exist', reason: 'The parent region does not exist' }],
+    });
     const unknown = await editor.post('/api/bi/area/edit', { id: 999999, regionName: 'Nowhere' });
     expect(unknown.status).toBe(404);
   });

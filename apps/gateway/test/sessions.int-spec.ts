@@ -9,7 +9,7 @@ function expectLoggedOut(answer: ApiAnswer): void {
 
 function expectFieldError(answer: ApiAnswer, field: string, message: string): void {
   expect(answer.status).toBe(400);
-  expect(answer.body).toEqual({ code: 400, data: { errors: [{ field, message }] }, message });
+  expect(answer.body).toEqual({ code: 400, data: { errors: [{ field, message, reason: expect.any(String) }] }, message });
 }
 
 describe('sessions: logout, password change, disabling, expiry', () => {

@@ -96,7 +96,7 @@ describe('spreadsheet uploads (upload port)', () => {
   it('answers 400 when no file is sent', async () => {
     const expected = {
       code: 400,
-      data: { errors: [{ field: 'file', message: 'File: Please choose a file to upload' }] },
+      data: { errors: [{ field: 'file', message: 'File: Please choose a file to upload', reason: 'Please choose a file to upload' }] },
       message: 'File: Please choose a file to upload',
     };
     const fieldsOnly = new FormData();

@@ -70,11 +70,19 @@ describe('users and permission groups', () => {
       const before = await count('sys_user');
       const noGroup = await admin.post('/api/user/createUser', { username: 'orphan', password: 'Operator2026', groupId: 999999 });
       expect(noGroup.status).toBe(400);
-      expect(noGroup.body.data).toEqual({ errors: [{ field: 'groupId', message: 'Group: The selected group does not exist' }] });
+      expect(noGroup.body.data).toEqual({
+        errors: [{ field: 'groupId', message: 'Group: The selected group does not exist', reason: 'The selected group does not exist' }],
+      });
       const weak = await admin.post('/api/user/createUser', { username: 'weakling', password: 'password', groupId: groups.Editors });
       expect(weak.status).toBe(400);
       expect(weak.body.data).toEqual({
-        errors: [{ field: 'password', message: 'Password: The password must be 8 to 64 characters and contain both letters and digits' }],
+        errors: [
+          {
+            field: 'password',
+            message: 'Password: The password must be 8 to 64 characters and contain both letters and digits',
+            reason: 'The password must be 8 to 64 characters and contain both letters and digits',
+          },
+        ],
       });
       expect(await count('sys_user')).toBe(before);
     });
@@ -169,7 +177,9 @@ describe('users and permission groups', () => {
       const id = (await gw.db.query<{ id: number }>(`SELECT id FROM sys_user WHERE username = 'editor'`))[0].id;
       const unknownGroup = await admin.post('/api/user/updateUser', { id, groupId: 999999 });
       expect(unknownGroup.status).toBe(400);
-      expect(unknownGroup.body.data).toEqual({ errors: [{ field: 'groupId', message: 'Group: The selected group does not exist' }] });
+      expect(unknownGroup.body.data).toEqual({
+        errors: [{ field: 'groupId', message: 'Group: The selected group does not exist', reason: 'The selected group does not exist' }],
+      });
       expect(await count(`sys_user WHERE id = $1 AND group_id = $2`, [id, groups.Editors])).toBe(1);
     });
   });
@@ -231,7 +241,9 @@ describe('users and permission groups', () => {
       expect(en.status).toBe(400);
       expect(en.body).toEqual({
         code: 400,
-        data: { errors: [{ field: 'permissionMenu', message: 'Permission menu: Unknown permission: superuser' }] },
+        data: {
+          errors: [{ field: 'permissionMenu', message: 'Permission menu: Unknown permission: superuser', reason: 'Unknown permission: superuser' }],
+        },
         message: 'Permission menu: Unknown permission: superuser',
       });
       const zh = await admin.as(admin.token, 'zh-CN').post('/api/user/groupAddOrEdit', { groupName: 'Rogue', isAdmin: 0, permissionMenu: ['admin'] });

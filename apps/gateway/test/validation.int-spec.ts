@@ -4,8 +4,10 @@ import { startTestGateway, type TestGateway } from './harness';
 /** 400, code 400, data.errors exactly as given (in order), and the message joining them. */
 function expectErrors(answer: ApiAnswer, errors: [field: string, message: string][]): void {
   expect(answer.status).toBe(400);
-  const expected = errors.map(([field, message]) => ({ field, message }));
-  expect(answer.body).toEqual({ code: 400, data: { errors: expected }, message: expected.map((e) => e.message).join('; ') });
+  const expected = errors.map(([field, message]) => ({ field, message, reason: expect.any(String) }));
+  expect(answer.body).toEqual({ code: 400, data: { errors: expected }, message: errors.map(([, message]) => message).join('; ') });
+  // The reason alone is the message without the field's label.
+  for (const e of answer.body.data.errors) expect(e.message.endsWith(e.reason)).toBe(true);
 }
 
 describe('request validation', () => {

@@ -37,5 +37,8 @@ export const PAGE_SIZE_MAX = 200;
 /** One rejected field of a request, with its translated message. */
 export interface FieldError {
   field: string;
+  /** The field's label and the reason, for a toast: 'User name: Please enter'. */
   message: string;
+  /** The reason alone, for a form to show under the field's input: 'Please enter'. */
+  reason: string;
 }

@@ -9,5 +9,5 @@ export function fieldErrors(error: unknown): Record<string, string> {
   if (!(error instanceof ApiError) || !error.data || typeof error.data !== 'object') return {};
   const errors = (error.data as { errors?: FieldError[] }).errors;
   if (!Array.isArray(errors)) return {};
-  return Object.fromEntries(errors.map((e) => [e.field, e.message]));
+  return Object.fromEntries(errors.map((e) => [e.field, e.reason || e.message]));
 }
