@@ -1,1 +1,55 @@
-export const region = {};
+/** Region management and the area cascader (English: the reference every language must match). */
+export const region = {
+  addTop: 'Add region',
+  addChild: 'Add sub-region',
+  edit: 'Edit region',
+  delete: 'Delete region',
+  createTitle: 'Add region',
+  createChildTitle: 'Add sub-region',
+  editTitle: 'Edit region',
+  filterPlaceholder: 'Filter by region name',
+  expandAll: 'Expand all',
+  collapseAll: 'Collapse all',
+  expand: 'Expand',
+  collapse: 'Collapse',
+  count_one: '{{count}} region',
+  count_other: '{{count}} regions',
+  topLevelCount_one: '{{count}} top-level',
+  topLevelCount_other: '{{count}} top-level',
+  childCount_one: '{{count}} sub-region',
+  childCount_other: '{{count}} sub-regions',
+  columns: {
+    region: 'Region',
+    id: 'ID',
+  },
+  form: {
+    parentHint: 'Leave empty to create a top-level region',
+    topLevel: 'Top-level region',
+    namesTitle: 'Display names',
+    namesHint: 'Shown in the Chinese and English interfaces; when left empty, the region name is shown.',
+    regionNamePlaceholder: 'e.g. Nanshan District',
+    zhCnPlaceholder: 'e.g. 南山区',
+    enUsPlaceholder: 'e.g. Nanshan District',
+    remarkPlaceholder: 'Optional notes for operators',
+  },
+  deleteDetail: 'Region "{{name}}" will be deleted. A region that still has sub-regions or devices cannot be deleted.',
+  empty: {
+    title: 'No regions yet',
+    description: 'Add a top-level region such as a city, then add its districts and streets under it.',
+  },
+  noMatch: {
+    title: 'No matching region',
+    description: 'No region name contains "{{query}}".',
+  },
+  loadFailed: {
+    title: 'The region tree could not be loaded',
+    description: 'Check the network connection and try again.',
+    retry: 'Try again',
+  },
+  cascader: {
+    clear: 'Clear',
+    nothingFound: 'No matching region',
+    previousLevels: 'Show higher levels',
+    nextLevels: 'Show lower levels',
+  },
+};

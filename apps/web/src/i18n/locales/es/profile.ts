@@ -1,4 +1,51 @@
 import type { Shape } from '../shape';
 import type { profile as en } from '../en/profile';
 
-export const profile: Shape<typeof en> = {};
+export const profile: Shape<typeof en> = {
+  account: {
+    title: 'Información de la cuenta',
+    administrator: 'Administrador',
+    standardUser: 'Usuario estándar',
+    roles: 'Roles',
+    introduction: 'Presentación',
+    noIntroduction: 'Sin presentación',
+    buttons: 'Operaciones permitidas',
+    buttonsHint: 'Operaciones que sus roles permiten en las páginas de dispositivos y de gestión.',
+    noButtons: 'No tiene operaciones permitidas',
+  },
+  roles: {
+    admin: 'Administrador',
+    editor: 'Editor',
+    visit: 'Visitante',
+    default: 'Predeterminado',
+    Home: 'Inicio',
+  },
+  buttons: {
+    view: 'Ver',
+    add: 'Añadir',
+    refresh: 'Actualizar',
+    editMqtt: 'Editar MQTT',
+    edit: 'Editar',
+    delete: 'Eliminar',
+    batchUpdateGateway: 'Actualizar pasarelas en lote',
+    syncData: 'Sincronizar datos',
+    bindGateway: 'Vincular pasarela',
+    batchDelete: 'Eliminar en lote',
+    importData: 'Importar datos',
+    openLamp: 'Encender farola',
+    closeLamp: 'Apagar farola',
+    openAndClose: 'Encender y apagar',
+  },
+  password: {
+    title: 'Cambiar contraseña',
+    description: 'Tras el cambio se cierran todas las sesiones de esta cuenta y deberá iniciar sesión con la nueva contraseña.',
+    oldPlaceholder: 'Introduzca su contraseña actual',
+    newPlaceholder: 'Introduzca una contraseña nueva',
+    confirmPlaceholder: 'Vuelva a introducir la contraseña nueva',
+    ruleLength: 'Entre {{min}} y {{max}} caracteres',
+    ruleLetter: 'Al menos una letra',
+    ruleDigit: 'Al menos un dígito',
+    submit: 'Cambiar contraseña',
+    redirecting: 'Redirigiendo a la página de inicio de sesión…',
+  },
+};

@@ -1,4 +1,51 @@
 import type { Shape } from '../shape';
 import type { profile as en } from '../en/profile';
 
-export const profile: Shape<typeof en> = {};
+export const profile: Shape<typeof en> = {
+  account: {
+    title: 'アカウント情報',
+    administrator: '管理者',
+    standardUser: '一般ユーザー',
+    roles: 'ロール',
+    introduction: '自己紹介',
+    noIntroduction: '自己紹介は未登録です',
+    buttons: '許可された操作',
+    buttonsHint: 'デバイス画面や管理画面で、あなたのロールに許可されている操作です。',
+    noButtons: '許可された操作はありません',
+  },
+  roles: {
+    admin: '管理者',
+    editor: '編集者',
+    visit: '閲覧者',
+    default: 'デフォルト',
+    Home: 'ホーム',
+  },
+  buttons: {
+    view: '表示',
+    add: '追加',
+    refresh: '更新',
+    editMqtt: 'MQTT 設定の編集',
+    edit: '編集',
+    delete: '削除',
+    batchUpdateGateway: 'ゲートウェイの一括更新',
+    syncData: 'データ同期',
+    bindGateway: 'ゲートウェイの紐付け',
+    batchDelete: '一括削除',
+    importData: 'データのインポート',
+    openLamp: '点灯',
+    closeLamp: '消灯',
+    openAndClose: '点灯・消灯',
+  },
+  password: {
+    title: 'パスワードの変更',
+    description: '変更すると、このアカウントのすべてのセッションが終了します。新しいパスワードで再度ログインしてください。',
+    oldPlaceholder: '現在のパスワードを入力',
+    newPlaceholder: '新しいパスワードを入力',
+    confirmPlaceholder: '新しいパスワードをもう一度入力',
+    ruleLength: '{{min}}〜{{max}} 文字',
+    ruleLetter: '英字を 1 文字以上含む',
+    ruleDigit: '数字を 1 文字以上含む',
+    submit: 'パスワードを変更',
+    redirecting: 'ログイン画面に移動しています…',
+  },
+};

@@ -1,4 +1,51 @@
 import type { Shape } from '../shape';
 import type { profile as en } from '../en/profile';
 
-export const profile: Shape<typeof en> = {};
+export const profile: Shape<typeof en> = {
+  account: {
+    title: '账号信息',
+    administrator: '管理员',
+    standardUser: '普通用户',
+    roles: '角色',
+    introduction: '简介',
+    noIntroduction: '暂无简介',
+    buttons: '已授权操作',
+    buttonsHint: '您的角色在设备和管理页面中可执行的操作。',
+    noButtons: '暂无授权操作',
+  },
+  roles: {
+    admin: '管理员',
+    editor: '编辑员',
+    visit: '访客',
+    default: '默认角色',
+    Home: '首页',
+  },
+  buttons: {
+    view: '查看',
+    add: '新增',
+    refresh: '刷新',
+    editMqtt: '修改 MQTT',
+    edit: '编辑',
+    delete: '删除',
+    batchUpdateGateway: '批量更新网关',
+    syncData: '同步数据',
+    bindGateway: '绑定网关',
+    batchDelete: '批量删除',
+    importData: '导入数据',
+    openLamp: '开灯',
+    closeLamp: '关灯',
+    openAndClose: '开关灯',
+  },
+  password: {
+    title: '修改密码',
+    description: '修改后，该账号的所有登录会话都将失效，需使用新密码重新登录。',
+    oldPlaceholder: '请输入当前密码',
+    newPlaceholder: '请输入新密码',
+    confirmPlaceholder: '请再次输入新密码',
+    ruleLength: '长度 {{min}}–{{max}} 位',
+    ruleLetter: '至少包含一个字母',
+    ruleDigit: '至少包含一个数字',
+    submit: '确认修改',
+    redirecting: '正在跳转到登录页…',
+  },
+};

@@ -1,0 +1,65 @@
+import { useQuery } from '@tanstack/react-query';
+import type { AreaTreeNode } from '@sc/contracts';
+import { get } from '@/api/request';
+import type { UiLanguage } from '@/i18n/languages';
+
+/** Query key of the region tree: invalidate it after any region change so every cascader and tree refreshes. */
+export const AREA_TREE_KEY = ['areaTree'] as const;
+
+const EMPTY_TREE: AreaTreeNode[] = [];
+
+/**
+ * Spec sections 3 and 9: zhCn in Chinese, enUs in English, falling back to name. The spec names no rule for Spanish
+ * and Japanese, so they show `name`, the region's own name as the operator entered it.
+ */
+export function areaLabel(node: Pick<AreaTreeNode, 'name' | 'zhCn' | 'enUs'>, lang: UiLanguage): string {
+  const translated = lang === 'zh' ? node.zhCn : lang === 'en' ? node.enUs : '';
+  return translated?.trim() || node.name;
+}
+
+/** GET /api/bi/area/queryAreaTree. Silent: a failed load leaves an empty list and shows no message (spec section 7). */
+export function fetchAreaTree(signal?: AbortSignal): Promise<AreaTreeNode[]> {
+  return get<AreaTreeNode[] | null>('/bi/area/queryAreaTree', undefined, { silent: true, signal }).then((tree) => tree ?? []);
+}
+
+export interface AreaTreeResult {
+  /** The tree, or an empty list while loading or after a failed load. */
+  tree: AreaTreeNode[];
+  isLoading: boolean;
+  isFetching: boolean;
+  isError: boolean;
+  refetch: () => void;
+}
+
+/** The region tree shared by the cascader and the region pages (react-query key ['areaTree']). */
+export function useAreaTree(): AreaTreeResult {
+  const query = useQuery({ queryKey: AREA_TREE_KEY, queryFn: ({ signal }) => fetchAreaTree(signal) });
+  return {
+    tree: query.data ?? EMPTY_TREE,
+    isLoading: query.isLoading,
+    isFetching: query.isFetching,
+    isError: query.isError,
+    refetch: () => void query.refetch(),
+  };
+}
+
+/** Ids from the root down to `id` (inclusive), or null when the tree does not hold it. */
+export function findAreaPath(tree: AreaTreeNode[], id: number): AreaTreeNode[] | null {
+  for (const node of tree) {
+    if (node.id === id) return [node];
+    const below = findAreaPath(node.childList ?? [], id);
+    if (below) return [node, ...below];
+  }
+  return null;
+}
+
+/** Every node, depth first. */
+export function flattenAreaTree(tree: AreaTreeNode[]): AreaTreeNode[] {
+  return tree.flatMap((node) => [node, ...flattenAreaTree(node.childList ?? [])]);
+}
+
+/** 'Shenzhen / Nanshan District' for a region id, in the given language; empty when unknown. */
+export function areaPathLabel(tree: AreaTreeNode[], id: number | null | undefined, lang: UiLanguage, separator = ' / '): string {
+  if (id === null || id === undefined) return '';
+  return (findAreaPath(tree, id) ?? []).map((node) => areaLabel(node, lang)).join(separator);
+}

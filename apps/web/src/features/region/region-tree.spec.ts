@@ -1,0 +1,70 @@
+import type { AreaTreeNode } from '@sc/contracts';
+import { areaLabel, areaPathLabel, findAreaPath, flattenAreaTree } from './area-tree';
+import { countRegions, filterRegions, parentIds, subtreeIds, visibleRows } from './region-tree-utils';
+
+const node = (id: number, name: string, zhCn: string, enUs: string, parentId: number | null, childList: AreaTreeNode[] = []): AreaTreeNode => ({
+  id,
+  name,
+  zhCn,
+  enUs,
+  remark: '',
+  parentId,
+  childList,
+});
+
+const TREE: AreaTreeNode[] = [
+  node(1, 'Shenzhen', '深圳市', 'Shenzhen City', null, [
+    node(2, 'Futian District', '福田区', 'Futian', 1, [node(3, 'Lianhua', '莲花街道', '', 2)]),
+    node(5, 'Nanshan District', '', 'Nanshan', 1),
+  ]),
+  node(8, 'Hangzhou', '杭州市', 'Hangzhou', null),
+];
+
+describe('area labels', () => {
+  it('uses zhCn in Chinese, enUs in English, and name otherwise or when the translation is empty', () => {
+    const shenzhen = TREE[0];
+    expect(areaLabel(shenzhen, 'zh')).toBe('深圳市');
+    expect(areaLabel(shenzhen, 'en')).toBe('Shenzhen City');
+    expect(areaLabel(shenzhen, 'es')).toBe('Shenzhen');
+    expect(areaLabel(shenzhen, 'ja')).toBe('Shenzhen');
+    expect(areaLabel(TREE[0].childList[1], 'zh')).toBe('Nanshan District');
+  });
+
+  it('finds the path to a region and labels it', () => {
+    expect(findAreaPath(TREE, 3)?.map((n) => n.id)).toEqual([1, 2, 3]);
+    expect(findAreaPath(TREE, 99)).toBeNull();
+    expect(areaPathLabel(TREE, 3, 'zh')).toBe('深圳市 / 福田区 / 莲花街道');
+    expect(areaPathLabel(TREE, 3, 'en')).toBe('Shenzhen City / Futian / Lianhua');
+    expect(areaPathLabel(TREE, null, 'en')).toBe('');
+    expect(flattenAreaTree(TREE).map((n) => n.id)).toEqual([1, 2, 3, 5, 8]);
+  });
+});
+
+describe('region tree table helpers', () => {
+  it('filters by any name, keeping ancestors', () => {
+    const filtered = filterRegions(TREE, '莲花', 'en');
+    expect(flattenAreaTree(filtered).map((n) => n.id)).toEqual([1, 2, 3]);
+    expect(flattenAreaTree(filterRegions(TREE, 'nanshan', 'zh')).map((n) => n.id)).toEqual([1, 5]);
+    expect(filterRegions(TREE, '  ', 'en')).toBe(TREE);
+    expect(filterRegions(TREE, 'nowhere', 'en')).toEqual([]);
+  });
+
+  it('hides the children of collapsed regions unless filtering', () => {
+    expect(visibleRows(TREE, new Set(), false).map((r) => [r.node.id, r.depth])).toEqual([
+      [1, 0],
+      [2, 1],
+      [3, 2],
+      [5, 1],
+      [8, 0],
+    ]);
+    expect(visibleRows(TREE, new Set([2]), false).map((r) => r.node.id)).toEqual([1, 2, 5, 8]);
+    expect(visibleRows(TREE, new Set(parentIds(TREE)), false).map((r) => r.node.id)).toEqual([1, 8]);
+    expect(visibleRows(TREE, new Set([1]), true).map((r) => r.node.id)).toEqual([1, 2, 3, 5, 8]);
+  });
+
+  it('counts regions and lists a subtree', () => {
+    expect(countRegions(TREE)).toBe(5);
+    expect(parentIds(TREE)).toEqual([1, 2]);
+    expect(subtreeIds(TREE[0])).toEqual([1, 2, 3, 5]);
+  });
+});
