@@ -1,0 +1,252 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Badge, Button, Code, Group, Select, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconRotateClockwise, IconSearch, IconUser } from '@tabler/icons-react';
+import { getRouteApi } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { OperationStatus, type OperationLogQuery, type OperationLogRow } from '@sc/contracts';
+import { FilterBar, PagePanel } from '@/components/page-panel';
+import { TableFooter } from '@/components/table-footer';
+import { formatTime, parseTime } from '@/utils/format';
+import { DateTimeField, localIso } from '../shared/date-fields';
+import { compact, paging } from '../shared/search';
+import { TABLE_STYLES, TableStatusRow } from '../shared/table-states';
+import { useOperationLog } from './api';
+import { KNOWN_ACTIONS, useActionLabel } from './log-labels';
+import { RequestParamsCell, RequestParamsModal } from './request-params';
+import type { LogSearch } from './search';
+
+const route = getRouteApi('/_auth/_shell/systemSetting/log');
+const COLUMNS = 8;
+
+interface Draft {
+  operator: string;
+  status: string | null;
+  description: string | null;
+  startTime: string;
+  endTime: string;
+}
+
+const toDraft = (s: LogSearch): Draft => ({
+  operator: s.operator ?? '',
+  status: s.status ?? null,
+  description: s.description ?? null,
+  startTime: s.startTime ?? '',
+  endTime: s.endTime ?? '',
+});
+
+/** System setting › Operation log: who called which audited API, when, from where, with what and how it ended (administrators only). */
+export function OperationLogPage() {
+  const { t } = useTranslation();
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const actionLabel = useActionLabel();
+
+  const { pageNum, pageSize } = paging(search);
+  const query: OperationLogQuery = {
+    pageNum,
+    pageSize,
+    operator: search.operator,
+    status: search.status,
+    description: search.description,
+    startTime: localIso(search.startTime),
+    endTime: localIso(search.endTime),
+  };
+  const log = useOperationLog(query);
+  const rows = useMemo(() => log.data?.list ?? [], [log.data]);
+  const total = log.data?.total ?? 0;
+  const filtered = Boolean(search.operator || search.status || search.description || search.startTime || search.endTime);
+
+  const [draft, setDraft] = useState<Draft>(() => toDraft(search));
+  useEffect(() => setDraft(toDraft(search)), [search]);
+  const [params, setParams] = useState<{ opened: boolean; row: OperationLogRow | null }>({ opened: false, row: null });
+
+  useEffect(() => {
+    if (log.data && log.data.list.length === 0 && total > 0 && pageNum > 1) {
+      void navigate({ search: (prev) => ({ ...prev, pageNum: Math.max(1, Math.ceil(total / pageSize)) }), replace: true });
+    }
+  }, [log.data, total, pageNum, pageSize, navigate]);
+
+  // Known operations in the interface language, plus any other description seen on this page.
+  const descriptionOptions = useMemo(() => {
+    const values = new Set([...Object.keys(KNOWN_ACTIONS), ...rows.map((r) => r.description)]);
+    if (search.description) values.add(search.description);
+    return [...values].map((value) => ({ value, label: actionLabel(value) }));
+  }, [rows, search.description, actionLabel]);
+
+  const statusOptions = [
+    { value: OperationStatus.Success, label: t('system:log.success') },
+    { value: OperationStatus.Failure, label: t('system:log.failure') },
+  ];
+
+  const apply = () => {
+    const next: LogSearch = compact({
+      pageSize: search.pageSize,
+      operator: draft.operator.trim() || undefined,
+      status: (draft.status as OperationStatus | null) ?? undefined,
+      description: draft.description ?? undefined,
+      startTime: draft.startTime || undefined,
+      endTime: draft.endTime || undefined,
+    });
+    if (JSON.stringify(next) === JSON.stringify(compact({ ...search, pageNum: undefined }))) void log.refetch();
+    else void navigate({ search: next });
+  };
+
+  const clear = () => {
+    setDraft(toDraft({}));
+    void navigate({ search: compact({ pageSize: search.pageSize }) });
+  };
+
+  return (
+    <PagePanel title={t('common:route.log')}>
+      <FilterBar onSubmit={apply}>
+        <TextInput
+          label={t('system:log.operator')}
+          name="operator"
+          placeholder={t('system:log.operatorPlaceholder')}
+          leftSection={<IconUser size={16} />}
+          value={draft.operator}
+          onChange={(e) => {
+            const operator = e.currentTarget.value;
+            setDraft((d) => ({ ...d, operator }));
+          }}
+          maxLength={64}
+          w={{ base: '100%', xs: 180 }}
+        />
+        <Select
+          label={t('system:log.description')}
+          placeholder={t('system:log.descriptionPlaceholder')}
+          data={descriptionOptions}
+          value={draft.description}
+          onChange={(value) => setDraft((d) => ({ ...d, description: value }))}
+          searchable
+          clearable
+          nothingFoundMessage={t('common:feedback.noData')}
+          w={{ base: '100%', xs: 200 }}
+          data-testid="log-filter-description"
+        />
+        <Select
+          label={t('system:log.status')}
+          placeholder={t('system:log.statusPlaceholder')}
+          data={statusOptions}
+          value={draft.status}
+          onChange={(value) => setDraft((d) => ({ ...d, status: value }))}
+          clearable
+          w={{ base: '100%', xs: 140 }}
+          data-testid="log-filter-status"
+        />
+        <DateTimeField
+          label={t('system:log.startTime')}
+          value={draft.startTime}
+          max={draft.endTime}
+          onChange={(value) => setDraft((d) => ({ ...d, startTime: value }))}
+          testId="log-filter-start"
+        />
+        <DateTimeField
+          label={t('system:log.endTime')}
+          value={draft.endTime}
+          min={draft.startTime}
+          onChange={(value) => setDraft((d) => ({ ...d, endTime: value }))}
+          testId="log-filter-end"
+        />
+        <Group gap="xs">
+          <Button type="submit" leftSection={<IconSearch size={16} />} data-testid="log-search">
+            {t('common:actions.search')}
+          </Button>
+          <Button variant="default" leftSection={<IconRotateClockwise size={16} />} onClick={clear} data-testid="log-reset-filters">
+            {t('common:actions.reset')}
+          </Button>
+        </Group>
+      </FilterBar>
+
+      <Table.ScrollContainer minWidth={1060} type="native">
+        <Table striped highlightOnHover verticalSpacing="sm" styles={TABLE_STYLES} data-testid="log-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('system:log.description')}</Table.Th>
+              <Table.Th>{t('system:log.methodName')}</Table.Th>
+              <Table.Th>{t('system:log.requestParams')}</Table.Th>
+              <Table.Th>{t('system:log.operator')}</Table.Th>
+              <Table.Th>{t('system:log.operationIp')}</Table.Th>
+              <Table.Th>{t('system:log.operationTime')}</Table.Th>
+              <Table.Th>{t('system:log.status')}</Table.Th>
+              <Table.Th ta="right">{t('system:log.duration')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody style={{ opacity: log.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
+            <TableStatusRow
+              colSpan={COLUMNS}
+              loading={log.isPending}
+              failed={log.isError && rows.length === 0}
+              empty={log.isSuccess && rows.length === 0}
+              filtered={filtered}
+              onRetry={() => void log.refetch()}
+            />
+            {rows.map((row) => (
+              <Table.Tr key={row.id} data-testid="log-row">
+                <Table.Td>
+                  <Text size="sm" fw={500} maw={170} title={row.description}>
+                    {actionLabel(row.description)}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Code style={{ whiteSpace: 'nowrap', fontSize: 11 }}>{row.methodName}</Code>
+                </Table.Td>
+                <Table.Td>
+                  <RequestParamsCell row={row} onOpen={(r) => setParams({ opened: true, row: r })} />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" maw={140} truncate="end" title={row.operator} data-testid="log-operator">
+                    {row.operator}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                    {row.operationIp}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Tooltip label={formatTime(row.operationTime)} withArrow openDelay={300}>
+                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                      {parseTime(row.operationTime)}
+                    </Text>
+                  </Tooltip>
+                </Table.Td>
+                <Table.Td>
+                  <Tooltip label={row.errorMessage ?? ''} disabled={!row.errorMessage} withArrow multiline maw={320}>
+                    <Badge
+                      variant="light"
+                      color={row.status === OperationStatus.Success ? 'teal' : 'red'}
+                      radius="sm"
+                      tt="none"
+                      miw="max-content"
+                      data-testid="log-status"
+                      style={{ cursor: row.errorMessage ? 'help' : undefined }}
+                    >
+                      {row.status === OperationStatus.Success ? t('system:log.success') : t('system:log.failure')}
+                    </Badge>
+                  </Tooltip>
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Text size="sm" c={row.durationMs >= 1000 ? 'orange.7' : undefined} style={{ whiteSpace: 'nowrap' }}>
+                    {t('system:log.durationMs', { ms: row.durationMs })}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+
+      <TableFooter
+        total={total}
+        pageNum={pageNum}
+        pageSize={pageSize}
+        onChange={(page) =>
+          void navigate({ search: (prev) => compact({ ...prev, pageNum: page.pageNum > 1 ? page.pageNum : undefined, pageSize: page.pageSize }) })
+        }
+      />
+
+      <RequestParamsModal row={params.row} opened={params.opened} onClose={() => setParams((p) => ({ ...p, opened: false }))} />
+    </PagePanel>
+  );
+}

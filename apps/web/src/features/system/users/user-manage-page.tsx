@@ -1,0 +1,346 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Avatar, Badge, Box, Button, Group, Select, Switch, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconEdit, IconKey, IconPlus, IconRotateClockwise, IconSearch, IconUser } from '@tabler/icons-react';
+import { getRouteApi } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { Button as PermissionButton, type UserPageQuery, type UserRow } from '@sc/contracts';
+import { useButton, useSession } from '@/auth/session-store';
+import { FilterBar, PagePanel } from '@/components/page-panel';
+import { TableFooter } from '@/components/table-footer';
+import { notifySuccess } from '@/components/notify';
+import { formatTime, parseTime } from '@/utils/format';
+import { i18next } from '@/i18n';
+import { DateRangeField, dayEndIso, dayStartIso, today } from '../shared/date-fields';
+import { PermissionBadges, RoleTypeBadge } from '../shared/permissions';
+import { compact, paging } from '../shared/search';
+import { TABLE_STYLES, TableStatusRow } from '../shared/table-states';
+import { useGroups } from '../groups/api';
+import { useUpdateUser, useUserPage } from './api';
+import { USER_STATUSES, type UserSearch, type UserStatusFilter } from './search';
+import { UserFormModal, useGroupOptions } from './user-form-modal';
+import { ResetPasswordModal } from './reset-password-modal';
+
+const route = getRouteApi('/_auth/_shell/systemSetting/userManage');
+const COLUMNS = 8;
+
+interface Draft {
+  username: string;
+  groupId: string | null;
+  status: string | null;
+  loginFrom: string;
+  loginTo: string;
+}
+
+const toDraft = (s: UserSearch): Draft => ({
+  username: s.username ?? '',
+  groupId: s.groupId ? String(s.groupId) : null,
+  status: s.status ?? null,
+  loginFrom: s.loginFrom ?? '',
+  loginTo: s.loginTo ?? '',
+});
+
+function confirmDisable(name: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    modals.openConfirmModal({
+      title: i18next.t('system:users.confirmDisableTitle', { name }),
+      children: <Text size="sm">{i18next.t('system:users.confirmDisableText')}</Text>,
+      labels: { confirm: i18next.t('system:users.disable'), cancel: i18next.t('common:actions.cancel') },
+      confirmProps: { color: 'red', 'data-testid': 'confirm-disable' } as Record<string, string>,
+      onConfirm: () => resolve(true),
+      onCancel: () => resolve(false),
+      onClose: () => resolve(false),
+    });
+  });
+}
+
+/** System setting › User manage: filter, create, edit, enable or disable users and reset their passwords (administrators only). */
+export function UserManagePage() {
+  const { t } = useTranslation();
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const me = useSession((s) => s.name);
+  const canAdd = useButton(PermissionButton.Add);
+  const canEdit = useButton(PermissionButton.Edit);
+
+  const { pageNum, pageSize } = paging(search);
+  const query: UserPageQuery = {
+    pageNum,
+    pageSize,
+    username: search.username,
+    groupId: search.groupId,
+    enabled: search.status ? search.status === 'enabled' : undefined,
+    lastLoginFrom: dayStartIso(search.loginFrom),
+    lastLoginTo: dayEndIso(search.loginTo),
+  };
+  const users = useUserPage(query);
+  const groups = useGroups();
+  const groupList = useMemo(() => groups.data ?? [], [groups.data]);
+  const groupOptions = useGroupOptions(groupList);
+  const toggle = useUpdateUser();
+
+  const [draft, setDraft] = useState<Draft>(() => toDraft(search));
+  // The address is the source of truth: back and forward put its filters back into the bar.
+  useEffect(() => setDraft(toDraft(search)), [search]);
+
+  const [form, setForm] = useState<{ opened: boolean; user: UserRow | null }>({ opened: false, user: null });
+  const [reset, setReset] = useState<{ opened: boolean; user: UserRow | null }>({ opened: false, user: null });
+
+  const total = users.data?.total ?? 0;
+  const rows = users.data?.list ?? [];
+  const filtered = Boolean(search.username || search.groupId || search.status || search.loginFrom || search.loginTo);
+
+  // A page past the end (after filtering or on a stale link) moves to the last page that has rows.
+  useEffect(() => {
+    if (users.data && users.data.list.length === 0 && total > 0 && pageNum > 1) {
+      void navigate({ search: (prev) => ({ ...prev, pageNum: Math.max(1, Math.ceil(total / pageSize)) }), replace: true });
+    }
+  }, [users.data, total, pageNum, pageSize, navigate]);
+
+  const apply = () => {
+    const next: UserSearch = compact({
+      pageSize: search.pageSize,
+      username: draft.username.trim() || undefined,
+      groupId: draft.groupId ? Number(draft.groupId) : undefined,
+      status: (draft.status as UserStatusFilter | null) ?? undefined,
+      loginFrom: draft.loginFrom || undefined,
+      loginTo: draft.loginTo || undefined,
+    });
+    if (JSON.stringify(next) === JSON.stringify(compact({ ...search, pageNum: undefined }))) void users.refetch();
+    else void navigate({ search: next });
+  };
+
+  const clear = () => {
+    setDraft(toDraft({}));
+    void navigate({ search: compact({ pageSize: search.pageSize }) });
+  };
+
+  const setEnabled = async (user: UserRow, enabled: boolean) => {
+    if (!enabled && !(await confirmDisable(user.username))) return;
+    try {
+      await toggle.mutateAsync({ id: user.id, enabled });
+      notifySuccess(t(enabled ? 'system:users.enabledDone' : 'system:users.disabledDone', { name: user.username }));
+    } catch {
+      // The refusal is already on screen.
+    }
+  };
+
+  const statusOptions = USER_STATUSES.map((value) => ({ value, label: t(`system:shared.${value}`) }));
+
+  return (
+    <PagePanel
+      title={t('common:route.userManage')}
+      actions={
+        canAdd && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ opened: true, user: null })} data-testid="user-add">
+            {t('system:users.add')}
+          </Button>
+        )
+      }
+    >
+      <FilterBar onSubmit={apply}>
+        <TextInput
+          label={t('fields:username')}
+          placeholder={t('system:users.usernamePlaceholder')}
+          leftSection={<IconUser size={16} />}
+          value={draft.username}
+          onChange={(e) => {
+            const username = e.currentTarget.value;
+            setDraft((d) => ({ ...d, username }));
+          }}
+          w={{ base: '100%', xs: 200 }}
+          data-testid="user-filter-username"
+        />
+        <Select
+          label={t('system:users.group')}
+          placeholder={t('system:users.groupPlaceholder')}
+          data={groupOptions}
+          value={draft.groupId}
+          onChange={(value) => setDraft((d) => ({ ...d, groupId: value }))}
+          clearable
+          searchable
+          nothingFoundMessage={t('common:feedback.noData')}
+          w={{ base: '100%', xs: 200 }}
+          data-testid="user-filter-group"
+        />
+        <Select
+          label={t('system:users.status')}
+          placeholder={t('system:users.statusPlaceholder')}
+          data={statusOptions}
+          value={draft.status}
+          onChange={(value) => setDraft((d) => ({ ...d, status: value }))}
+          clearable
+          w={{ base: '100%', xs: 150 }}
+          data-testid="user-filter-status"
+        />
+        <DateRangeField
+          label={t('system:users.lastLoginRange')}
+          from={draft.loginFrom}
+          to={draft.loginTo}
+          max={today()}
+          onChange={({ from, to }) => setDraft((d) => ({ ...d, loginFrom: from, loginTo: to }))}
+          testId="user-filter-login"
+        />
+        <Group gap="xs">
+          <Button type="submit" leftSection={<IconSearch size={16} />} data-testid="user-search">
+            {t('common:actions.search')}
+          </Button>
+          <Button variant="default" leftSection={<IconRotateClockwise size={16} />} onClick={clear} data-testid="user-reset-filters">
+            {t('common:actions.reset')}
+          </Button>
+        </Group>
+      </FilterBar>
+
+      <Table.ScrollContainer minWidth={1120} type="native">
+        <Table striped highlightOnHover verticalSpacing="sm" styles={TABLE_STYLES} data-testid="user-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('fields:username')}</Table.Th>
+              <Table.Th>{t('fields:groupName')}</Table.Th>
+              <Table.Th>{t('system:users.roleType')}</Table.Th>
+              <Table.Th>{t('system:users.permission')}</Table.Th>
+              <Table.Th>{t('system:users.status')}</Table.Th>
+              <Table.Th>{t('system:users.lastLogin')}</Table.Th>
+              <Table.Th>{t('system:shared.createdAt')}</Table.Th>
+              <Table.Th ta="right">{t('common:actions.operations')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody style={{ opacity: users.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
+            <TableStatusRow
+              colSpan={COLUMNS}
+              loading={users.isPending}
+              failed={users.isError && rows.length === 0}
+              empty={users.isSuccess && rows.length === 0}
+              filtered={filtered}
+              onRetry={() => void users.refetch()}
+            />
+            {rows.map((user) => {
+              const self = user.username === me;
+              const switching = toggle.isPending && toggle.variables?.id === user.id && toggle.variables.enabled !== undefined;
+              return (
+                <Table.Tr key={user.id} data-testid={`user-row-${user.username}`}>
+                  <Table.Td miw={200}>
+                    <Group gap="sm" wrap="nowrap">
+                      <Avatar size={32} radius="xl" color="initials" name={user.username} />
+                      <Box miw={0}>
+                        <Group gap={6} wrap="nowrap">
+                          <Text size="sm" fw={600}>
+                            {user.username}
+                          </Text>
+                          {self && (
+                            <Badge size="xs" variant="light" radius="sm" tt="none" miw="max-content">
+                              {t('system:users.youBadge')}
+                            </Badge>
+                          )}
+                        </Group>
+                        {user.introduction && (
+                          <Text size="xs" c="dimmed" lineClamp={1} maw={220} title={user.introduction}>
+                            {user.introduction}
+                          </Text>
+                        )}
+                      </Box>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{user.groupName}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <RoleTypeBadge isAdmin={user.isAdmin === 1} />
+                  </Table.Td>
+                  <Table.Td>
+                    <PermissionBadges isAdmin={user.isAdmin === 1} names={user.permission ?? []} />
+                  </Table.Td>
+                  <Table.Td>
+                    {canEdit ? (
+                      <Tooltip label={t('system:users.selfHint')} disabled={!self} withArrow>
+                        <Group gap={8} wrap="nowrap">
+                          <Switch
+                            checked={user.enabled}
+                            onChange={(e) => void setEnabled(user, e.currentTarget.checked)}
+                            disabled={(self && user.enabled) || switching}
+                            color="teal"
+                            size="sm"
+                            aria-label={user.enabled ? t('system:users.disable') : t('system:users.enable')}
+                            data-testid="user-toggle"
+                          />
+                          <Text size="sm" c={user.enabled ? 'teal.7' : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
+                            {user.enabled ? t('system:shared.enabled') : t('system:shared.disabled')}
+                          </Text>
+                        </Group>
+                      </Tooltip>
+                    ) : (
+                      <Badge variant="light" color={user.enabled ? 'teal' : 'gray'} radius="sm" tt="none" miw="max-content">
+                        {user.enabled ? t('system:shared.enabled') : t('system:shared.disabled')}
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    {user.lastLoginDate ? (
+                      <Tooltip label={formatTime(user.lastLoginDate)} withArrow openDelay={300}>
+                        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                          {parseTime(user.lastLoginDate)}
+                        </Text>
+                      </Tooltip>
+                    ) : (
+                      <Text size="sm" c="dimmed">
+                        {t('system:shared.never')}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                      {parseTime(user.createdAt)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {canEdit && (
+                      <Group gap={4} justify="flex-end" wrap="nowrap">
+                        <Button
+                          variant="subtle"
+                          size="compact-sm"
+                          leftSection={<IconEdit size={14} />}
+                          onClick={() => setForm({ opened: true, user })}
+                          data-testid="user-edit"
+                        >
+                          {t('common:actions.edit')}
+                        </Button>
+                        <Button
+                          variant="subtle"
+                          color="orange"
+                          size="compact-sm"
+                          leftSection={<IconKey size={14} />}
+                          onClick={() => setReset({ opened: true, user })}
+                          data-testid="user-reset-password"
+                        >
+                          {t('system:users.resetPassword')}
+                        </Button>
+                      </Group>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+
+      <TableFooter
+        total={total}
+        pageNum={pageNum}
+        pageSize={pageSize}
+        onChange={(page) =>
+          void navigate({ search: (prev) => compact({ ...prev, pageNum: page.pageNum > 1 ? page.pageNum : undefined, pageSize: page.pageSize }) })
+        }
+      />
+
+      <UserFormModal
+        opened={form.opened}
+        user={form.user}
+        groups={groupList}
+        groupsLoading={groups.isPending}
+        onClose={() => setForm((f) => ({ ...f, opened: false }))}
+      />
+      <ResetPasswordModal opened={reset.opened} user={reset.user} onClose={() => setReset((r) => ({ ...r, opened: false }))} />
+    </PagePanel>
+  );
+}
