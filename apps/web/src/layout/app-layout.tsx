@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { AppShell, Box, Drawer } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useSettings } from '@/settings/settings-store';
 import { Sidebar } from './sidebar';
@@ -8,15 +7,15 @@ import { Header } from './header/header';
 import { TagsView } from './tags-view';
 import { AutoRefresh } from './header/auto-refresh';
 import { PageErrorBoundary } from './page-error-boundary';
+import { useIsMobile } from './use-is-mobile';
 import classes from './layout.module.css';
 
 /** Spec sections 2 and 9: the sidebar is 210 px; below 992 px it is a drawer, closed after every route change. */
 export const SIDEBAR_WIDTH = 210;
 export const SIDEBAR_COLLAPSED_WIDTH = 64;
-export const MOBILE_QUERY = '(max-width: 991.98px)';
 
 export function AppLayout() {
-  const isMobile = useMediaQuery(MOBILE_QUERY, window.matchMedia(MOBILE_QUERY).matches) ?? false;
+  const isMobile = useIsMobile();
   const sidebarOpened = useSettings((s) => s.sidebarOpened);
   const toggleSidebar = useSettings((s) => s.toggleSidebar);
   const fixedHeader = useSettings((s) => s.fixedHeader);

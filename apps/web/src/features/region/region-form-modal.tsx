@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Button, Divider, Group, Modal, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { REGION_NAME_MAX, REGION_REMARK_MAX, type AreaTreeNode, type RegionRequest } from '@sc/contracts';
@@ -11,6 +10,7 @@ import { notifySuccess } from '@/components/notify';
 import { AreaCascader } from '@/components/area-cascader';
 import { AREA_TREE_KEY } from './area-tree';
 import { subtreeIds } from './region-tree-utils';
+import { useIsMobile } from '@/layout/use-is-mobile';
 
 /** What the dialog is for: a new region (top level, or under `parentId`), or changing `node`. */
 export type RegionFormTarget = { mode: 'create'; parentId: number | null } | { mode: 'edit'; node: AreaTreeNode };
@@ -45,7 +45,7 @@ export function RegionFormModal({
   onSaved: (saved: { id: number; parentRegion: number | null }) => void;
 }) {
   const { t } = useTranslation();
-  const phone = useMediaQuery('(max-width: 36em)');
+  const mobile = useIsMobile();
   // Keeps the last target while the dialog closes, so its content does not vanish mid-animation.
   const [shown, setShown] = useState(target);
   if (target && target !== shown) setShown(target);
@@ -56,7 +56,7 @@ export function RegionFormModal({
         ? t('region:createChildTitle')
         : t('region:createTitle');
   return (
-    <Modal opened={opened} onClose={onClose} title={<Text fw={600}>{title}</Text>} size="lg" fullScreen={phone} data-testid="region-dialog">
+    <Modal opened={opened} onClose={onClose} title={<Text fw={600}>{title}</Text>} size="lg" fullScreen={mobile} data-testid="region-dialog">
       {shown && (
         <RegionForm key={shown.mode === 'edit' ? `e${shown.node.id}` : `c${shown.parentId}`} target={shown} onClose={onClose} onSaved={onSaved} />
       )}

@@ -21,7 +21,7 @@ import { GROUP_NAME_MAX, type GroupRow } from '@sc/contracts';
 import { fieldErrors } from '@/api/field-errors';
 import { notifySuccess } from '@/components/notify';
 import { useButtonLabel, usePermissionLabel } from '../shared/permissions';
-import { useIsMobile } from '../shared/use-mobile';
+import { useIsMobile } from '@/layout/use-is-mobile';
 import { usePermissionMenu, useSaveGroup } from './api';
 
 const REMARK_MAX = 255;

@@ -2,7 +2,7 @@ import { ActionIcon, Button, Code, CopyButton, Group, Modal, ScrollArea, Stack, 
 import { IconCheck, IconCopy, IconMaximize } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { OperationLogRow } from '@sc/contracts';
-import { useIsMobile } from '../shared/use-mobile';
+import { useIsMobile } from '@/layout/use-is-mobile';
 import { useActionLabel } from './log-labels';
 
 const PREVIEW_CHARS = 60;

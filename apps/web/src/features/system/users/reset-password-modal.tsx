@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { PASSWORD_MAX, PASSWORD_MIN, type UserRow } from '@sc/contracts';
 import { fieldErrors } from '@/api/field-errors';
 import { notifySuccess } from '@/components/notify';
-import { useIsMobile } from '../shared/use-mobile';
+import { useIsMobile } from '@/layout/use-is-mobile';
 import { useUpdateUser } from './api';
 
 /** An administrator sets a new password for a user; the server ends every session of that user. */

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, type GroupRow, type UserRow } from '@sc/contracts';
 import { fieldErrors } from '@/api/field-errors';
 import { notifySuccess } from '@/components/notify';
-import { useIsMobile } from '../shared/use-mobile';
+import { useIsMobile } from '@/layout/use-is-mobile';
 import { useCreateUser, useUpdateUser } from './api';
 
 interface Values {
