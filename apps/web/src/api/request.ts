@@ -30,11 +30,13 @@ export interface RequestOptions {
   silent?: boolean;
   /** Another origin for the call, e.g. the upload port; same-origin otherwise. */
   base?: string;
+  /** The token to send instead of the stored one (logout sends the token it has just forgotten). */
+  token?: string;
 }
 
-export function requestHeaders(): Record<string, string> {
+export function requestHeaders(tokenOverride?: string): Record<string, string> {
   const headers: Record<string, string> = { 'Accept-Language': apiLanguage() };
-  const token = getToken();
+  const token = tokenOverride ?? getToken();
   if (token) headers.Authorization = token;
   return headers;
 }
@@ -63,7 +65,7 @@ export function answerMessage(body: Partial<ApiResponse> & { msg?: string }): st
  * anything else shows the message for 5 s and rejects; code -1 also offers to log in again.
  */
 export async function request<T>(method: 'GET' | 'POST', path: string, options: RequestOptions = {}): Promise<T> {
-  const headers = requestHeaders();
+  const headers = requestHeaders(options.token);
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
   else if (options.body !== undefined) {

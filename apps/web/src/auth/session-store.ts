@@ -20,6 +20,12 @@ export const useSession = create<SessionState>(() => empty());
 
 export class SessionError extends Error {}
 
+/** The permission names of the login answer or user info; administrators always count as Admin. */
+function menuListOf({ isAdmin, content }: Pick<LoginResult, 'isAdmin' | 'content'>): string[] {
+  const names = parsePermissionContent(content);
+  return [...new Set(isAdmin === 1 ? ['Admin', ...names] : names)];
+}
+
 export const session = {
   state: () => useSession.getState(),
 
@@ -27,8 +33,7 @@ export const session = {
     // Spec section 5: the user name is trimmed before sending.
     const result = await post<LoginResult>('/user/login', { username: username.trim(), password });
     setToken(result.token);
-    const menu = result.isAdmin === 1 ? ['Admin', ...parsePermissionContent(result.content)] : parsePermissionContent(result.content);
-    setMenuList([...new Set(menu)]);
+    setMenuList(menuListOf(result));
     useSession.setState({ ...empty(), token: result.token });
   },
 
@@ -37,6 +42,8 @@ export const session = {
     const info = await get<UserInfo | null>('/user/info', undefined, { silent: true });
     if (!info) throw new SessionError('messages:verificationFailed');
     if (!Array.isArray(info.roles) || info.roles.length === 0) throw new SessionError('messages:rolesMissing');
+    // The menu list follows the server, also for sessions that did not start on this login page (/auth-redirect).
+    setMenuList(menuListOf(info));
     useSession.setState({
       token: getToken(),
       name: info.name,
@@ -49,13 +56,14 @@ export const session = {
     return useSession.getState();
   },
 
-  /** Ends the session on the server (best effort) and forgets it here. */
+  /**
+   * Forgets the session here first (closing the socket, so the server's 'session ended' push for this very logout
+   * is not taken for a revocation), then ends it on the server, best effort.
+   */
   async logout(): Promise<void> {
-    try {
-      if (getToken()) await get('/user/logout', undefined, { silent: true });
-    } finally {
-      session.reset();
-    }
+    const token = getToken();
+    session.reset();
+    if (token) await get('/user/logout', undefined, { silent: true, token }).catch(() => undefined);
   },
 
   reset(): void {

@@ -1,0 +1,212 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContextOptions, type Page, type Request } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../apps/gateway/src/demo/demo-data';
+import { ROOT, startGatewayProcess, type RunningGateway } from './gateway-process';
+
+/** Where every run leaves its screenshots (test-results/ is ignored by git and by the linters). */
+export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
+/** The console the gateway serves. */
+export const WEB_DIST = join(ROOT, 'apps', 'web', 'dist');
+
+export const DESKTOP = { width: 1440, height: 900 } as const;
+export const PHONE = { width: 375, height: 812 } as const;
+export const WALL_SCREEN = { width: 3840, height: 2160 } as const;
+
+export type Viewport = { width: number; height: number };
+
+/**
+ * Debian's Chromium driven by playwright-core: no browser download (`npx playwright install` is never needed).
+ * CHROMIUM_PATH points elsewhere when the browser lives somewhere else.
+ */
+export function launchBrowser(): Promise<Browser> {
+  if (!existsSync(join(WEB_DIST, 'index.html')))
+    throw new Error(`${WEB_DIST} has no build: run \`cd apps/web && npx vite build\` (npm test does it for you)`);
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: install Debian's chromium or set CHROMIUM_PATH`);
+  return chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+const pageErrorLists = new WeakMap<Page, string[]>();
+
+/** Browser console noise that is not a fault of the page: refused calls show up as failed resource loads. */
+const IGNORED_CONSOLE = [/Failed to load resource/];
+
+function track(page: Page): Page {
+  const errors: string[] = [];
+  pageErrorLists.set(page, errors);
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !IGNORED_CONSOLE.some((re) => re.test(message.text()))) errors.push(`console: ${message.text()}`);
+  });
+  return page;
+}
+
+/** Uncaught exceptions and console errors of a page opened by newPage, in order. */
+export function pageErrors(page: Page): string[] {
+  return pageErrorLists.get(page) ?? [];
+}
+
+export interface NewPageOptions {
+  /** Cookies and local storage of an earlier context, e.g. a signed-in session (context.storageState()). */
+  storageState?: BrowserContextOptions['storageState'];
+  /** The interface language, set as the `language` cookie before the first page loads. */
+  language?: 'zh' | 'en' | 'es' | 'ja';
+  baseUrl?: string;
+}
+
+/** A page in a context of its own (cookies and storage not shared), with its errors collected. */
+export async function newPage(browser: Browser, viewport: Viewport = DESKTOP, options: NewPageOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport, storageState: options.storageState, locale: 'en-US' });
+  if (options.language) {
+    if (!options.baseUrl) throw new Error('newPage: language needs baseUrl');
+    await context.addCookies([{ name: 'language', value: options.language, url: options.baseUrl }]);
+  }
+  // A missing element fails a test in seconds, well within Jest's own time-out.
+  context.setDefaultTimeout(10_000);
+  return track(await context.newPage());
+}
+
+/** Closes the page's context and everything in it. */
+export async function closePage(page: Page): Promise<void> {
+  await page.context().close();
+}
+
+/** The path and query of the page's URL, e.g. '/login?redirect=%2Fentry'. */
+export function pathOf(page: Page): string {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}`;
+}
+
+/** Waits until the page is at `path` (exact path, any query unless the path has one). */
+export async function waitForPath(page: Page, path: string, timeout = 10_000): Promise<void> {
+  const [pathname, search] = path.split('?');
+  await page.waitForURL((url) => url.pathname === pathname && (search === undefined || url.search === `?${search}`), { timeout });
+}
+
+/**
+ * Signs in through the login form and waits until the console has left the login page. The user name may carry
+ * spaces: the form trims it.
+ */
+export async function login(page: Page, baseUrl: string, username: string, password = DEMO_PASSWORD, path = '/login'): Promise<void> {
+  if (!pathOf(page).startsWith('/login') || !page.url().startsWith(baseUrl)) await page.goto(`${baseUrl}${path}`);
+  await page.locator('input[name=username]').fill(username);
+  await page.locator('input[name=password]').fill(password);
+  await Promise.all([page.waitForResponse((res) => res.url().endsWith('/api/user/login')), page.getByTestId('login-submit').click()]);
+  await page.waitForURL((url) => url.pathname !== '/login', { timeout: 10_000 });
+}
+
+/** The value of one cookie of the page's context. */
+export async function cookie(page: Page, name: string): Promise<string | undefined> {
+  return (await page.context().cookies()).find((c) => c.name === name)?.value;
+}
+
+/** One local-storage entry of the current origin. */
+export async function localStorageItem(page: Page, key: string): Promise<string | null> {
+  return page.evaluate<string | null, string>(
+    (k) => (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem(k),
+    key,
+  );
+}
+
+/** Saves a PNG of the visible viewport under test-results/screenshots/ and returns its path. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage, animations: 'disabled' });
+  return path;
+}
+
+/** Records every API call the page makes from now on. */
+export function recordApiRequests(page: Page): Request[] {
+  const requests: Request[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/')) requests.push(request);
+  });
+  return requests;
+}
+
+/** Resolves once the page's socket.io connection has been accepted by the server (its CONNECT packet answered). */
+export function socketConnected(page: Page, timeout = 10_000): Promise<void> {
+  const connected = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('socket.io did not connect')), timeout);
+    page.on('websocket', (ws) => {
+      if (!ws.url().includes('/socket.io/')) return;
+      ws.on('framereceived', ({ payload }) => {
+        if (String(payload).startsWith('40')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+  });
+  // A test that fails before awaiting this must not leave an unhandled rejection behind.
+  connected.catch(() => undefined);
+  return connected;
+}
+
+/** Resolves with the first socket.io frame the page receives that contains `text` (e.g. an event name). */
+export function socketFrame(page: Page, text: string): Promise<string> {
+  return new Promise((resolve) => {
+    page.on('websocket', (ws) => {
+      ws.on('framereceived', ({ payload }) => {
+        if (String(payload).includes(text)) resolve(String(payload));
+      });
+    });
+  });
+}
+
+/** Resolves once the page has rendered twice more: whatever a handler just scheduled is on screen by then. */
+export async function nextFrame(page: Page): Promise<void> {
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+}
+
+/** The toasts (Mantine notifications) currently shown. */
+export function toasts(page: Page) {
+  return page.locator('.mantine-Notification-root');
+}
+
+export type StorageState = BrowserContextOptions['storageState'];
+
+/** One gateway process and one browser for a test file, with pages closed after each test. */
+export interface BrowserSuite {
+  readonly gw: RunningGateway;
+  readonly browser: Browser;
+  /** A page of its own (own cookies and storage), closed after the test. */
+  open(storageState?: StorageState, viewport?: Viewport, options?: Omit<NewPageOptions, 'storageState' | 'baseUrl'>): Promise<Page>;
+  /** Signs in through the login form and returns the session's cookies and storage, for open(). */
+  signedIn(username: string): Promise<StorageState>;
+}
+
+/** Registers the file's beforeAll/afterEach/afterAll hooks; call at the top of a describe block. */
+export function browserSuite(): BrowserSuite {
+  const pages: Page[] = [];
+  const suite = {
+    gw: undefined as unknown as RunningGateway,
+    browser: undefined as unknown as Browser,
+    async open(storageState?: StorageState, viewport?: Viewport, options: Omit<NewPageOptions, 'storageState' | 'baseUrl'> = {}) {
+      const page = await newPage(suite.browser, viewport, { ...options, storageState, baseUrl: suite.gw.baseUrl });
+      pages.push(page);
+      return page;
+    },
+    async signedIn(username: string) {
+      const page = await suite.open();
+      await login(page, suite.gw.baseUrl, username);
+      return page.context().storageState();
+    },
+  };
+  beforeAll(async () => {
+    [suite.gw, suite.browser] = await Promise.all([startGatewayProcess(), launchBrowser()]);
+  }, 60_000);
+  afterEach(async () => {
+    await Promise.all(pages.splice(0).map((page) => closePage(page)));
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    if (suite.gw) await suite.gw.stop();
+  });
+  return suite;
+}

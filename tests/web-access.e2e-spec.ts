@@ -1,0 +1,286 @@
+import { DEMO_PASSWORD } from '../apps/gateway/src/demo/demo-data';
+import type { RunningGateway } from './support/gateway-process';
+import {
+  browserSuite,
+  cookie,
+  localStorageItem,
+  nextFrame,
+  login,
+  pageErrors,
+  pathOf,
+  recordApiRequests,
+  socketConnected,
+  socketFrame,
+  toasts,
+  waitForPath,
+  type StorageState,
+} from './support/browser';
+
+/** The console in a real browser: who may open what, and how a session starts and ends (spec sections 2, 4 and 8). */
+describe('web console: access and session', () => {
+  const suite = browserSuite();
+  let gw: RunningGateway;
+  let asAdmin: StorageState;
+  let asVisitor: StorageState;
+  const open = (storageState?: StorageState) => suite.open(storageState);
+
+  /** Ends a session from outside the browser, as logging out elsewhere does; answers the envelope's code. */
+  async function endSession(token: string | undefined): Promise<number> {
+    return (
+      await gw
+        .client()
+        .as(token ?? '')
+        .get('/api/user/logout')
+    ).body.code;
+  }
+
+  beforeAll(async () => {
+    gw = suite.gw;
+    [asAdmin, asVisitor] = await Promise.all([suite.signedIn('admin'), suite.signedIn('visitor')]);
+  }, 60_000);
+
+  it('sends a visitor without a session to the login page, then back to the page asked for, with the user name trimmed', async () => {
+    const page = await open();
+    const calls = recordApiRequests(page);
+    await page.goto(`${gw.baseUrl}/systemSetting/log`);
+    await waitForPath(page, '/login?redirect=%2FsystemSetting%2Flog');
+
+    await login(page, gw.baseUrl, '  admin  ');
+    await waitForPath(page, '/systemSetting/log');
+    const sent = calls.find((request) => request.url().endsWith('/api/user/login'));
+    expect(sent?.postDataJSON()).toEqual({ username: 'admin', password: DEMO_PASSWORD });
+    await page.waitForFunction("document.title === 'Smart City - Operation Log'");
+    expect(await page.title()).toBe('Smart City - Operation Log');
+    expect(await cookie(page, 'Token')).toMatch(/\S{20,}/);
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('refuses a wrong password on the login form with the reason on screen', async () => {
+    const page = await open();
+    await page.goto(`${gw.baseUrl}/login`);
+    await page.locator('input[name=username]').fill('admin');
+    await page.locator('input[name=password]').fill(`${DEMO_PASSWORD}-wrong`);
+    const refused = page.waitForResponse((res) => res.url().endsWith('/api/user/login'));
+    await page.getByTestId('login-submit').click();
+    const answer = (await (await refused).json()) as { code: number; message: string };
+    expect(answer.code).not.toBe(200);
+    await toasts(page).filter({ hasText: answer.message }).waitFor();
+    expect(pathOf(page)).toBe('/login');
+    expect(await cookie(page, 'Token')).toBeUndefined();
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('logs out from the user menu: session ended on the server, token, menu list and tabs forgotten; the next user gets their own menu', async () => {
+    const page = await open();
+    // No live events here (see the next test for those): only the logout itself is under test.
+    await page.routeWebSocket(/\/socket\.io\//, () => undefined);
+    await page.goto(`${gw.baseUrl}/login?redirect=%2FregionManage%2FregionManage`);
+    await login(page, gw.baseUrl, 'visitor');
+    await waitForPath(page, '/regionManage/regionManage');
+    await page.getByTestId('tag-/regionManage/regionManage').waitFor();
+    const token = await cookie(page, 'Token');
+
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('logout').click();
+    await waitForPath(page, '/login?redirect=%2FregionManage%2FregionManage');
+    expect(await cookie(page, 'Token')).toBeUndefined();
+    expect(await localStorageItem(page, 'menuList')).toBeNull();
+    expect(JSON.parse((await localStorageItem(page, 'sc-visited-tags')) ?? '{}').state?.tags).toEqual([]);
+    const afterwards = await gw
+      .client()
+      .as(token ?? '')
+      .get('/api/user/info');
+    expect(afterwards.body.code).toBe(-1);
+
+    // Another user in the same tab, without a reload: their roles, not the previous user's.
+    await login(page, gw.baseUrl, 'admin');
+    await waitForPath(page, '/regionManage/regionManage');
+    await page.getByTestId('sidebar').getByTestId('menu-/systemSetting').waitFor();
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('does not offer "Confirm logout" after the user logged out themselves, even when the socket hears of it first', async () => {
+    const page = await open();
+    const sessionEnded = socketFrame(page, 'SessionEnded');
+    const connected = socketConnected(page);
+    await page.goto(`${gw.baseUrl}/login?redirect=%2FregionManage%2FregionManage`);
+    await login(page, gw.baseUrl, 'editor');
+    await waitForPath(page, '/regionManage/regionManage');
+    await connected;
+    // The server ends the session and tells the socket; its answer to the logout call reaches the page after that.
+    await page.route('**/api/user/logout', async (route) => {
+      const response = await route.fetch();
+      await Promise.race([sessionEnded, new Promise((resolve) => setTimeout(resolve, 3000))]);
+      await route.fulfill({ response });
+    });
+
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('logout').click();
+    await waitForPath(page, '/login?redirect=%2FregionManage%2FregionManage');
+    await nextFrame(page);
+    expect(await page.getByRole('dialog', { name: 'Confirm logout' }).count()).toBe(0);
+    await login(page, gw.baseUrl, 'editor');
+    await waitForPath(page, '/regionManage/regionManage');
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  describe('access rules (spec section 2)', () => {
+    it('lets a signed-in user opening /login go straight through', async () => {
+      const page = await open(asVisitor);
+      await page.goto(`${gw.baseUrl}/login`);
+      await waitForPath(page, '/entry');
+      await page.goto(`${gw.baseUrl}/login?redirect=%2FregionManage%2FregionManage`);
+      await waitForPath(page, '/regionManage/regionManage');
+      await page.getByTestId('sidebar').waitFor();
+      // Never to another site.
+      await page.goto(`${gw.baseUrl}/login?redirect=%2F%2Fexample.com%2Fentry`);
+      await waitForPath(page, '/entry');
+      expect(new URL(page.url()).origin).toBe(gw.baseUrl);
+      expect(await page.locator('input[name=password]').count()).toBe(0);
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('sends / to /entry when the stored menu list has Admin or Home', async () => {
+      const page = await open(asAdmin);
+      await page.goto(`${gw.baseUrl}/`);
+      await waitForPath(page, '/entry');
+      expect(JSON.parse((await localStorageItem(page, 'menuList')) ?? '[]')).toEqual(expect.arrayContaining(['Admin', 'Home']));
+      await page.getByTestId('entry-tiles').waitFor();
+      expect(await page.getByTestId('tile-/systemSetting').count()).toBe(1);
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('sends / to /profile/inforManage for a user whose group grants visit but not Home', async () => {
+      const admin = await gw.client().login('admin', DEMO_PASSWORD);
+      const group = await admin.post<{ id: number }>('/api/user/groupAddOrEdit', { groupName: 'Look only', isAdmin: 0, permissionMenu: ['visit'] });
+      expect(group.body.code).toBe(200);
+      const user = await admin.post('/api/user/createUser', { username: 'onlooker', password: 'Onlooker2026', groupId: group.body.data.id });
+      expect(user.body.code).toBe(200);
+
+      const page = await open();
+      await login(page, gw.baseUrl, 'onlooker', 'Onlooker2026');
+      await waitForPath(page, '/profile/inforManage');
+      expect(JSON.parse((await localStorageItem(page, 'menuList')) ?? '[]')).toEqual(['visit']);
+      await page.goto(`${gw.baseUrl}/`);
+      await waitForPath(page, '/profile/inforManage');
+      expect(await page.getByTestId('menu-/systemSetting').count()).toBe(0);
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('sends unknown paths to /404', async () => {
+      const page = await open(asAdmin);
+      await page.goto(`${gw.baseUrl}/no/such/page?x=1`);
+      await waitForPath(page, '/404');
+      expect(await page.getByTestId('error-code').textContent()).toBe('404');
+      // A section's own path is not unknown: it opens the section's first page.
+      await page.goto(`${gw.baseUrl}/systemSetting`);
+      await waitForPath(page, '/systemSetting/userManage');
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('sends a visitor opening an administrator page to /401', async () => {
+      const page = await open(asVisitor);
+      await page.goto(`${gw.baseUrl}/systemSetting/userManage`);
+      await waitForPath(page, '/401');
+      expect(await page.getByTestId('error-code').textContent()).toBe('401');
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('reopens a page through /redirect/{path}', async () => {
+      const page = await open(asAdmin);
+      await page.goto(`${gw.baseUrl}/redirect/regionManage/regionManage`);
+      await waitForPath(page, '/regionManage/regionManage');
+      await page.getByTestId('tag-/regionManage/regionManage').waitFor();
+      await page.waitForFunction("document.title === 'Smart City - Region Manage'");
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('sends a token the server rejects back to the login page with a redirect and an error toast', async () => {
+      const page = await open();
+      await page.context().addCookies([{ name: 'Token', value: 'garbage-token', url: gw.baseUrl }]);
+      await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+      await waitForPath(page, '/login?redirect=%2FregionManage%2FregionManage');
+      await toasts(page).filter({ hasText: 'Your session has ended, please log in again' }).waitFor();
+      expect(await cookie(page, 'Token')).toBeUndefined();
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('signs in from /auth-redirect with a valid token and opens the page asked for', async () => {
+      const { token } = await gw.client().login('editor', DEMO_PASSWORD);
+      const page = await open();
+      await page.goto(`${gw.baseUrl}/auth-redirect?token=${encodeURIComponent(token)}&redirect=/regionManage/regionManage`);
+      await waitForPath(page, '/regionManage/regionManage');
+      await page.getByTestId('menu-/regionManage/regionManage').waitFor();
+      expect(await cookie(page, 'Token')).toBe(token);
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('sends an administrator arriving through /auth-redirect without a page to /entry, as a form sign-in would', async () => {
+      const { token } = await gw.client().login('admin', DEMO_PASSWORD);
+      const page = await open();
+      await page.goto(`${gw.baseUrl}/auth-redirect?token=${encodeURIComponent(token)}`);
+      await page.waitForURL((url) => !url.pathname.startsWith('/auth-redirect') && url.pathname !== '/');
+      await page.getByTestId('entry-tiles').or(page.getByTestId('sidebar')).first().waitFor();
+      expect(pathOf(page)).toBe('/entry');
+      expect(pageErrors(page)).toEqual([]);
+    });
+  });
+
+  describe('a session ended on the server (spec section 8, code -1)', () => {
+    it('pushes the Confirm logout dialog: Cancel stays on the page, Re-Login ends on the login page with a redirect', async () => {
+      const page = await open();
+      let connected = socketConnected(page);
+      await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+      await waitForPath(page, '/login?redirect=%2FregionManage%2FregionManage');
+      await login(page, gw.baseUrl, 'admin');
+      await waitForPath(page, '/regionManage/regionManage');
+      await connected;
+
+      const token = await cookie(page, 'Token');
+      expect(await endSession(token)).toBe(200);
+      const dialog = page.getByRole('dialog', { name: 'Confirm logout' });
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain('You have been logged out, you can cancel to stay on this page, or log in again');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(pathOf(page)).toBe('/regionManage/regionManage');
+      expect(await page.getByTestId('sidebar').isVisible()).toBe(true);
+
+      // A second session in the same tab, ended the same way: Re-Login this time.
+      const again = await gw.client().login('admin', DEMO_PASSWORD);
+      await page.context().addCookies([{ name: 'Token', value: again.token, url: gw.baseUrl }]);
+      connected = socketConnected(page);
+      await page.reload();
+      await connected;
+      expect((await again.get('/api/user/logout')).body.code).toBe(200);
+      await dialog.waitFor();
+      await page.getByTestId('relogin').click();
+      await waitForPath(page, '/login?redirect=%2FregionManage%2FregionManage');
+      expect(await cookie(page, 'Token')).toBeUndefined();
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('opens the dialog at the next API call when no socket told the page (navbar refresh on User Manage)', async () => {
+      const page = await open();
+      // No live events in this tab: the page learns of the end only from the answer to its next call.
+      await page.routeWebSocket(/\/socket\.io\//, () => undefined);
+      await page.goto(`${gw.baseUrl}/systemSetting/userManage`);
+      await waitForPath(page, '/login?redirect=%2FsystemSetting%2FuserManage');
+      await login(page, gw.baseUrl, 'admin');
+      await waitForPath(page, '/systemSetting/userManage');
+      await page.getByTestId('user-add').waitFor();
+      await page.waitForLoadState('networkidle');
+
+      const token = await cookie(page, 'Token');
+      expect(await endSession(token)).toBe(200);
+      const refused = page.waitForResponse((res) => res.url().includes('/api/') && res.status() === 401);
+      await page.getByTestId('refresh').click();
+      await refused;
+      const dialog = page.getByRole('dialog', { name: 'Confirm logout' });
+      await dialog.waitFor();
+      await page.getByTestId('relogin').click();
+      await waitForPath(page, '/login?redirect=%2FsystemSetting%2FuserManage');
+      expect(pageErrors(page)).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { common as enCommon } from '../apps/web/src/i18n/locales/en/common';
+import type { RunningGateway } from './support/gateway-process';
+import { browserSuite, DESKTOP, PHONE, WALL_SCREEN, pageErrors, screenshot, waitForPath, type Viewport, type StorageState } from './support/browser';
+
+/** Width and height of a PNG, from its IHDR chunk. */
+function pngSize(path: string): Viewport {
+  const png = readFileSync(path);
+  expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** Administration through the console's own pages, and a picture of every main page (spec sections 2 and 3). */
+describe('web console: administration pages', () => {
+  const suite = browserSuite();
+  let gw: RunningGateway;
+  let asAdmin: StorageState;
+  const open = (storageState?: StorageState, viewport?: Viewport) => suite.open(storageState, viewport);
+
+  /** Opens a console page and waits until it has its title and has finished loading its data. */
+  async function show(page: Page, path: string, title: string): Promise<void> {
+    await page.goto(`${gw.baseUrl}${path}`);
+    await waitForPath(page, path);
+    await page.waitForFunction(
+      (expected) => (globalThis as unknown as { document: { title: string } }).document.title === expected,
+      `Smart City - ${title}`,
+    );
+    await page.waitForLoadState('networkidle');
+  }
+
+  beforeAll(async () => {
+    gw = suite.gw;
+    asAdmin = await suite.signedIn('admin');
+  }, 60_000);
+
+  it('creates a user through the User Manage form, and the Operation Log shows the creation by admin', async () => {
+    const page = await open(asAdmin);
+    await show(page, '/systemSetting/userManage', enCommon.route.userManage);
+
+    await page.getByTestId('user-add').click();
+    await page.locator('input[name=username]').fill('night-owl');
+    await page.locator('input[name=password]').fill('NightOwl2026');
+    await page.locator('input[name=confirmPassword]').fill('NightOwl2026');
+    await page.getByTestId('user-group').click();
+    await page.getByRole('option', { name: 'Editors', exact: true }).click();
+    const created = page.waitForResponse((res) => res.url().endsWith('/api/user/createUser'));
+    await page.getByTestId('user-save').click();
+    expect(((await (await created).json()) as { code: number }).code).toBe(200);
+    await page.getByTestId('user-row-night-owl').waitFor();
+    // The account is real: it signs in.
+    await gw.client().login('night-owl', 'NightOwl2026');
+
+    await show(page, '/systemSetting/log', enCommon.route.log);
+    const row = page.getByTestId('log-row').filter({ hasText: 'Create user' }).first();
+    await row.waitFor();
+    expect(await row.textContent()).toContain('admin');
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('saves screenshots of the main pages, on a phone and on a 4K wall screen', async () => {
+    const anonymous = await open();
+    await show(anonymous, '/login', enCommon.route.login);
+    expect(pngSize(await screenshot(anonymous, 'login'))).toEqual(DESKTOP);
+
+    const page = await open(asAdmin);
+    await show(page, '/entry', enCommon.route.entry);
+    await page.getByTestId('entry-tiles').waitFor();
+    expect(pngSize(await screenshot(page, 'entry'))).toEqual(DESKTOP);
+    const shots: [string, string, string][] = [
+      ['region-manage', '/regionManage/regionManage', enCommon.route.regionManage],
+      ['user-manage', '/systemSetting/userManage', enCommon.route.userManage],
+      ['permission', '/systemSetting/permission', enCommon.route.permission],
+      ['log', '/systemSetting/log', enCommon.route.log],
+      ['profile', '/profile/inforManage', enCommon.route.inforManage],
+    ];
+    for (const [name, path, title] of shots) {
+      await show(page, path, title);
+      await page.getByTestId('sidebar').waitFor();
+      expect(pngSize(await screenshot(page, name))).toEqual(DESKTOP);
+    }
+
+    const phone = await open(asAdmin, PHONE);
+    await show(phone, '/regionManage/regionManage', enCommon.route.regionManage);
+    expect(pngSize(await screenshot(phone, 'phone-region-manage'))).toEqual(PHONE);
+
+    const wall = await open(asAdmin, WALL_SCREEN);
+    await show(wall, '/systemSetting/log', enCommon.route.log);
+    expect(pngSize(await screenshot(wall, 'wall-screen-log'))).toEqual(WALL_SCREEN);
+    for (const p of [anonymous, page, phone, wall]) expect(pageErrors(p)).toEqual([]);
+  });
+});

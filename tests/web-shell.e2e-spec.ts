@@ -1,0 +1,223 @@
+import type { Locator } from 'playwright-core';
+import { zhCN } from '@sc/i18n/locales/zh-CN';
+import { enUS } from '@sc/i18n/locales/en-US';
+import { common as zhCommon } from '../apps/web/src/i18n/locales/zh/common';
+import { common as enCommon } from '../apps/web/src/i18n/locales/en/common';
+import { waitFor } from '@sc/testing';
+import type { RunningGateway } from './support/gateway-process';
+import {
+  browserSuite,
+  DESKTOP,
+  PHONE,
+  cookie,
+  localStorageItem,
+  pageErrors,
+  recordApiRequests,
+  toasts,
+  waitForPath,
+  type NewPageOptions,
+  type Viewport,
+  type StorageState,
+} from './support/browser';
+
+/** Whether any part of the element lies inside the viewport (an off-canvas navbar has a box, just not on screen). */
+async function onScreen(locator: Locator, viewport: Viewport): Promise<boolean> {
+  if ((await locator.count()) === 0 || !(await locator.first().isVisible())) return false;
+  const box = await locator.first().boundingBox();
+  return !!box && box.x + box.width > 0 && box.x < viewport.width && box.y + box.height > 0 && box.y < viewport.height;
+}
+
+/** Waits out a slide-in or slide-out transition: true once the element is (or is no longer) on screen. */
+async function settlesOnScreen(locator: Locator, viewport: Viewport, expected: boolean): Promise<boolean> {
+  return waitFor(async () => ((await onScreen(locator, viewport)) === expected ? expected : undefined), 5000, 50).catch(() => !expected);
+}
+
+/** The console's frame in a real browser: menu, language, header search, visited tabs, phone layout (spec sections 1 and 2). */
+describe('web console: shell', () => {
+  const suite = browserSuite();
+  let gw: RunningGateway;
+  let asAdmin: StorageState;
+  let asVisitor: StorageState;
+  const open = (storageState?: StorageState, viewport?: Viewport, options: Omit<NewPageOptions, 'storageState' | 'baseUrl'> = {}) =>
+    suite.open(storageState, viewport, options);
+
+  beforeAll(async () => {
+    gw = suite.gw;
+    [asAdmin, asVisitor] = await Promise.all([suite.signedIn('admin'), suite.signedIn('visitor')]);
+  }, 60_000);
+
+  describe('menu built from the permitted routes', () => {
+    it('gives the administrator System Setting with its three pages, and Region Manage', async () => {
+      const page = await open(asAdmin);
+      await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+      const sidebar = page.getByTestId('sidebar');
+      await sidebar.getByTestId('menu-/systemSetting').waitFor();
+      await sidebar.getByTestId('menu-/regionManage/regionManage').waitFor();
+      expect(await sidebar.getByTestId('menu-/systemSetting').textContent()).toContain(enCommon.route.systemSetting);
+      await sidebar.getByTestId('menu-/systemSetting').click();
+      for (const child of ['userManage', 'permission', 'log']) await sidebar.getByTestId(`menu-/systemSetting/${child}`).waitFor();
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('gives the demo visitor Region Manage and Profile but no System Setting', async () => {
+      const page = await open(asVisitor);
+      await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+      const sidebar = page.getByTestId('sidebar');
+      await sidebar.getByTestId('menu-/regionManage/regionManage').waitFor();
+      await sidebar.getByTestId('menu-/profile/inforManage').waitFor();
+      expect(await sidebar.getByTestId('menu-/systemSetting').count()).toBe(0);
+      expect(await sidebar.textContent()).not.toContain(enCommon.route.systemSetting);
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('collapses a section with a single visible page into one direct link', async () => {
+      const page = await open(asAdmin);
+      await page.goto(`${gw.baseUrl}/systemSetting/log`);
+      const sidebar = page.getByTestId('sidebar');
+      const link = sidebar.getByTestId('menu-/regionManage/regionManage');
+      await link.waitFor();
+      expect(await sidebar.getByTestId('menu-/regionManage').count()).toBe(0);
+      expect(await link.evaluate((el) => el.tagName)).toBe('A');
+      expect(await link.getAttribute('href')).toBe('/regionManage/regionManage');
+      await link.click();
+      await waitForPath(page, '/regionManage/regionManage');
+      expect(pageErrors(page)).toEqual([]);
+    });
+  });
+
+  it('switches the language: reload, toast, Chinese menu, language cookie, Accept-Language zh-CN; and back to English', async () => {
+    const page = await open(asAdmin);
+    await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+    const regionLink = page.getByTestId('sidebar').getByTestId('menu-/regionManage/regionManage');
+    await regionLink.waitFor();
+    expect(await regionLink.textContent()).toBe(enCommon.route.regionManage);
+
+    const calls = recordApiRequests(page);
+    const reloaded = page.waitForEvent('load');
+    await page.getByTestId('language-select').click();
+    await page.getByTestId('language-zh').click();
+    await reloaded;
+    await toasts(page).filter({ hasText: zhCN.messages.switchLanguageSuccess }).waitFor();
+    await page.waitForFunction(`document.title === 'Smart City - ${zhCommon.route.regionManage}'`);
+    expect(await regionLink.textContent()).toBe(zhCommon.route.regionManage);
+    expect(await page.getByTestId('sidebar').getByTestId('menu-/systemSetting').textContent()).toContain(zhCommon.route.systemSetting);
+    expect(await cookie(page, 'language')).toBe('zh');
+    expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
+    // The reloaded page loads the user info again: that call, and any other, speaks Chinese.
+    expect(calls.map((request) => new URL(request.url()).pathname)).toContain('/api/user/info');
+    for (const request of calls) expect(await request.headerValue('accept-language')).toBe('zh-CN');
+
+    calls.length = 0;
+    const back = page.waitForEvent('load');
+    await page.getByTestId('language-select').click();
+    await page.getByTestId('language-en').click();
+    await back;
+    await toasts(page).filter({ hasText: enUS.messages.switchLanguageSuccess }).waitFor();
+    expect(await regionLink.textContent()).toBe(enCommon.route.regionManage);
+    expect(await cookie(page, 'language')).toBe('en');
+    expect(calls.map((request) => new URL(request.url()).pathname)).toContain('/api/user/info');
+    for (const request of calls) expect(await request.headerValue('accept-language')).toBe('en-US');
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('finds a Chinese menu title by pinyin in the header search, and not once pinyin search is off', async () => {
+    const page = await open(asAdmin, undefined, { language: 'zh' });
+    await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+    const search = page.getByTestId('header-search');
+    const userManage = `${zhCommon.route.systemSetting} > ${zhCommon.route.userManage}`;
+    const log = `${zhCommon.route.systemSetting} > ${zhCommon.route.log}`;
+
+    await search.click();
+    await search.fill('caozuorizhi');
+    await page.getByRole('option', { name: log, exact: true }).waitFor();
+    await search.fill('yonghu');
+    await page.getByRole('option', { name: userManage, exact: true }).click();
+    await waitForPath(page, '/systemSetting/userManage');
+
+    await page.getByTestId('open-settings').click();
+    const pinyin = page.getByRole('switch', { name: zhCommon.settings.pinyinSearch });
+    expect(await pinyin.isChecked()).toBe(true);
+    await pinyin.setChecked(false, { force: true });
+    expect(await pinyin.isChecked()).toBe(false);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: zhCommon.settings.title }).waitFor({ state: 'hidden' });
+
+    await search.click();
+    await search.fill('yonghu');
+    await page.getByText(zhCommon.nav.noMatch).waitFor();
+    expect(await page.getByRole('option').count()).toBe(0);
+    // The Chinese title itself still matches.
+    await search.fill('用户');
+    await page.getByRole('option', { name: userManage, exact: true }).waitFor();
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('keeps the visited tabs and the collapsed sidebar across a reload; close all empties the tabs', async () => {
+    const page = await open(asAdmin);
+    await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+    const sidebar = page.getByTestId('sidebar');
+    const tags = page.getByTestId('tags-view');
+    const tagPaths = async () =>
+      (await tags.locator('[data-testid^="tag-/"]').evaluateAll((els) => els.map((el) => el.getAttribute('data-testid')))).map((id) =>
+        String(id).slice('tag-'.length),
+      );
+
+    await sidebar.getByTestId('menu-/systemSetting').click();
+    await sidebar.getByTestId('menu-/systemSetting/userManage').click();
+    await waitForPath(page, '/systemSetting/userManage');
+    await sidebar.getByTestId('menu-/systemSetting/log').click();
+    await waitForPath(page, '/systemSetting/log');
+    await tags.getByTestId('tag-/systemSetting/log').waitFor();
+    expect(await tagPaths()).toEqual(['/regionManage/regionManage', '/systemSetting/userManage', '/systemSetting/log']);
+
+    await tags.getByTestId('tag-/systemSetting/userManage').getByLabel(enCommon.tags.close).click();
+    await tags.getByTestId('tag-/systemSetting/userManage').waitFor({ state: 'detached' });
+    expect(await tagPaths()).toEqual(['/regionManage/regionManage', '/systemSetting/log']);
+    expect(await tags.getByTestId('tag-/systemSetting/log').getAttribute('data-active')).not.toBeNull();
+
+    expect(await sidebar.getAttribute('data-collapsed')).toBeNull();
+    await page.getByTestId('sidebar-toggle').click();
+    await page.locator('[data-testid="sidebar"][data-collapsed]').waitFor();
+
+    await page.reload();
+    await tags.getByTestId('tag-/systemSetting/log').waitFor();
+    expect(await tagPaths()).toEqual(['/regionManage/regionManage', '/systemSetting/log']);
+    expect(await sidebar.getAttribute('data-collapsed')).not.toBeNull();
+    const navbar = await sidebar.boundingBox();
+    expect(navbar?.width).toBeLessThan(100);
+
+    await page.getByTestId('tags-menu').click();
+    await page.getByTestId('tags-close-all').click();
+    await page.waitForURL((url) => url.pathname !== '/systemSetting/log');
+    expect(JSON.parse((await localStorageItem(page, 'sc-visited-tags')) ?? '{}').state?.tags).toEqual([]);
+    await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+    await tags.getByTestId('tag-/regionManage/regionManage').waitFor();
+    expect(await tagPaths()).toEqual(['/regionManage/regionManage']);
+    expect(await sidebar.getAttribute('data-collapsed')).not.toBeNull();
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('shows the sidebar as a drawer on a 375 px phone, closed again after choosing a page', async () => {
+    const page = await open(asAdmin, PHONE);
+    await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+    await page.getByTestId('sidebar-toggle').waitFor();
+    await page.locator('[data-device="mobile"]').waitFor();
+    expect(await onScreen(page.getByTestId('sidebar'), PHONE)).toBe(false);
+
+    await page.getByTestId('sidebar-toggle').click();
+    const drawer = page.getByRole('dialog').filter({ has: page.getByTestId('sidebar') });
+    await drawer.waitFor();
+    expect(await settlesOnScreen(drawer.getByTestId('sidebar'), PHONE, true)).toBe(true);
+    await drawer.getByTestId('menu-/systemSetting').click();
+    await drawer.getByTestId('menu-/systemSetting/log').click();
+    await waitForPath(page, '/systemSetting/log');
+    await drawer.waitFor({ state: 'hidden' });
+    expect(await settlesOnScreen(page.getByTestId('sidebar'), PHONE, false)).toBe(false);
+
+    // Widened past the breakpoint, the fixed sidebar is back.
+    await page.setViewportSize(DESKTOP);
+    await page.locator('[data-device="desktop"]').waitFor();
+    expect(await settlesOnScreen(page.getByTestId('sidebar'), DESKTOP, true)).toBe(true);
+    expect(pageErrors(page)).toEqual([]);
+  });
+});
