@@ -77,11 +77,16 @@ function adapter(config: AppConfig): FastifyAdapter {
   });
 }
 
-/** Answers unknown API paths with the envelope, and every other GET with the web app's index page. */
+/**
+ * Answers unknown API paths with the envelope, and every other GET with the web app's index page. A missing file
+ * (a name with an extension, such as a chunk of an earlier build that a tab still asks for) is a 404, never the
+ * index page, so the browser sees a failed load instead of HTML served as a script.
+ */
 function spaFallback(webDist: string | null) {
   return (req: FastifyRequest, reply: FastifyReply) => {
     const path = req.url.split('?')[0];
-    if (!webDist || path.startsWith('/api/') || path === '/api' || path.startsWith('/socket.io')) {
+    const isFile = /\.[A-Za-z0-9]+$/.test(path.slice(path.lastIndexOf('/') + 1));
+    if (!webDist || isFile || path.startsWith('/api/') || path === '/api' || path.startsWith('/socket.io')) {
       void reply.status(404).send({
         code: 404,
         data: null,

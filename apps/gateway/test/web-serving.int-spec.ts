@@ -35,6 +35,14 @@ describe('serving the web console', () => {
     expect(res.headers.get('cache-control')).toContain('immutable');
   });
 
+  it('answers a missing file with 404, not the index page (a chunk of an earlier build, say)', async () => {
+    for (const path of ['/assets/index-old999.js', '/assets/page-old.css', '/robots.txt']) {
+      const res = await fetch(`${gw.baseUrl}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).not.toContain('text/html');
+    }
+  });
+
   it('keeps unknown API and socket paths as JSON 404s', async () => {
     for (const path of ['/api/unknown', '/api']) {
       const res = await fetch(`${gw.baseUrl}${path}`);

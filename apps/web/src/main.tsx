@@ -8,6 +8,15 @@ import { installErrorLog } from '@/settings/error-log';
 import { App } from '@/app/App';
 
 installErrorLog();
+// After a new release, a tab opened before it asks for chunks that no longer exist: load the new release instead,
+// once (a second failure within a minute is left to the error log rather than reloading in a loop).
+window.addEventListener('vite:preloadError', (event) => {
+  const last = Number(sessionStorage.getItem('reloadedForRelease') ?? 0);
+  if (Date.now() - last < 60_000) return;
+  event.preventDefault();
+  sessionStorage.setItem('reloadedForRelease', String(Date.now()));
+  window.location.reload();
+});
 void initI18n().then(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Avatar, Badge, Box, Button, Group, Select, Switch, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Badge, Box, Button, Group, Select, Switch, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconEdit, IconKey, IconPlus, IconRotateClockwise, IconSearch, IconUser } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
@@ -191,7 +191,7 @@ export function UserManagePage() {
         </Group>
       </FilterBar>
 
-      <Table.ScrollContainer minWidth={1120} type="native">
+      <Table.ScrollContainer minWidth={1000} type="native">
         <Table striped highlightOnHover verticalSpacing="sm" styles={TABLE_STYLES} data-testid="user-table">
           <Table.Thead>
             <Table.Tr>
@@ -295,25 +295,27 @@ export function UserManagePage() {
                   <Table.Td>
                     {canEdit && (
                       <Group gap={4} justify="flex-end" wrap="nowrap">
-                        <Button
-                          variant="subtle"
-                          size="compact-sm"
-                          leftSection={<IconEdit size={14} />}
-                          onClick={() => setForm({ opened: true, user })}
-                          data-testid="user-edit"
-                        >
-                          {t('common:actions.edit')}
-                        </Button>
-                        <Button
-                          variant="subtle"
-                          color="orange"
-                          size="compact-sm"
-                          leftSection={<IconKey size={14} />}
-                          onClick={() => setReset({ opened: true, user })}
-                          data-testid="user-reset-password"
-                        >
-                          {t('system:users.resetPassword')}
-                        </Button>
+                        <Tooltip label={t('common:actions.edit')}>
+                          <ActionIcon
+                            variant="subtle"
+                            onClick={() => setForm({ opened: true, user })}
+                            aria-label={t('common:actions.edit')}
+                            data-testid="user-edit"
+                          >
+                            <IconEdit size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                        <Tooltip label={t('system:users.resetPassword')}>
+                          <ActionIcon
+                            variant="subtle"
+                            color="orange"
+                            onClick={() => setReset({ opened: true, user })}
+                            aria-label={t('system:users.resetPassword')}
+                            data-testid="user-reset-password"
+                          >
+                            <IconKey size={18} />
+                          </ActionIcon>
+                        </Tooltip>
                       </Group>
                     )}
                   </Table.Td>
