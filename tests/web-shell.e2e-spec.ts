@@ -12,6 +12,7 @@ import {
   cookie,
   localStorageItem,
   pageErrors,
+  pathOf,
   recordApiRequests,
   toasts,
   waitForPath,
@@ -195,6 +196,32 @@ describe('web console: shell', () => {
     expect(await tagPaths()).toEqual(['/regionManage/regionManage']);
     expect(await sidebar.getAttribute('data-collapsed')).not.toBeNull();
     expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('collects uncaught errors of the page in the navbar error log (production build)', async () => {
+    const page = await open(asAdmin);
+    await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+    await page.getByTestId('sidebar').waitFor();
+    expect(await page.getByTestId('error-log').count()).toBe(0);
+    await page.evaluate(() =>
+      setTimeout(() => {
+        throw new Error('Lamp layer failed to draw');
+      }),
+    );
+    await page.getByTestId('error-log').click();
+    const table = page.getByTestId('error-log-table');
+    await table.waitFor();
+    expect(await table.textContent()).toContain('Lamp layer failed to draw');
+    expect(await table.textContent()).toContain('/regionManage/regionManage');
+  });
+
+  it('says "network error, please retry" when a call gets no answer, and changes nothing on screen', async () => {
+    const page = await open(asAdmin);
+    await page.route('**/api/user/userPage', (route) => route.abort('connectionrefused'));
+    await page.goto(`${gw.baseUrl}/systemSetting/userManage`);
+    await toasts(page).filter({ hasText: enUS.messages.networkError }).first().waitFor();
+    expect(pathOf(page)).toBe('/systemSetting/userManage');
+    expect(await page.getByTestId('user-add').isVisible()).toBe(true);
   });
 
   it('shows the sidebar as a drawer on a 375 px phone, closed again after choosing a page', async () => {

@@ -1,7 +1,6 @@
 import { Group, Pagination, Select, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-
-export const PAGE_SIZES = [10, 20, 50, 100] as const;
+import { PAGE_SIZES } from './page-sizes';
 
 /** Total, page size and pages under a paged table (pages are 1-based, as the API's pageNum). */
 export function TableFooter({

@@ -11,7 +11,7 @@ import { FilterBar, PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { parseTime } from '@/utils/format';
 import { PermissionBadges, RoleTypeBadge, useButtonLabel } from '../shared/permissions';
-import { compact, paging } from '../shared/search';
+import { compact, paging } from '@/navigation/search-params';
 import { TABLE_STYLES, TableStatusRow } from '../shared/table-states';
 import { useDeleteGroup, useGroups, usePermissionMenu } from './api';
 import { GroupFormModal } from './group-form-modal';

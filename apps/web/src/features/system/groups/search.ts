@@ -1,5 +1,5 @@
 import { GROUP_NAME_MAX } from '@sc/contracts';
-import { compact, readEnum, readPage, readText, type PageSearch } from '../shared/search';
+import { compact, readEnum, readPage, readText, type PageSearch } from '@/navigation/search-params';
 
 export const ROLE_TABS = ['admin', 'general'] as const;
 export type RoleTab = (typeof ROLE_TABS)[number];

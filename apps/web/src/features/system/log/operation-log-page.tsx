@@ -8,7 +8,7 @@ import { FilterBar, PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { formatTime, parseTime } from '@/utils/format';
 import { DateTimeField, localIso } from '../shared/date-fields';
-import { compact, paging } from '../shared/search';
+import { compact, paging } from '@/navigation/search-params';
 import { TABLE_STYLES, TableStatusRow } from '../shared/table-states';
 import { useOperationLog } from './api';
 import { KNOWN_ACTIONS, useActionLabel } from './log-labels';

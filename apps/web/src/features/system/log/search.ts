@@ -1,5 +1,5 @@
 import { OperationStatus } from '@sc/contracts';
-import { compact, readDate, readEnum, readPage, readText, type PageSearch } from '../shared/search';
+import { compact, readDate, readEnum, readPage, readText, type PageSearch } from '@/navigation/search-params';
 
 /** The operation log's page and filters, kept in the address. */
 export interface LogSearch extends PageSearch {

@@ -3,7 +3,7 @@ import { validateUserSearch } from '../users/search';
 import { validateGroupSearch } from '../groups/search';
 import { validateLogSearch } from '../log/search';
 import { dayEndIso, dayStartIso, localIso } from './date-fields';
-import { paging } from './search';
+import { paging } from '@/navigation/search-params';
 
 describe('system pages: search params', () => {
   it('keeps valid user filters and drops malformed or empty ones', () => {

@@ -1,5 +1,5 @@
 import { USERNAME_MAX } from '@sc/contracts';
-import { compact, readDate, readEnum, readInt, readPage, readText, type PageSearch } from '../shared/search';
+import { compact, readDate, readEnum, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
 
 export const USER_STATUSES = ['enabled', 'disabled'] as const;
 export type UserStatusFilter = (typeof USER_STATUSES)[number];

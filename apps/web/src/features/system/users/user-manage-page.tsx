@@ -13,7 +13,7 @@ import { formatTime, parseTime } from '@/utils/format';
 import { i18next } from '@/i18n';
 import { DateRangeField, dayEndIso, dayStartIso, today } from '../shared/date-fields';
 import { PermissionBadges, RoleTypeBadge } from '../shared/permissions';
-import { compact, paging } from '../shared/search';
+import { compact, paging } from '@/navigation/search-params';
 import { TABLE_STYLES, TableStatusRow } from '../shared/table-states';
 import { useGroups } from '../groups/api';
 import { useUpdateUser, useUserPage } from './api';

@@ -1,5 +1,5 @@
 import { PAGE_SIZE_MAX } from '@sc/contracts';
-import { PAGE_SIZES } from '@/components/table-footer';
+import { PAGE_SIZES } from '@/components/page-sizes';
 
 /**
  * Search-param readers for the system pages' routes. Every param is optional, so links without a query still type-check;
