@@ -124,6 +124,39 @@ describe('web console: access and session', () => {
     expect(pageErrors(page)).toEqual([]);
   });
 
+  it('opens the home page instead of /401 when the page left in the redirect is not for the user signing in', async () => {
+    const page = await open();
+    // An administrator logged out from the operation log; the visitor on the next shift signs in on that screen.
+    await page.goto(`${gw.baseUrl}/login?redirect=%2FsystemSetting%2Flog`);
+    await login(page, gw.baseUrl, 'visitor');
+    await waitForPath(page, '/entry');
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('follows another user signing in in another tab: the next navigation shows their menu, and the old tabs are gone', async () => {
+    // A session of its own (logging out ends it for every tab), and no socket in this tab: it must notice the change
+    // by itself at its next navigation, as when the push was missed.
+    const first = await open(await suite.signedIn('admin'));
+    await first.routeWebSocket(/\/socket\.io\//, () => undefined);
+    await first.goto(`${gw.baseUrl}/systemSetting/userManage`);
+    await first.getByTestId('user-add').waitFor();
+    // A second tab of the same browser (same cookies) signs out and in as the visitor.
+    const second = await first.context().newPage();
+    await second.goto(`${gw.baseUrl}/regionManage/regionManage`);
+    await second.getByTestId('user-menu').click();
+    await second.getByTestId('logout').click();
+    await waitForPath(second, '/login?redirect=%2FregionManage%2FregionManage');
+    await login(second, gw.baseUrl, 'visitor');
+    await waitForPath(second, '/regionManage/regionManage');
+
+    await first.getByTestId('sidebar').getByTestId('menu-/regionManage/regionManage').click();
+    await waitForPath(first, '/regionManage/regionManage');
+    await first.getByTestId('user-menu').getByText('visitor').waitFor();
+    expect(await first.getByTestId('sidebar').getByTestId('menu-/systemSetting').count()).toBe(0);
+    expect(await first.getByTestId('tag-/systemSetting/userManage').count()).toBe(0);
+    expect(pageErrors(first)).toEqual([]);
+  });
+
   describe('access rules (spec section 2)', () => {
     it('lets a signed-in user opening /login go straight through', async () => {
       const page = await open(asVisitor);

@@ -215,6 +215,17 @@ describe('web console: shell', () => {
     expect(await table.textContent()).toContain('/regionManage/regionManage');
   });
 
+  it('shows a crashed page as such, and the next page opens normally', async () => {
+    const page = await open(asAdmin);
+    // An answer the page cannot draw (a row that is not a user).
+    await page.route('**/api/user/userPage', (route) => route.fulfill({ json: { code: 200, data: { list: [null], total: 1 }, message: 'success' } }));
+    await page.goto(`${gw.baseUrl}/systemSetting/userManage`);
+    await page.getByText(enCommon.errors.crashed).waitFor();
+    await page.getByTestId('sidebar').getByTestId('menu-/regionManage/regionManage').click();
+    await page.getByTestId('region-add').waitFor();
+    expect(await page.getByText(enCommon.errors.crashed).count()).toBe(0);
+  });
+
   it('says "network error, please retry" when a call gets no answer, and changes nothing on screen', async () => {
     const page = await open(asAdmin);
     await page.route('**/api/user/userPage', (route) => route.abort('connectionrefused'));

@@ -6,8 +6,16 @@ import { createRoot } from 'react-dom/client';
 import { initI18n } from '@/i18n';
 import { installErrorLog } from '@/settings/error-log';
 import { App } from '@/app/App';
+import { queryClient } from '@/app/query-client';
+import { session } from '@/auth/session-store';
+import { useTags } from '@/settings/tags-store';
 
 installErrorLog();
+// Visited tabs and cached answers belong to one user: they go when the session ends or changes hands.
+session.onReset(() => {
+  useTags.getState().closeAll();
+  queryClient.clear();
+});
 // After a new release, a tab opened before it asks for chunks that no longer exist: load the new release instead,
 // once (a second failure within a minute is left to the error log rather than reloading in a loop).
 window.addEventListener('vite:preloadError', (event) => {

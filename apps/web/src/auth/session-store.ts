@@ -12,9 +12,20 @@ export interface SessionState {
   /** Empty until user info has loaded: the router guard loads it once per page load. */
   roles: string[];
   buttons: Button[];
+  /** The server said this session is over (code -1 or the socket); nothing refreshes on its own until a new sign-in. */
+  ended: boolean;
 }
 
-const empty = (): SessionState => ({ token: getToken(), name: '', avatar: '', introduction: '', isAdmin: false, roles: [], buttons: [] });
+const empty = (): SessionState => ({
+  token: getToken(),
+  name: '',
+  avatar: '',
+  introduction: '',
+  isAdmin: false,
+  roles: [],
+  buttons: [],
+  ended: false,
+});
 
 export const useSession = create<SessionState>(() => empty());
 
@@ -34,7 +45,16 @@ export const session = {
     const result = await post<LoginResult>('/user/login', { username: username.trim(), password });
     setToken(result.token);
     setMenuList(menuListOf(result));
-    useSession.setState({ ...empty(), token: result.token });
+    session.forget();
+  },
+
+  /**
+   * Whether the roles in memory belong to the token in the cookie. Another tab may have signed out and in as someone
+   * else since they were loaded: then this tab must forget them and load the new user's.
+   */
+  isCurrent(): boolean {
+    const state = useSession.getState();
+    return state.roles.length > 0 && state.token === getToken();
   },
 
   /** Spec section 4: a token without roles loads user info. Throws with the message to show when that fails. */
@@ -52,28 +72,39 @@ export const session = {
       isAdmin: info.isAdmin === 1,
       roles: info.roles,
       buttons: info.buttons ?? [],
+      ended: false,
     });
     return useSession.getState();
   },
 
   /**
    * Forgets the session here first (closing the socket, so the server's 'session ended' push for this very logout
-   * is not taken for a revocation), then ends it on the server, best effort.
+   * is not taken for a revocation), then ends it on the server without waiting: the user is on the login page at once.
    */
-  async logout(): Promise<void> {
+  logout(): void {
     const token = getToken();
     session.reset();
-    if (token) await get('/user/logout', undefined, { silent: true, token }).catch(() => undefined);
+    if (token) void get('/user/logout', undefined, { silent: true, token }).catch(() => undefined);
   },
 
+  /** Ends the session in this tab: token, menu list, user, and everything registered with onReset. */
   reset(): void {
     removeToken();
     clearMenuList();
-    useSession.setState({ ...empty(), token: undefined });
+    session.forget();
+  },
+
+  /** Forgets the user held in memory (and their tabs, cached data and socket), keeping the cookie. */
+  forget(): void {
+    useSession.setState(empty());
     for (const listener of resetListeners) listener();
   },
 
-  /** Other stores (open tabs, the socket) clear themselves when the session ends. */
+  markEnded(): void {
+    useSession.setState({ ended: true });
+  },
+
+  /** Open tabs, cached data and the socket belong to one user: they clear themselves when the session ends. */
   onReset(listener: () => void): void {
     resetListeners.add(listener);
   },

@@ -1,17 +1,15 @@
 import { useNavigate, useRouterState } from '@tanstack/react-router';
-import { useQueryClient } from '@tanstack/react-query';
-import { useTags } from '@/settings/tags-store';
 import { session } from './session-store';
 
-/** Spec sections 2 and 4: log out on the server, forget token, roles, routes and open tabs, then the login page. */
+/**
+ * Spec sections 2 and 4: log out on the server, forget token, roles, routes, open tabs and cached data (the
+ * session's reset listeners), then the login page with this page as the redirect.
+ */
 export function useLogout() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const href = useRouterState({ select: (s) => s.location.href });
   return async () => {
-    await session.logout();
-    useTags.getState().closeAll();
-    queryClient.clear();
+    session.logout();
     await navigate({ to: '/login', search: { redirect: href } });
   };
 }

@@ -8,6 +8,7 @@ import { TagsView } from './tags-view';
 import { AutoRefresh } from './header/auto-refresh';
 import { PageErrorBoundary } from './page-error-boundary';
 import { useIsMobile } from './use-is-mobile';
+import { useRefreshKey } from './refresh-key';
 import classes from './layout.module.css';
 
 /** Spec sections 2 and 9: the sidebar is 210 px; below 992 px it is a drawer, closed after every route change. */
@@ -22,6 +23,9 @@ export function AppLayout() {
   const tagsView = useSettings((s) => s.tagsView);
   const [drawerOpened, setDrawerOpened] = useState(false);
   const location = useRouterState({ select: (s) => s.location.href });
+  // The page actually shown: while the next page's code loads, the router keeps rendering the previous one.
+  const shownPath = useRouterState({ select: (s) => (s.resolvedLocation ?? s.location).pathname });
+  const refreshKey = useRefreshKey((s) => s.key);
 
   useEffect(() => setDrawerOpened(false), [location, isMobile]);
 
@@ -55,7 +59,8 @@ export function AppLayout() {
           {tagsView && <TagsView />}
         </Box>
         <Box className={classes.content}>
-          <PageErrorBoundary>
+          {/* A new page, or the same page refreshed, starts with a fresh component tree (and a fresh error state). */}
+          <PageErrorBoundary key={`${shownPath}#${refreshKey}`}>
             <Outlet />
           </PageErrorBoundary>
         </Box>

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { Box, Group, Menu, NavLink, ScrollArea, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { IconBuildingCommunity, IconCircleDot } from '@tabler/icons-react';
@@ -15,12 +16,19 @@ function MenuItem({ entry, pathname, depth }: { entry: RouteEntry; pathname: str
   const { t } = useTranslation();
   const Icon = entry.icon ?? (depth > 0 ? null : IconCircleDot);
   const label = t(`common:route.${entry.title}`);
+  const active = isActive(entry, pathname);
+  const [opened, setOpened] = useState(active);
+  // Reaching a page by search, a tab or a link opens its group, so the current page is always visible in the menu.
+  useEffect(() => {
+    if (active) setOpened(true);
+  }, [active]);
   if (entry.children) {
     return (
       <NavLink
         label={label}
         leftSection={Icon ? <Icon size={18} stroke={1.6} /> : null}
-        defaultOpened={isActive(entry, pathname)}
+        opened={opened}
+        onChange={setOpened}
         active={false}
         className={classes.navLink}
         data-testid={`menu-${entry.path}`}
@@ -69,7 +77,7 @@ function CollapsedItem({ entry, pathname }: { entry: RouteEntry; pathname: strin
     );
   }
   return (
-    <Menu position="right-start" trigger="hover" withArrow offset={4}>
+    <Menu position="right-start" trigger="click-hover" withArrow offset={4}>
       <Menu.Target>{button}</Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{label}</Menu.Label>
@@ -103,7 +111,7 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
         </Link>
       )}
       <ScrollArea className={classes.menuScroll} type="hover">
-        <nav aria-label={t('common:nav.toggleSidebar')}>
+        <nav aria-label={t('common:nav.menu')}>
           {menu.map((entry) =>
             collapsed ? (
               <CollapsedItem key={entry.path} entry={entry} pathname={pathname} />

@@ -46,6 +46,11 @@ export function TagsView() {
               setMenuFor(tag);
             }}
             onAuxClick={(event) => event.button === 1 && closeTag(tag)}
+            onKeyDown={(event) => {
+              // The close cross sits inside the tab button, so the keyboard closes a focused tab with Delete.
+              if (event.key === 'Delete' || event.key === 'Backspace') closeTag(tag);
+            }}
+            aria-keyshortcuts="Delete"
             rightSection={
               <CloseButton
                 component="span"
@@ -68,14 +73,7 @@ export function TagsView() {
       })}
       <Menu opened={menuFor !== null || undefined} onChange={(o) => !o && setMenuFor(null)} position="bottom-end" withArrow>
         <Menu.Target>
-          <ActionIcon
-            size="sm"
-            color="gray"
-            ml="auto"
-            aria-label={t('common:tags.closeOthers')}
-            data-testid="tags-menu"
-            onClick={() => setMenuFor(null)}
-          >
+          <ActionIcon size="sm" color="gray" ml="auto" aria-label={t('common:tags.actions')} data-testid="tags-menu" onClick={() => setMenuFor(null)}>
             <IconChevronDown size={16} />
           </ActionIcon>
         </Menu.Target>

@@ -49,6 +49,11 @@ export function canOpen(table: readonly RouteEntry[], path: string, roles: reado
   return trail.length > 0 && trail.every((entry) => isPermitted(entry, roles));
 }
 
+/** A console page of the route table that these roles may not open (pages outside the table are not judged here). */
+export function isForbidden(table: readonly RouteEntry[], path: string, roles: readonly string[]): boolean {
+  return routeTrail(table, path).length > 0 && !canOpen(table, path, roles);
+}
+
 /** Where a parent path leads: its redirect, else its first permitted visible page. */
 export function landingPath(entry: RouteEntry, roles: readonly string[]): string | undefined {
   if (!entry.children) return entry.path;

@@ -23,7 +23,7 @@ export function connectRealtime(): RealtimeSocket {
   // The session ended elsewhere (revoked, expired, password changed): offer to log in again, as a code -1 answer does.
   socket.on('SessionEnded', () => {
     disconnectRealtime();
-    if (getToken()) confirmLoggedOut();
+    confirmLoggedOut();
   });
   return socket;
 }

@@ -14,7 +14,9 @@ export const Route = createFileRoute('/_auth')({
   beforeLoad: async ({ location }) => {
     const toLogin = () => redirect({ to: '/login', search: { redirect: location.href } });
     if (!getToken()) throw toLogin();
-    if (session.state().roles.length === 0) {
+    if (!session.isCurrent()) {
+      // A first load, or the cookie now holds another user's token: start from a clean slate.
+      if (session.state().roles.length > 0) session.forget();
       try {
         await session.loadInfo();
       } catch (error) {

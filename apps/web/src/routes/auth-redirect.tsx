@@ -1,5 +1,5 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
-import { setToken } from '@/auth/token';
+import { getToken, setToken } from '@/auth/token';
 import { safeRedirect } from './login';
 
 /**
@@ -12,7 +12,8 @@ export const Route = createFileRoute('/auth-redirect')({
     redirect: typeof search.redirect === 'string' ? search.redirect : undefined,
   }),
   beforeLoad: ({ search }) => {
-    if (search.token) setToken(search.token);
+    // A session already open in this browser wins: a link cannot silently switch it to another account.
+    if (search.token && !getToken()) setToken(search.token);
     throw redirect({ href: safeRedirect(search.redirect) });
   },
 });

@@ -8,6 +8,8 @@ import { session } from '@/auth/session-store';
 import { currentLanguage, switchLanguage } from '@/i18n';
 import { LANGUAGE_NAMES, UI_LANGUAGES } from '@/i18n/languages';
 import { safeRedirect } from '@/routes/login';
+import { ROUTE_TABLE } from '@/navigation/route-table';
+import { isForbidden } from '@/navigation/permitted-routes';
 import classes from './login.module.css';
 
 export function LoginPage() {
@@ -19,8 +21,8 @@ export function LoginPage() {
   const form = useForm({
     initialValues: { username: '', password: '' },
     validate: {
-      username: (v) => (v.trim() ? null : t('messages:pleaseEnter') + ' ' + t('fields:username')),
-      password: (v) => (v ? null : t('messages:pleaseEnter') + ' ' + t('fields:password')),
+      username: (v) => (v.trim() ? null : t('messages:pleaseEnter')),
+      password: (v) => (v ? null : t('messages:pleaseEnter')),
     },
   });
 
@@ -28,7 +30,15 @@ export function LoginPage() {
     setBusy(true);
     try {
       await session.login(username, password);
-      await navigate({ href: safeRedirect(redirect), replace: true });
+      let target = safeRedirect(redirect);
+      // The page in `redirect` may have been left by someone else on this workstation: a page this user may not open
+      // would only show /401, so they start from the home page instead.
+      const roles = await session
+        .loadInfo()
+        .then((s) => s.roles)
+        .catch(() => null);
+      if (roles && isForbidden(ROUTE_TABLE, target.split('?')[0], roles)) target = '/';
+      await navigate({ href: target, replace: true });
     } catch {
       // The refusal is already on screen (api/request.ts).
     } finally {

@@ -7,7 +7,10 @@ import { routeTrail } from '@/navigation/permitted-routes';
 export function Breadcrumbs() {
   const { t } = useTranslation();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
-  const trail = routeTrail(ROUTE_TABLE, pathname);
+  // A section whose only page has its own name ('Region Manage / Region Manage') is said once.
+  const trail = routeTrail(ROUTE_TABLE, pathname).filter(
+    (entry, index, all) => !(entry.children && entry.children.length === 1 && all[index + 1]?.title === entry.title),
+  );
   return (
     <MantineBreadcrumbs separator="/" separatorMargin={6} data-testid="breadcrumb" visibleFrom="sm">
       <Anchor component={Link} to="/" size="sm" c="dimmed">

@@ -47,6 +47,8 @@ export function HeaderSearch() {
   }, [engine, titled, pinyinSearch, toPinyin]);
   const data = useMemo(() => titled.map((p) => ({ value: p.path, label: p.titles.join(' > ') })), [titled]);
   const filter: OptionsFilter = ({ options, search: query }) => {
+    // Nothing typed yet: every page the user may open, in menu order.
+    if (!query.trim()) return options;
     const byPath = new Map((options as ComboboxItem[]).map((o) => [o.value, o]));
     return search(query).flatMap((page) => byPath.get(page.path) ?? []);
   };

@@ -225,7 +225,7 @@ function UserMenu() {
   return (
     <Menu position="bottom-end" withArrow>
       <Menu.Target>
-        <UnstyledButton data-testid="user-menu" px={4}>
+        <UnstyledButton data-testid="user-menu" px={4} aria-label={t('common:nav.userMenu', { name })}>
           <Group gap={6} wrap="nowrap">
             <Avatar src={avatar || null} name={name} color="initials" size={30} radius="xl" />
             <Text size="sm" fw={500} visibleFrom="sm" maw={120} truncate>

@@ -58,6 +58,8 @@ export const common = {
     logout: 'Log out',
     settings: 'Page settings',
     centers: 'Centers',
+    menu: 'Main menu',
+    userMenu: 'Account menu of {{name}}',
   },
   settings: {
     title: 'Page style settings',
@@ -72,6 +74,7 @@ export const common = {
     close: 'Close',
     closeOthers: 'Close others',
     closeAll: 'Close all',
+    actions: 'Tab actions',
   },
   session: {
     reLogin: 'Re-Login',

@@ -60,6 +60,8 @@ export const common: Shape<typeof en> = {
     logout: 'Cerrar sesión',
     settings: 'Ajustes de la página',
     centers: 'Centros',
+    menu: 'Menú principal',
+    userMenu: 'Menú de la cuenta de {{name}}',
   },
   settings: {
     title: 'Estilo de la página',
@@ -74,6 +76,7 @@ export const common: Shape<typeof en> = {
     close: 'Cerrar',
     closeOthers: 'Cerrar las demás',
     closeAll: 'Cerrar todas',
+    actions: 'Acciones de pestañas',
   },
   session: {
     reLogin: 'Volver a iniciar sesión',

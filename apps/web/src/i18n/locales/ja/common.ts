@@ -60,6 +60,8 @@ export const common: Shape<typeof en> = {
     logout: 'ログアウト',
     settings: 'ページ設定',
     centers: 'センター',
+    menu: 'メインメニュー',
+    userMenu: '{{name}} のアカウントメニュー',
   },
   settings: {
     title: 'ページスタイル設定',
@@ -74,6 +76,7 @@ export const common: Shape<typeof en> = {
     close: '閉じる',
     closeOthers: '他を閉じる',
     closeAll: 'すべて閉じる',
+    actions: 'タブの操作',
   },
   session: {
     reLogin: '再ログイン',

@@ -60,6 +60,8 @@ export const common: Shape<typeof en> = {
     logout: '退出登录',
     settings: '页面设置',
     centers: '中心',
+    menu: '主菜单',
+    userMenu: '{{name}} 的账户菜单',
   },
   settings: {
     title: '页面风格设置',
@@ -74,6 +76,7 @@ export const common: Shape<typeof en> = {
     close: '关闭',
     closeOthers: '关闭其他',
     closeAll: '关闭所有',
+    actions: '标签页操作',
   },
   session: {
     reLogin: '重新登录',
