@@ -9,3 +9,7 @@ export * from './health';
 export * from './upload';
 export * from './languages';
 export * from './realtime';
+export * from './mqtt';
+export * from './queues';
+export * from './lighting';
+export * from './events';

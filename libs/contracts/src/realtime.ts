@@ -1,3 +1,5 @@
+import type { DeviceStateChangedEvent, DispatchProgressEvent } from './events';
+
 /** socket.io, served by the gateway beside the REST API. */
 export const SOCKET_PATH = '/socket.io';
 
@@ -14,6 +16,10 @@ export enum SessionEndReason {
 export interface ServerToClientEvents {
   /** The session behind this socket ended; the socket is closed right after. */
   SessionEnded: (payload: { reason: SessionEndReason }) => void;
+  /** A device's stored state changed (only to roles that may see its family). */
+  DeviceStateChanged: (payload: DeviceStateChangedEvent) => void;
+  /** A dispatch's rows moved (only to roles that may see its family). */
+  DispatchProgress: (payload: DispatchProgressEvent) => void;
 }
 
 // Clients send nothing: the token at the handshake decides what they receive.

@@ -9,6 +9,7 @@ import { UserEntity } from './entities/user.entity';
 import { CoreSchema1732150000000 } from './migrations/1732150000000-core-schema';
 import { UserPageIndexes1732160000000 } from './migrations/1732160000000-user-page-indexes';
 import { AccessChangeNotifications1732170000000 } from './migrations/1732170000000-access-change-notifications';
+import { LightingAndDispatch1732180000000 } from './migrations/1732180000000-lighting-and-dispatch';
 
 export { ACCESS_CHANGES_CHANNEL } from './migrations/1732170000000-access-change-notifications';
 
@@ -16,7 +17,15 @@ export { AppSettingEntity, DeviceEntity, OperationLogEntity, PermissionGroupEnti
 
 /** Entities and migrations are listed, not globbed, so a bundled build finds every one. */
 export const ENTITIES = [AppSettingEntity, DeviceEntity, OperationLogEntity, PermissionGroupEntity, RegionEntity, SessionEntity, UserEntity];
-export const MIGRATIONS = [CoreSchema1732150000000, UserPageIndexes1732160000000, AccessChangeNotifications1732170000000];
+export const MIGRATIONS = [
+  CoreSchema1732150000000,
+  UserPageIndexes1732160000000,
+  AccessChangeNotifications1732170000000,
+  LightingAndDispatch1732180000000,
+];
+
+/** Notified (no payload) whenever rows are added to the outbox. */
+export const OUTBOX_CHANNEL = 'sc_outbox';
 
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {

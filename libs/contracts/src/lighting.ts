@@ -1,0 +1,117 @@
+import type { PageQuery } from './envelope';
+import type { DimmingLevel, FaultCode, LampStatus, OnlineState } from './devices';
+import { DispatchStatus } from './statuses';
+import type { DeviceFamily, LampTelemetryMessage } from './mqtt';
+
+export const LAMP_NAME_MAX = 64;
+
+/** One row of the lamp list (POST /api/light/lampPage). */
+export interface LampRow {
+  id: number;
+  lampName: string;
+  clientId: string;
+  regionId: number | null;
+  regionName: string | null;
+  gatewayId: string;
+  lampControlId: string;
+  addr: string;
+  mac: string;
+  /** Reported brightness, percent (one of the dimming levels). */
+  bri: DimmingLevel;
+  /** Reported switch: 1 on, 0 off. */
+  switchState: 0 | 1;
+  status: LampStatus;
+  networkStatus: OnlineState;
+  telemetry: LampTelemetryMessage | null;
+  /** Active faults (spec section 3 fault codes). */
+  faults: FaultCode[];
+  hardwareVersion: string;
+  softwareVersion: string;
+  totalIlluminationHours: number | null;
+  /** When the lamp last reported anything. */
+  reportedAt: string | null;
+}
+
+export interface LampPageQuery extends PageQuery {
+  lampName?: string;
+  regionId?: number;
+  status?: LampStatus;
+  networkStatus?: OnlineState;
+}
+
+export interface LampAddOrEditRequest {
+  id?: number;
+  lampName: string;
+  clientId: string;
+  regionId?: number | null;
+  gatewayId?: string;
+  lampControlId?: string;
+  addr?: string;
+  mac?: string;
+}
+
+export type LampAction = 'on' | 'off' | 'dim';
+
+/** POST /api/light/lampControl: the selected lamps, or every lamp of a region (and its sub-regions). */
+export interface LampControlRequest {
+  ids?: number[];
+  regionId?: number;
+  action: LampAction;
+  /** Required for dim: one of the dimming levels. */
+  level?: DimmingLevel;
+}
+
+export interface LampControlResult {
+  dispatchId: string;
+}
+
+/** The state of one target of a dispatch. */
+export enum DispatchItemState {
+  Queued = 'queued',
+  Sent = 'sent',
+  Delivered = 'delivered',
+  Failed = 'failed',
+  Expired = 'expired',
+}
+
+export const TERMINAL_ITEM_STATES: readonly DispatchItemState[] = [DispatchItemState.Delivered, DispatchItemState.Failed, DispatchItemState.Expired];
+
+export type DispatchCounts = Record<DispatchItemState, number>;
+
+export interface DispatchItemRow {
+  deviceId: number;
+  deviceCode: string;
+  deviceName: string;
+  state: DispatchItemState;
+  attempts: number;
+  lastError: string | null;
+  updatedAt: string;
+}
+
+/** GET /api/dispatch/detail?id= */
+export interface DispatchDetail {
+  id: string;
+  family: DeviceFamily;
+  action: string;
+  params: unknown;
+  status: DispatchStatus;
+  counts: DispatchCounts;
+  total: number;
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+  items: DispatchItemRow[];
+}
+
+/**
+ * The batch status of spec section 4 from its rows: to be sent while any row is not terminal; then all successful,
+ * all failures, or partially successful.
+ */
+export function dispatchStatusOf(counts: DispatchCounts): DispatchStatus {
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  const open = counts.queued + counts.sent;
+  if (total === 0 || open > 0) return DispatchStatus.ToBeSent;
+  if (counts.delivered === total) return DispatchStatus.AllSuccessful;
+  if (counts.delivered === 0) return DispatchStatus.AllFailures;
+  return DispatchStatus.PartiallySuccessful;
+}
