@@ -1,0 +1,60 @@
+import { parseCliArgs, parseLatency } from './cli-args';
+
+describe('parseCliArgs', () => {
+  it('reads a generated fleet and the behaviour settings', () => {
+    const { fleet } = parseCliArgs(
+      [
+        '--count',
+        '200',
+        '--prefix',
+        'D-',
+        '--ack-latency',
+        '20-80',
+        '--failure-rate',
+        '0.02',
+        '--offline',
+        '0.05',
+        '--telemetry-interval',
+        '1',
+        '--lamps-per-gateway',
+        '25',
+      ],
+      { MQTT_URL: 'mqtt://broker:1883' },
+    );
+    expect(fleet).toEqual({
+      mqttUrl: 'mqtt://broker:1883',
+      lamps: { count: 200, prefix: 'D-' },
+      ackLatencyMs: { min: 20, max: 80 },
+      failureRate: 0.02,
+      offlineFraction: 0.05,
+      telemetryIntervalMs: 1000,
+      lampsPerGateway: 25,
+      individualConnections: undefined,
+    });
+  });
+
+  it('speaks for the registry by default', () => {
+    const { fleet } = parseCliArgs([], { DATABASE_URL: 'postgres://db/x' });
+    expect(fleet.lamps).toEqual({ databaseUrl: 'postgres://db/x' });
+    expect(fleet.mqttUrl).toBe('mqtt://127.0.0.1:1883');
+    expect(fleet.telemetryIntervalMs).toBe(10_000);
+    expect(parseCliArgs(['--from-db', '--multiplexed'], {}).fleet.individualConnections).toBe(false);
+  });
+
+  it('refuses bad values with a plain message', () => {
+    expect(() => parseCliArgs(['--failure-rate', '2'], {})).toThrow('--failure-rate must be a number from 0 to 1');
+    expect(() => parseCliArgs(['--count', 'many'], {})).toThrow('--count');
+    expect(() => parseCliArgs(['--from-db', '--count', '3'], {})).toThrow('exclude');
+    expect(() => parseCliArgs(['--bogus'], {})).toThrow();
+  });
+});
+
+describe('parseLatency', () => {
+  it('takes a range or a single value', () => {
+    expect(parseLatency('50-300')).toEqual({ min: 50, max: 300 });
+    expect(parseLatency('120')).toEqual({ min: 120, max: 120 });
+    expect(parseLatency(undefined)).toEqual({ min: 50, max: 300 });
+    expect(() => parseLatency('300-50')).toThrow();
+    expect(() => parseLatency('fast')).toThrow();
+  });
+});

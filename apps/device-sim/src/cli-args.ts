@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import type { FleetOptions } from './fleet';
+
+export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | --count N --prefix P] [--ack-latency 50-300] [--failure-rate 0.02]
+       [--offline 0.05] [--telemetry-interval 10] [--lamps-per-gateway 50] [--individual | --multiplexed]
+Environment: MQTT_URL (default mqtt://127.0.0.1:1883), DATABASE_URL (for --from-db), LOG_LEVEL.`;
+
+export interface CliSettings {
+  fleet: Omit<FleetOptions, 'logger'>;
+  summaryIntervalMs: number;
+}
+
+function number(name: string, text: string | undefined, fallback: number, min: number, max = Infinity): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max)
+    throw new Error(`--${name} must be a number from ${min} to ${max}, not '${text}'`);
+  return value;
+}
+
+/** `50-300` (uniform between) or `120` (fixed). */
+export function parseLatency(text: string | undefined): { min: number; max: number } {
+  if (text === undefined) return { min: 50, max: 300 };
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:-\s*(\d+(?:\.\d+)?))?\s*$/.exec(text);
+  const min = match ? Number(match[1]) : NaN;
+  const max = match?.[2] !== undefined ? Number(match[2]) : min;
+  if (Number.isNaN(min) || max < min) throw new Error(`--ack-latency must be milliseconds, 'MIN-MAX' or 'N', not '${text}'`);
+  return { min, max };
+}
+
+/** Turns the command line and environment into fleet options; throws with a plain message on bad input. */
+export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliSettings {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    options: {
+      'from-db': { type: 'boolean' },
+      count: { type: 'string' },
+      prefix: { type: 'string' },
+      'ack-latency': { type: 'string' },
+      'failure-rate': { type: 'string' },
+      offline: { type: 'string' },
+      'telemetry-interval': { type: 'string' },
+      'lamps-per-gateway': { type: 'string' },
+      individual: { type: 'boolean' },
+      multiplexed: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) throw new Error(USAGE);
+  if (values['from-db'] && values.count !== undefined) throw new Error('--from-db and --count exclude each other');
+  if (values.individual && values.multiplexed) throw new Error('--individual and --multiplexed exclude each other');
+  // Without --count the simulator speaks for the registry's lamps: the devices the platform knows.
+  const lamps: FleetOptions['lamps'] =
+    values.count !== undefined
+      ? { count: number('count', values.count, 0, 1, 1_000_000), prefix: values.prefix ?? 'LAMP-' }
+      : { databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/smart_city' };
+  return {
+    fleet: {
+      mqttUrl: env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
+      lamps,
+      ackLatencyMs: parseLatency(values['ack-latency']),
+      failureRate: number('failure-rate', values['failure-rate'], 0, 0, 1),
+      offlineFraction: number('offline', values.offline, 0, 0, 1),
+      telemetryIntervalMs: number('telemetry-interval', values['telemetry-interval'], 10, 0) * 1000,
+      lampsPerGateway: number('lamps-per-gateway', values['lamps-per-gateway'], 50, 1),
+      individualConnections: values.individual ? true : values.multiplexed ? false : undefined,
+    },
+    summaryIntervalMs: 30_000,
+  };
+}

@@ -1,0 +1,35 @@
+import { generateLampCodes, pickIndexes, planFleet } from './fleet-plan';
+
+describe('generateLampCodes', () => {
+  it('numbers codes from 1 with five digits', () => {
+    expect(generateLampCodes(3, 'T-')).toEqual(['T-00001', 'T-00002', 'T-00003']);
+  });
+});
+
+describe('planFleet', () => {
+  it('keeps recorded gateways and fills generated ones with the rest', () => {
+    const plan = planFleet(
+      [{ code: 'A' }, { code: 'B', gatewayId: 'GW-X' }, { code: 'C' }, { code: 'D' }, { code: 'E', gatewayId: 'GW-X' }],
+      2,
+      'P-GW-',
+    );
+    expect(Object.fromEntries(plan.gateways)).toEqual({ 'GW-X': ['B', 'E'], 'P-GW-0001': ['A', 'C'], 'P-GW-0002': ['D'] });
+    expect(plan.rejected).toEqual([]);
+  });
+
+  it('leaves out codes that cannot be a topic level, and repeats', () => {
+    const plan = planFleet([{ code: 'ok' }, { code: 'a/b' }, { code: '+' }, { code: 'ok' }, { code: '' }], 50, 'GW-');
+    expect(Object.fromEntries(plan.gateways)).toEqual({ 'GW-0001': ['ok'] });
+    expect(plan.rejected).toEqual(['a/b', '+', 'ok', '']);
+  });
+});
+
+describe('pickIndexes', () => {
+  it('picks the asked number of distinct indexes', () => {
+    const picked = pickIndexes(100, 5, Math.random);
+    expect(picked.size).toBe(5);
+    for (const i of picked) expect(i).toBeGreaterThanOrEqual(0);
+    expect(pickIndexes(3, 10, Math.random).size).toBe(3);
+    expect(pickIndexes(3, 0, Math.random).size).toBe(0);
+  });
+});

@@ -1,0 +1,3 @@
+export * from './fleet';
+export * from './fleet-plan';
+export * from './lamp-behaviour';

@@ -1,0 +1,44 @@
+import { USAGE, parseCliArgs, type CliSettings } from './cli-args';
+import { startFleet } from './fleet';
+import { createLogger } from './logger';
+
+async function main(): Promise<void> {
+  let settings: CliSettings;
+  try {
+    settings = parseCliArgs(process.argv.slice(2), process.env);
+  } catch (err) {
+    const message = (err as Error).message;
+    process.stderr.write(`${message}${message === USAGE ? '' : `\n${USAGE}`}\n`);
+    process.exit(message === USAGE ? 0 : 2);
+  }
+  const logger = createLogger();
+  const fleet = await startFleet({ ...settings.fleet, logger });
+  const summary = setInterval(() => {
+    const lamps = fleet.codes.length;
+    const online = fleet.codes.reduce((n, code) => n + (fleet.lamp(code)?.online ? 1 : 0), 0);
+    logger.info({ lamps, online, ...fleet.stats }, 'device-sim summary');
+  }, settings.summaryIntervalMs);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(summary);
+    logger.info({ signal }, 'device-sim stopping');
+    // A clean disconnect: the Wills do not fire and the retained states stay as the lamps last reported them.
+    fleet.stop().then(
+      () => process.exit(0),
+      (err: Error) => {
+        logger.error({ err: err.message }, 'device-sim stop failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`device-sim could not start: ${err.message}\n`);
+  process.exit(1);
+});
