@@ -2,3 +2,6 @@ export * from './naming';
 export * from './job-producer';
 export * from './job-handlers';
 export * from './redis-bus';
+export * from './mqtt-connection';
+export * from './device-messages';
+export * from './job-worker';
