@@ -5,7 +5,9 @@ import type { AccessCache } from './auth/access-cache.service';
 import type { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { HealthController } from './health/health.controller';
+import { LightingModule } from './lighting/lighting.module';
 import { OperationLogController } from './operation-log/operation-log.controller';
+import { BusForwarder } from './realtime/bus-forwarder';
 import { RealtimeGateway } from './realtime/realtime.gateway';
 import { RegionsController } from './regions/regions.controller';
 import { RegionsService } from './regions/regions.service';
@@ -20,9 +22,9 @@ export class AppModule {
   static forRoot(config: AppConfig, accessCache: AccessCache): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, 'console', accessCache)],
+      imports: [CoreModule.forRoot(config, 'console', accessCache), LightingModule],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController],
-      providers: [AuthService, UsersService, RegionsService, RealtimeGateway],
+      providers: [AuthService, UsersService, RegionsService, RealtimeGateway, BusForwarder],
     };
   }
 }

@@ -6,6 +6,7 @@ import { loadConfig, redactUrl, type AppConfig } from './config/app-config';
 import { ServiceUnavailableError, UserFacingError, checkServices, unavailableMessage } from './config/preflight';
 import { createAdmin } from './demo/create-admin';
 import { DEMO_PASSWORD, DEMO_USERS, loadDemoData } from './demo/demo-data';
+import { DEMO_LAMPS, loadDemoLamps } from './demo/demo-lamps';
 import { createConsoleApp, createUploadApp } from './http-app';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -33,6 +34,9 @@ async function seedDemo(config: AppConfig): Promise<void> {
     return;
   }
   say(outcome === 'loaded' ? 'Demo data loaded.' : 'Demo data is already loaded.');
+  if ((await loadDemoLamps(config.databaseUrl)) === 'loaded') {
+    say(`Demo lamps loaded: ${DEMO_LAMPS.length} (${DEMO_LAMPS[0].code} to ${DEMO_LAMPS[DEMO_LAMPS.length - 1].code}).`);
+  }
   say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
 }
 

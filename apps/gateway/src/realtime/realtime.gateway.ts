@@ -155,6 +155,12 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     }
   }
 
+  /** Pushes an event to every socket of these roles (the rooms each socket joined for its roles). */
+  sendToRoles<E extends keyof ServerToClientEvents>(roles: readonly string[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void {
+    if (!this.server || roles.length === 0) return;
+    this.server.to(roles.map(rooms.role)).emit(event, ...args);
+  }
+
   onApplicationShutdown(): void {
     this.stopped = true;
     this.unsubscribe?.();

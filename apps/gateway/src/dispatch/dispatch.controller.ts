@@ -1,0 +1,33 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Role, type DispatchDetail } from '@sc/contracts';
+import { Audit, CurrentCaller, RequireRoles } from '../common/decorators';
+import type { Caller } from '../common/request-context';
+import { DispatchIdDto } from './dto/dispatch.dto';
+import { DispatchService, type RetryResult } from './dispatch.service';
+
+/**
+ * The command ledger: a dispatch's progress, and sending its failed commands again. Only lamps dispatch so far, and
+ * their pages are for administrators (spec section 6).
+ */
+@ApiTags('dispatch')
+@ApiBearerAuth()
+@RequireRoles(Role.Admin)
+@Controller('dispatch')
+export class DispatchController {
+  constructor(private readonly dispatches: DispatchService) {}
+
+  /** The batch status, its counts by state, and one row per target device. */
+  @Get('detail')
+  detail(@Query() q: DispatchIdDto): Promise<DispatchDetail> {
+    return this.dispatches.detail(q.id);
+  }
+
+  /** Queues the failed and expired commands again (the same button as the original action). */
+  @Post('retryFailed')
+  @HttpCode(200)
+  @Audit('Retry failed commands')
+  retryFailed(@CurrentCaller() caller: Caller, @Body() dto: DispatchIdDto): Promise<RetryResult> {
+    return this.dispatches.retryFailed(caller, dto.id);
+  }
+}

@@ -1,0 +1,144 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import {
+  Button,
+  DeviceFamily,
+  DispatchItemState,
+  DispatchStatus,
+  JobName,
+  QUEUE_OF_JOB,
+  dispatchStatusOf,
+  type DispatchCounts,
+  type DispatchDetail,
+  type DispatchItemRow,
+} from '@sc/contracts';
+import { AppException } from '../common/app-exception';
+import type { Caller } from '../common/request-context';
+import { InjectDb } from '../infra/database';
+
+/** How long a dispatch's commands may wait for their devices; a retry gives the batch as long again. */
+export const DISPATCH_TTL_SECONDS = 60;
+
+/** The job that hands a family's dispatches to its worker. */
+const DISPATCH_JOB: Partial<Record<DeviceFamily, JobName>> = {
+  [DeviceFamily.Lamp]: JobName.DistributeLampDispatch,
+};
+
+/** The button an action needs (spec section 6): the same for a first send and for a retry. */
+export const CONTROL_BUTTONS: Partial<Record<DeviceFamily, Readonly<Record<string, Button>>>> = {
+  // The spec names no dimming button: changing the light level falls under "Open and close".
+  [DeviceFamily.Lamp]: { on: Button.OpenLamp, off: Button.CloseLamp, dim: Button.OpenAndClose },
+};
+
+/** The job id of one hand-over of a dispatch: adding it twice (a relay that crashed before deleting its row) is a no-op. */
+export function dispatchJobId(job: JobName, dispatchId: string, round: number): string {
+  return `${job}:${dispatchId}:${round}`;
+}
+
+export interface NewDispatch {
+  family: DeviceFamily;
+  action: string;
+  params: Record<string, unknown>;
+  createdBy: string;
+  deviceIds: readonly number[];
+}
+
+export interface RetryResult {
+  dispatchId: string;
+  /** How many failed or expired commands were queued again. */
+  retried: number;
+}
+
+function emptyCounts(): DispatchCounts {
+  return Object.fromEntries(Object.values(DispatchItemState).map((s) => [s, 0])) as DispatchCounts;
+}
+
+/**
+ * The command ledger as the gateway writes it: a dispatch, one queued item per target device, and the outbox row
+ * that hands it to the family's worker, all in the caller's transaction so they cannot come apart. Everything after
+ * (sending, acks, expiry, the devices' status) belongs to the worker.
+ */
+@Injectable()
+export class DispatchService {
+  constructor(@InjectDb() private readonly db: DataSource) {}
+
+  assertMayControl(caller: Caller, family: DeviceFamily, action: string): void {
+    const button = CONTROL_BUTTONS[family]?.[action];
+    if (!button || !caller.buttons.includes(button)) throw AppException.forbidden();
+  }
+
+  async create(tx: EntityManager, dispatch: NewDispatch): Promise<string> {
+    const id = randomUUID();
+    await tx.query(
+      `INSERT INTO dispatch (id, family, action, params, created_by, expires_at) VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
+      [id, dispatch.family, dispatch.action, JSON.stringify(dispatch.params), dispatch.createdBy, DISPATCH_TTL_SECONDS],
+    );
+    await tx.query(
+      `INSERT INTO dispatch_item (dispatch_id, device_id, command_id) SELECT $1, device_id, gen_random_uuid() FROM unnest($2::int[]) AS device_id`,
+      [id, dispatch.deviceIds],
+    );
+    await this.handOver(tx, dispatch.family, id, 1);
+    return id;
+  }
+
+  async detail(id: string): Promise<DispatchDetail> {
+    const [dispatch]: Omit<DispatchDetail, 'status' | 'counts' | 'total' | 'items'>[] = await this.db.query(
+      `SELECT id, family, action, params, created_by AS "createdBy", created_at AS "createdAt", expires_at AS "expiresAt"
+         FROM dispatch WHERE id = $1`,
+      [id],
+    );
+    if (!dispatch) throw AppException.notFound();
+    const items: DispatchItemRow[] = await this.db.query(
+      `SELECT i.device_id AS "deviceId", d.code AS "deviceCode", d.name AS "deviceName", i.state, i.attempts,
+              i.last_error AS "lastError", i.updated_at AS "updatedAt"
+         FROM dispatch_item i JOIN device d ON d.id = i.device_id
+        WHERE i.dispatch_id = $1
+        ORDER BY i.device_id`,
+      [id],
+    );
+    const counts = emptyCounts();
+    for (const item of items) counts[item.state] += 1;
+    return { ...dispatch, status: dispatchStatusOf(counts), counts, total: items.length, items };
+  }
+
+  /**
+   * Queues the failed and expired commands of a dispatch again, with new command ids (a device must not take a retry
+   * for the command it already answered), their attempts kept, and the batch given another expiry period.
+   */
+  async retryFailed(caller: Caller, id: string): Promise<RetryResult> {
+    return this.db.transaction(async (tx) => {
+      const [dispatch]: { family: DeviceFamily; action: string }[] = await tx.query(`SELECT family, action FROM dispatch WHERE id = $1 FOR UPDATE`, [
+        id,
+      ]);
+      if (!dispatch) throw AppException.notFound();
+      this.assertMayControl(caller, dispatch.family, dispatch.action);
+      const [, retried] = (await tx.query(
+        `UPDATE dispatch_item SET state = $2, command_id = gen_random_uuid(), next_attempt_at = NULL, updated_at = now()
+          WHERE dispatch_id = $1 AND state IN ($3, $4)
+`,
+        [id, DispatchItemState.Queued, DispatchItemState.Failed, DispatchItemState.Expired],
+      )) as [unknown, number];
+      if (!retried) throw AppException.badRequest('nothingToRetry');
+      await tx.query(
+        `UPDATE dispatch SET expires_at = greatest(expires_at, now()) + make_interval(secs => $2), finished_at = NULL, status = $3 WHERE id = $1`,
+        [id, DISPATCH_TTL_SECONDS, DispatchStatus.ToBeSent],
+      );
+      // Each hand-over needs a job id of its own (the first job may still be kept as completed); the dispatch row is
+      // locked, so two retries of one dispatch never share a millisecond.
+      await this.handOver(tx, dispatch.family, id, Date.now());
+      return { dispatchId: id, retried };
+    });
+  }
+
+  private async handOver(tx: EntityManager, family: DeviceFamily, dispatchId: string, round: number): Promise<void> {
+    const job = DISPATCH_JOB[family];
+    if (!job) throw new Error(`No dispatch job for the device family "${family}"`);
+    await tx.query(`INSERT INTO outbox (queue, job_name, job_id, payload) VALUES ($1, $2, $3, $4)`, [
+      QUEUE_OF_JOB[job],
+      job,
+      dispatchJobId(job, dispatchId, round),
+      JSON.stringify({ dispatchId }),
+    ]);
+  }
+}

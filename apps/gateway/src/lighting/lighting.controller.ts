@@ -1,0 +1,50 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Button, Role, type LampControlResult, type LampRow, type PageResult } from '@sc/contracts';
+import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
+import { IdQueryDto } from '../common/fields';
+import type { Caller } from '../common/request-context';
+import { LampAddOrEditDto, LampControlDto, LampPageDto } from './dto/lamp.dto';
+import { LightingService } from './lighting.service';
+
+/**
+ * Single lamps: the smart-lamp pages are for administrators (spec section 6). Buttons are checked as well — Add or
+ * Edit for saving, Delete, and the button of each control action — so a wider role list later keeps them apart.
+ */
+@ApiTags('lighting')
+@ApiBearerAuth()
+@RequireRoles(Role.Admin)
+@Controller('light')
+export class LightingController {
+  constructor(private readonly lighting: LightingService) {}
+
+  /** Adds a lamp (no id) or changes one (Add or Edit button). */
+  @Post('lampAddOrEdit')
+  @HttpCode(200)
+  @Audit('Save lamp')
+  save(@CurrentCaller() caller: Caller, @Body() dto: LampAddOrEditDto): Promise<{ id: number }> {
+    return this.lighting.save(caller, dto);
+  }
+
+  @Post('lampPage')
+  @HttpCode(200)
+  page(@Body() dto: LampPageDto): Promise<PageResult<LampRow>> {
+    return this.lighting.page(dto);
+  }
+
+  @Get('lampDel')
+  @RequireButton(Button.Delete)
+  @Audit('Delete lamp')
+  async remove(@Query() q: IdQueryDto): Promise<null> {
+    await this.lighting.remove(q.id);
+    return null;
+  }
+
+  /** Switches or dims lamps (Open lamp, Close lamp, or Open and close for dimming); answers the dispatch to follow. */
+  @Post('lampControl')
+  @HttpCode(200)
+  @Audit('Control lamps')
+  control(@CurrentCaller() caller: Caller, @Body() dto: LampControlDto): Promise<LampControlResult> {
+    return this.lighting.control(caller, dto);
+  }
+}
