@@ -30,6 +30,8 @@ const ROUTES = {
   '/systemSetting/permission': ['_auth', '_auth/_shell', '_auth/_shell/systemSetting/permission'],
   '/systemSetting/log': ['_auth', '_auth/_shell', '_auth/_shell/systemSetting/log'],
   '/profile/inforManage': ['_auth', '_auth/_shell', '_auth/_shell/profile/inforManage'],
+  '/smartLamp/equipmentManage': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/equipmentManage'],
+  '/smartLamp/lampControl': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/lampControl'],
 };
 
 const gzipped = new Map();

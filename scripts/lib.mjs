@@ -61,17 +61,19 @@ export function ensureDependencies() {
   run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
-/** Builds the gateway (and the web app, when it exists) if any source is newer than the last build. */
+/** The Node services, each built by Nest into dist/apps/<name>/main.js. */
+export const SERVICES = ['gateway', 'worker-lighting', 'device-sim'];
+
+/** Builds the services and the web app if any of their sources is newer than the last build. */
 export function ensureBuilt({ force = false } = {}) {
-  const sources = Math.max(
-    newestMtime(join(root, 'apps', 'gateway')),
-    newestMtime(join(root, 'libs')),
-    statSync(join(root, 'package-lock.json')).mtimeMs,
-  );
-  const gatewayOut = join(root, 'dist', 'apps', 'gateway', 'main.js');
-  if (force || !existsSync(gatewayOut) || statSync(gatewayOut).mtimeMs < sources) {
-    say('Building the gateway…');
-    run('npx', ['nest', 'build', 'gateway']);
+  const shared = Math.max(newestMtime(join(root, 'libs')), statSync(join(root, 'package-lock.json')).mtimeMs);
+  for (const service of SERVICES) {
+    if (!existsSync(join(root, 'apps', service))) continue;
+    const out = join(root, 'dist', 'apps', service, 'main.js');
+    if (force || !existsSync(out) || statSync(out).mtimeMs < Math.max(shared, newestMtime(join(root, 'apps', service)))) {
+      say(`Building ${service}…`);
+      run('npx', ['nest', 'build', service]);
+    }
   }
   const web = join(root, 'apps', 'web');
   if (existsSync(join(web, 'package.json'))) {

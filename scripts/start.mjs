@@ -1,5 +1,6 @@
-// `npm start`: installs what is missing, builds, migrates, loads the demo data into an empty database,
-// and serves the console and API on http://localhost:8080 (uploads on 8888).
+// `npm start`: installs what is missing, builds, migrates, loads the demo data into an empty database, serves the
+// console and API on http://localhost:8080 (uploads on 8888), and runs the lighting worker with a simulated fleet
+// of the demo lamps talking to the MQTT broker.
 import { GATEWAY_NODE_FLAGS, checkNode, ensureBuilt, ensureDependencies, fail, root, run, say, start } from './lib.mjs';
 
 checkNode();
@@ -13,8 +14,13 @@ process.env.HOST ??= '127.0.0.1';
 run('node', [gateway, 'migrate']);
 run('node', [gateway, 'seed-demo']);
 
-say('Starting the gateway…');
-const children = [start('node', [...GATEWAY_NODE_FLAGS, gateway, 'serve'])];
+say('Starting the gateway, the lighting worker and the simulated lamps…');
+const children = [
+  start('node', [...GATEWAY_NODE_FLAGS, gateway, 'serve']),
+  start('node', ['dist/apps/worker-lighting/main.js']),
+  // The demo lamps of the database, answering in 50 to 400 ms; a few fail now and then and a few are offline.
+  start('node', ['dist/apps/device-sim/main.js', '--from-db', '--ack-latency', '50-400', '--failure-rate', '0.02', '--offline', '0.03']),
+];
 
 let stopping = false;
 const stop = (signal) => {

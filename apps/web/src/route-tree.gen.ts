@@ -21,6 +21,8 @@ import { Route as AuthEntryRouteImport } from './routes/_auth/entry'
 import { Route as AuthRedirectSplatRouteImport } from './routes/_auth/redirect/$'
 import { Route as AuthShellProfileInforManageRouteImport } from './routes/_auth/_shell/profile/inforManage'
 import { Route as AuthShellRegionManageRegionManageRouteImport } from './routes/_auth/_shell/regionManage/regionManage'
+import { Route as AuthShellSmartLampEquipmentManageRouteImport } from './routes/_auth/_shell/smartLamp/equipmentManage'
+import { Route as AuthShellSmartLampLampControlRouteImport } from './routes/_auth/_shell/smartLamp/lampControl'
 import { Route as AuthShellSystemSettingLogRouteImport } from './routes/_auth/_shell/systemSetting/log'
 import { Route as AuthShellSystemSettingPermissionRouteImport } from './routes/_auth/_shell/systemSetting/permission'
 import { Route as AuthShellSystemSettingUserManageRouteImport } from './routes/_auth/_shell/systemSetting/userManage'
@@ -85,6 +87,18 @@ const AuthShellRegionManageRegionManageRoute =
     path: '/regionManage/regionManage',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellSmartLampEquipmentManageRoute =
+  AuthShellSmartLampEquipmentManageRouteImport.update({
+    id: '/smartLamp/equipmentManage',
+    path: '/smartLamp/equipmentManage',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellSmartLampLampControlRoute =
+  AuthShellSmartLampLampControlRouteImport.update({
+    id: '/smartLamp/lampControl',
+    path: '/smartLamp/lampControl',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellSystemSettingLogRoute =
   AuthShellSystemSettingLogRouteImport.update({
     id: '/systemSetting/log',
@@ -115,6 +129,8 @@ export interface FileRoutesByFullPath {
   '/redirect/$': typeof AuthRedirectSplatRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
+  '/smartLamp/equipmentManage': typeof AuthShellSmartLampEquipmentManageRoute
+  '/smartLamp/lampControl': typeof AuthShellSmartLampLampControlRoute
   '/systemSetting/log': typeof AuthShellSystemSettingLogRoute
   '/systemSetting/permission': typeof AuthShellSystemSettingPermissionRoute
   '/systemSetting/userManage': typeof AuthShellSystemSettingUserManageRoute
@@ -130,6 +146,8 @@ export interface FileRoutesByTo {
   '/redirect/$': typeof AuthRedirectSplatRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
+  '/smartLamp/equipmentManage': typeof AuthShellSmartLampEquipmentManageRoute
+  '/smartLamp/lampControl': typeof AuthShellSmartLampLampControlRoute
   '/systemSetting/log': typeof AuthShellSystemSettingLogRoute
   '/systemSetting/permission': typeof AuthShellSystemSettingPermissionRoute
   '/systemSetting/userManage': typeof AuthShellSystemSettingUserManageRoute
@@ -148,6 +166,8 @@ export interface FileRoutesById {
   '/_auth/redirect/$': typeof AuthRedirectSplatRoute
   '/_auth/_shell/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/_auth/_shell/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
+  '/_auth/_shell/smartLamp/equipmentManage': typeof AuthShellSmartLampEquipmentManageRoute
+  '/_auth/_shell/smartLamp/lampControl': typeof AuthShellSmartLampLampControlRoute
   '/_auth/_shell/systemSetting/log': typeof AuthShellSystemSettingLogRoute
   '/_auth/_shell/systemSetting/permission': typeof AuthShellSystemSettingPermissionRoute
   '/_auth/_shell/systemSetting/userManage': typeof AuthShellSystemSettingUserManageRoute
@@ -165,6 +185,8 @@ export interface FileRouteTypes {
     | '/redirect/$'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
+    | '/smartLamp/equipmentManage'
+    | '/smartLamp/lampControl'
     | '/systemSetting/log'
     | '/systemSetting/permission'
     | '/systemSetting/userManage'
@@ -180,6 +202,8 @@ export interface FileRouteTypes {
     | '/redirect/$'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
+    | '/smartLamp/equipmentManage'
+    | '/smartLamp/lampControl'
     | '/systemSetting/log'
     | '/systemSetting/permission'
     | '/systemSetting/userManage'
@@ -197,6 +221,8 @@ export interface FileRouteTypes {
     | '/_auth/redirect/$'
     | '/_auth/_shell/profile/inforManage'
     | '/_auth/_shell/regionManage/regionManage'
+    | '/_auth/_shell/smartLamp/equipmentManage'
+    | '/_auth/_shell/smartLamp/lampControl'
     | '/_auth/_shell/systemSetting/log'
     | '/_auth/_shell/systemSetting/permission'
     | '/_auth/_shell/systemSetting/userManage'
@@ -294,6 +320,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellRegionManageRegionManageRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/smartLamp/equipmentManage': {
+      id: '/_auth/_shell/smartLamp/equipmentManage'
+      path: '/smartLamp/equipmentManage'
+      fullPath: '/smartLamp/equipmentManage'
+      preLoaderRoute: typeof AuthShellSmartLampEquipmentManageRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/smartLamp/lampControl': {
+      id: '/_auth/_shell/smartLamp/lampControl'
+      path: '/smartLamp/lampControl'
+      fullPath: '/smartLamp/lampControl'
+      preLoaderRoute: typeof AuthShellSmartLampLampControlRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/systemSetting/log': {
       id: '/_auth/_shell/systemSetting/log'
       path: '/systemSetting/log'
@@ -321,6 +361,8 @@ declare module '@tanstack/react-router' {
 interface AuthShellRouteChildren {
   AuthShellProfileInforManageRoute: typeof AuthShellProfileInforManageRoute
   AuthShellRegionManageRegionManageRoute: typeof AuthShellRegionManageRegionManageRoute
+  AuthShellSmartLampEquipmentManageRoute: typeof AuthShellSmartLampEquipmentManageRoute
+  AuthShellSmartLampLampControlRoute: typeof AuthShellSmartLampLampControlRoute
   AuthShellSystemSettingLogRoute: typeof AuthShellSystemSettingLogRoute
   AuthShellSystemSettingPermissionRoute: typeof AuthShellSystemSettingPermissionRoute
   AuthShellSystemSettingUserManageRoute: typeof AuthShellSystemSettingUserManageRoute
@@ -330,6 +372,9 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
   AuthShellProfileInforManageRoute: AuthShellProfileInforManageRoute,
   AuthShellRegionManageRegionManageRoute:
     AuthShellRegionManageRegionManageRoute,
+  AuthShellSmartLampEquipmentManageRoute:
+    AuthShellSmartLampEquipmentManageRoute,
+  AuthShellSmartLampLampControlRoute: AuthShellSmartLampLampControlRoute,
   AuthShellSystemSettingLogRoute: AuthShellSystemSettingLogRoute,
   AuthShellSystemSettingPermissionRoute: AuthShellSystemSettingPermissionRoute,
   AuthShellSystemSettingUserManageRoute: AuthShellSystemSettingUserManageRoute,

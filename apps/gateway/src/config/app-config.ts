@@ -9,6 +9,8 @@ export interface AppConfig {
   /** Prefix of every Redis key and channel, so installations (and test runs) sharing a server stay apart. */
   redisPrefix: string;
   sessionTtlSeconds: number;
+  /** How long a dispatch's commands may wait for their devices before they expire; a retry gives as long again. */
+  dispatchTtlSeconds: number;
   consoleOrigin: string;
   uploadDir: string;
   webDist: string;
@@ -41,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mqttUrl: env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
     redisPrefix: env.REDIS_PREFIX ?? 'sc:',
     sessionTtlSeconds: int(env.SESSION_TTL_HOURS, 12) * 3600,
+    dispatchTtlSeconds: int(env.DISPATCH_TTL_SECONDS, 60),
     consoleOrigin: env.CONSOLE_ORIGIN ?? `http://localhost:${port}`,
     uploadDir: env.UPLOAD_DIR ?? 'var/uploads',
     webDist: env.WEB_DIST ?? 'apps/web/dist',

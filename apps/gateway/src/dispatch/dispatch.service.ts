@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
@@ -16,9 +16,7 @@ import {
 import { AppException } from '../common/app-exception';
 import type { Caller } from '../common/request-context';
 import { InjectDb } from '../infra/database';
-
-/** How long a dispatch's commands may wait for their devices; a retry gives the batch as long again. */
-export const DISPATCH_TTL_SECONDS = 60;
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
 /** The job that hands a family's dispatches to its worker. */
 const DISPATCH_JOB: Partial<Record<DeviceFamily, JobName>> = {
@@ -61,7 +59,10 @@ function emptyCounts(): DispatchCounts {
  */
 @Injectable()
 export class DispatchService {
-  constructor(@InjectDb() private readonly db: DataSource) {}
+  constructor(
+    @InjectDb() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   assertMayControl(caller: Caller, family: DeviceFamily, action: string): void {
     const button = CONTROL_BUTTONS[family]?.[action];
@@ -72,7 +73,7 @@ export class DispatchService {
     const id = randomUUID();
     await tx.query(
       `INSERT INTO dispatch (id, family, action, params, created_by, expires_at) VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
-      [id, dispatch.family, dispatch.action, JSON.stringify(dispatch.params), dispatch.createdBy, DISPATCH_TTL_SECONDS],
+      [id, dispatch.family, dispatch.action, JSON.stringify(dispatch.params), dispatch.createdBy, this.config.dispatchTtlSeconds],
     );
     await tx.query(
       `INSERT INTO dispatch_item (dispatch_id, device_id, command_id) SELECT $1, device_id, gen_random_uuid() FROM unnest($2::int[]) AS device_id`,
@@ -122,7 +123,7 @@ export class DispatchService {
       if (!retried) throw AppException.badRequest('nothingToRetry');
       await tx.query(
         `UPDATE dispatch SET expires_at = greatest(expires_at, now()) + make_interval(secs => $2), finished_at = NULL, status = $3 WHERE id = $1`,
-        [id, DISPATCH_TTL_SECONDS, DispatchStatus.ToBeSent],
+        [id, this.config.dispatchTtlSeconds, DispatchStatus.ToBeSent],
       );
       // Each hand-over needs a job id of its own (the first job may still be kept as completed); the dispatch row is
       // locked, so two retries of one dispatch never share a millisecond.

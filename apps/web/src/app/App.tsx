@@ -1,7 +1,6 @@
-import { useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +10,10 @@ import { useSettings } from '@/settings/settings-store';
 import { buildTheme } from './theme';
 import { queryClient } from './query-client';
 import { router } from './router';
+
+// The toast container (and its transitions) loads beside the first page; toasts shown before it arrives wait in
+// the notifications store and appear as soon as it mounts.
+const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
 
 export function App() {
   const { t } = useTranslation();
@@ -26,7 +29,9 @@ export function App() {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
       <ModalsProvider>
-        <Notifications position="top-right" limit={5} zIndex={4000} />
+        <Suspense fallback={null}>
+          <Notifications position="top-right" limit={5} zIndex={4000} />
+        </Suspense>
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>

@@ -1,5 +1,5 @@
 import type { Icon } from '@tabler/icons-react';
-import { IconMap2, IconSettings, IconUserCircle } from '@tabler/icons-react';
+import { IconBulb, IconMap2, IconSettings, IconUserCircle } from '@tabler/icons-react';
 import { Role } from '@sc/contracts';
 
 /**
@@ -27,6 +27,17 @@ export interface RouteEntry {
 }
 
 export const ROUTE_TABLE: readonly RouteEntry[] = [
+  {
+    // Spec section 6: the section admits admin and visit; every page in it is admin only.
+    path: '/smartLamp',
+    title: 'smartLamp',
+    icon: IconBulb,
+    roles: [Role.Admin, Role.Visit],
+    children: [
+      { path: '/smartLamp/equipmentManage', title: 'equipmentManage', roles: [Role.Admin] },
+      { path: '/smartLamp/lampControl', title: 'lampControl', roles: [Role.Admin] },
+    ],
+  },
   {
     path: '/regionManage',
     title: 'regionManage',

@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from '@sc/contracts';
 import { getToken } from '@/auth/token';
@@ -35,15 +34,3 @@ export function disconnectRealtime(): void {
 }
 
 session.onReset(disconnectRealtime);
-
-/** Subscribes a component to one typed server event for as long as it is mounted. */
-export function useSocketEvent<E extends keyof ServerToClientEvents>(event: E, handler: ServerToClientEvents[E]): void {
-  useEffect(() => {
-    const target = connectRealtime();
-    // socket.io's typed overloads cannot narrow a generic event name; the map above already types both ends.
-    const on = target.on.bind(target) as (name: string, listener: (...args: never[]) => void) => void;
-    const off = target.off.bind(target) as (name: string, listener: (...args: never[]) => void) => void;
-    on(event, handler as (...args: never[]) => void);
-    return () => off(event, handler as (...args: never[]) => void);
-  }, [event, handler]);
-}

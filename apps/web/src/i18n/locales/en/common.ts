@@ -3,6 +3,9 @@ export const common = {
   appName: 'Smart City',
   titleTemplate: 'Smart City - {{title}}',
   route: {
+    smartLamp: 'Smart Lighting',
+    equipmentManage: 'Lamp List',
+    lampControl: 'Lamp Control',
     entry: 'Platform Home',
     dashboard: 'Dashboard',
     regionManage: 'Region Manage',

@@ -5,6 +5,9 @@ export const common: Shape<typeof en> = {
   appName: 'Ciudad Inteligente',
   titleTemplate: 'Smart City - {{title}}',
   route: {
+    smartLamp: 'Alumbrado inteligente',
+    equipmentManage: 'Lista de farolas',
+    lampControl: 'Control de farolas',
     entry: 'Inicio de la plataforma',
     dashboard: 'Panel',
     regionManage: 'Gestión de regiones',

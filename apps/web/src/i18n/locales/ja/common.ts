@@ -5,6 +5,9 @@ export const common: Shape<typeof en> = {
   appName: 'スマートシティ',
   titleTemplate: 'Smart City - {{title}}',
   route: {
+    smartLamp: 'スマート照明',
+    equipmentManage: '街路灯一覧',
+    lampControl: '街路灯制御',
     entry: 'プラットフォームホーム',
     dashboard: 'ダッシュボード',
     regionManage: 'エリア管理',

@@ -5,6 +5,9 @@ export const common: Shape<typeof en> = {
   appName: '智慧城市',
   titleTemplate: 'Smart City - {{title}}',
   route: {
+    smartLamp: '智慧照明',
+    equipmentManage: '路灯列表',
+    lampControl: '路灯控制',
     entry: '平台首页',
     dashboard: '首页',
     regionManage: '区域管理',

@@ -1,0 +1,101 @@
+import { useEffect } from 'react';
+import { Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import { DEVICE_CODE_PATTERN, LAMP_NAME_MAX, type LampRow } from '@sc/contracts';
+import { AreaCascader } from '@/components/area-cascader';
+import { fieldErrors } from '@/api/field-errors';
+import { notifySuccess } from '@/components/notify';
+import { useIsMobile } from '@/layout/use-is-mobile';
+import { useSaveLamp } from './api';
+
+interface Values {
+  lampName: string;
+  clientId: string;
+  regionId: number | null;
+  gatewayId: string;
+  lampControlId: string;
+  addr: string;
+  mac: string;
+}
+
+const valuesOf = (lamp: LampRow | null): Values => ({
+  lampName: lamp?.lampName ?? '',
+  clientId: lamp?.clientId ?? '',
+  regionId: lamp?.regionId ?? null,
+  gatewayId: lamp?.gatewayId ?? '',
+  lampControlId: lamp?.lampControlId ?? '',
+  addr: lamp?.addr ?? '',
+  mac: lamp?.mac ?? '',
+});
+
+/** Add or edit a lamp's record (name, clientId that it uses on MQTT, region, gateway, controller, address, MAC). */
+export function LampFormModal({ opened, lamp, onClose }: { opened: boolean; lamp: LampRow | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const mobile = useIsMobile();
+  const save = useSaveLamp();
+  const form = useForm<Values>({
+    initialValues: valuesOf(lamp),
+    validate: {
+      lampName: (v) => (v.trim() ? null : t('messages:nameEmpty')),
+      clientId: (v) => (!v.trim() ? t('messages:pleaseEnter') : DEVICE_CODE_PATTERN.test(v.trim()) ? null : t('messages:invalidValue')),
+    },
+  });
+  // A new target each time the dialog opens.
+  useEffect(() => {
+    if (opened) {
+      form.setValues(valuesOf(lamp));
+      form.resetDirty();
+      form.clearErrors();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the dialog opens or its target changes
+  }, [opened, lamp]);
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await save.mutateAsync({
+        ...(lamp ? { id: lamp.id } : {}),
+        ...values,
+        lampName: values.lampName.trim(),
+        clientId: values.clientId.trim(),
+      });
+      notifySuccess(t(lamp ? 'common:feedback.updated' : 'common:feedback.created'));
+      onClose();
+    } catch (error) {
+      form.setErrors(fieldErrors(error));
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={t(lamp ? 'lighting:list.edit' : 'lighting:list.add')} size="lg" fullScreen={mobile}>
+      <form onSubmit={submit} noValidate data-testid="lamp-form">
+        <Stack>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label={t('lighting:fields.lampName')} required maxLength={LAMP_NAME_MAX} name="lampName" {...form.getInputProps('lampName')} />
+            <TextInput label={t('lighting:fields.clientId')} required maxLength={64} name="clientId" {...form.getInputProps('clientId')} />
+          </SimpleGrid>
+          <AreaCascader
+            label={t('lighting:fields.region')}
+            width="100%"
+            value={form.values.regionId}
+            onChange={(id) => form.setFieldValue('regionId', id)}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label={t('lighting:fields.gatewayId')} maxLength={64} name="gatewayId" {...form.getInputProps('gatewayId')} />
+            <TextInput label={t('lighting:fields.lampControlId')} maxLength={64} name="lampControlId" {...form.getInputProps('lampControlId')} />
+            <TextInput label={t('lighting:fields.addr')} maxLength={255} name="addr" {...form.getInputProps('addr')} />
+            <TextInput label={t('lighting:fields.mac')} maxLength={32} name="mac" {...form.getInputProps('mac')} />
+          </SimpleGrid>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common:actions.cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending} data-testid="lamp-save">
+              {t('common:actions.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,39 @@
+import { LAMP_NAME_MAX, LampStatus, OnlineState } from '@sc/contracts';
+import { compact, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
+
+const LAMP_STATUSES = Object.values(LampStatus).filter((v): v is LampStatus => typeof v === 'number');
+
+/** The lamp list's page and filters, kept in the address. */
+export interface LampSearch extends PageSearch {
+  lampName?: string;
+  regionId?: number;
+  status?: LampStatus;
+  networkStatus?: OnlineState;
+}
+
+function readSigned<T extends number>(value: unknown, allowed: readonly T[]): T | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : NaN;
+  return (allowed as readonly number[]).includes(n) ? (n as T) : undefined;
+}
+
+export function validateLampSearch(search: Record<string, unknown>): LampSearch {
+  return compact({
+    ...readPage(search),
+    lampName: readText(search.lampName, LAMP_NAME_MAX),
+    regionId: readInt(search.regionId),
+    status: readSigned(search.status, LAMP_STATUSES),
+    networkStatus: readSigned(search.networkStatus, [OnlineState.Offline, OnlineState.Online]),
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The control page also keeps the dispatch being followed, so a reload shows it again. */
+export interface LampControlSearch extends LampSearch {
+  dispatch?: string;
+}
+
+export function validateLampControlSearch(search: Record<string, unknown>): LampControlSearch {
+  const dispatch = typeof search.dispatch === 'string' && UUID.test(search.dispatch) ? search.dispatch : undefined;
+  return compact({ ...validateLampSearch(search), dispatch });
+}
