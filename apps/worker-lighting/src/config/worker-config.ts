@@ -42,11 +42,12 @@ function int(value: string | undefined, fallback: number): number {
 }
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  const redisPrefix = env.REDIS_PREFIX ?? 'sc:';
   return {
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/smart_city',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     mqttUrl: env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
-    redisPrefix: env.REDIS_PREFIX ?? 'sc:',
+    redisPrefix,
     concurrency: int(env.WORKER_CONCURRENCY, 4),
     publishChunk: int(env.PUBLISH_CHUNK, 1000),
     ackTimeoutMs: int(env.ACK_TIMEOUT_MS, 3000),
@@ -56,7 +57,9 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     progressIntervalMs: int(env.PROGRESS_INTERVAL_MS, 100),
     intakeBatchSize: int(env.INTAKE_BATCH_SIZE, 1000),
     intakeFlushMs: int(env.INTAKE_FLUSH_MS, 20),
-    intakeGroup: env.INTAKE_GROUP ?? 'lighting',
+    // One group per installation: two installations on one broker (or parallel test runs) each get every message,
+    // and each keeps only its own devices, instead of splitting the traffic between them.
+    intakeGroup: env.INTAKE_GROUP ?? `lighting-${redisPrefix.replace(/[^A-Za-z0-9_-]/g, '') || 'default'}`,
     intakeConnections: Math.max(1, int(env.INTAKE_CONNECTIONS, 4)),
     unknownDeviceRetryMs: int(env.UNKNOWN_DEVICE_RETRY_MS, 10_000),
     countersLogMs: int(env.COUNTERS_LOG_MS, 30_000),
