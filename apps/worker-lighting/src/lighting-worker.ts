@@ -138,9 +138,14 @@ export class LightingWorker {
 
   private async serveHealth(port: number): Promise<void> {
     const server: Server = createServer((req, res) => {
-      const ok = req.url === '/health';
-      res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(ok ? JSON.stringify({ status: 'ok', mqtt: this.mqttConnected, counters: this.counters.snapshot() }) : '{}');
+      if (req.url !== '/health') {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+        return;
+      }
+      // Not ready while the broker is away: commands could not go out and device traffic would not come in.
+      const ready = this.mqttConnected;
+      res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: ready ? 'ok' : 'degraded', mqtt: this.mqttConnected, counters: this.counters.snapshot() }));
     });
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, resolve));
     this.closers.push(() => new Promise((resolve) => server.close(resolve)));
