@@ -1,0 +1,108 @@
+import { QueryClient } from '@tanstack/react-query';
+import {
+  DeviceFamily,
+  DispatchItemState,
+  DispatchStatus,
+  LampStatus,
+  OnlineState,
+  type DispatchDetail,
+  type LampRow,
+  type PageResult,
+} from '@sc/contracts';
+import { lightingKeys, patchDispatch, patchLampRows } from './api';
+import { validateLampControlSearch, validateLampSearch } from './search';
+
+const lamp = (id: number, overrides: Partial<LampRow> = {}): LampRow => ({
+  id,
+  lampName: `Lamp ${id}`,
+  clientId: `LAMP-${id}`,
+  regionId: null,
+  regionName: null,
+  gatewayId: '',
+  lampControlId: '',
+  addr: '',
+  mac: '',
+  bri: 0,
+  switchState: 0,
+  status: LampStatus.Normal,
+  networkStatus: OnlineState.Online,
+  telemetry: null,
+  faults: [],
+  hardwareVersion: '',
+  softwareVersion: '',
+  totalIlluminationHours: null,
+  reportedAt: null,
+  ...overrides,
+});
+
+describe('live lighting cache', () => {
+  it('patches the changed fields of a lamp in every cached page that shows it, and leaves other pages alone', () => {
+    const client = new QueryClient();
+    const first = lightingKeys.lampPage({ pageNum: 1, pageSize: 20 });
+    const filtered = lightingKeys.lampPage({ pageNum: 1, pageSize: 20, lampName: 'Lamp 2' });
+    const other = lightingKeys.lampPage({ pageNum: 2, pageSize: 20 });
+    client.setQueryData<PageResult<LampRow>>(first, { list: [lamp(1), lamp(2)], total: 30 });
+    client.setQueryData<PageResult<LampRow>>(filtered, { list: [lamp(2)], total: 1 });
+    const untouched = { list: [lamp(21)], total: 30 };
+    client.setQueryData<PageResult<LampRow>>(other, untouched);
+
+    patchLampRows(client, {
+      family: DeviceFamily.Lamp,
+      recordId: 2,
+      deviceCode: 'LAMP-2',
+      changed: { status: LampStatus.Offline, networkStatus: OnlineState.Offline },
+      at: new Date().toISOString(),
+    });
+
+    expect(client.getQueryData<PageResult<LampRow>>(first)!.list.map((r) => [r.id, r.status, r.networkStatus])).toEqual([
+      [1, LampStatus.Normal, OnlineState.Online],
+      [2, LampStatus.Offline, OnlineState.Offline],
+    ]);
+    expect(client.getQueryData<PageResult<LampRow>>(filtered)!.list[0].status).toBe(LampStatus.Offline);
+    expect(client.getQueryData(other)).toBe(untouched);
+  });
+
+  it('moves a cached dispatch to the counts and status of a progress event', () => {
+    const client = new QueryClient();
+    const counts = { queued: 0, sent: 2, delivered: 0, failed: 0, expired: 0 };
+    client.setQueryData<DispatchDetail>(lightingKeys.dispatch('d1'), {
+      id: 'd1',
+      family: DeviceFamily.Lamp,
+      action: 'on',
+      params: {},
+      status: DispatchStatus.ToBeSent,
+      counts,
+      total: 2,
+      createdBy: 'admin',
+      createdAt: '',
+      expiresAt: '',
+      items: [],
+    });
+    patchDispatch(client, {
+      dispatchId: 'd1',
+      family: DeviceFamily.Lamp,
+      status: DispatchStatus.PartiallySuccessful,
+      counts: { ...counts, sent: 0, [DispatchItemState.Delivered]: 1, [DispatchItemState.Expired]: 1 },
+      total: 2,
+      at: '',
+    });
+    const detail = client.getQueryData<DispatchDetail>(lightingKeys.dispatch('d1'))!;
+    expect(detail.status).toBe(DispatchStatus.PartiallySuccessful);
+    expect(detail.counts).toEqual({ queued: 0, sent: 0, delivered: 1, failed: 0, expired: 1 });
+  });
+
+  it('reads lamp filters from the address and drops what is malformed', () => {
+    expect(validateLampSearch({ lampName: ' Road ', status: '-5', networkStatus: '0', regionId: '3', pageNum: '2' })).toEqual({
+      lampName: 'Road',
+      status: LampStatus.Offline,
+      networkStatus: OnlineState.Offline,
+      regionId: 3,
+      pageNum: 2,
+    });
+    expect(validateLampSearch({ status: '-9', networkStatus: '5', regionId: 'x' })).toEqual({});
+    expect(validateLampControlSearch({ dispatch: 'not-a-uuid' })).toEqual({});
+    expect(validateLampControlSearch({ dispatch: '0b6f7a0e-5f0c-4c59-9d0e-4bb3c1a2f001' })).toEqual({
+      dispatch: '0b6f7a0e-5f0c-4c59-9d0e-4bb3c1a2f001',
+    });
+  });
+});
