@@ -28,6 +28,10 @@ const shared = {
   transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
 };
 
+// Faults (tests/faults/*.fault-spec.ts) disturb services the whole machine shares, such as restarting Redis, so they
+// never run beside other tests: only when asked for by name (`--selectProjects faults`, as `npm test` does last).
+const faultsAskedFor = process.argv.some((arg) => /\bfaults\b/.test(arg));
+
 module.exports = {
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'] },
@@ -38,6 +42,9 @@ module.exports = {
       slowTestThreshold: 20,
     },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/tests/**/*.e2e-spec.ts'], slowTestThreshold: 60 },
+    ...(faultsAskedFor
+      ? [{ ...shared, displayName: 'faults', testMatch: ['<rootDir>/tests/faults/**/*.fault-spec.ts'], slowTestThreshold: 120 }]
+      : []),
   ],
   testTimeout: 30000,
 };

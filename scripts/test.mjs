@@ -17,19 +17,37 @@ say('Linting…');
 run('npx', ['eslint', '.']);
 run('npx', ['prettier', '--check', '.', '--log-level', 'warn']);
 
-const report = join(root, 'test-results', 'jest.json');
-rmSync(report, { force: true });
-mkdirSync(dirname(report), { recursive: true });
 say('Running the tests…');
-const status = run('npx', ['jest', '--ci', '--json', `--outputFile=${report}`, ...process.argv.slice(2)], { allowFailure: true });
+// Unit, integration and end to end first; the faults (tests/faults, e.g. restarting Redis) disturb services every test
+// shares, so they run alone afterwards, and only when everything else passed and no tests were picked by hand.
+const args = process.argv.slice(2);
+const picksProjects = args.includes('--selectProjects');
+const steps = [{ name: 'jest', projects: picksProjects ? [] : ['unit', 'integration', 'e2e'], args }];
+if (args.length === 0) steps.push({ name: 'jest-faults', projects: ['faults'], args: [] });
 
-if (existsSync(report)) {
-  const r = JSON.parse(readFileSync(report, 'utf8'));
-  const skipped = r.numPendingTests + r.numTodoTests;
-  process.stdout.write(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
-  if (r.numTotalTests === 0) {
-    process.stderr.write('No test ran.\n');
-    process.exit(1);
+const totals = { passed: 0, failed: 0, skipped: 0, total: 0 };
+let status = 0;
+for (const step of steps) {
+  const report = join(root, 'test-results', `${step.name}.json`);
+  rmSync(report, { force: true });
+  mkdirSync(dirname(report), { recursive: true });
+  if (step.projects.includes('faults')) say('Running the fault tests (Redis restarts)…');
+  // The user's arguments go first: --selectProjects takes every name after it.
+  const select = step.projects.length > 0 ? ['--selectProjects', ...step.projects] : [];
+  status = run('npx', ['jest', '--ci', '--json', `--outputFile=${report}`, ...step.args, ...select], { allowFailure: true });
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, 'utf8'));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests + r.numTodoTests;
+    totals.total += r.numTotalTests;
   }
+  if (status !== 0) break;
+}
+
+process.stdout.write(`\ntests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
+if (totals.total === 0) {
+  process.stderr.write('No test ran.\n');
+  process.exit(1);
 }
 process.exit(status);

@@ -77,6 +77,8 @@ export class LightingWorker {
 
     const mqtt = await MqttConnection.connect(config.mqttUrl, {
       clientIdPrefix: 'worker-lighting',
+      // MQTT 5, for the subscription option that keeps stored messages out of the shared intake (DeviceIntake).
+      client: { protocolVersion: 5 },
       onStateChange: (state, detail) => logger[state === 'connected' ? 'info' : 'warn']({ state, detail }, 'mqtt connection'),
     });
     this.mqtt = mqtt;
@@ -113,11 +115,13 @@ export class LightingWorker {
     const writer = new IntakeWriter(pool, lamps, notifier, progress, this.counters, logger, config.intakeBatchSize, config.intakeFlushMs);
     const intakeConnections = [mqtt];
     for (let i = 1; i < config.intakeConnections; i++) {
-      const extra = await MqttConnection.connect(config.mqttUrl, { clientIdPrefix: 'worker-lighting-intake' });
+      const extra = await MqttConnection.connect(config.mqttUrl, { clientIdPrefix: 'worker-lighting-intake', client: { protocolVersion: 5 } });
       this.closers.push(() => extra.close());
       intakeConnections.push(extra);
     }
-    this.intake = new DeviceIntake(intakeConnections, devices, writer, this.counters, logger, config.intakeGroup);
+    this.intake = new DeviceIntake(intakeConnections, devices, writer, this.counters, logger, config.intakeGroup, () =>
+      MqttConnection.connect(config.mqttUrl, { clientIdPrefix: 'worker-lighting-catch-up' }),
+    );
 
     progress.start();
     await this.intake.start();

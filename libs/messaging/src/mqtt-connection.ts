@@ -3,7 +3,8 @@ import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 
 export type MqttQoS = 0 | 1 | 2;
 
-export type MqttMessageHandler = (topic: string, payload: Buffer) => void;
+/** `retained`: the broker sent a stored (retained) message because of a new subscription, not a live one. */
+export type MqttMessageHandler = (topic: string, payload: Buffer, retained: boolean) => void;
 
 export interface MqttConnectionOptions {
   /** Prefix of the generated client id; each connection gets a unique id so replicas never kick each other off. */
@@ -53,7 +54,7 @@ export class MqttConnection {
   private readonly subscriptions: Subscription[] = [];
 
   private constructor(readonly client: MqttClient) {
-    client.on('message', (topic, payload) => this.route(topic, payload));
+    client.on('message', (topic, payload, packet) => this.route(topic, payload, packet.retain === true));
   }
 
   /** Connects, failing after `timeoutMs` when the broker cannot be reached, so a misconfigured service stops with a clear error. */
@@ -103,11 +104,20 @@ export class MqttConnection {
     return this.publish(topic, JSON.stringify(message), options);
   }
 
-  /** Subscribes filters (shared ones included) and routes their messages to `handler`. */
-  async subscribe(filters: string | string[], handler: MqttMessageHandler, qos: MqttQoS = 1): Promise<void> {
+  /**
+   * Subscribes filters (shared ones included) and routes their messages to `handler`. `retainHandling` (MQTT 5
+   * connections only) 2 asks the broker not to send stored messages at subscription time.
+   */
+  async subscribe(
+    filters: string | string[],
+    handler: MqttMessageHandler,
+    qos: MqttQoS = 1,
+    options: { retainHandling?: 0 | 1 | 2 } = {},
+  ): Promise<void> {
     const list = Array.isArray(filters) ? filters : [filters];
     for (const filter of list) this.subscriptions.push({ filter, match: withoutSharePrefix(filter).split('/'), handler });
-    const grants = await this.client.subscribeAsync(Object.fromEntries(list.map((filter) => [filter, { qos }])));
+    const rh = options.retainHandling;
+    const grants = await this.client.subscribeAsync(Object.fromEntries(list.map((filter) => [filter, rh === undefined ? { qos } : { qos, rh }])));
     const refused = grants.filter((g) => g.qos === 128);
     if (refused.length > 0) throw new Error(`MQTT broker refused subscriptions: ${refused.map((g) => g.topic).join(', ')}`);
   }
@@ -126,10 +136,10 @@ export class MqttConnection {
     await this.client.endAsync(force);
   }
 
-  private route(topic: string, payload: Buffer): void {
+  private route(topic: string, payload: Buffer, retained: boolean): void {
     for (const subscription of this.subscriptions) {
       if (topicMatches(subscription.match, topic)) {
-        subscription.handler(topic, payload);
+        subscription.handler(topic, payload, retained);
         return;
       }
     }

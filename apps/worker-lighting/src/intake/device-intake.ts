@@ -9,6 +9,9 @@ import type { KnownDevices } from './known-devices';
 const CHANNELS = [MqttChannel.State, MqttChannel.Telemetry, MqttChannel.Event, MqttChannel.Ack] as const;
 /** Bounds the memory spent remembering what was already logged. */
 const MAX_LOGGED = 10_000;
+/** The stored states have all arrived once the broker has been quiet this long (or after CATCH_UP_MAX_MS). */
+const CATCH_UP_QUIET_MS = 1_500;
+const CATCH_UP_MAX_MS = 60_000;
 
 type Accepted = { channel: MqttChannel.Ack; ack: NonNullable<ReturnType<typeof parseAck>> } | { channel: MqttChannel; event: LampEvent };
 
@@ -30,11 +33,65 @@ export class DeviceIntake {
     private readonly counters: Counters,
     private readonly logger: Logger,
     private readonly group: string,
+    /** Opens a short-lived connection of its own for reading the stored lamp states (see catchUp). */
+    private readonly openCatchUpConnection?: () => Promise<MqttConnection>,
   ) {}
 
   async start(): Promise<void> {
     this.filters = CHANNELS.map((channel) => mqttTopics.shared(this.group, DeviceFamily.Lamp, channel));
-    await Promise.all(this.connections.map((mqtt) => mqtt.subscribe(this.filters, (topic, payload) => this.receive(topic, payload), 1)));
+    // Live traffic only: a broker would otherwise send every stored lamp state to every connection of the group
+    // at once, more than its per-client queue holds (Mosquitto drops beyond max_queued_messages). Stored states
+    // are read once by catchUp() instead.
+    await Promise.all(
+      this.connections.map((mqtt) => mqtt.subscribe(this.filters, (topic, payload) => this.receive(topic, payload), 1, { retainHandling: 2 })),
+    );
+    await this.catchUp();
+    // Any later 'connect' is a reconnect: states stored meanwhile (a Last Will that fired while the broker was
+    // restarting) are read again.
+    this.connections[0]?.client.on('connect', () => void this.catchUp());
+  }
+
+  /**
+   * Reads every lamp's stored (retained) state once: the last thing each lamp reported, or its Last Will if it
+   * dropped off while no worker listened. QoS 0, on a connection of its own, so the broker streams them without
+   * its QoS 1 queue limit; the connection closes once they have all arrived.
+   */
+  async catchUp(): Promise<number> {
+    if (!this.openCatchUpConnection || this.closed) return 0;
+    let read = 0;
+    let connection: MqttConnection | undefined;
+    try {
+      connection = await this.openCatchUpConnection();
+      const open = connection;
+      await new Promise<void>((resolve) => {
+        let quiet = setTimeout(resolve, CATCH_UP_QUIET_MS);
+        const deadline = setTimeout(resolve, CATCH_UP_MAX_MS);
+        const done = () => {
+          clearTimeout(quiet);
+          clearTimeout(deadline);
+          resolve();
+        };
+        void open
+          .subscribe(
+            mqttTopics.all(DeviceFamily.Lamp, MqttChannel.State),
+            (topic, payload, retained) => {
+              if (!retained) return;
+              read += 1;
+              this.receive(topic, payload);
+              clearTimeout(quiet);
+              quiet = setTimeout(done, CATCH_UP_QUIET_MS);
+            },
+            0,
+          )
+          .catch(done);
+      });
+      this.logger.info({ states: read }, 'stored lamp states read');
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'could not read the stored lamp states');
+    } finally {
+      await connection?.close(true).catch(() => undefined);
+    }
+    return read;
   }
 
   /** Leaves the group, so the broker hands new messages to the other replicas, and writes what was accepted. */

@@ -1,0 +1,207 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { io, type Socket } from 'socket.io-client';
+import {
+  SOCKET_PATH,
+  TERMINAL_ITEM_STATES,
+  type ClientToServerEvents,
+  type DeviceStateChangedEvent,
+  type DispatchDetail,
+  type DispatchProgressEvent,
+  type LampControlRequest,
+  type LampControlResult,
+  type LampRow,
+  type PageResult,
+  type ServerToClientEvents,
+} from '@sc/contracts';
+import { ApiClient, waitFor, type TestDatabase } from '@sc/testing';
+import { startFleet, type Fleet, type FleetOptions } from '../../apps/device-sim/src';
+import { DEMO_PASSWORD } from '../../apps/gateway/src/demo/demo-data';
+import type { CounterSnapshot } from '../../apps/worker-lighting/src/infra/counters';
+import { ROOT, freePort, type RunningGateway } from './gateway-process';
+
+export const WORKER = join(ROOT, 'dist', 'apps', 'worker-lighting', 'main.js');
+export const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+
+export function assertWorkerBuilt(): void {
+  if (!existsSync(WORKER)) throw new Error(`${WORKER} is missing: run \`npx nest build worker-lighting\` (npm test does it for you)`);
+}
+
+export interface WorkerHealth {
+  status: string;
+  mqtt: boolean;
+  counters: CounterSnapshot;
+}
+
+export interface RunningWorker {
+  readonly process: ChildProcess;
+  readonly healthUrl: string;
+  output(): string;
+  health(): Promise<WorkerHealth>;
+  /** Sends the signal and waits for the exit (SIGKILL: no clean-up at all, as a crash). */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts the built lighting worker beside a gateway process: the gateway's database and Redis prefix, an MQTT intake
+ * group of its own (so workers of other test files never take this file's device traffic), and GET /health on a free
+ * port. Resolves once /health answers with MQTT connected.
+ */
+export async function startWorkerProcess(gw: RunningGateway, extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningWorker> {
+  assertWorkerBuilt();
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: gw.env.DATABASE_URL,
+    REDIS_PREFIX: gw.env.REDIS_PREFIX,
+    INTAKE_GROUP: `e2e-${String(gw.env.REDIS_PREFIX).replace(/\W/g, '')}`,
+    WORKER_HEALTH_PORT: String(port),
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+    ...extraEnv,
+  };
+  const child = spawn(process.execPath, [WORKER], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const healthUrl = `http://127.0.0.1:${port}/health`;
+  const health = async () => (await (await fetch(healthUrl)).json()) as WorkerHealth;
+  try {
+    await waitFor(async () => {
+      if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}`);
+      return (await health()).mqtt ? true : undefined;
+    }, 20_000);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw new Error(`worker did not start: ${String(err)}\n${output}`);
+  }
+  return {
+    process: child,
+    healthUrl,
+    output: () => output,
+    health,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Lamp codes no other test file (nor the demo fleet's LAMP-00001…) uses: MQTT topics are shared by everyone on the broker. */
+export function uniqueCodePrefix(label = 'E'): string {
+  return `${label}${randomBytes(3).toString('hex').toUpperCase()}-`;
+}
+
+export interface InsertedLamps {
+  ids: number[];
+  codes: string[];
+  idByCode: Map<string, number>;
+  regionId: number | null;
+}
+
+/**
+ * Registers `count` single lamps (device type 1 and a lamp row) straight in the test database, named
+ * `<prefix>lamp <n>` with codes `<prefix>00001…`; with `region`, in a new region of that name.
+ */
+export async function insertLamps(db: TestDatabase, count: number, prefix: string, region?: string): Promise<InsertedLamps> {
+  let regionId: number | null = null;
+  if (region) {
+    const [row] = await db.query<{ id: number }>(`INSERT INTO region (region_name, parent_id) VALUES ($1, NULL) RETURNING id`, [region]);
+    regionId = row.id;
+  }
+  const rows = await db.query<{ id: number; code: string }>(
+    `WITH d AS (INSERT INTO device (type, code, name, region_id)
+                SELECT 1, $1 || lpad(g::text, 5, '0'), $1 || 'lamp ' || g, $3 FROM generate_series(1, $2) g RETURNING id, code)
+     , l AS (INSERT INTO lamp (device_id) SELECT id FROM d)
+     SELECT id, code FROM d ORDER BY code`,
+    [prefix, count, regionId],
+  );
+  return { ids: rows.map((r) => r.id), codes: rows.map((r) => r.code), idByCode: new Map(rows.map((r) => [r.code, r.id])), regionId };
+}
+
+/** A simulated fleet for these codes with quick, test-friendly defaults (no telemetry unless asked). */
+export function fleetFor(codes: readonly string[], options: Partial<FleetOptions> = {}): Promise<Fleet> {
+  return startFleet({ mqttUrl: MQTT_URL, lamps: codes, ackLatencyMs: { min: 20, max: 150 }, telemetryIntervalMs: 0, ...options });
+}
+
+export async function signIn(gw: RunningGateway, username = 'admin'): Promise<ApiClient> {
+  return gw.client().login(username, DEMO_PASSWORD);
+}
+
+export type RealtimeClient = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** A socket.io client authenticated with the token at the handshake, as the browser connects; resolves once accepted. */
+export async function connectSocket(gw: RunningGateway, token: string): Promise<RealtimeClient> {
+  const socket: RealtimeClient = io(gw.baseUrl, { path: SOCKET_PATH, transports: ['websocket'], auth: { token }, reconnectionDelay: 200 });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('socket.io did not connect')), 10_000);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    socket.once('connect_error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+  return socket;
+}
+
+/** Everything a socket receives, with the time it arrived. */
+export interface SocketLog {
+  DeviceStateChanged: { at: number; event: DeviceStateChangedEvent }[];
+  DispatchProgress: { at: number; event: DispatchProgressEvent }[];
+}
+
+export function recordSocket(socket: RealtimeClient): SocketLog {
+  const log: SocketLog = { DeviceStateChanged: [], DispatchProgress: [] };
+  socket.on('DeviceStateChanged', (event) => log.DeviceStateChanged.push({ at: Date.now(), event }));
+  socket.on('DispatchProgress', (event) => log.DispatchProgress.push({ at: Date.now(), event }));
+  return log;
+}
+
+export async function control(api: ApiClient, request: LampControlRequest): Promise<string> {
+  const answer = await api.post<LampControlResult>('/api/light/lampControl', request);
+  if (answer.status !== 200) throw new Error(`lampControl: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.data.dispatchId;
+}
+
+export async function dispatchDetail(api: ApiClient, id: string): Promise<DispatchDetail> {
+  const answer = await api.get<DispatchDetail>(`/api/dispatch/detail?id=${id}`);
+  if (answer.status !== 200) throw new Error(`dispatch detail: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.data;
+}
+
+/** Waits until every row of the dispatch is terminal (delivered, failed or expired); answers the detail. */
+export async function waitForDispatchDone(api: ApiClient, id: string, timeoutMs = 30_000): Promise<DispatchDetail> {
+  return waitFor(
+    async () => {
+      const detail = await dispatchDetail(api, id);
+      return detail.items.every((item) => TERMINAL_ITEM_STATES.includes(item.state)) && detail.status !== 'toBeSent' ? detail : undefined;
+    },
+    timeoutMs,
+    200,
+  );
+}
+
+export async function lampPage(api: ApiClient, query: Record<string, unknown>): Promise<PageResult<LampRow>> {
+  const answer = await api.post<PageResult<LampRow>>('/api/light/lampPage', query);
+  if (answer.status !== 200) throw new Error(`lampPage: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.data;
+}
+
+/** How many dispatch_item rows are in each state (straight from the ledger). */
+export async function itemStates(db: TestDatabase, dispatchId: string): Promise<Record<string, number>> {
+  const rows = await db.query<{ state: string; n: number }>(
+    `SELECT state, count(*)::int AS n FROM dispatch_item WHERE dispatch_id = $1 GROUP BY state`,
+    [dispatchId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
