@@ -1,0 +1,204 @@
+// Fan-out: one command to 10,000 simulated lamps through the real API, until every dispatch row is terminal.
+//
+//   npx nest build gateway && npx nest build worker-lighting && npx nest build device-sim
+//   npm run bench:lighting-fanout
+//
+// It creates a database of its own (sc_bench_fanout_<hex>), migrates it and loads the demo data with the built
+// gateway, adds the lamps with SQL (codes B<HEX>-00001 …, in a region of their own), starts the gateway, the
+// lighting worker and the device simulator (multiplexed: one MQTT connection per 50 lamps) as separate processes,
+// each with this run's REDIS_PREFIX and intake group, waits until every lamp reported online, then sends RUNS
+// commands one after another (on, off, dim 60, …) as admin with POST /api/light/lampControl {regionId} and polls
+// the dispatch's rows every 100 ms until all are terminal. It prints a table, checks that every lamp applied each
+// command exactly once, and removes everything it made (database, Redis keys, retained MQTT messages).
+// Exit 1 when a target is missed, 2 when it could not run. See docs/benchmarks.md.
+import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BenchPlatform, ambientLoad, checkPrerequisites, cpuBetween, cpuSnapshot, fmt, log, processMemory, withClient } from './support/platform.mjs';
+
+const env = process.env;
+const settings = {
+  lamps: Number(env.LAMPS ?? 10_000),
+  runs: Number(env.RUNS ?? 3),
+  targetSeconds: Number(env.TARGET_SECONDS ?? 10),
+  ackLatency: env.ACK_LATENCY ?? '50-300',
+  lampsPerGateway: Number(env.LAMPS_PER_GATEWAY ?? 50),
+};
+const ACTIONS = [{ action: 'on' }, { action: 'off' }, { action: 'dim', level: 60 }];
+const TERMINAL = ['delivered', 'failed', 'expired'];
+
+/**
+ * Waits until every lamp is online in the database, or until the count has not moved for 3 s: a broker that drops
+ * part of the start-up burst (Mosquitto's max_queued_messages) leaves some lamps unreported, which the run says.
+ */
+async function waitOnline(platform, count, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  let online = -1;
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    const now = await withClient(platform.databaseUrl, async (c) => {
+      const { rows } = await c.query(
+        `SELECT count(*)::int AS n FROM lamp l JOIN device d ON d.id = l.device_id WHERE d.code LIKE $1 AND l.network_status = 1`,
+        [`${platform.codePrefix}%`],
+      );
+      return rows[0].n;
+    });
+    if (now >= count) return now;
+    if (now !== online) [online, since] = [now, Date.now()];
+    else if (Date.now() - since > 3000) return online;
+    await sleep(250);
+  }
+  return online;
+}
+
+/** Polls the dispatch's rows every 100 ms; answers when the first row was sent, when none was queued, and when all were terminal. */
+async function follow(client, dispatchId, total, started) {
+  const marks = { firstSent: null, allSent: null, allTerminal: null, finishedAt: null };
+  let counts = {};
+  const deadline = started + 75_000;
+  while (performance.now() < deadline) {
+    const { rows } = await client.query(`SELECT state, count(*)::int AS n FROM dispatch_item WHERE dispatch_id = $1 GROUP BY state`, [dispatchId]);
+    const now = performance.now() - started;
+    counts = Object.fromEntries(rows.map((r) => [r.state, r.n]));
+    const queued = counts.queued ?? 0;
+    const terminal = TERMINAL.reduce((n, s) => n + (counts[s] ?? 0), 0);
+    if (marks.firstSent === null && queued < total) marks.firstSent = now;
+    if (marks.allSent === null && queued === 0) marks.allSent = now;
+    if (terminal === total) {
+      marks.allTerminal = now;
+      break;
+    }
+    await sleep(100);
+  }
+  // The batch status follows its rows (coalesced progress): wait briefly for finished_at.
+  let d;
+  for (let i = 0; i < 30; i++) {
+    ({
+      rows: [d],
+    } = await client.query(`SELECT status, finished_at FROM dispatch WHERE id = $1`, [dispatchId]));
+    if (d.finished_at || marks.allTerminal === null) break;
+    await sleep(100);
+  }
+  return { marks, counts, dispatch: d };
+}
+
+async function main() {
+  checkPrerequisites();
+  const platform = new BenchPlatform('fanout');
+  const results = [];
+  const missed = [];
+  try {
+    log(
+      `Fan-out: ${fmt(settings.lamps)} lamps, ${settings.runs} command(s), ack latency ${settings.ackLatency} ms, ${settings.lampsPerGateway} lamps per connection`,
+    );
+    let t = performance.now();
+    await platform.createDatabase();
+    const regionId = await platform.addLamps(settings.lamps);
+    log(
+      `  ${platform.dbName} ready with ${fmt(settings.lamps)} lamps (${platform.codePrefix}00001 …) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
+
+    const gateway = await platform.startGateway();
+    const worker = await platform.startWorker();
+    log(`  gateway pid ${gateway.pid} on ${platform.baseUrl}, worker pid ${worker.pid}, Redis prefix ${platform.redisPrefix}`);
+    t = performance.now();
+    const fleet = await platform.startFleet(settings.lamps, [
+      '--telemetry-interval',
+      '0',
+      '--ack-latency',
+      settings.ackLatency,
+      '--lamps-per-gateway',
+      String(settings.lampsPerGateway),
+    ]);
+    const online = await waitOnline(platform, settings.lamps);
+    const startHealth = await platform.workerHealth();
+    log(
+      `  simulator pid ${fleet.pid}: ${fmt(settings.lamps)} lamps connected; ${fmt(online)} online in the database after ${((performance.now() - t) / 1000).toFixed(1)} s` +
+        (online < settings.lamps
+          ? ` (the other start-up states never reached the worker: worker received ${fmt(startHealth.counters.received)} messages)`
+          : ''),
+    );
+    const ambient = await ambientLoad();
+    log(`  machine busy before the load: ${ambient.toFixed(0)} %${ambient > 15 ? ' (something else is running: expect lower numbers)' : ''}`);
+
+    const pids = { gateway: gateway.pid, worker: worker.pid, fleet: fleet.pid };
+    for (let run = 1; run <= settings.runs; run++) {
+      const command = ACTIONS[(run - 1) % ACTIONS.length];
+      const before = cpuSnapshot(pids);
+      const started = performance.now();
+      const answer = await platform.post('/api/light/lampControl', { regionId, ...command });
+      const apiMs = performance.now() - started;
+      if (answer.body?.code !== 200) throw new Error(`lampControl answered ${answer.status} ${JSON.stringify(answer.body)}`);
+      const { dispatchId } = answer.body.data;
+      const followed = await withClient(platform.databaseUrl, (c) => follow(c, dispatchId, settings.lamps, started));
+      const cpu = cpuBetween(before, cpuSnapshot(pids));
+      const seconds = followed.marks.allTerminal === null ? NaN : followed.marks.allTerminal / 1000;
+      const result = { run, command, dispatchId, apiMs, ...followed, seconds, rate: settings.lamps / seconds, cpu };
+      results.push(result);
+      const c = followed.counts;
+      log(
+        `  run ${run} (${command.action}${command.level !== undefined ? ` ${command.level}` : ''}): API answered in ${apiMs.toFixed(0)} ms, ` +
+          `first sent ${fmt(followed.marks.firstSent)} ms, all sent ${fmt(followed.marks.allSent)} ms, all terminal ${Number.isFinite(seconds) ? `${seconds.toFixed(2)} s` : 'NOT within 75 s'}` +
+          ` → ${fmt(result.rate)} commands/s; delivered ${c.delivered ?? 0}, failed ${c.failed ?? 0}, expired ${c.expired ?? 0}, still open ${(c.queued ?? 0) + (c.sent ?? 0)}; batch ${followed.dispatch.status}`,
+      );
+      if (!(seconds <= settings.targetSeconds))
+        missed.push(`run ${run}: ${Number.isFinite(seconds) ? `${seconds.toFixed(2)} s` : 'not terminal'} is over ${settings.targetSeconds} s`);
+      if ((c.delivered ?? 0) !== settings.lamps) missed.push(`run ${run}: ${c.delivered ?? 0} of ${settings.lamps} delivered`);
+      // Let the lamps' new retained states reach the database before the next command.
+      await sleep(3000);
+    }
+
+    const memory = { gateway: processMemory(gateway.pid), worker: processMemory(worker.pid), fleet: processMemory(fleet.pid) };
+    const health = await platform.workerHealth();
+    const fleetStats = await platform.stopFleet();
+    const applied = await withClient(platform.databaseUrl, async (c) => {
+      const { rows } = await c.query(`SELECT attempts, count(*)::int AS n FROM dispatch_item GROUP BY attempts ORDER BY attempts`);
+      return rows;
+    });
+    const expectedApplied = results.reduce((n, r) => n + (r.counts.delivered ?? 0), 0);
+
+    log('');
+    log(
+      `  | run | command | API ms | all sent ms | all terminal s | commands/s | delivered | gateway CPU | worker CPU | simulator CPU | PostgreSQL CPU | Mosquitto CPU |`,
+    );
+    for (const r of results) {
+      log(
+        `  | ${r.run} | ${r.command.action}${r.command.level !== undefined ? ` ${r.command.level}` : ''} | ${r.apiMs.toFixed(0)} | ${fmt(r.marks.allSent)} | ${r.seconds.toFixed(2)} | ${fmt(r.rate)} | ${r.counts.delivered ?? 0} | ` +
+          `${r.cpu.gateway.toFixed(0)} % | ${r.cpu.worker.toFixed(0)} % | ${r.cpu.fleet.toFixed(0)} % | ${r.cpu.postgres.toFixed(0)} % | ${r.cpu.mosquitto.toFixed(0)} % |`,
+      );
+    }
+    log('');
+    log(`  send attempts per row: ${applied.map((a) => `${a.attempts} → ${fmt(a.n)}`).join(', ')} (more than 1: re-sent after the ack timeout)`);
+    log(
+      `  simulator: ${fmt(fleetStats.commandsReceived)} commands received, ${fmt(fleetStats.commandsApplied)} applied, ${fmt(fleetStats.duplicatesIgnored)} redeliveries ignored, ` +
+        `${fmt(fleetStats.acksSent)} acks, ${fmt(fleetStats.publishErrors)} publish errors`,
+    );
+    const cnt = health.counters;
+    log(
+      `  worker: ${fmt(cnt.commandsPublished)} commands published, ${fmt(cnt.commandsResent)} re-sent, ${fmt(cnt.acks)} acks, ${fmt(cnt.acksIgnored)} ignored, ${fmt(cnt.expired)} expired, ` +
+        `${fmt(cnt.writeErrors)} write errors; accepted ${fmt(cnt.accepted)} of ${fmt(cnt.received)} messages`,
+    );
+    log(
+      `  memory (RSS at the end, peak): gateway ${memory.gateway.rssMb.toFixed(0)} / ${memory.gateway.peakMb.toFixed(0)} MB, worker ${memory.worker.rssMb.toFixed(0)} / ${memory.worker.peakMb.toFixed(0)} MB, ` +
+        `simulator ${memory.fleet.rssMb.toFixed(0)} / ${memory.fleet.peakMb.toFixed(0)} MB; ${execFileSync('nproc').toString().trim()} cores, CPU in % of one core`,
+    );
+    if (fleetStats.commandsApplied !== expectedApplied)
+      missed.push(`the lamps applied ${fleetStats.commandsApplied} commands, the ledger says ${expectedApplied} delivered`);
+    for (const name of ['gateway', 'worker'])
+      if (platform.errors(name).length) missed.push(`the ${name} logged ${platform.errors(name).length} error(s): ${platform.errors(name)[0]}`);
+    log('');
+    if (missed.length) log(`TARGETS MISSED: ${missed.join('; ')}`);
+    else log(`Target met: every run terminal within ${settings.targetSeconds} s, every command delivered and applied once`);
+    process.exitCode = missed.length ? 1 : 0;
+  } catch (err) {
+    process.stderr.write(`\nBenchmark failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    for (const name of ['gateway', 'worker', 'fleet']) {
+      const out = platform.output(name);
+      if (out) process.stderr.write(`\n${name} output (last lines):\n${out.split('\n').slice(-15).join('\n')}\n`);
+    }
+    process.exitCode = 2;
+  } finally {
+    await platform.cleanup();
+  }
+}
+
+await main();

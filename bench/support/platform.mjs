@@ -1,0 +1,431 @@
+// Shared by the lighting benchmarks: a database of their own, the built gateway, lighting worker and device simulator as
+// separate processes on loopback, CPU and memory read from /proc, and clean-up of everything they made (database,
+// Redis keys, retained MQTT messages). Plain Node; only loopback addresses are ever contacted.
+import mqtt from 'mqtt';
+import Redis from 'ioredis';
+import pg from 'pg';
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { GATEWAY_NODE_FLAGS } from '../../scripts/lib.mjs';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const GATEWAY = join(ROOT, 'dist/apps/gateway/main.js');
+export const WORKER = join(ROOT, 'dist/apps/worker-lighting/main.js');
+export const DEVICE_SIM = join(ROOT, 'dist/apps/device-sim/main.js');
+export const PASSWORD = 'SmartCity@2026';
+
+const env = process.env;
+export const services = {
+  serverUrl: env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  mqttUrl: env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
+};
+
+export const log = (line = '') => process.stdout.write(`${line}\n`);
+
+export function fail(message) {
+  process.stderr.write(`\n${message}\n\n`);
+  process.exit(2);
+}
+
+/** These benchmarks send traffic to this machine only. */
+export function assertLoopback(url, what) {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (!(host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)))
+    fail(`${what} must be on this machine (loopback), not ${host}.`);
+}
+
+export function checkPrerequisites() {
+  for (const file of [GATEWAY, WORKER, DEVICE_SIM]) {
+    if (!existsSync(file))
+      fail(`${file} is missing: build first with\n\n  npx nest build gateway && npx nest build worker-lighting && npx nest build device-sim`);
+  }
+  assertLoopback(services.serverUrl, 'PostgreSQL');
+  assertLoopback(services.redisUrl, 'Redis');
+  assertLoopback(services.mqttUrl, 'MQTT');
+}
+
+export function freePort() {
+  return new Promise((ok, ko) => {
+    const server = createServer();
+    server.once('error', ko);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => ok(port));
+    });
+  });
+}
+
+export async function withClient(url, run) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// CPU and memory from /proc (Linux): process.cpuUsage() only knows this process.
+
+export const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime + stime of a process, in clock ticks; null once it is gone. */
+export function processTicks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return {
+      comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+      ticks: Number(fields[11]) + Number(fields[12]),
+      children: Number(fields[13]) + Number(fields[14]),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Resident memory in MB (VmRSS), and the peak (VmHWM). */
+export function processMemory(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+    return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+  } catch {
+    return { rssMb: 0, peakMb: 0 };
+  }
+}
+
+/** Ticks of every process whose name starts with `prefix` (PostgreSQL backends, the broker), reaped children included. */
+export function ticksByName(prefix) {
+  const out = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const p = processTicks(entry);
+    if (p && p.comm.startsWith(prefix)) out.set(entry, p.ticks + p.children);
+  }
+  return out;
+}
+
+export function machineTicks() {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { total: cpu.reduce((a, b) => a + b, 0), idle: cpu[3] + (cpu[4] ?? 0) };
+}
+
+/** A CPU snapshot of named processes (pids), of PostgreSQL and Mosquitto, of this process and of the machine. */
+export function cpuSnapshot(pids) {
+  return {
+    at: performance.now(),
+    procs: Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processTicks(pid)?.ticks ?? 0])),
+    postgres: ticksByName('postgres'),
+    mosquitto: ticksByName('mosquitto'),
+    self: process.cpuUsage(),
+    machine: machineTicks(),
+  };
+}
+
+/** CPU between two snapshots, in % of one core (200 % = both cores of the benchmark machine). */
+export function cpuBetween(a, b) {
+  const seconds = (b.at - a.at) / 1000;
+  const pct = (ticks) => (100 * ticks) / CLK_TCK / seconds;
+  const sum = (before, after) => [...after].reduce((n, [pid, t]) => n + t - (before.get(pid) ?? 0), 0);
+  const self = process.cpuUsage(a.self);
+  const total = b.machine.total - a.machine.total;
+  return {
+    ...Object.fromEntries(Object.keys(b.procs).map((name) => [name, pct(b.procs[name] - a.procs[name])])),
+    postgres: pct(sum(a.postgres, b.postgres)),
+    mosquitto: pct(sum(a.mosquitto, b.mosquitto)),
+    bench: ((self.user + self.system) / 1e6 / seconds) * 100,
+    machineBusy: total > 0 ? (100 * (total - (b.machine.idle - a.machine.idle))) / total : 0,
+  };
+}
+
+/** How busy the machine is with nothing of ours running: other work skews the numbers. */
+export async function ambientLoad(ms = 2000) {
+  const from = machineTicks();
+  await sleep(ms);
+  const to = machineTicks();
+  return (100 * (to.total - from.total - (to.idle - from.idle))) / Math.max(1, to.total - from.total);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The platform: a database, the gateway, the lighting worker, the simulated fleet.
+
+/** Everything one benchmark run owns; `cleanup()` removes all of it, also after a failure or Ctrl-C. */
+export class BenchPlatform {
+  constructor(label) {
+    const tag = randomBytes(3).toString('hex');
+    this.dbName = `sc_bench_${label}_${tag}`;
+    this.redisPrefix = `bench:${label}:${tag}:`;
+    /** Lamp codes of this run: `${codePrefix}00001`, … as the simulator generates them. */
+    this.codePrefix = `B${tag.toUpperCase()}-`;
+    this.intakeGroup = `bench-${label}-${tag}`;
+    this.children = new Map();
+    this.outputs = new Map();
+    this.retainedTopics = new Set();
+    this.uploadDir = null;
+    this.cleaning = null;
+    for (const signal of ['SIGINT', 'SIGTERM']) {
+      process.once(signal, () => {
+        log(`\n${signal}: stopping`);
+        void this.cleanup().finally(() => process.exit(130));
+      });
+    }
+  }
+
+  get databaseUrl() {
+    const url = new URL(services.serverUrl);
+    url.pathname = `/${this.dbName}`;
+    return url.toString();
+  }
+
+  serviceEnv(extra = {}) {
+    return {
+      ...env,
+      DATABASE_URL: this.databaseUrl,
+      REDIS_URL: services.redisUrl,
+      MQTT_URL: services.mqttUrl,
+      REDIS_PREFIX: this.redisPrefix,
+      INTAKE_GROUP: this.intakeGroup,
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      ...extra,
+    };
+  }
+
+  /** Creates the database, migrates it and loads the demo data (the admin account) with the built gateway. */
+  async createDatabase() {
+    await withClient(services.serverUrl, (c) => c.query(`CREATE DATABASE ${this.dbName}`));
+    for (const command of ['migrate', 'seed-demo']) await this.runToEnd('gateway', [GATEWAY, command]);
+  }
+
+  /** `count` lamps (device type 1 + lamp row) with the simulator's codes, in one region of their own; returns the region id. */
+  async addLamps(count) {
+    return withClient(this.databaseUrl, async (c) => {
+      // Only this run's lamps are known: the demo lamps' codes may be spoken for by another simulator on the broker.
+      await c.query(`DELETE FROM device WHERE type = 1`);
+      const {
+        rows: [region],
+      } = await c.query(`INSERT INTO region (region_name, remark) VALUES ($1, 'benchmark') RETURNING id`, [`Bench ${this.codePrefix}`]);
+      await c.query(
+        `WITH d AS (INSERT INTO device (type, code, name, region_id)
+                    SELECT 1, $1 || lpad(g::text, 5, '0'), 'bench lamp ' || g, $3 FROM generate_series(1, $2::int) g RETURNING id)
+         INSERT INTO lamp (device_id) SELECT id FROM d`,
+        [this.codePrefix, count, region.id],
+      );
+      await c.query(`ANALYZE`);
+      return region.id;
+    });
+  }
+
+  runToEnd(name, args, extraEnv = {}) {
+    return new Promise((ok, ko) => {
+      const child = spawn(process.execPath, args, { cwd: ROOT, env: this.serviceEnv(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (d) => (output += d));
+      child.stderr.on('data', (d) => (output += d));
+      child.on('error', ko);
+      child.on('exit', (code) => (code === 0 ? ok(output) : ko(new Error(`${name} ${args.slice(1).join(' ')} exited with ${code}:\n${output}`))));
+    });
+  }
+
+  /** A long-running child; its output is kept (last 200 kB) for errors and for the simulator's final counters. */
+  spawn(name, args, extraEnv = {}) {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: this.serviceEnv(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.outputs.set(name, '');
+    const keep = (d) => this.outputs.set(name, (this.outputs.get(name) + d).slice(-200_000));
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    this.children.set(name, child);
+    return child;
+  }
+
+  output(name) {
+    return this.outputs.get(name) ?? '';
+  }
+
+  /** Error-level (50+) log lines of a service. */
+  errors(name) {
+    return this.output(name)
+      .split('\n')
+      .filter((line) => /"level":(5|6)\d/.test(line));
+  }
+
+  async startGateway() {
+    const [port, uploadPort] = [await freePort(), await freePort()];
+    this.uploadDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
+    this.baseUrl = `http://127.0.0.1:${port}`;
+    const child = this.spawn('gateway', [...GATEWAY_NODE_FLAGS, GATEWAY, 'serve'], {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      UPLOAD_PORT: String(uploadPort),
+      UPLOAD_DIR: this.uploadDir,
+      WEB_DIST: join(this.uploadDir, 'no-web'),
+    });
+    await this.waitFor('gateway', child, async () => (await fetch(`${this.baseUrl}/api/health`)).ok);
+    const login = await this.post('/api/user/login', { username: 'admin', password: PASSWORD });
+    if (login.body?.code !== 200) throw new Error(`admin login failed: ${JSON.stringify(login.body)}`);
+    this.token = login.body.data.token;
+    return child;
+  }
+
+  async startWorker(extraEnv = {}) {
+    const healthPort = await freePort();
+    this.workerHealthUrl = `http://127.0.0.1:${healthPort}/health`;
+    const child = this.spawn('worker', [WORKER], { WORKER_HEALTH_PORT: String(healthPort), ...extraEnv });
+    await this.waitFor('worker', child, async () => (await fetch(this.workerHealthUrl)).ok);
+    return child;
+  }
+
+  /** The worker's counters; a refused or reset connection is retried for 5 s before it counts as a failure. */
+  async workerHealth() {
+    const worker = this.children.get('worker');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // eslint-disable-next-line no-undef -- a Node global the lint configuration does not list
+        const res = await fetch(this.workerHealthUrl, { signal: AbortSignal.timeout(5000) });
+        return await res.json();
+      } catch (err) {
+        if (worker && worker.exitCode !== null) throw new Error(`the worker exited with ${worker.exitCode}:\n${this.output('worker').slice(-3000)}`);
+        if (attempt >= 10) throw new Error(`GET ${this.workerHealthUrl}: ${err.cause?.message ?? err.message}`);
+        await sleep(500);
+      }
+    }
+  }
+
+  /** The simulator CLI for `count` lamps with this run's codes; resolves once it logged that the fleet is connected. */
+  async startFleet(count, args = []) {
+    const child = this.spawn('fleet', [DEVICE_SIM, '--count', String(count), '--prefix', this.codePrefix, '--multiplexed', ...args], {
+      LOG_LEVEL: 'info',
+    });
+    await this.waitFor('fleet', child, async () => this.output('fleet').includes('device-sim fleet connected'), 120_000);
+    return child;
+  }
+
+  /** Stops the simulator with SIGTERM (a clean disconnect, no Last Will) and answers its final counters. */
+  async stopFleet() {
+    const child = this.children.get('fleet');
+    await this.stop('fleet');
+    const line = this.output('fleet')
+      .split('\n')
+      .find((l) => l.includes('device-sim fleet stopped'));
+    if (!line) throw new Error(`the simulator (pid ${child?.pid}) did not report its counters:\n${this.output('fleet').slice(-2000)}`);
+    return JSON.parse(line);
+  }
+
+  async waitFor(name, child, ready, timeoutMs = 60_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${this.output(name).slice(-3000)}`);
+      try {
+        if (await ready()) return;
+      } catch {
+        // not listening yet
+      }
+      await sleep(100);
+    }
+    throw new Error(`${name} was not ready within ${timeoutMs / 1000} s:\n${this.output(name).slice(-3000)}`);
+  }
+
+  async post(path, body) {
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  }
+
+  async stop(name) {
+    const child = this.children.get(name);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((ok) => child.once('exit', ok));
+    child.kill('SIGTERM');
+    const stopped = await Promise.race([exited.then(() => true), sleep(25_000).then(() => false)]);
+    if (!stopped) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  }
+
+  /**
+   * Empties every retained message this run left on the broker: the lamps' and lamp gateways' states whose device id
+   * starts with this run's code prefix (found by subscribing to the state topics and reading what is retained).
+   */
+  async clearRetained() {
+    const client = await mqtt.connectAsync(services.mqttUrl, { clientId: `bench-clean-${randomBytes(4).toString('hex')}`, reconnectPeriod: 0 });
+    try {
+      const found = new Set();
+      client.on('message', (topic, payload, packet) => {
+        if (packet.retain && payload.length > 0 && topic.split('/')[3]?.startsWith(this.codePrefix)) found.add(topic);
+      });
+      await client.subscribeAsync(['city/v1/lamp/+/state', 'city/v1/lamp-gateway/+/state'], { qos: 0 });
+      // The broker sends the retained messages right after the SUBACK; wait until none has come for a while.
+      let last = -1;
+      while (found.size !== last) {
+        last = found.size;
+        await sleep(1000);
+      }
+      await Promise.all([...found].map((topic) => client.publishAsync(topic, '', { qos: 1, retain: true })));
+      return found.size;
+    } finally {
+      await client.endAsync();
+    }
+  }
+
+  cleanup() {
+    this.cleaning ??= (async () => {
+      for (const name of ['fleet', 'worker', 'gateway']) await this.stop(name).catch(() => undefined);
+      try {
+        const cleared = await this.clearRetained();
+        log(`Cleaned up: ${cleared} retained MQTT message(s) of ${this.codePrefix}* emptied`);
+      } catch (err) {
+        log(`Could not clear retained MQTT messages: ${err.message}`);
+      }
+      if (env.BENCH_KEEP_DATABASE === '1') log(`Kept ${this.dbName} (BENCH_KEEP_DATABASE=1)`);
+      else
+        await withClient(services.serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${this.dbName} WITH (FORCE)`)).catch((err) =>
+          log(`Could not drop ${this.dbName}: ${err.message}`),
+        );
+      const redis = new Redis(services.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      try {
+        await redis.connect();
+        let cursor = '0';
+        let removed = 0;
+        do {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', `${this.redisPrefix}*`, 'COUNT', 1000);
+          if (keys.length) removed += await redis.del(...keys);
+          cursor = next;
+        } while (cursor !== '0');
+        log(`Cleaned up: removed ${removed} Redis key(s) under ${this.redisPrefix}, dropped ${this.dbName}`);
+      } catch (err) {
+        log(`Could not clean Redis keys under ${this.redisPrefix}: ${err.message}`);
+      } finally {
+        redis.disconnect();
+      }
+      if (this.uploadDir) rmSync(this.uploadDir, { recursive: true, force: true });
+    })();
+    return this.cleaning;
+  }
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+export const fmt = (n, digits = 0) =>
+  Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : String(n);
