@@ -60,7 +60,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     // One group per installation: two installations on one broker (or parallel test runs) each get every message,
     // and each keeps only its own devices, instead of splitting the traffic between them.
     intakeGroup: env.INTAKE_GROUP ?? `lighting-${redisPrefix.replace(/[^A-Za-z0-9_-]/g, '') || 'default'}`,
-    intakeConnections: Math.max(1, int(env.INTAKE_CONNECTIONS, 4)),
+    intakeConnections: Math.max(1, int(env.INTAKE_CONNECTIONS, 16)),
     unknownDeviceRetryMs: int(env.UNKNOWN_DEVICE_RETRY_MS, 10_000),
     countersLogMs: int(env.COUNTERS_LOG_MS, 30_000),
     healthPort: env.WORKER_HEALTH_PORT ? int(env.WORKER_HEALTH_PORT, 0) : null,
