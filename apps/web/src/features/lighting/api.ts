@@ -84,6 +84,22 @@ export function patchDispatch(queryClient: QueryClient, event: DispatchProgressE
   );
 }
 
+/** The per-lamp rows of an open dispatch are fetched again at most this often while progress events arrive. */
+const DISPATCH_ROWS_REFRESH_MS = 1_000;
+const pendingRowRefresh = new Map<string, ReturnType<typeof setTimeout>>();
+
+/** Fetches a dispatch's rows once the current burst of progress events has had a second to settle. */
+function refreshDispatchRows(queryClient: QueryClient, dispatchId: string): void {
+  if (pendingRowRefresh.has(dispatchId)) return;
+  pendingRowRefresh.set(
+    dispatchId,
+    setTimeout(() => {
+      pendingRowRefresh.delete(dispatchId);
+      void queryClient.invalidateQueries({ queryKey: lightingKeys.dispatch(dispatchId) });
+    }, DISPATCH_ROWS_REFRESH_MS),
+  );
+}
+
 /**
  * Keeps the lighting pages live without polling: lamp and dispatch events patch the cached answers, and a socket
  * that reconnects reloads them, since events sent while it was away are gone.
@@ -104,8 +120,9 @@ export function useLiveLighting(): void {
     useCallback(
       (event: DispatchProgressEvent) => {
         patchDispatch(queryClient, event);
-        // The per-lamp rows of an open detail change with the counts: fetch them once the batch settles.
-        if (event.status !== 'toBeSent') void queryClient.invalidateQueries({ queryKey: lightingKeys.dispatch(event.dispatchId) });
+        // Counts come with the event; the per-lamp rows behind them are fetched again, at most once a second, and
+        // only for a dispatch someone has open.
+        if (queryClient.getQueryData(lightingKeys.dispatch(event.dispatchId))) refreshDispatchRows(queryClient, event.dispatchId);
       },
       [queryClient],
     ),
