@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ApiAnswer, ApiClient } from '@sc/testing';
+import { waitFor, type ApiAnswer, type ApiClient } from '@sc/testing';
 import { DEMO_PASSWORD, startTestGateway, type TestGateway } from './harness';
 
 function expectLoggedOut(answer: ApiAnswer): void {
@@ -160,7 +160,14 @@ describe('sessions: logout, password change, disabling, expiry', () => {
     await gw.db.query(`UPDATE sys_session SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, [
       createHash('sha256').update(visitor.token).digest(),
     ]);
-    expectLoggedOut(await visitor.get('/api/user/info'));
+    // A write from outside the gateway reaches its session cache through PostgreSQL's change notification, within
+    // milliseconds rather than at once: wait for it (a busy machine can take longer than one request).
+    expectLoggedOut(
+      await waitFor(async () => {
+        const answer = await visitor.get('/api/user/info');
+        return answer.status === 401 ? answer : undefined;
+      }, 3000),
+    );
     expectLoggedOut(await visitor.post('/api/bi/area/add', { regionName: 'Late' }));
     expect((await other.get('/api/user/info')).status).toBe(200);
   });
