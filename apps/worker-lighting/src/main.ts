@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { runMigrations } from '@sc/database';
-import { loadWorkerConfig, redactUrl } from './config/worker-config';
+import { redactUrl } from '@sc/database';
+import { loadWorkerConfig } from './config/worker-config';
 import { createRootLogger } from './infra/logger';
 import { LightingWorker } from './lighting-worker';
 

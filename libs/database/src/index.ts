@@ -11,6 +11,7 @@ import { UserPageIndexes1732160000000 } from './migrations/1732160000000-user-pa
 import { AccessChangeNotifications1732170000000 } from './migrations/1732170000000-access-change-notifications';
 import { LightingAndDispatch1732180000000 } from './migrations/1732180000000-lighting-and-dispatch';
 
+export { redactUrl } from './redact-url';
 export { ACCESS_CHANGES_CHANNEL } from './migrations/1732170000000-access-change-notifications';
 
 export { AppSettingEntity, DeviceEntity, OperationLogEntity, PermissionGroupEntity, RegionEntity, SessionEntity, UserEntity };

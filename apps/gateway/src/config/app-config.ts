@@ -69,13 +69,4 @@ export function parseTrustProxy(value: string | undefined): false | number | str
     .filter(Boolean);
 }
 
-/** Hides the password of a connection URL before it is printed. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
+export { redactUrl } from '@sc/database';

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
-import { Group, Paper, Stack, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Title } from '@mantine/core';
+import { IconRotateClockwise, IconSearch } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 
 /** The frame every console page uses: a title row with the page's actions, then its content. */
 export function PagePanel({ title, actions, children }: { title: ReactNode; actions?: ReactNode; children: ReactNode }) {
@@ -16,8 +18,20 @@ export function PagePanel({ title, actions, children }: { title: ReactNode; acti
   );
 }
 
-/** A row of filters above a table; wraps on narrow screens. */
-export function FilterBar({ children, onSubmit }: { children: ReactNode; onSubmit: () => void }) {
+/** A row of filters above a table, ending with Search (submit) and Reset; wraps on narrow screens. */
+export function FilterBar({
+  children,
+  onSubmit,
+  onReset,
+  testId,
+}: {
+  children: ReactNode;
+  onSubmit: () => void;
+  onReset: () => void;
+  /** Prefix of the buttons' test ids: `<testId>-search` and `<testId>-reset-filters`. */
+  testId: string;
+}) {
+  const { t } = useTranslation();
   return (
     <form
       onSubmit={(event) => {
@@ -27,6 +41,14 @@ export function FilterBar({ children, onSubmit }: { children: ReactNode; onSubmi
     >
       <Group gap="sm" align="flex-end" wrap="wrap">
         {children}
+        <Group gap="xs">
+          <Button type="submit" leftSection={<IconSearch size={16} />} data-testid={`${testId}-search`}>
+            {t('common:actions.search')}
+          </Button>
+          <Button variant="default" leftSection={<IconRotateClockwise size={16} />} onClick={onReset} data-testid={`${testId}-reset-filters`}>
+            {t('common:actions.reset')}
+          </Button>
+        </Group>
       </Group>
     </form>
   );

@@ -69,14 +69,3 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     healthPort: env.WORKER_HEALTH_PORT ? int(env.WORKER_HEALTH_PORT, 0) : null,
   };
 }
-
-/** Hides the password of a connection URL before it is printed. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}

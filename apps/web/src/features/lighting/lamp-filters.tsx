@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, Select, TextInput } from '@mantine/core';
-import { IconRefresh, IconSearch } from '@tabler/icons-react';
+import { Select, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { LampStatus, OnlineState } from '@sc/contracts';
 import { AreaCascader } from '@/components/area-cascader';
@@ -17,7 +16,14 @@ export function LampFilters({ search, onApply }: { search: LampSearch; onApply: 
   useEffect(() => setDraft(search), [search]);
   const apply = () => onApply(compact({ pageSize: search.pageSize, ...draft, pageNum: undefined, lampName: draft.lampName?.trim() || undefined }));
   return (
-    <FilterBar onSubmit={apply}>
+    <FilterBar
+      onSubmit={apply}
+      onReset={() => {
+        setDraft({});
+        onApply(compact({ pageSize: search.pageSize }));
+      }}
+      testId="lamp"
+    >
       <TextInput
         label={t('lighting:fields.lampName')}
         placeholder={t('lighting:list.namePlaceholder')}
@@ -50,19 +56,6 @@ export function LampFilters({ search, onApply }: { search: LampSearch; onApply: 
         onChange={(v) => setDraft({ ...draft, networkStatus: v === null ? undefined : (Number(v) as OnlineState) })}
         w={{ base: '100%', sm: 140 }}
       />
-      <Button type="submit" leftSection={<IconSearch size={16} />} data-testid="lamp-search">
-        {t('common:actions.search')}
-      </Button>
-      <Button
-        variant="default"
-        leftSection={<IconRefresh size={16} />}
-        onClick={() => {
-          setDraft({});
-          onApply(compact({ pageSize: search.pageSize }));
-        }}
-      >
-        {t('common:actions.reset')}
-      </Button>
     </FilterBar>
   );
 }

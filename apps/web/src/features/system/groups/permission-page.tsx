@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Badge, Button, Group, HoverCard, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
-import { IconEdit, IconPlus, IconRotateClockwise, IconSearch, IconShieldLock, IconTrash, IconUsers, IconUsersGroup } from '@tabler/icons-react';
+import { IconEdit, IconPlus, IconSearch, IconShieldLock, IconTrash, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { ALL_BUTTONS, Button as PermissionButton, type Button as ButtonName, type GroupRow, type PermissionMenuItem } from '@sc/contracts';
@@ -137,7 +137,14 @@ export function PermissionPage() {
             {tab === 'admin' ? t('system:groups.adminHint') : t('system:groups.generalHint')}
           </Text>
         </Stack>
-        <FilterBar onSubmit={apply}>
+        <FilterBar
+          onSubmit={apply}
+          onReset={() => {
+            setName('');
+            void navigate({ search: (prev) => compact({ ...prev, groupName: undefined, pageNum: undefined }) });
+          }}
+          testId="group"
+        >
           <TextInput
             placeholder={t('system:groups.namePlaceholder')}
             aria-label={t('fields:groupName')}
@@ -147,21 +154,6 @@ export function PermissionPage() {
             w={{ base: '100%', xs: 220 }}
             data-testid="group-filter-name"
           />
-          <Group gap="xs">
-            <Button type="submit" data-testid="group-search">
-              {t('common:actions.search')}
-            </Button>
-            <Button
-              variant="default"
-              leftSection={<IconRotateClockwise size={16} />}
-              onClick={() => {
-                setName('');
-                void navigate({ search: (prev) => compact({ ...prev, groupName: undefined, pageNum: undefined }) });
-              }}
-            >
-              {t('common:actions.reset')}
-            </Button>
-          </Group>
         </FilterBar>
       </Group>
 

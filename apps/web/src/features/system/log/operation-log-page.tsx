@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Badge, Button, Code, Group, Select, Table, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconRotateClockwise, IconSearch, IconUser } from '@tabler/icons-react';
+import { Badge, Code, Select, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconUser } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { OperationStatus, type OperationLogQuery, type OperationLogRow } from '@sc/contracts';
@@ -98,7 +98,7 @@ export function OperationLogPage() {
 
   return (
     <PagePanel title={t('common:route.log')}>
-      <FilterBar onSubmit={apply}>
+      <FilterBar onSubmit={apply} onReset={clear} testId="log">
         <TextInput
           label={t('system:log.operator')}
           name="operator"
@@ -148,14 +148,6 @@ export function OperationLogPage() {
           onChange={(value) => setDraft((d) => ({ ...d, endTime: value }))}
           testId="log-filter-end"
         />
-        <Group gap="xs">
-          <Button type="submit" leftSection={<IconSearch size={16} />} data-testid="log-search">
-            {t('common:actions.search')}
-          </Button>
-          <Button variant="default" leftSection={<IconRotateClockwise size={16} />} onClick={clear} data-testid="log-reset-filters">
-            {t('common:actions.reset')}
-          </Button>
-        </Group>
       </FilterBar>
 
       <Table.ScrollContainer minWidth={1060} type="native">

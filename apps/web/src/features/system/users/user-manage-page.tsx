@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ActionIcon, Avatar, Badge, Box, Button, Group, Select, Switch, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconEdit, IconKey, IconPlus, IconRotateClockwise, IconSearch, IconUser } from '@tabler/icons-react';
+import { IconEdit, IconKey, IconPlus, IconUser } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Button as PermissionButton, type UserPageQuery, type UserRow } from '@sc/contracts';
@@ -138,7 +138,7 @@ export function UserManagePage() {
         )
       }
     >
-      <FilterBar onSubmit={apply}>
+      <FilterBar onSubmit={apply} onReset={clear} testId="user">
         <TextInput
           label={t('fields:username')}
           placeholder={t('system:users.usernamePlaceholder')}
@@ -181,14 +181,6 @@ export function UserManagePage() {
           onChange={({ from, to }) => setDraft((d) => ({ ...d, loginFrom: from, loginTo: to }))}
           testId="user-filter-login"
         />
-        <Group gap="xs">
-          <Button type="submit" leftSection={<IconSearch size={16} />} data-testid="user-search">
-            {t('common:actions.search')}
-          </Button>
-          <Button variant="default" leftSection={<IconRotateClockwise size={16} />} onClick={clear} data-testid="user-reset-filters">
-            {t('common:actions.reset')}
-          </Button>
-        </Group>
       </FilterBar>
 
       <Table.ScrollContainer minWidth={1000} type="native">
