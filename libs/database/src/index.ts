@@ -10,6 +10,7 @@ import { CoreSchema1732150000000 } from './migrations/1732150000000-core-schema'
 import { UserPageIndexes1732160000000 } from './migrations/1732160000000-user-page-indexes';
 import { AccessChangeNotifications1732170000000 } from './migrations/1732170000000-access-change-notifications';
 import { LightingAndDispatch1732180000000 } from './migrations/1732180000000-lighting-and-dispatch';
+import { DeviceGroupsAndPositions1732190000000 } from './migrations/1732190000000-device-groups-and-positions';
 
 export { redactUrl } from './redact-url';
 export { ACCESS_CHANGES_CHANNEL } from './migrations/1732170000000-access-change-notifications';
@@ -23,6 +24,7 @@ export const MIGRATIONS = [
   UserPageIndexes1732160000000,
   AccessChangeNotifications1732170000000,
   LightingAndDispatch1732180000000,
+  DeviceGroupsAndPositions1732190000000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

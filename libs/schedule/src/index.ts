@@ -1,0 +1,2 @@
+// The astronomical clock and lighting strategy evaluation shared by the gateway, the lighting worker and the simulator.
+export {};
