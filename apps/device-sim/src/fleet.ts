@@ -212,6 +212,9 @@ function waitForConnect(client: MqttClient, timeoutMs: number, what: string): Pr
   });
 }
 
+/** Width of one telemetry slot (see startTelemetry). */
+const TELEMETRY_SLOT_MS = 20;
+
 class SimFleet implements Fleet {
   readonly codes: string[] = [];
   readonly gatewayIds: string[];
@@ -527,9 +530,12 @@ class SimFleet implements Fleet {
     await this.publish(lamp.link, lamp.topic(MqttChannel.Event), JSON.stringify(event), 1, false, 'eventsSent');
   }
 
-  /** Lamps are spread over the slots of one period, so readings arrive evenly instead of in one burst per period. */
+  /**
+   * Lamps are spread over 20 ms slots of one period, so readings arrive evenly, as from real lamps whose clocks are
+   * not in step, instead of in a few bursts per period.
+   */
   private startTelemetry(intervalMs: number): void {
-    const tick = Math.min(250, intervalMs);
+    const tick = Math.min(TELEMETRY_SLOT_MS, intervalMs);
     const slots = Math.max(1, Math.round(intervalMs / tick));
     const buckets: SimLamp[][] = Array.from({ length: slots }, () => []);
     [...this.lamps.values()].forEach((lamp, i) => buckets[i % slots].push(lamp));
