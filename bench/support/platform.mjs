@@ -268,6 +268,7 @@ export class BenchPlatform {
     const [port, uploadPort] = [await freePort(), await freePort()];
     this.uploadDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
     this.baseUrl = `http://127.0.0.1:${port}`;
+    this.uploadUrl = `http://127.0.0.1:${uploadPort}`;
     const child = this.spawn('gateway', [...GATEWAY_NODE_FLAGS, GATEWAY, 'serve'], {
       HOST: '127.0.0.1',
       PORT: String(port),

@@ -41,6 +41,15 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['--from-db', '--multiplexed'], {}).fleet.individualConnections).toBe(false);
   });
 
+  it('starts the simulated clock where and as fast as asked', () => {
+    expect(parseCliArgs(['--clock-start', '2026-11-21T17:00:00+08:00', '--clock-speed', '60'], {}).fleet.clock).toEqual({
+      start: new Date('2026-11-21T09:00:00Z'),
+      speed: 60,
+    });
+    expect(parseCliArgs([], {}).fleet.clock).toBeUndefined();
+    expect(() => parseCliArgs(['--clock-start', 'tonight'], {})).toThrow('--clock-start must be an ISO 8601 time');
+  });
+
   it('refuses bad values with a plain message', () => {
     expect(() => parseCliArgs(['--failure-rate', '2'], {})).toThrow('--failure-rate must be a number from 0 to 1');
     expect(() => parseCliArgs(['--count', 'many'], {})).toThrow('--count');

@@ -3,6 +3,7 @@ import type { FleetOptions } from './fleet';
 
 export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | --count N --prefix P] [--ack-latency 50-300] [--failure-rate 0.02]
        [--offline 0.05] [--telemetry-interval 10] [--lamps-per-gateway 50] [--individual | --multiplexed]
+       [--clock-start 2026-11-21T17:00:00+08:00] [--clock-speed 60]
 Environment: MQTT_URL (default mqtt://127.0.0.1:1883), DATABASE_URL (for --from-db), LOG_LEVEL.`;
 
 export interface CliSettings {
@@ -44,6 +45,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
       'lamps-per-gateway': { type: 'string' },
       individual: { type: 'boolean' },
       multiplexed: { type: 'boolean' },
+      'clock-start': { type: 'string' },
+      'clock-speed': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -55,6 +58,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
     values.count !== undefined
       ? { count: number('count', values.count, 0, 1, 1_000_000), prefix: values.prefix ?? 'LAMP-' }
       : { databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/smart_city' };
+  const clockStart = values['clock-start'] === undefined ? undefined : new Date(values['clock-start']);
+  if (clockStart && Number.isNaN(clockStart.getTime())) throw new Error(`--clock-start must be an ISO 8601 time, not '${values['clock-start']}'`);
   return {
     fleet: {
       mqttUrl: env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
@@ -65,6 +70,10 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
       telemetryIntervalMs: number('telemetry-interval', values['telemetry-interval'], 10, 0) * 1000,
       lampsPerGateway: number('lamps-per-gateway', values['lamps-per-gateway'], 50, 1),
       individualConnections: values.individual ? true : values.multiplexed ? false : undefined,
+      // The clock lamps run their schedules by: a start time and a speed (60 = an hour a minute).
+      ...(clockStart || values['clock-speed'] !== undefined
+        ? { clock: { start: clockStart, speed: number('clock-speed', values['clock-speed'], 1, 0, 100_000) } }
+        : {}),
     },
     summaryIntervalMs: 30_000,
   };

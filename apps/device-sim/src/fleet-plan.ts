@@ -1,10 +1,12 @@
-import { DEVICE_CODE_PATTERN, DeviceType } from '@sc/contracts';
+import { DEVICE_CODE_PATTERN, DeviceType, type LampSchedule } from '@sc/contracts';
 import { Client } from 'pg';
 
 /** A lamp to simulate, with the gateway recorded for it if any. */
 export interface LampSeed {
   code: string;
   gatewayId?: string;
+  /** The schedule the lamp was last given (its jobList): a controller keeps it across restarts. */
+  schedule?: LampSchedule;
 }
 
 /** Lamp codes `prefix` + a five-digit number from 1: LAMP-00001, LAMP-00002, ... */
@@ -17,14 +19,18 @@ export async function loadLampsFromDatabase(databaseUrl: string): Promise<LampSe
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ code: string; gateway_id: string | null }>(
-      `SELECT d.code, nullif(l.gateway_id, '') AS gateway_id
+    const { rows } = await client.query<{ code: string; gateway_id: string | null; job_list: LampSchedule | null }>(
+      `SELECT d.code, nullif(l.gateway_id, '') AS gateway_id, l.job_list
          FROM device d LEFT JOIN lamp l ON l.device_id = d.id
         WHERE d.type = $1
         ORDER BY d.code`,
       [DeviceType.SingleLamp],
     );
-    return rows.map((r) => (r.gateway_id ? { code: r.code, gatewayId: r.gateway_id } : { code: r.code }));
+    return rows.map((r) => ({
+      code: r.code,
+      ...(r.gateway_id ? { gatewayId: r.gateway_id } : {}),
+      ...(r.job_list ? { schedule: r.job_list } : {}),
+    }));
   } finally {
     await client.end();
   }

@@ -10,6 +10,7 @@ import {
   type LampStateMessage,
   type OfflineStateMessage,
 } from '@sc/contracts';
+import { ScheduleRunner, SimClock, parseSchedule } from './lamp-schedule';
 import mqtt, { type MqttClient } from 'mqtt';
 import pino, { type Logger } from 'pino';
 import { generateLampCodes, loadLampsFromDatabase, pickIndexes, planFleet, type LampSeed } from './fleet-plan';
@@ -60,6 +61,10 @@ export interface FleetOptions {
   logger?: Logger;
   /** How long start-up waits for each connection. Default 10 s. */
   connectTimeoutMs?: number;
+  /** The simulated clock lamps run their schedules by: a start time (default now) and a speed (default 1). */
+  clock?: { start?: Date; speed?: number };
+  /** How often (real milliseconds) scheduled lamps look at the clock. Default 1000. */
+  scheduleTickMs?: number;
 }
 
 export interface FleetStats {
@@ -96,6 +101,8 @@ export interface LampSnapshot {
   /** Commands applied so far (never more than once per id). */
   applied: number;
   totalIlluminationHours: number;
+  /** The strategy of the schedule the lamp holds and runs, if any. */
+  strategyId: number | null;
 }
 
 export interface Fleet {
@@ -109,6 +116,13 @@ export interface Fleet {
   /** Drops the lamp: its own connection ends without DISCONNECT (the broker publishes its Last Will); a multiplexed lamp is reported offline by its gateway. */
   takeOffline(code: string): Promise<void>;
   bringOnline(code: string): Promise<void>;
+  /** The simulated time now. */
+  now(): Date;
+  /**
+   * Moves the simulated clock (and optionally its speed); every scheduled lamp then applies what its schedule says at
+   * that time, and the returned promise waits until their new states are published.
+   */
+  setClock(at: Date, speed?: number): Promise<void>;
   /** Empties the retained state of every lamp and gateway of this fleet (test clean-up). */
   clearRetained(): Promise<void>;
   /** Disconnects cleanly: no Last Will fires, retained states stay as they were unless `clearRetained`. */
@@ -137,6 +151,10 @@ class SimLamp {
   /** Its own connection, when `individual`. */
   client?: MqttClient;
   applied = 0;
+  /** The schedule it holds, once one was distributed to it. */
+  runner?: ScheduleRunner;
+  /** The level its schedule last gave: the lamp follows the schedule when that changes, so a manual command holds until then. */
+  scheduledLevel?: DimmingLevel;
   private litMs = 0;
   private litSince?: number;
 
@@ -224,6 +242,9 @@ class SimFleet implements Fleet {
   /** Acks waiting out their latency, cancelled on stop. */
   private readonly pending = new Set<NodeJS.Timeout>();
   private telemetryTimer?: NodeJS.Timeout;
+  private scheduleTimer?: NodeJS.Timeout;
+  private radarClient?: MqttClient;
+  private readonly clock: SimClock;
   private stopping = false;
   private stopped?: Promise<void>;
   private readonly random: Random;
@@ -242,6 +263,7 @@ class SimFleet implements Fleet {
     this.mqttUrl = options.mqttUrl ?? 'mqtt://127.0.0.1:1883';
     const { min = 50, max = 300 } = options.ackLatencyMs ?? {};
     this.latency = { min: Math.max(0, min), max: Math.max(min, max) };
+    this.clock = new SimClock(options.clock?.start ?? null, options.clock?.speed ?? 1);
     this.versions = { hardwareVersion: options.hardwareVersion ?? 'SL-100W-B2', softwareVersion: options.softwareVersion ?? '2.4.1' };
 
     const plan = planFleet(seeds, options.lampsPerGateway ?? 50, options.gatewayPrefix ?? defaultGatewayPrefix);
@@ -254,6 +276,9 @@ class SimFleet implements Fleet {
     const individual = options.individualConnections ?? total <= INDIVIDUAL_CONNECTION_LIMIT;
     const offline = pickIndexes(total, Math.round(total * (options.offlineFraction ?? 0)), this.random);
     const now = Date.now();
+    const schedules = new Map(
+      seeds.filter((s) => s.schedule && parseSchedule(s.schedule as unknown as Record<string, unknown>)).map((s) => [s.code, s.schedule!]),
+    );
     for (const [gatewayId, codes] of plan.gateways) {
       const gateway = new SimGateway(gatewayId);
       this.gateways.push(gateway);
@@ -268,6 +293,12 @@ class SimFleet implements Fleet {
           now,
         );
         lamp.online = !offline.has(this.codes.length);
+        const schedule = schedules.get(code);
+        if (schedule) {
+          lamp.runner = new ScheduleRunner(schedule);
+          lamp.scheduledLevel = lamp.runner.levelAt(this.clock.now());
+          this.applyLevel(lamp, lamp.scheduledLevel);
+        }
         gateway.lamps.push(lamp);
         this.lamps.set(code, lamp);
         this.codes.push(code);
@@ -287,6 +318,8 @@ class SimFleet implements Fleet {
     await Promise.all([...this.lamps.values()].filter((l) => l.individual && l.online).map((l) => this.connectLamp(l)));
     const interval = this.options.telemetryIntervalMs ?? 10_000;
     if (interval > 0) this.startTelemetry(interval);
+    await this.listenToRadars();
+    this.scheduleTimer = setInterval(() => void this.followSchedules(), this.options.scheduleTickMs ?? 1000);
     this.logger.info(
       {
         lamps: this.lamps.size,
@@ -311,7 +344,72 @@ class SimFleet implements Fleet {
       faults: [...lamp.faults].sort((a, b) => a - b),
       applied: lamp.applied,
       totalIlluminationHours: lamp.hours(Date.now()),
+      strategyId: lamp.runner?.schedule.strategyId ?? null,
     };
+  }
+
+  now(): Date {
+    return new Date(this.clock.now());
+  }
+
+  async setClock(at: Date, speed?: number): Promise<void> {
+    this.clock.set(at, speed);
+    await this.followSchedules();
+  }
+
+  /** Each scheduled lamp whose schedule now gives another level than last time takes it and reports it. */
+  private followSchedules(): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    const now = this.clock.now();
+    const reports: Promise<void>[] = [];
+    for (const lamp of this.lamps.values()) {
+      if (!lamp.runner || !lamp.online) continue;
+      const level = lamp.runner.levelAt(now);
+      if (level === lamp.scheduledLevel) continue;
+      lamp.scheduledLevel = level;
+      if (this.applyLevel(lamp, level)) reports.push(this.publishState(lamp));
+    }
+    return Promise.all(reports).then(() => undefined);
+  }
+
+  /** Drives the lamp at a level; whether that changed anything. */
+  private applyLevel(lamp: SimLamp, level: DimmingLevel): boolean {
+    if (lamp.setting.level === level && lamp.setting.on === level > 0) return false;
+    lamp.set(level === 0 ? { ...lamp.setting, on: false, level: 0 } : { on: true, level, resumeLevel: level }, Date.now());
+    return true;
+  }
+
+  /**
+   * Radars publish to the broker and lamps listen directly (no platform in between): an event from a radar named in
+   * a lamp's sensing schedule raises the lamp at once; the schedule tick lowers it again after the hold time.
+   */
+  private async listenToRadars(): Promise<void> {
+    const client = mqtt.connect(this.mqttUrl, {
+      clientId: `${this.gatewayIds[0] ?? 'sim'}-radar-${Math.floor(Math.random() * 1e9).toString(36)}`,
+      clean: true,
+      reconnectPeriod: 1000,
+      connectTimeout: this.options.connectTimeoutMs ?? 10_000,
+    });
+    client.on('error', (err) => this.logger.warn({ err: err.message }, 'radar listener connection error'));
+    client.on('message', (topic) => {
+      const parsed = mqttTopics.parse(topic);
+      if (parsed) this.onRadarEvent(parsed.deviceId);
+    });
+    this.radarClient = client;
+    await waitForConnect(client, this.options.connectTimeoutMs ?? 10_000, 'radar listener');
+    await client.subscribeAsync(mqttTopics.all(DeviceFamily.Radar, MqttChannel.Event), { qos: 0 });
+  }
+
+  private onRadarEvent(radarCode: string): void {
+    if (this.stopping) return;
+    const now = this.clock.now();
+    for (const lamp of this.lamps.values()) {
+      if (!lamp.runner?.listensTo(radarCode) || !lamp.online) continue;
+      lamp.runner.lastRadarAt = now;
+      const level = lamp.runner.levelAt(now);
+      lamp.scheduledLevel = level;
+      if (this.applyLevel(lamp, level)) void this.publishState(lamp);
+    }
   }
 
   async raiseFault(code: string, fault: FaultCode): Promise<void> {
@@ -362,6 +460,8 @@ class SimFleet implements Fleet {
   private async shutdown(clearRetained: boolean): Promise<void> {
     this.stopping = true;
     clearInterval(this.telemetryTimer);
+    clearInterval(this.scheduleTimer);
+    await this.radarClient?.endAsync().catch(() => undefined);
     for (const timer of this.pending) clearTimeout(timer);
     this.pending.clear();
     if (clearRetained) await this.clearRetained();
@@ -486,7 +586,12 @@ class SimFleet implements Fleet {
       ack = { id, ok: false, error: DRIVER_FAULT };
       keepUntil = parsed.expiresAtMs;
     } else {
-      lamp.set(applyLampCommand(lamp.setting, parsed.command), now);
+      if (parsed.command.type === 'schedule') {
+        // The lamp keeps the schedule and runs it by its own clock from now on.
+        lamp.runner = new ScheduleRunner(parsed.command.params);
+        lamp.scheduledLevel = lamp.runner.levelAt(this.clock.now());
+        this.applyLevel(lamp, lamp.scheduledLevel);
+      } else lamp.set(applyLampCommand(lamp.setting, parsed.command), now);
       lamp.applied++;
       this.counters.commandsApplied++;
       ack = { id, ok: true };

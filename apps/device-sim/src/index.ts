@@ -1,3 +1,4 @@
 export * from './fleet';
 export * from './fleet-plan';
 export * from './lamp-behaviour';
+export * from './strip-fleet';

@@ -30,6 +30,13 @@ describe('parseLampCommand', () => {
     });
     const dim = parseLampCommand(json({ id: 'b', type: 'dim', params: { level: 40 }, expiresAt: later }));
     expect(dim.kind === 'command' && dim.command).toEqual({ id: 'b', type: 'dim', params: { level: 40 }, expiresAt: later });
+    const sync = parseLampCommand(json({ id: 'c', type: 'sync', params: {}, expiresAt: later }));
+    expect(sync.kind === 'command' && sync.command).toEqual({ id: 'c', type: 'sync', params: {}, expiresAt: later });
+    expect(sync.kind === 'command' && applyLampCommand({ on: true, level: 60, resumeLevel: 60 }, sync.command)).toEqual({
+      on: true,
+      level: 60,
+      resumeLevel: 60,
+    });
   });
 
   it('answers a readable id with a bad-command verdict when the rest is wrong', () => {

@@ -1,4 +1,5 @@
 import { DIMMING_LEVELS, FaultCode, type AckMessage, type DimmingLevel, type LampCommand, type LampTelemetryMessage } from '@sc/contracts';
+import { parseSchedule } from './lamp-schedule';
 
 /** What a lamp makes of one `cmd` payload. */
 export type ParsedCommand =
@@ -33,8 +34,14 @@ export function parseLampCommand(payload: Buffer | string): ParsedCommand {
   if (type === 'switch' && typeof params.on === 'boolean') {
     return { kind: 'command', command: { id, type, params: { on: params.on }, expiresAt: expiresAt as string }, expiresAtMs };
   }
+  // Sync changes nothing: the lamp acks and then publishes its full state, as after any applied command.
+  if (type === 'sync') return { kind: 'command', command: { id, type, params: {}, expiresAt: expiresAt as string }, expiresAtMs };
   if (type === 'dim' && typeof params.level === 'number' && LEVELS.has(params.level)) {
     return { kind: 'command', command: { id, type, params: { level: params.level as DimmingLevel }, expiresAt: expiresAt as string }, expiresAtMs };
+  }
+  if (type === 'schedule') {
+    const schedule = parseSchedule(params);
+    if (schedule) return { kind: 'command', command: { id, type, params: schedule, expiresAt: expiresAt as string }, expiresAtMs };
   }
   return { kind: 'invalid', id };
 }
@@ -53,6 +60,7 @@ export function applyLampCommand(setting: LampSetting, command: LampCommand): La
   if (command.type === 'switch') {
     return command.params.on ? { ...setting, on: true, level: setting.resumeLevel } : { ...setting, on: false, level: 0 };
   }
+  if (command.type !== 'dim') return setting;
   const level = command.params.level;
   return level === 0 ? { ...setting, on: false, level: 0 } : { on: true, level, resumeLevel: level };
 }

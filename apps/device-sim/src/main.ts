@@ -1,5 +1,6 @@
 import { USAGE, parseCliArgs, type CliSettings } from './cli-args';
 import { startFleet } from './fleet';
+import { startStripFleet } from './strip-fleet';
 import { createLogger } from './logger';
 
 async function main(): Promise<void> {
@@ -13,10 +14,23 @@ async function main(): Promise<void> {
   }
   const logger = createLogger();
   const fleet = await startFleet({ ...settings.fleet, logger });
+  // With the registry as source, its strip lights are simulated too, on gateways of their own.
+  const lampSource = settings.fleet.lamps;
+  const strips =
+    'databaseUrl' in lampSource
+      ? await startStripFleet({
+          mqttUrl: settings.fleet.mqttUrl,
+          strips: { databaseUrl: lampSource.databaseUrl },
+          ackLatencyMs: settings.fleet.ackLatencyMs,
+          failureRate: settings.fleet.failureRate,
+          telemetryIntervalMs: settings.fleet.telemetryIntervalMs,
+          logger,
+        })
+      : null;
   const summary = setInterval(() => {
     const lamps = fleet.codes.length;
     const online = fleet.codes.reduce((n, code) => n + (fleet.lamp(code)?.online ? 1 : 0), 0);
-    logger.info({ lamps, online, ...fleet.stats }, 'device-sim summary');
+    logger.info({ lamps, online, strips: strips?.codes.length ?? 0, ...fleet.stats }, 'device-sim summary');
   }, settings.summaryIntervalMs);
 
   let stopping = false;
@@ -26,7 +40,7 @@ async function main(): Promise<void> {
     clearInterval(summary);
     logger.info({ signal }, 'device-sim stopping');
     // A clean disconnect: the Wills do not fire and the retained states stay as the lamps last reported them.
-    fleet.stop().then(
+    Promise.all([fleet.stop(), strips?.stop()]).then(
       () => process.exit(0),
       (err: Error) => {
         logger.error({ err: err.message }, 'device-sim stop failed');

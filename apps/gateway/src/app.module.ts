@@ -1,12 +1,18 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { AlarmsModule } from './alarms/alarms.module';
+import { EnergyModule } from './energy/energy.module';
 import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
 import type { AccessCache } from './auth/access-cache.service';
 import type { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { HealthController } from './health/health.controller';
+import { ImportDownloadsModule, ImportsModule } from './imports/imports.module';
 import { LightingModule } from './lighting/lighting.module';
+import { StripsModule } from './strips/strips.module';
+import { StrategiesModule } from './strategies/strategies.module';
 import { OperationLogController } from './operation-log/operation-log.controller';
+import { PolesModule } from './poles/poles.module';
 import { BusForwarder } from './realtime/bus-forwarder';
 import { RealtimeGateway } from './realtime/realtime.gateway';
 import { RegionsController } from './regions/regions.controller';
@@ -22,7 +28,16 @@ export class AppModule {
   static forRoot(config: AppConfig, accessCache: AccessCache): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, 'console', accessCache), LightingModule],
+      imports: [
+        CoreModule.forRoot(config, 'console', accessCache),
+        PolesModule,
+        ImportDownloadsModule,
+        LightingModule,
+        StripsModule,
+        StrategiesModule,
+        AlarmsModule,
+        EnergyModule,
+      ],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController],
       providers: [AuthService, UsersService, RegionsService, RealtimeGateway, BusForwarder],
     };
@@ -35,7 +50,7 @@ export class UploadAppModule {
   static forRoot(config: AppConfig, accessCache: AccessCache): DynamicModule {
     return {
       module: UploadAppModule,
-      imports: [CoreModule.forRoot(config, 'uploads', accessCache)],
+      imports: [CoreModule.forRoot(config, 'uploads', accessCache), ImportsModule],
       controllers: [FilesController],
       providers: [UploadService],
     };

@@ -6,7 +6,12 @@ import { loadConfig, redactUrl, type AppConfig } from './config/app-config';
 import { ServiceUnavailableError, UserFacingError, checkServices, unavailableMessage } from './config/preflight';
 import { createAdmin } from './demo/create-admin';
 import { DEMO_PASSWORD, DEMO_USERS, loadDemoData } from './demo/demo-data';
+import { DEMO_STREETS, loadDemoEquipment } from './demo/demo-equipment';
 import { DEMO_LAMPS, loadDemoLamps } from './demo/demo-lamps';
+import { DEMO_STRIPS, loadDemoStrips } from './demo/demo-strips';
+import { loadDemoPoles } from './demo/demo-poles';
+import { DEMO_STRATEGIES, loadDemoStrategies } from './demo/demo-strategies';
+import { DEMO_ENERGY_DAYS, loadDemoAlarmsAndEnergy } from './demo/demo-alarms-energy';
 import { createConsoleApp, createUploadApp } from './http-app';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -37,6 +42,19 @@ async function seedDemo(config: AppConfig): Promise<void> {
   if ((await loadDemoLamps(config.databaseUrl)) === 'loaded') {
     say(`Demo lamps loaded: ${DEMO_LAMPS.length} (${DEMO_LAMPS[0].code} to ${DEMO_LAMPS[DEMO_LAMPS.length - 1].code}).`);
   }
+  if ((await loadDemoEquipment(config.databaseUrl)) === 'loaded') {
+    say(
+      `Demo lamp gateways loaded: ${DEMO_STREETS.length} (${DEMO_STREETS.map((s) => s.gatewayId).join(', ')}), two loops each, with lamp groups and positions.`,
+    );
+  }
+  if ((await loadDemoStrips(config.databaseUrl)) === 'loaded')
+    say(`Demo strip lights loaded: ${DEMO_STRIPS.length} (STRIP-0001 to STRIP-${String(DEMO_STRIPS.length).padStart(4, '0')}).`);
+  if ((await loadDemoStrategies(config.databaseUrl, config.defaultPlace)) === 'loaded')
+    say(`Demo lamp strategies loaded: ${DEMO_STRATEGIES.length}; every demo lamp runs "${DEMO_STRATEGIES[0].name}".`);
+  if ((await loadDemoAlarmsAndEnergy(config.databaseUrl, config.defaultPlace.timeZone)) === 'loaded')
+    say(`Demo lamp energy (the last ${DEMO_ENERGY_DAYS} days) and alarms loaded.`);
+  // Last: each demo lamp's pole takes the lamp's place and position.
+  if ((await loadDemoPoles(config.databaseUrl)) === 'loaded') say('Demo lamp poles loaded: one per demo lamp (POLE-00001 carries LAMP-00001).');
   say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
 }
 

@@ -111,6 +111,14 @@ describe('street lamps and the command ledger', () => {
 
     it('edits a lamp: fields left out keep their values, regionId null clears the region', async () => {
       const id = await addLamp({ lampName: 'Editable', clientId: 'T-0300', regionId: region['Shenzhen'], gatewayId: 'GW-3', addr: 'Somewhere' });
+      // The clientId is the lamp's MQTT identity: plain Edit refuses to change it, Edit MQTT does.
+      const renamed = await admin.post('/api/light/lampAddOrEdit', { id, lampName: 'Edited', clientId: 'T-0301' });
+      expect({ status: renamed.status, message: renamed.body.message }).toEqual({
+        status: 400,
+        message: "Client ID: This is the device's MQTT identity: change it with Edit MQTT",
+      });
+      expect(await gw.db.query(`SELECT code, name FROM device WHERE id = $1`, [id])).toEqual([{ code: 'T-0300', name: 'Editable' }]);
+      expect((await admin.post('/api/light/lampEditMqtt', { id, clientId: 'T-0301' })).body.code).toBe(200);
       expect(await addLamp({ id, lampName: 'Edited', clientId: 'T-0301' })).toBe(id);
       expect((await page({ lampName: 'edited' })).list[0]).toMatchObject({
         clientId: 'T-0301',
@@ -120,7 +128,7 @@ describe('street lamps and the command ledger', () => {
       });
       await addLamp({ id, lampName: 'Edited', clientId: 'T-0301', regionId: null, addr: '' });
       expect((await page({ lampName: 'edited' })).list[0]).toMatchObject({ regionId: null, regionName: null, gatewayId: 'GW-3', addr: '' });
-      const clash = await admin.post('/api/light/lampAddOrEdit', { id, lampName: 'Edited', clientId: 'T-0001' });
+      const clash = await admin.post('/api/light/lampEditMqtt', { id, clientId: 'T-0001' });
       expect(clash.status).toBe(409);
       const unknown = await admin.post('/api/light/lampAddOrEdit', { id: 999_999, lampName: 'Ghost', clientId: 'T-0999' });
       expect(unknown.status).toBe(404);

@@ -3,7 +3,7 @@ import type { Worker } from 'bullmq';
 import Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { Pool } from 'pg';
-import { QueueName } from '@sc/contracts';
+import { DeviceType, QueueName } from '@sc/contracts';
 import { createJobWorker, MqttConnection, RedisBus } from '@sc/messaging';
 import type { WorkerConfig } from './config/worker-config';
 import { CommandSender } from './dispatch/command-sender';
@@ -12,10 +12,16 @@ import { DispatchTracker } from './dispatch/dispatch-tracker';
 import { DistributeLampDispatchProcessor } from './dispatch/distribute-lamp-dispatch.processor';
 import { Counters, type CounterSnapshot } from './infra/counters';
 import { createPool } from './infra/database';
+import { GatewayStateIntake } from './gateways/gateway-state-intake';
 import { DeviceIntake } from './intake/device-intake';
 import { IntakeWriter } from './intake/intake-writer';
 import { KnownDevices } from './intake/known-devices';
 import { LampChangeNotifier, LampStore } from './lamps/lamp-store';
+import { StripStore } from './strips/strip-store';
+import { AlarmNotifier, AlarmStore, FaultAlarmRecorder } from './alarms/alarm-store';
+import { LightConditionCheck } from './alarms/light-condition-check';
+import { DEFAULT_INTEGRATION } from './energy/energy-integration';
+import { EnergyRecorder } from './energy/energy-recorder';
 
 export interface LightingWorkerOverrides {
   /** Replaces the queue's handler providers (tests prove that a gap refuses to start). */
@@ -37,6 +43,7 @@ export class LightingWorker {
   private intake: DeviceIntake | null = null;
   private tracker: DispatchTracker | null = null;
   private progress: DispatchProgress | null = null;
+  private lightCheck: LightConditionCheck | null = null;
   private mqtt: MqttConnection | null = null;
   private stopping: Promise<void> | null = null;
 
@@ -88,7 +95,9 @@ export class LightingWorker {
     const notifier = new LampChangeNotifier(bus, logger);
     const progress = new DispatchProgress(pool, bus, logger, config.progressIntervalMs);
     this.progress = progress;
-    const sender = new CommandSender(pool, mqtt, lamps, notifier, progress, this.counters, logger, config, config.publishChunk);
+    // Families served beside single lamps, through the same intake, ledger and tracker.
+    const families = [new StripStore(bus, logger)];
+    const sender = new CommandSender(pool, mqtt, lamps, notifier, progress, this.counters, logger, config, config.publishChunk, families);
 
     // The handlers are checked before anything starts consuming: a gap or a clash stops start-up here.
     const defaults = [new DistributeLampDispatchProcessor(sender, logger)];
@@ -109,27 +118,71 @@ export class LightingWorker {
     jobWorker.on('failed', (job, err) => logger.error({ job: job?.id, err: err.message }, 'job failed'));
     this.jobWorker = jobWorker;
 
-    const devices = new KnownDevices(pool, config.unknownDeviceRetryMs);
+    const devices = new KnownDevices(pool, config.unknownDeviceRetryMs, undefined, [DeviceType.SingleLamp, ...families.map((f) => f.deviceType)]);
     const known = await devices.load();
     this.closers.push(async () => devices.stop());
-    const writer = new IntakeWriter(pool, lamps, notifier, progress, this.counters, logger, config.intakeBatchSize, config.intakeFlushMs);
+    const alarms = new AlarmStore();
+    const alarmNotifier = new AlarmNotifier(bus, logger);
+    const lightCheck = new LightConditionCheck(pool, alarms, alarmNotifier, logger, {
+      intervalMs: config.lightCheckIntervalMs,
+      graceMs: config.lightCheckGraceMs,
+      touchDelayMs: 500,
+      defaultPlace: config.defaultPlace,
+    });
+    this.lightCheck = lightCheck;
+    const recorders = [
+      new FaultAlarmRecorder(alarms, alarmNotifier),
+      new EnergyRecorder({ ...DEFAULT_INTEGRATION, maxGapMs: config.energyMaxGapMs }),
+      lightCheck,
+    ];
+    const writer = new IntakeWriter(
+      pool,
+      lamps,
+      notifier,
+      progress,
+      this.counters,
+      logger,
+      config.intakeBatchSize,
+      config.intakeFlushMs,
+      recorders,
+      families,
+    );
     const intakeConnections = [mqtt];
     for (let i = 1; i < config.intakeConnections; i++) {
       const extra = await MqttConnection.connect(config.mqttUrl, { clientIdPrefix: 'worker-lighting-intake', client: { protocolVersion: 5 } });
       this.closers.push(() => extra.close());
       intakeConnections.push(extra);
     }
-    this.intake = new DeviceIntake(intakeConnections, devices, writer, this.counters, logger, config.intakeGroup, () =>
-      MqttConnection.connect(config.mqttUrl, { clientIdPrefix: 'worker-lighting-catch-up' }),
+    this.intake = new DeviceIntake(
+      intakeConnections,
+      devices,
+      writer,
+      this.counters,
+      logger,
+      config.intakeGroup,
+      () => MqttConnection.connect(config.mqttUrl, { clientIdPrefix: 'worker-lighting-catch-up' }),
+      families,
     );
 
     progress.start();
     await this.intake.start();
-    this.tracker = new DispatchTracker(pool, sender, lamps, notifier, progress, this.counters, logger, {
-      intervalMs: config.trackerIntervalMs,
-      orphanAfterMs: config.orphanAfterMs,
-    });
+    await new GatewayStateIntake(mqtt, pool, bus, logger).start();
+    this.tracker = new DispatchTracker(
+      pool,
+      sender,
+      lamps,
+      notifier,
+      progress,
+      this.counters,
+      logger,
+      {
+        intervalMs: config.trackerIntervalMs,
+        orphanAfterMs: config.orphanAfterMs,
+      },
+      families,
+    );
     this.tracker.start();
+    lightCheck.start();
     void jobWorker.run().catch((err: Error) => logger.error({ err: err.message }, 'job worker stopped'));
     await jobWorker.waitUntilReady();
 
@@ -164,6 +217,7 @@ export class LightingWorker {
       await this.jobWorker?.close().catch(() => undefined);
       await this.intake?.stop().catch(() => undefined);
       await this.tracker?.stop();
+      await this.lightCheck?.stop();
       await this.progress?.stop();
       await this.closeAll();
       this.logger.info({ counters: this.counters.snapshot() }, 'lighting worker stopped');

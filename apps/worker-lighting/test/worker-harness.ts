@@ -18,7 +18,7 @@ export class WorkerHarness {
   db!: TestDatabase;
   producer!: JobProducer;
   worker: LightingWorker | null = null;
-  readonly events: { [E in keyof BusEvents]: BusEvents[E][] } = { DeviceStateChanged: [], DispatchProgress: [] };
+  readonly events: { [E in keyof BusEvents]: BusEvents[E][] } = { DeviceStateChanged: [], DispatchProgress: [], AlarmChanged: [] };
   private busRedis!: Redis;
   private bus!: RedisBus;
   private jobCounter = 0;
@@ -31,6 +31,7 @@ export class WorkerHarness {
     await this.bus.subscribe(REDIS_URL, {
       DeviceStateChanged: (e) => this.events.DeviceStateChanged.push(e),
       DispatchProgress: (e) => this.events.DispatchProgress.push(e),
+      AlarmChanged: (e) => this.events.AlarmChanged.push(e),
     });
   }
 

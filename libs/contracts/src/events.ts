@@ -1,3 +1,4 @@
+import type { AlarmChangedEvent } from './alarms';
 import type { DispatchStatus } from './statuses';
 import type { DispatchCounts } from './lighting';
 import type { DeviceFamily } from './mqtt';
@@ -32,6 +33,7 @@ export interface DispatchProgressEvent {
 export interface BusEvents {
   DeviceStateChanged: DeviceStateChangedEvent;
   DispatchProgress: DispatchProgressEvent;
+  AlarmChanged: AlarmChangedEvent;
 }
 
 export type BusEventName = keyof BusEvents;
@@ -40,6 +42,7 @@ export type BusEventName = keyof BusEvents;
 export const BUS_CHANNELS: Readonly<Record<BusEventName, string>> = {
   DeviceStateChanged: 'events:DeviceStateChanged',
   DispatchProgress: 'events:DispatchProgress',
+  AlarmChanged: 'events:AlarmChanged',
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { PageQuery } from './envelope';
-import type { DimmingLevel, FaultCode, LampStatus, OnlineState } from './devices';
+import type { DimmingLevel, FaultCode, LampStatus, OnlineState, StrategyMode } from './devices';
+import type { LampSchedule, StrategyModeData } from './strategy';
 import { DispatchStatus } from './statuses';
 import type { DeviceFamily, LampTelemetryMessage } from './mqtt';
 
@@ -30,6 +31,25 @@ export interface LampRow {
   totalIlluminationHours: number | null;
   /** When the lamp last reported anything. */
   reportedAt: string | null;
+  /** The loop of its gateway the lamp is bound to. */
+  loopId: number | null;
+  loopName: string | null;
+  /** The dimming level last commanded (bri is what the lamp reports); null before any dim command. */
+  level: DimmingLevel | null;
+  /** `#rrggbb`, or '' when the lamp has no colour setting. */
+  color: string;
+  /** Its device group (type single lamp). */
+  groupId: number | null;
+  groupName: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  /** The strategy the lamp was last given (its schedule), set when a distribution is delivered. */
+  strategyId: number | null;
+  strategyName: string | null;
+  mode: StrategyMode | null;
+  modeData: StrategyModeData | null;
+  /** The schedule the lamp holds and runs on its own. */
+  jobList: LampSchedule | null;
 }
 
 export interface LampPageQuery extends PageQuery {
@@ -37,6 +57,9 @@ export interface LampPageQuery extends PageQuery {
   regionId?: number;
   status?: LampStatus;
   networkStatus?: OnlineState;
+  gatewayId?: string;
+  loopId?: number;
+  groupId?: number;
 }
 
 export interface LampAddOrEditRequest {
@@ -48,9 +71,16 @@ export interface LampAddOrEditRequest {
   lampControlId?: string;
   addr?: string;
   mac?: string;
+  /** null for no group; omitted on edit keeps the current one. */
+  groupId?: number | null;
+  /** Both or neither; null clears the position. */
+  latitude?: number | null;
+  longitude?: number | null;
+  color?: string;
 }
 
-export type LampAction = 'on' | 'off' | 'dim';
+/** 'sync' asks the lamp to report its full state (status -1 until it does). */
+export type LampAction = 'on' | 'off' | 'dim' | 'sync';
 
 /** POST /api/light/lampControl: the selected lamps, or every lamp of a region (and its sub-regions). */
 export interface LampControlRequest {

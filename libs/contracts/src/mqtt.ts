@@ -1,4 +1,5 @@
-import { DeviceType, type DimmingLevel, type FaultCode } from './devices';
+import { DeviceType, type DimmingLevel, type FaultCode, type LightEffectType, type Zone } from './devices';
+import type { LampSchedule } from './strategy';
 
 /**
  * The MQTT device contract (docs/asyncapi.yaml): topics `city/v1/{family}/{deviceId}/{channel}`, JSON payloads.
@@ -85,8 +86,57 @@ export interface CommandMessage<Type extends string = string, Params = unknown> 
 }
 
 /** Lamp commands: at least switch and dim. */
-export type LampCommand = CommandMessage<'switch', { on: boolean }> | CommandMessage<'dim', { level: DimmingLevel }>;
+export type LampCommand =
+  | CommandMessage<'switch', { on: boolean }>
+  | CommandMessage<'dim', { level: DimmingLevel }>
+  /** Report the full state now: the lamp acks, then publishes its retained `state`. */
+  | CommandMessage<'sync', Record<string, never>>
+  /** Store this schedule and run it from now on, by the lamp's own clock (a new one replaces the old). */
+  | CommandMessage<'schedule', LampSchedule>;
 export type LampCommandType = LampCommand['type'];
+
+/**
+ * Strip light command: one light effect (spec section 3) on one or both zones. Type 1 carries effect -1 on, -2 off
+ * or -3 switch; type 2 a breathing effect 1 to 7; type 3 an explosive flash effect 8 to 15; type 6 a colour instead
+ * of an effect (lower-case `#rrggbb`). `schedule` gives the strip a strip strategy, run by its own clock as lamps do: both
+ * zones lit at the schedule's level, dark at 0.
+ */
+export type StripCommand = CommandMessage<'effect', StripEffectParams> | CommandMessage<'schedule', LampSchedule>;
+
+export interface StripEffectParams {
+  type: LightEffectType;
+  /** Absent for type 6 (set colour). */
+  effect?: number;
+  /** Type 6 only. */
+  color?: string;
+  /** The zones the effect applies to: L, R, or both. */
+  zones: Zone[];
+}
+
+/** What one zone of a strip light shows. */
+export interface StripZoneState {
+  on: boolean;
+  /** The effect type running: 1 plain on/off, 2 breathing, 3 explosive flash, 6 a set colour. */
+  type: LightEffectType;
+  /** The running breathing or flashing effect; -1 lit or -2 dark for type 1; null for type 6. */
+  effect: number | null;
+  /** `#rrggbb`: the colour the zone lights (and breathes or flashes) in. */
+  color: string;
+}
+
+/** `state` of a strip light (retained), as the strip reports it. */
+export interface StripStateMessage {
+  online: true;
+  /** Brightness, percent 0 to 100. */
+  bri: number;
+  zones: Record<Zone, StripZoneState>;
+  /** True while the strip's controller is synchronizing its zones with its gateway (status label "synchronizing"). */
+  synchronizing?: boolean;
+  /** The gateway the strip hangs off. */
+  gatewayId?: string;
+  hardwareVersion?: string;
+  softwareVersion?: string;
+}
 
 /** `ack`: the device's answer to a command id. */
 export interface AckMessage {
@@ -108,6 +158,15 @@ export interface LampStateMessage {
   totalIlluminationHours?: number;
 }
 
+/** `state` of a lamp gateway (family `lamp-gateway`, retained); its Last Will is OfflineStateMessage. */
+export interface LampGatewayStateMessage {
+  online: true;
+  /** How many lamps it speaks for. */
+  lamps?: number;
+  hardwareVersion?: string;
+  softwareVersion?: string;
+}
+
 /** What the broker publishes for a device that dropped off (its Last Will), and what a device sends before it leaves. */
 export interface OfflineStateMessage {
   online: false;
@@ -127,6 +186,16 @@ export interface LampTelemetryMessage {
   powerFactor: number;
   /** Signal strength, dBm. */
   signal: number;
+}
+
+/**
+ * `event` of a radar (`city/v1/radar/{radarCode}/event`, QoS 0): something moved in its field. Lamps whose schedule
+ * is a sensing strategy naming the radar listen to it directly, so sensing works while the platform is down.
+ */
+export interface RadarEventMessage {
+  /** ISO 8601 time of the detection. */
+  ts: string;
+  event: 'presence';
 }
 
 /** `event`: a fault of spec section 3, raised or cleared. */

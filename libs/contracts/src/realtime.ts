@@ -1,3 +1,4 @@
+import type { AlarmChangedEvent } from './alarms';
 import type { DeviceStateChangedEvent, DispatchProgressEvent } from './events';
 
 /** socket.io, served by the gateway beside the REST API. */
@@ -20,6 +21,8 @@ export interface ServerToClientEvents {
   DeviceStateChanged: (payload: DeviceStateChangedEvent) => void;
   /** A dispatch's rows moved (only to roles that may see its family). */
   DispatchProgress: (payload: DispatchProgressEvent) => void;
+  /** An alarm was raised, acknowledged or cleared (only to roles that may see its family). */
+  AlarmChanged: (payload: AlarmChangedEvent) => void;
 }
 
 // Clients send nothing: the token at the handshake decides what they receive.

@@ -11,8 +11,14 @@ import { UserPageIndexes1732160000000 } from './migrations/1732160000000-user-pa
 import { AccessChangeNotifications1732170000000 } from './migrations/1732170000000-access-change-notifications';
 import { LightingAndDispatch1732180000000 } from './migrations/1732180000000-lighting-and-dispatch';
 import { DeviceGroupsAndPositions1732190000000 } from './migrations/1732190000000-device-groups-and-positions';
+import { LampGatewaysAndLoops1732191000000 } from './migrations/1732191000000-lamp-gateways-and-loops';
+import { LightingStrategies1732192000000 } from './migrations/1732192000000-lighting-strategies';
+import { AlarmsAndEnergy1732193000000 } from './migrations/1732193000000-alarms-and-energy';
+import { StripLights1732194000000 } from './migrations/1732194000000-strip-lights';
+import { LampPolesAndImportGroups1732195000000 } from './migrations/1732195000000-lamp-poles-and-import-groups';
 
 export { redactUrl } from './redact-url';
+export { ALARM_ROW_COLUMNS, ALARM_ROW_FROM } from './alarm-rows';
 export { ACCESS_CHANGES_CHANNEL } from './migrations/1732170000000-access-change-notifications';
 
 export { AppSettingEntity, DeviceEntity, OperationLogEntity, PermissionGroupEntity, RegionEntity, SessionEntity, UserEntity };
@@ -25,6 +31,11 @@ export const MIGRATIONS = [
   AccessChangeNotifications1732170000000,
   LightingAndDispatch1732180000000,
   DeviceGroupsAndPositions1732190000000,
+  LampGatewaysAndLoops1732191000000,
+  LightingStrategies1732192000000,
+  AlarmsAndEnergy1732193000000,
+  StripLights1732194000000,
+  LampPolesAndImportGroups1732195000000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

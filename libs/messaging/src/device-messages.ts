@@ -7,6 +7,8 @@ import {
   type LampStateMessage,
   type LampTelemetryMessage,
   type OfflineStateMessage,
+  type StripStateMessage,
+  type StripZoneState,
 } from '@sc/contracts';
 
 /**
@@ -95,4 +97,36 @@ export function parseDeviceEvent(payload: Buffer | string): DeviceEventMessage |
   const m = object(payload);
   if (!m || !isTimestamp(m.ts) || !FAULT_CODES.has(m.code as number) || typeof m.active !== 'boolean') return null;
   return { ts: m.ts, code: m.code as FaultCode, active: m.active };
+}
+
+export type StripStatePayload = StripStateMessage | OfflineStateMessage;
+
+const STRIP_COLOR = /^#[0-9a-f]{6}$/;
+const EFFECT_TYPES = new Set<number>([1, 2, 3, 6]);
+
+function stripZone(value: unknown): StripZoneState | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const z = value as Record<string, unknown>;
+  if (typeof z.on !== 'boolean' || !EFFECT_TYPES.has(z.type as number) || typeof z.color !== 'string' || !STRIP_COLOR.test(z.color)) return null;
+  if (z.effect !== null && !(Number.isInteger(z.effect) && (z.effect as number) >= -3 && (z.effect as number) <= 15)) return null;
+  return { on: z.on, type: z.type as StripZoneState['type'], effect: z.effect as number | null, color: z.color };
+}
+
+export function parseStripState(payload: Buffer | string): StripStatePayload | null {
+  const m = object(payload);
+  if (!m) return null;
+  if (m.online === false) return { online: false };
+  if (m.online !== true || !Number.isInteger(m.bri) || (m.bri as number) < 0 || (m.bri as number) > 100) return null;
+  const zones = m.zones as Record<string, unknown> | null | undefined;
+  if (!zones || typeof zones !== 'object') return null;
+  const [left, right] = [stripZone(zones.L), stripZone(zones.R)];
+  if (!left || !right) return null;
+  if (m.synchronizing !== undefined && typeof m.synchronizing !== 'boolean') return null;
+  if (!optionalString(m.gatewayId, 64) || !optionalString(m.hardwareVersion, 32) || !optionalString(m.softwareVersion, 32)) return null;
+  const state: StripStateMessage = { online: true, bri: m.bri as number, zones: { L: left, R: right } };
+  if (m.synchronizing !== undefined) state.synchronizing = m.synchronizing;
+  if (m.gatewayId !== undefined) state.gatewayId = m.gatewayId;
+  if (m.hardwareVersion !== undefined) state.hardwareVersion = m.hardwareVersion;
+  if (m.softwareVersion !== undefined) state.softwareVersion = m.softwareVersion;
+  return state;
 }

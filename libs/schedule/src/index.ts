@@ -1,2 +1,17 @@
 // The astronomical clock and lighting strategy evaluation shared by the gateway, the lighting worker and the simulator.
-export {};
+export { nightSun, localNoon, type NightSun } from './sun';
+export {
+  planNight,
+  levelAt,
+  levelInPlan,
+  intervalAt,
+  nextChangeAfter,
+  nightOf,
+  nightMinutes,
+  isRaised,
+  disagreesWithSchedule,
+  type Interval,
+  type NightPlan,
+} from './night';
+export { strategyProblems, periodProblems, type RuleProblem, type RuleProblemKey } from './validate';
+export { resolvePlace, isTimeZone, type PlaceParts, type PlaceSource } from './place';

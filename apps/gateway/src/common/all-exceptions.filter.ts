@@ -89,11 +89,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
-export function renderError(ex: AppException, lng: ReturnType<typeof languageOf>): ApiResponse<{ errors: FieldError[] } | null> {
+export function renderError(ex: AppException, lng: ReturnType<typeof languageOf>): ApiResponse<unknown> {
   const errors: FieldError[] = ex.fields.map((f) => {
     const reason = translate(lng, f.key, f.params);
     return { field: f.field, message: translate(lng, 'validationField', { field: translateField(lng, f.field), message: reason }), reason };
   });
   const message = errors.length > 0 ? errors.map((e) => e.message).join('; ') : translate(lng, ex.key, ex.params);
-  return { code: ex.code, data: errors.length > 0 ? { errors } : null, message };
+  return { code: ex.code, data: errors.length > 0 ? { errors } : ex.data, message };
 }

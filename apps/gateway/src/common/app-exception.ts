@@ -14,6 +14,9 @@ export interface FieldProblem {
  * that the exception filter translates into the caller's language.
  */
 export class AppException extends Error {
+  /** What the answer carries as `data` besides the message (field errors take precedence). */
+  data: unknown = null;
+
   constructor(
     readonly status: HttpStatus,
     readonly code: ResultCode,
@@ -27,6 +30,12 @@ export class AppException extends Error {
 
   static badRequest(key: MessageKey, params?: Record<string, unknown>, fields?: FieldProblem[]): AppException {
     return new AppException(HttpStatus.BAD_REQUEST, ResultCode.BadRequest, key, params, fields);
+  }
+  /** A refusal whose answer also carries data, e.g. the bad rows of an import. */
+  static badRequestWithData(key: MessageKey, params: Record<string, unknown>, data: unknown): AppException {
+    const ex = AppException.badRequest(key, params);
+    ex.data = data;
+    return ex;
   }
   static field(field: string, key: MessageKey, params?: Record<string, unknown>): AppException {
     return AppException.badRequest('validationField', {}, [{ field, key, params }]);

@@ -22,6 +22,8 @@ export interface AppConfig {
   trustProxy: false | number | string[];
   /** Serve sessions and user pages from the in-process cache (ACCESS_CACHE=off sends every call to PostgreSQL). */
   accessCache: boolean;
+  /** Where a lamp is when neither it nor any region above it has a position or time zone (sunrise, sunset, local clock). */
+  defaultPlace: { latitude: number; longitude: number; timeZone: string };
   version: string;
 }
 
@@ -54,6 +56,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     accessCache: env.ACCESS_CACHE !== 'off',
+    defaultPlace: {
+      latitude: int(env.SCHEDULE_DEFAULT_LATITUDE, 22.5431),
+      longitude: int(env.SCHEDULE_DEFAULT_LONGITUDE, 114.0579),
+      timeZone: env.SCHEDULE_DEFAULT_TIME_ZONE || 'Asia/Shanghai',
+    },
     version: env.npm_package_version ?? '0.1.0',
   };
 }

@@ -7,8 +7,8 @@ import { DispatchIdDto } from './dto/dispatch.dto';
 import { DispatchService, type RetryResult } from './dispatch.service';
 
 /**
- * The command ledger: a dispatch's progress, and sending its failed commands again. Only lamps dispatch so far, and
- * their pages are for administrators (spec section 6).
+ * The command ledger: a dispatch's progress, and sending its failed commands again. Lamps and strip lights dispatch so
+ * far, and their pages are for administrators (spec section 6).
  */
 @ApiTags('dispatch')
 @ApiBearerAuth()

@@ -21,12 +21,32 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 /** The job that hands a family's dispatches to its worker. */
 const DISPATCH_JOB: Partial<Record<DeviceFamily, JobName>> = {
   [DeviceFamily.Lamp]: JobName.DistributeLampDispatch,
+  // Strip lights share the lighting worker's queue: the job names only the dispatch, the worker reads its family.
+  [DeviceFamily.Strip]: JobName.DistributeLampDispatch,
 };
 
 /** The button an action needs (spec section 6): the same for a first send and for a retry. */
 export const CONTROL_BUTTONS: Partial<Record<DeviceFamily, Readonly<Record<string, Button>>>> = {
   // The spec names no dimming button: changing the light level falls under "Open and close".
-  [DeviceFamily.Lamp]: { on: Button.OpenLamp, off: Button.CloseLamp, dim: Button.OpenAndClose },
+  [DeviceFamily.Lamp]: {
+    on: Button.OpenLamp,
+    off: Button.CloseLamp,
+    dim: Button.OpenAndClose,
+    sync: Button.SyncData,
+    // Distributing a strategy decides when lamps open and close.
+    schedule: Button.OpenAndClose,
+  },
+  // Strip effects: -1 on and -2 off are Open lamp and Close lamp; switching and every other effect is Open and close.
+  [DeviceFamily.Strip]: {
+    on: Button.OpenLamp,
+    off: Button.CloseLamp,
+    switch: Button.OpenAndClose,
+    breathing: Button.OpenAndClose,
+    flash: Button.OpenAndClose,
+    colour: Button.OpenAndClose,
+    // A strip strategy decides when strips light, as a lamp strategy does.
+    schedule: Button.OpenAndClose,
+  },
 };
 
 /** The job id of one hand-over of a dispatch: adding it twice (a relay that crashed before deleting its row) is a no-op. */
@@ -40,6 +60,8 @@ export interface NewDispatch {
   params: Record<string, unknown>;
   createdBy: string;
   deviceIds: readonly number[];
+  /** Per-device command parameters, in the order of deviceIds, for commands that differ by device (a lamp's schedule). */
+  itemParams?: readonly unknown[];
 }
 
 export interface RetryResult {
@@ -75,10 +97,18 @@ export class DispatchService {
       `INSERT INTO dispatch (id, family, action, params, created_by, expires_at) VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
       [id, dispatch.family, dispatch.action, JSON.stringify(dispatch.params), dispatch.createdBy, this.config.dispatchTtlSeconds],
     );
-    await tx.query(
-      `INSERT INTO dispatch_item (dispatch_id, device_id, command_id) SELECT $1, device_id, gen_random_uuid() FROM unnest($2::int[]) AS device_id`,
-      [id, dispatch.deviceIds],
-    );
+    if (dispatch.itemParams) {
+      await tx.query(
+        `INSERT INTO dispatch_item (dispatch_id, device_id, command_id, params)
+         SELECT $1, t.device_id, gen_random_uuid(), t.params FROM unnest($2::int[], $3::jsonb[]) AS t(device_id, params)`,
+        [id, dispatch.deviceIds, dispatch.itemParams.map((p) => JSON.stringify(p))],
+      );
+    } else {
+      await tx.query(
+        `INSERT INTO dispatch_item (dispatch_id, device_id, command_id) SELECT $1, device_id, gen_random_uuid() FROM unnest($2::int[]) AS device_id`,
+        [id, dispatch.deviceIds],
+      );
+    }
     await this.handOver(tx, dispatch.family, id, 1);
     return id;
   }

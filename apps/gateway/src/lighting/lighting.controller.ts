@@ -4,6 +4,7 @@ import { Button, Role, type LampControlResult, type LampRow, type PageResult } f
 import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
 import { IdQueryDto } from '../common/fields';
 import type { Caller } from '../common/request-context';
+import { LampBatchUpdateGatewayDto, LampBindGatewayDto, LampEditMqttDto, LampIdsDto } from './dto/equipment.dto';
 import { LampAddOrEditDto, LampControlDto, LampPageDto } from './dto/lamp.dto';
 import { LightingService } from './lighting.service';
 
@@ -32,6 +33,48 @@ export class LightingController {
     return this.lighting.page(dto);
   }
 
+  /** Every field of one lamp (the View drawer). */
+  @Get('lampDetail')
+  @RequireButton(Button.View)
+  detail(@Query() q: IdQueryDto): Promise<LampRow> {
+    return this.lighting.detail(q.id);
+  }
+
+  /** The lamp's MQTT identity (clientId); plain Edit cannot change it. */
+  @Post('lampEditMqtt')
+  @HttpCode(200)
+  @RequireButton(Button.EditMqtt)
+  @Audit('Edit lamp MQTT identity')
+  async editMqtt(@Body() dto: LampEditMqttDto): Promise<null> {
+    await this.lighting.editMqtt(dto);
+    return null;
+  }
+
+  @Post('lampBindGateway')
+  @HttpCode(200)
+  @RequireButton(Button.BindGateway)
+  @Audit('Bind lamp to gateway')
+  async bindGateway(@Body() dto: LampBindGatewayDto): Promise<null> {
+    await this.lighting.bindGateway(dto);
+    return null;
+  }
+
+  @Post('lampBatchUpdateGateway')
+  @HttpCode(200)
+  @RequireButton(Button.BatchUpdateGateway)
+  @Audit('Move lamps to another gateway')
+  batchUpdateGateway(@Body() dto: LampBatchUpdateGatewayDto): Promise<{ updated: number }> {
+    return this.lighting.batchUpdateGateway(dto);
+  }
+
+  @Post('lampBatchDel')
+  @HttpCode(200)
+  @RequireButton(Button.BatchDelete)
+  @Audit('Delete lamps')
+  batchRemove(@Body() dto: LampIdsDto): Promise<{ deleted: number }> {
+    return this.lighting.batchRemove(dto);
+  }
+
   @Get('lampDel')
   @RequireButton(Button.Delete)
   @Audit('Delete lamp')
@@ -40,7 +83,10 @@ export class LightingController {
     return null;
   }
 
-  /** Switches or dims lamps (Open lamp, Close lamp, or Open and close for dimming); answers the dispatch to follow. */
+  /**
+   * Switches, dims or synchronizes lamps (Open lamp, Close lamp, Open and close for dimming, Sync Data for sync);
+   * answers the dispatch to follow.
+   */
   @Post('lampControl')
   @HttpCode(200)
   @Audit('Control lamps')

@@ -7,15 +7,22 @@ import type { Caller } from '../common/request-context';
 import { Where, likeContains, pagedQuery } from '../common/sql';
 import { DispatchService } from '../dispatch/dispatch.service';
 import { InjectDb } from '../infra/database';
+import type { LampBatchUpdateGatewayDto, LampBindGatewayDto, LampEditMqttDto, LampIdsDto } from './dto/equipment.dto';
 import type { LampAddOrEditDto, LampControlDto, LampPageDto } from './dto/lamp.dto';
 
 const LAMP_COLUMNS = `d.id, d.name AS "lampName", d.code AS "clientId", d.region_id AS "regionId", r.region_name AS "regionName",
   l.gateway_id AS "gatewayId", l.lamp_control_id AS "lampControlId", l.addr, l.mac, l.bri, l.switch_state AS "switchState",
   l.status, l.network_status AS "networkStatus", l.telemetry, l.faults, l.hardware_version AS "hardwareVersion",
-  l.software_version AS "softwareVersion", l.total_illumination_hours AS "totalIlluminationHours", l.reported_at AS "reportedAt"`;
+  l.software_version AS "softwareVersion", l.total_illumination_hours AS "totalIlluminationHours", l.reported_at AS "reportedAt",
+  l.loop_id AS "loopId", lp.name AS "loopName", l.level, l.color, d.group_id AS "groupId", g.name AS "groupName", d.latitude, d.longitude,
+  l.strategy_id AS "strategyId", st.name AS "strategyName", l.mode, l.mode_data AS "modeData", l.job_list AS "jobList"`;
+
+/** The lamp row's tables: every optional part LEFT JOINed. */
+const LAMP_FROM = `device d JOIN lamp l ON l.device_id = d.id LEFT JOIN region r ON r.id = d.region_id
+  LEFT JOIN lamp_loop lp ON lp.id = l.loop_id LEFT JOIN device_group g ON g.id = d.group_id LEFT JOIN strategy st ON st.id = l.strategy_id`;
 
 /** The ids of a region (the `?`) and of every region below it. */
-const REGION_AND_BELOW = `WITH RECURSIVE below AS (
+export const REGION_AND_BELOW = `WITH RECURSIVE below AS (
     SELECT id FROM region WHERE id = ? UNION ALL SELECT child.id FROM region child JOIN below ON child.parent_id = below.id
   ) SELECT id FROM below`;
 
@@ -35,10 +42,13 @@ export class LightingService {
       .addIf(q.lampName, `lower(d.name) LIKE ?`, q.lampName && likeContains(q.lampName))
       .addIf(q.regionId, `d.region_id IN (${REGION_AND_BELOW})`)
       .addIf(q.status, `l.status = ?`)
-      .addIf(q.networkStatus, `l.network_status = ?`);
+      .addIf(q.networkStatus, `l.network_status = ?`)
+      .addIf(q.gatewayId, `l.gateway_id = ?`)
+      .addIf(q.loopId, `l.loop_id = ?`)
+      .addIf(q.groupId, `d.group_id = ?`);
     return pagedQuery<LampRow>(this.db, {
       select: LAMP_COLUMNS,
-      from: 'device d JOIN lamp l ON l.device_id = d.id LEFT JOIN region r ON r.id = d.region_id',
+      from: LAMP_FROM,
       countFrom: 'device d JOIN lamp l ON l.device_id = d.id',
       where,
       orderBy: 'd.id',
@@ -50,49 +60,139 @@ export class LightingService {
 
   /**
    * Adds a lamp (its device record, type single lamp, with the clientId as its code, and its lamp row) or changes one.
-   * On edit, an optional field left out keeps its value; regionId null takes the lamp out of its region.
+   * On edit, an optional field left out keeps its value; regionId or groupId null takes the lamp out of its region or
+   * group. The clientId is the lamp's MQTT identity: plain Edit cannot change it (lampEditMqtt can).
    */
   async save(caller: Caller, dto: LampAddOrEditDto): Promise<{ id: number }> {
     assertButton(caller, dto.id === undefined ? Button.Add : Button.Edit);
+    assertPosition(dto.latitude, dto.longitude);
     try {
       return await this.db.transaction(async (tx) => {
         if (dto.regionId !== undefined && dto.regionId !== null) await assertRegionExists(tx, dto.regionId);
+        if (dto.groupId !== undefined && dto.groupId !== null) await assertGroupOfType(tx, dto.groupId, DeviceType.SingleLamp, 'groupId');
         if (dto.id === undefined) {
-          const [{ id }]: { id: number }[] = await tx.query(`INSERT INTO device (type, code, name, region_id) VALUES ($1, $2, $3, $4) RETURNING id`, [
-            DeviceType.SingleLamp,
-            dto.clientId,
-            dto.lampName,
-            dto.regionId ?? null,
-          ]);
-          await tx.query(`INSERT INTO lamp (device_id, gateway_id, lamp_control_id, addr, mac) VALUES ($1, $2, $3, $4, $5)`, [
+          const [{ id }]: { id: number }[] = await tx.query(
+            `INSERT INTO device (type, code, name, region_id, group_id, latitude, longitude) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+            [
+              DeviceType.SingleLamp,
+              dto.clientId,
+              dto.lampName,
+              dto.regionId ?? null,
+              dto.groupId ?? null,
+              dto.latitude ?? null,
+              dto.longitude ?? null,
+            ],
+          );
+          await tx.query(`INSERT INTO lamp (device_id, gateway_id, lamp_control_id, addr, mac, color) VALUES ($1, $2, $3, $4, $5, $6)`, [
             id,
             dto.gatewayId ?? '',
             dto.lampControlId ?? '',
             dto.addr ?? '',
             dto.mac ?? '',
+            (dto.color ?? '').toLowerCase(),
           ]);
           return { id };
         }
-        const [, affected] = (await tx.query(
-          `UPDATE device SET code = $2, name = $3, region_id = CASE WHEN $4::boolean THEN $5::int ELSE region_id END, updated_at = now()
-            WHERE id = $1 AND type = $6`,
-          [dto.id, dto.clientId, dto.lampName, dto.regionId !== undefined, dto.regionId ?? null, DeviceType.SingleLamp],
-        )) as [unknown, number];
-        if (!affected) throw AppException.notFound();
+        const [current]: { code: string }[] = await tx.query(`SELECT code FROM device WHERE id = $1 AND type = $2 FOR UPDATE`, [
+          dto.id,
+          DeviceType.SingleLamp,
+        ]);
+        if (!current) throw AppException.notFound();
+        if (current.code !== dto.clientId) throw AppException.field('clientId', 'clientIdNeedsEditMqtt');
+        await tx.query(
+          `UPDATE device SET name = $2,
+                  region_id = CASE WHEN $3::boolean THEN $4::int ELSE region_id END,
+                  group_id = CASE WHEN $5::boolean THEN $6::int ELSE group_id END,
+                  latitude = CASE WHEN $7::boolean THEN $8::float8 ELSE latitude END,
+                  longitude = CASE WHEN $7::boolean THEN $9::float8 ELSE longitude END,
+                  updated_at = now()
+            WHERE id = $1`,
+          [
+            dto.id,
+            dto.lampName,
+            dto.regionId !== undefined,
+            dto.regionId ?? null,
+            dto.groupId !== undefined,
+            dto.groupId ?? null,
+            dto.latitude !== undefined,
+            dto.latitude ?? null,
+            dto.longitude ?? null,
+          ],
+        );
         await tx.query(
           `UPDATE lamp SET gateway_id = coalesce($2, gateway_id), lamp_control_id = coalesce($3, lamp_control_id),
-                  addr = coalesce($4, addr), mac = coalesce($5, mac)
+                  addr = coalesce($4, addr), mac = coalesce($5, mac), color = coalesce($6, color)
             WHERE device_id = $1`,
-          [dto.id, dto.gatewayId ?? null, dto.lampControlId ?? null, dto.addr ?? null, dto.mac ?? null],
+          [dto.id, dto.gatewayId ?? null, dto.lampControlId ?? null, dto.addr ?? null, dto.mac ?? null, dto.color?.toLowerCase() ?? null],
         );
         return { id: dto.id };
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw AppException.conflict('clientIdTaken', { clientId: dto.clientId });
-      // The region was deleted between the check and the write.
+      // The region or group was deleted between the check and the write.
       if (isForeignKeyViolation(err)) throw AppException.field('regionId', 'regionNotFound');
       throw err;
     }
+  }
+
+  /** Every field of one lamp (the View drawer). */
+  async detail(id: number): Promise<LampRow> {
+    const [row]: LampRow[] = await this.db.query(`SELECT ${LAMP_COLUMNS} FROM ${LAMP_FROM} WHERE d.id = $1`, [id]);
+    if (!row) throw AppException.notFound();
+    return row;
+  }
+
+  /** Changes a lamp's MQTT identity (its clientId, the device code): Edit MQTT only. */
+  async editMqtt(dto: LampEditMqttDto): Promise<void> {
+    try {
+      const [, affected] = (await this.db.query(`UPDATE device SET code = $2, updated_at = now() WHERE id = $1 AND type = $3`, [
+        dto.id,
+        dto.clientId,
+        DeviceType.SingleLamp,
+      ])) as [unknown, number];
+      if (!affected) throw AppException.notFound();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw AppException.conflict('clientIdTaken', { clientId: dto.clientId });
+      throw err;
+    }
+  }
+
+  /** Binds one lamp to a gateway, its controller id and a loop of that gateway; all three are required. */
+  async bindGateway(dto: LampBindGatewayDto): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const gateway = await gatewayByCode(tx, dto.gatewayId, 'gatewayId');
+      const [loop]: { gateway_id: number }[] = await tx.query(`SELECT gateway_id FROM lamp_loop WHERE id = $1 FOR KEY SHARE`, [dto.loopId]);
+      if (!loop) throw AppException.field('loopId', 'loopNotFound');
+      if (loop.gateway_id !== gateway.id) throw AppException.field('loopId', 'loopNotOfGateway');
+      const [, affected] = (await tx.query(
+        `UPDATE lamp l SET gateway_id = $2, lamp_control_id = $3, loop_id = $4
+           FROM device d WHERE d.id = l.device_id AND l.device_id = $1 AND d.type = $5`,
+        [dto.id, dto.gatewayId, dto.lampControlId, dto.loopId, DeviceType.SingleLamp],
+      )) as [unknown, number];
+      if (!affected) throw AppException.notFound();
+    });
+  }
+
+  /** Moves the selected lamps to another gateway; they leave their loop, which belonged to the old one. */
+  async batchUpdateGateway(dto: LampBatchUpdateGatewayDto): Promise<{ updated: number }> {
+    return this.db.transaction(async (tx) => {
+      await gatewayByCode(tx, dto.gatewayId, 'gatewayId');
+      const ids = await lampsByIds(tx, dto.ids);
+      await tx.query(
+        `UPDATE lamp SET gateway_id = $2::varchar, loop_id = CASE WHEN gateway_id = $2::varchar THEN loop_id END WHERE device_id = ANY($1::int[])`,
+        [ids, dto.gatewayId],
+      );
+      return { updated: ids.length };
+    });
+  }
+
+  /** Deletes the selected lamps; every id must be a lamp, or nothing is deleted. */
+  async batchRemove(dto: LampIdsDto): Promise<{ deleted: number }> {
+    return this.db.transaction(async (tx) => {
+      const ids = await lampsByIds(tx, dto.ids);
+      await tx.query(`DELETE FROM device WHERE id = ANY($1::int[])`, [ids]);
+      return { deleted: ids.length };
+    });
   }
 
   /** Deletes the lamp's device record; its lamp row and dispatch rows go with it. */
@@ -117,6 +217,8 @@ export class LightingService {
     try {
       const dispatchId = await this.db.transaction(async (tx) => {
         const deviceIds = byIds ? await lampsByIds(tx, dto.ids ?? []) : await lampsOfRegion(tx, dto.regionId as number);
+        // `level` is what was last commanded; `bri` stays what the lamp reports.
+        if (dto.action === 'dim') await tx.query(`UPDATE lamp SET level = $2 WHERE device_id = ANY($1::int[])`, [deviceIds, dto.level]);
         return this.dispatches.create(tx, { family: DeviceFamily.Lamp, action: dto.action, params, createdBy: caller.username, deviceIds });
       });
       return { dispatchId };
@@ -132,13 +234,33 @@ function assertButton(caller: Caller, button: Button): void {
   if (!caller.buttons.includes(button)) throw AppException.forbidden();
 }
 
-async function assertRegionExists(tx: EntityManager, regionId: number): Promise<void> {
+/** Latitude and longitude come together (or are both left out, or both null). */
+export function assertPosition(latitude: number | null | undefined, longitude: number | null | undefined): void {
+  if ((latitude === undefined) !== (longitude === undefined) || (latitude === null) !== (longitude === null)) {
+    throw AppException.field('latitude', 'positionIncomplete');
+  }
+}
+
+/** A device group of the given device type, or the field error 'The selected group does not exist'. */
+export async function assertGroupOfType(tx: EntityManager, groupId: number, type: DeviceType, field: string): Promise<void> {
+  const rows: unknown[] = await tx.query(`SELECT 1 FROM device_group WHERE id = $1 AND type = $2 FOR KEY SHARE`, [groupId, type]);
+  if (rows.length === 0) throw AppException.field(field, 'groupNotFound');
+}
+
+/** The gateway with this code, locked against deletion until the caller commits. */
+export async function gatewayByCode(tx: EntityManager, code: string, field: string): Promise<{ id: number }> {
+  const [gateway]: { id: number }[] = await tx.query(`SELECT id FROM lamp_gateway WHERE code = $1 FOR KEY SHARE`, [code]);
+  if (!gateway) throw AppException.field(field, 'gatewayNotFound');
+  return gateway;
+}
+
+export async function assertRegionExists(tx: EntityManager, regionId: number): Promise<void> {
   const rows: unknown[] = await tx.query(`SELECT 1 FROM region WHERE id = $1`, [regionId]);
   if (rows.length === 0) throw AppException.field('regionId', 'regionNotFound');
 }
 
 /** The given lamps, locked against deletion until the dispatch is written; every id must be a lamp. */
-async function lampsByIds(tx: EntityManager, ids: readonly number[]): Promise<number[]> {
+export async function lampsByIds(tx: EntityManager, ids: readonly number[]): Promise<number[]> {
   const wanted = [...new Set(ids)].sort((a, b) => a - b);
   const rows: { id: number }[] = await tx.query(
     `SELECT d.id FROM device d JOIN lamp l ON l.device_id = d.id WHERE d.id = ANY($1::int[]) ORDER BY d.id FOR KEY SHARE OF d`,
@@ -155,7 +277,7 @@ async function lampsByIds(tx: EntityManager, ids: readonly number[]): Promise<nu
 }
 
 /** The lamps of a region and of its sub-regions, locked like lampsByIds; an empty region is refused. */
-async function lampsOfRegion(tx: EntityManager, regionId: number): Promise<number[]> {
+export async function lampsOfRegion(tx: EntityManager, regionId: number): Promise<number[]> {
   await assertRegionExists(tx, regionId);
   const rows: { id: number }[] = await tx.query(
     `SELECT d.id FROM device d JOIN lamp l ON l.device_id = d.id

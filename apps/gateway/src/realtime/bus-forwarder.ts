@@ -31,6 +31,7 @@ export class BusForwarder implements OnApplicationBootstrap, OnModuleDestroy {
       .subscribe(this.config.redisUrl, {
         DeviceStateChanged: (payload) => this.forward('DeviceStateChanged', payload),
         DispatchProgress: (payload) => this.forward('DispatchProgress', payload),
+        AlarmChanged: (payload) => this.forward('AlarmChanged', payload),
       })
       .catch((err: unknown) => this.logger.warn(`Could not subscribe to the event bus: ${(err as Error).message}`));
   }

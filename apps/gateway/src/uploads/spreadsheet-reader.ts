@@ -7,11 +7,15 @@ export interface SheetContent {
   header: string[];
   /** The first `maxRows` data rows, each a list of cell values. */
   rows: unknown[][];
+  /** The sheet row number (1-based, as a spreadsheet program shows it) of the header row. */
+  headerRowNumber: number;
 }
 
 export interface ReadOptions {
   /** How many data rows to return per sheet (0: only the header and the count). */
   maxRows: number;
+  /** Keep empty rows in `rows` (as empty lists), so a row's place in the list gives its row number. */
+  blankRows?: boolean;
   timeoutMs?: number;
   maxMemoryMb?: number;
 }
@@ -23,23 +27,28 @@ export class SpreadsheetUnreadableError extends Error {}
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const XLSX = require('@e965/xlsx');
-const { path, maxRows } = workerData;
+const { path, maxRows, blankRows } = workerData;
 const book = XLSX.readFile(path, { dense: true, cellDates: true, sheetRows: maxRows + 1 });
 parentPort.postMessage(book.SheetNames.map((name) => {
   const sheet = book.Sheets[name];
   const full = sheet['!fullref'] || sheet['!ref'];
   const lastRow = full ? XLSX.utils.decode_range(full).e.r : -1;
-  const rows = XLSX.utils.sheet_to_json(sheet, { header: 1, blankrows: false, defval: null });
+  const rows = XLSX.utils.sheet_to_json(sheet, { header: 1, blankrows: blankRows, defval: null });
   const header = (rows[0] || []).map((c) => (c === null || c === undefined ? '' : String(c)));
-  return { name, rowCount: Math.max(0, lastRow), header, rows: rows.slice(1, maxRows + 1) };
+  const headerRowNumber = sheet['!ref'] ? XLSX.utils.decode_range(sheet['!ref']).s.r + 1 : 1;
+  return { name, rowCount: Math.max(0, lastRow), header, rows: rows.slice(1, maxRows + 1), headerRowNumber };
 }));
 `;
 
 /** Reads a stored xlsx or xls file in a worker thread; rejects with SpreadsheetUnreadableError when it cannot. */
 export function readSpreadsheet(path: string, options: ReadOptions): Promise<SheetContent[]> {
-  const { maxRows, timeoutMs = 20_000, maxMemoryMb = 256 } = options;
+  const { maxRows, blankRows = false, timeoutMs = 20_000, maxMemoryMb = 256 } = options;
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, maxRows }, resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb } });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { path, maxRows, blankRows },
+      resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb },
+    });
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;

@@ -35,6 +35,14 @@ export interface WorkerConfig {
   /** A device code not found is looked up again at most this often. */
   unknownDeviceRetryMs: number;
   countersLogMs: number;
+  /** Day-burning and dark-lamp checks over every lamp this often (0 turns the periodic check off). */
+  lightCheckIntervalMs: number;
+  /** A light condition must have held this long before it raises an alarm (lamps switching at dusk or dawn). */
+  lightCheckGraceMs: number;
+  /** Where lamps without a position (of their own or of a region above them) are: the installation default. */
+  defaultPlace: { latitude: number; longitude: number; timeZone: string };
+  /** Power readings further apart than this are not integrated across the gap (energy, see energy-integration.ts). */
+  energyMaxGapMs: number;
   /** GET /health answers here when set. */
   healthPort: number | null;
 }
@@ -66,6 +74,15 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     intakeConnections: Math.max(1, int(env.INTAKE_CONNECTIONS, 16)),
     unknownDeviceRetryMs: int(env.UNKNOWN_DEVICE_RETRY_MS, 10_000),
     countersLogMs: int(env.COUNTERS_LOG_MS, 30_000),
+    lightCheckIntervalMs: int(env.LIGHT_CHECK_INTERVAL_MS, 60_000),
+    lightCheckGraceMs: int(env.LIGHT_CHECK_GRACE_MS, 120_000),
+    // The same installation default as the gateway's schedules (docs/lighting-strategies.md).
+    defaultPlace: {
+      latitude: int(env.SCHEDULE_DEFAULT_LATITUDE, 22.5431),
+      longitude: int(env.SCHEDULE_DEFAULT_LONGITUDE, 114.0579),
+      timeZone: env.SCHEDULE_DEFAULT_TIME_ZONE || 'Asia/Shanghai',
+    },
+    energyMaxGapMs: int(env.ENERGY_MAX_GAP_MS, 15 * 60_000),
     healthPort: env.WORKER_HEALTH_PORT ? int(env.WORKER_HEALTH_PORT, 0) : null,
   };
 }

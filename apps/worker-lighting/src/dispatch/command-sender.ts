@@ -4,10 +4,11 @@ import { DeviceFamily, MqttChannel, mqttTopics, type LampCommand } from '@sc/con
 import type { MqttConnection } from '@sc/messaging';
 import type { Counters } from '../infra/counters';
 import { inTransaction } from '../infra/database';
-import { lampCommandOf } from '../lamps/lamp-commands';
+import { lampCommandOf, sendingEvent } from '../lamps/lamp-commands';
 import type { LampEvent } from '../lamps/lamp-state';
 import type { LampChangeNotifier, LampStore } from '../lamps/lamp-store';
 import type { DispatchProgress } from './dispatch-progress';
+import type { FamilyStore } from '../intake/family-store';
 
 export interface SendTiming {
   /** First wait for an ack, milliseconds; doubles with each attempt. */
@@ -21,6 +22,7 @@ interface TakenItem {
   device_id: number;
   command_id: string;
   code: string;
+  family: DeviceFamily;
   action: string;
   params: unknown;
   expires_at: Date;
@@ -47,7 +49,20 @@ export class CommandSender {
     private readonly logger: Logger,
     private readonly timing: SendTiming,
     private readonly chunkSize: number,
+    /** The families served beside single lamps (strip lights): their rows go through the same ledger. */
+    private readonly families: readonly FamilyStore[] = [],
   ) {}
+
+  /** Marks the taken rows' devices of the other families distributing; answers what to publish after the commit. */
+  private async markFamilies(client: PoolClient, items: readonly TakenItem[]): Promise<(() => void)[]> {
+    const published: (() => void)[] = [];
+    for (const family of this.families) {
+      const mine = items.filter((item) => item.family === family.family);
+      if (mine.length > 0)
+        published.push(await family.apply(client, new Map(mine.map((item) => [item.device_id, [{ kind: 'distributing' as const }]]))));
+    }
+    return published;
+  }
 
   /** Sends every queued row in scope, chunk by chunk; returns how many commands were published. */
   async sendQueued(scope: QueuedScope): Promise<number> {
@@ -56,11 +71,12 @@ export class CommandSender {
     for (;;) {
       const taken = await inTransaction(this.pool, async (client) => {
         const items = await this.takeQueued(client, scope);
-        const events = new Map<number, LampEvent[]>(items.map((item) => [item.device_id, [{ kind: 'distributing' }]]));
-        return { items, changes: await this.lamps.apply(client, events) };
+        const events = new Map<number, LampEvent[]>(items.map((item) => [item.device_id, [sendingEvent(item.action)]]));
+        return { items, changes: await this.lamps.apply(client, events), published: await this.markFamilies(client, items) };
       });
       if (taken.items.length === 0) break;
       this.notifier.notify(taken.changes);
+      for (const publish of taken.published) publish();
       this.progress.touch(new Set(taken.items.map((item) => item.dispatch_id)));
       inFlight.push(this.publish(taken.items));
       sent += taken.items.length;
@@ -84,7 +100,7 @@ export class CommandSender {
          FROM due, dispatch d, device dev
         WHERE i.dispatch_id = due.dispatch_id AND i.device_id = due.device_id AND d.id = i.dispatch_id AND dev.id = i.device_id
           AND d.expires_at > now()
-      RETURNING i.dispatch_id, i.device_id, i.command_id, dev.code, d.action, d.params, d.expires_at`,
+      RETURNING i.dispatch_id, i.device_id, i.command_id, dev.code, d.family, d.action, coalesce(i.params, d.params) AS params, d.expires_at`,
       [this.timing.ackTimeoutMs, this.timing.maxBackoffMs, limit],
     );
     if (rows.length === 0) return 0;
@@ -106,7 +122,7 @@ export class CommandSender {
               next_attempt_at = now() + least($1 * power(2, i.attempts), $2) * interval '1 millisecond'
          FROM picked, dispatch d, device dev
         WHERE i.dispatch_id = picked.dispatch_id AND i.device_id = picked.device_id AND d.id = i.dispatch_id AND dev.id = i.device_id
-      RETURNING i.dispatch_id, i.device_id, i.command_id, dev.code, d.action, d.params, d.expires_at`,
+      RETURNING i.dispatch_id, i.device_id, i.command_id, dev.code, d.family, d.action, coalesce(i.params, d.params) AS params, d.expires_at`,
       [this.timing.ackTimeoutMs, this.timing.maxBackoffMs, this.chunkSize, 'dispatchId' in scope ? scope.dispatchId : scope.queuedForMs],
     );
     return rows;
@@ -120,13 +136,14 @@ export class CommandSender {
     const publishes: Promise<void>[] = [];
     let failed = 0;
     for (const item of items) {
-      const body = lampCommandOf(item.action, item.params);
+      const family = this.families.find((f) => f.family === item.family);
+      const body = family ? family.commandOf(item.action, item.params) : lampCommandOf(item.action, item.params);
       if (!body) {
         failed++;
         continue;
       }
       const command = { id: item.command_id, ...body, expiresAt: item.expires_at.toISOString() } as LampCommand;
-      const topic = mqttTopics.of(DeviceFamily.Lamp, item.code, MqttChannel.Cmd);
+      const topic = mqttTopics.of(family ? family.family : DeviceFamily.Lamp, item.code, MqttChannel.Cmd);
       publishes.push(this.mqtt.publishJson(topic, command, { qos: 1 }).catch(() => void failed++));
     }
     let timer: NodeJS.Timeout | undefined;

@@ -2,9 +2,11 @@ import type { Logger } from 'pino';
 import type { Pool } from 'pg';
 import type { Counters } from '../infra/counters';
 import { inTransaction } from '../infra/database';
+import { answerEvent } from '../lamps/lamp-commands';
 import type { LampEvent } from '../lamps/lamp-state';
 import type { LampChangeNotifier, LampStore } from '../lamps/lamp-store';
 import type { CommandSender } from './command-sender';
+import type { FamilyStore } from '../intake/family-store';
 import type { DispatchProgress } from './dispatch-progress';
 
 export interface TrackerTiming {
@@ -35,6 +37,8 @@ export class DispatchTracker {
     private readonly counters: Counters,
     private readonly logger: Logger,
     private readonly timing: TrackerTiming,
+    /** The families served beside single lamps (strip lights): their expired rows fail their devices too. */
+    private readonly families: readonly FamilyStore[] = [],
   ) {}
 
   start(): void {
@@ -70,22 +74,28 @@ export class DispatchTracker {
   /** Rows still open at their dispatch's expiry become expired, and their lamps distribution-failed. */
   async expireOverdue(limit = 5000): Promise<number> {
     const result = await inTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<{ dispatch_id: string; device_id: number }>(
+      const { rows } = await client.query<{ dispatch_id: string; device_id: number; family: string; action: string }>(
         `WITH due AS (
            SELECT i.dispatch_id, i.device_id FROM dispatch_item i JOIN dispatch d ON d.id = i.dispatch_id
             WHERE i.state IN ('queued', 'sent') AND d.expires_at <= now()
             LIMIT $1 FOR UPDATE OF i SKIP LOCKED)
          UPDATE dispatch_item i SET state = 'expired', last_error = 'expired', next_attempt_at = NULL, updated_at = now()
-           FROM due WHERE i.dispatch_id = due.dispatch_id AND i.device_id = due.device_id
-         RETURNING i.dispatch_id, i.device_id`,
+           FROM due, dispatch d WHERE i.dispatch_id = due.dispatch_id AND i.device_id = due.device_id AND d.id = i.dispatch_id
+         RETURNING i.dispatch_id, i.device_id, d.family, d.action`,
         [limit],
       );
       const events = new Map<number, LampEvent[]>();
-      for (const row of rows) events.set(row.device_id, [{ kind: 'failed' }]);
-      return { rows, changes: await this.lamps.apply(client, events) };
+      for (const row of rows) events.set(row.device_id, [answerEvent(row.action, null, false)]);
+      const published: (() => void)[] = [];
+      for (const family of this.families) {
+        const mine = rows.filter((row) => row.family === family.family);
+        if (mine.length > 0) published.push(await family.apply(client, new Map(mine.map((row) => [row.device_id, [{ kind: 'failed' as const }]]))));
+      }
+      return { rows, changes: await this.lamps.apply(client, events), published };
     });
     if (result.rows.length === 0) return 0;
     this.notifier.notify(result.changes);
+    for (const publish of result.published) publish();
     this.progress.touch(new Set(result.rows.map((row) => row.dispatch_id)));
     this.counters.add('expired', result.rows.length);
     return result.rows.length;

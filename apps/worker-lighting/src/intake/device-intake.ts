@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import { DeviceFamily, MqttChannel, mqttTopics } from '@sc/contracts';
+import { DeviceFamily, DeviceType, MqttChannel, mqttTopics } from '@sc/contracts';
 import { parseAck, parseDeviceEvent, parseLampState, parseLampTelemetry, type MqttConnection } from '@sc/messaging';
 import type { Counters, RejectReason } from '../infra/counters';
+import type { CommonDeviceEvent, FamilyStore } from './family-store';
 import type { LampEvent } from '../lamps/lamp-state';
 import type { IntakeWriter } from './intake-writer';
 import type { KnownDevices } from './known-devices';
@@ -13,7 +14,11 @@ const MAX_LOGGED = 10_000;
 const CATCH_UP_QUIET_MS = 1_500;
 const CATCH_UP_MAX_MS = 60_000;
 
-type Accepted = { channel: MqttChannel.Ack; ack: NonNullable<ReturnType<typeof parseAck>> } | { channel: MqttChannel; event: LampEvent };
+type Accepted =
+  | { channel: MqttChannel.Ack; ack: NonNullable<ReturnType<typeof parseAck>> }
+  | { channel: MqttChannel; event: LampEvent }
+  /** An event of another family (FamilyStore). */
+  | { channel: MqttChannel; family: FamilyStore; familyEvent: { kind: string } };
 
 /**
  * Lamp traffic from the broker. Replicas (and the connections of one replica) share one subscription group, so each
@@ -35,10 +40,16 @@ export class DeviceIntake {
     private readonly group: string,
     /** Opens a short-lived connection of its own for reading the stored lamp states (see catchUp). */
     private readonly openCatchUpConnection?: () => Promise<MqttConnection>,
+    /** The families served beside single lamps, by topic family. */
+    private readonly families: readonly FamilyStore[] = [],
   ) {}
 
+  private get served(): DeviceFamily[] {
+    return [DeviceFamily.Lamp, ...this.families.map((f) => f.family)];
+  }
+
   async start(): Promise<void> {
-    this.filters = CHANNELS.map((channel) => mqttTopics.shared(this.group, DeviceFamily.Lamp, channel));
+    this.filters = this.served.flatMap((family) => CHANNELS.map((channel) => mqttTopics.shared(this.group, family, channel)));
     // Live traffic only: a broker would otherwise send every stored lamp state to every connection of the group
     // at once, more than its per-client queue holds (Mosquitto drops beyond max_queued_messages). Stored states
     // are read once by catchUp() instead.
@@ -73,7 +84,7 @@ export class DeviceIntake {
         };
         void open
           .subscribe(
-            mqttTopics.all(DeviceFamily.Lamp, MqttChannel.State),
+            this.served.map((family) => mqttTopics.all(family, MqttChannel.State)),
             (topic, payload, retained) => {
               if (!retained) return;
               read += 1;
@@ -105,16 +116,27 @@ export class DeviceIntake {
     if (this.closed) return;
     this.counters.add('received');
     const parsed = mqttTopics.parse(topic);
-    if (!parsed || parsed.family !== DeviceFamily.Lamp) return this.reject('bad-topic', topic);
+    const family = parsed && parsed.family !== DeviceFamily.Lamp ? this.families.find((f) => f.family === parsed.family) : undefined;
+    if (!parsed || (parsed.family !== DeviceFamily.Lamp && !family)) return this.reject('bad-topic', topic);
     const code = parsed.deviceId;
-    const message = this.parse(parsed.channel, payload, new Date().toISOString());
+    const message = this.parse(parsed.channel, payload, new Date().toISOString(), family);
     if (!message) return this.reject('malformed', code);
-    const id = this.devices.get(code);
+    const type = family?.deviceType ?? DeviceType.SingleLamp;
+    const id = this.devices.get(code, type);
     if (id !== undefined) return this.accept(id, message);
-    void this.devices.lookup(code).then((found) => (found === undefined ? this.reject('unknown-device', code) : this.accept(found, message)));
+    void this.devices.lookup(code, type).then((found) => (found === undefined ? this.reject('unknown-device', code) : this.accept(found, message)));
   }
 
-  private parse(channel: MqttChannel, payload: Buffer, at: string): Accepted | null {
+  private parse(channel: MqttChannel, payload: Buffer, at: string, family?: FamilyStore): Accepted | null {
+    if (family && (channel === MqttChannel.State || channel === MqttChannel.Telemetry)) {
+      const familyEvent = family.parse(channel, payload, at);
+      return familyEvent && { channel, family, familyEvent };
+    }
+    if (family && channel === MqttChannel.Event) {
+      const fault = parseDeviceEvent(payload);
+      const familyEvent: CommonDeviceEvent | null = fault && { kind: 'fault', code: fault.code, active: fault.active, at };
+      return familyEvent && { channel, family, familyEvent };
+    }
     switch (channel) {
       case MqttChannel.Ack: {
         const ack = parseAck(payload);
@@ -140,6 +162,7 @@ export class DeviceIntake {
   private accept(deviceId: number, message: Accepted): void {
     this.counters.add('accepted');
     if ('ack' in message) this.writer.addAck(deviceId, message.ack);
+    else if ('familyEvent' in message) this.writer.addFamilyEvent(message.family, deviceId, message.familyEvent);
     else this.writer.addEvent(deviceId, message.event);
   }
 

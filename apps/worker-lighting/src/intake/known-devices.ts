@@ -2,7 +2,8 @@ import type { Pool } from 'pg';
 import { DeviceType } from '@sc/contracts';
 
 /**
- * Device code → device id of the single lamps in the registry, loaded at start. A code not found is looked up again
+ * Device code → device id of the registry's devices of the served types (single lamps, strip lights), loaded at
+ * start; codes are unique per type. A code not found is looked up again
  * at most once per `retryMs` (so a lamp added later is found, and a flood from an unknown code costs one query per
  * interval); concurrent misses are looked up together.
  */
@@ -16,20 +17,25 @@ export class KnownDevices {
     private readonly pool: Pool,
     private readonly retryMs: number,
     private readonly lookupDelayMs = 10,
+    private readonly types: readonly DeviceType[] = [DeviceType.SingleLamp],
   ) {}
 
   async load(): Promise<number> {
-    const { rows } = await this.pool.query<{ id: number; code: string }>('SELECT id, code FROM device WHERE type = $1', [DeviceType.SingleLamp]);
-    for (const row of rows) this.byCode.set(row.code, row.id);
+    const { rows } = await this.pool.query<{ id: number; code: string; type: DeviceType }>(
+      'SELECT id, code, type FROM device WHERE type = ANY($1::smallint[])',
+      [this.types],
+    );
+    for (const row of rows) this.byCode.set(keyOf(row.code, row.type), row.id);
     return rows.length;
   }
 
-  get(code: string): number | undefined {
-    return this.byCode.get(code);
+  get(code: string, type = DeviceType.SingleLamp): number | undefined {
+    return this.byCode.get(keyOf(code, type));
   }
 
-  /** The id of a code not in the cache, or undefined when the registry has no such lamp. */
-  lookup(code: string): Promise<number | undefined> {
+  /** The id of a code not in the cache, or undefined when the registry has no such device of that type. */
+  lookup(code: string, type = DeviceType.SingleLamp): Promise<number | undefined> {
+    code = keyOf(code, type);
     const known = this.byCode.get(code);
     if (known !== undefined) return Promise.resolve(known);
     const missed = this.missedAt.get(code);
@@ -46,11 +52,12 @@ export class KnownDevices {
     this.timer = null;
     let found = new Map<string, number>();
     try {
-      const { rows } = await this.pool.query<{ id: number; code: string }>('SELECT id, code FROM device WHERE type = $1 AND code = ANY($2::text[])', [
-        DeviceType.SingleLamp,
-        [...waiting.keys()],
-      ]);
-      found = new Map(rows.map((row) => [row.code, row.id]));
+      const keys = [...waiting.keys()].map(splitKey);
+      const { rows } = await this.pool.query<{ id: number; code: string; type: DeviceType }>(
+        `SELECT d.id, d.code, d.type FROM device d JOIN unnest($1::smallint[], $2::text[]) AS k(type, code) ON d.type = k.type AND d.code = k.code`,
+        [keys.map((k) => k.type), keys.map((k) => k.code)],
+      );
+      found = new Map(rows.map((row) => [keyOf(row.code, row.type), row.id]));
     } catch {
       // The database is unreachable: treat the codes as unknown for now; the retry interval brings them back.
     }
@@ -73,4 +80,14 @@ export class KnownDevices {
     for (const resolvers of this.waiting.values()) for (const resolve of resolvers) resolve(undefined);
     this.waiting.clear();
   }
+}
+
+/** Cache keys: the type and the code (codes are unique per device type only). */
+function keyOf(code: string, type: DeviceType): string {
+  return `${type}/${code}`;
+}
+
+function splitKey(key: string): { type: DeviceType; code: string } {
+  const slash = key.indexOf('/');
+  return { type: Number(key.slice(0, slash)) as DeviceType, code: key.slice(slash + 1) };
 }

@@ -1,5 +1,5 @@
 import { FaultCode, LampStatus, OnlineState } from '@sc/contracts';
-import { fieldsAfterCommand, lampCommandOf } from './lamp-commands';
+import { answerEvent, fieldsAfterCommand, lampCommandOf, sendingEvent } from './lamp-commands';
 import { applyLampEvents, changedLampFields, type LampFields } from './lamp-state';
 
 const AT = '2024-11-21T10:00:00.000Z';
@@ -90,5 +90,36 @@ describe('lamp commands', () => {
   it('dimming to level 0 is off', () => {
     expect(fieldsAfterCommand({ type: 'dim', params: { level: 0 } })).toEqual({ switchState: 0, bri: 0 });
     expect(fieldsAfterCommand({ type: 'switch', params: { on: true } })).toEqual({ switchState: 1 });
+  });
+});
+
+describe('sync', () => {
+  it('is synchronizing (-1) while out; a delivered sync waits for the state report, a failed one ends at once', () => {
+    const syncing = applyLampEvents(lamp({ status: LampStatus.DistributionSucceeded }), [sendingEvent('sync')]);
+    expect(syncing.status).toBe(LampStatus.Synchronizing);
+    expect(applyLampEvents(syncing, [answerEvent('sync', {}, true)]).status).toBe(LampStatus.Synchronizing);
+    const reported = { kind: 'state', state: { online: true, on: false, level: 0 }, at: AT } as const;
+    expect(applyLampEvents(syncing, [answerEvent('sync', {}, true), reported]).status).toBe(LampStatus.Normal);
+    expect(applyLampEvents(syncing, [answerEvent('sync', null, false)]).status).toBe(LampStatus.Normal);
+    expect(applyLampEvents({ ...syncing, networkStatus: OnlineState.Offline }, [answerEvent('sync', null, false)]).status).toBe(LampStatus.Offline);
+    expect(lampCommandOf('sync', {})).toEqual({ type: 'sync', params: {} });
+    expect(sendingEvent('dim')).toEqual({ kind: 'distributing' });
+  });
+});
+
+describe('lamp readings', () => {
+  const reading = (ts: string, power: number) => ({ ts, voltage: 230, current: 0.4, power, powerFactor: 0.9, signal: -70 });
+  it('keeps the newest reading: a late or redelivered older one does not replace it', () => {
+    const stored = lamp({ telemetry: reading('2024-11-21T10:00:10.000Z', 90) });
+    const late = applyLampEvents(stored, [{ kind: 'telemetry', telemetry: reading('2024-11-21T10:00:05.000Z', 10), at: AT }]);
+    expect(late.telemetry?.power).toBe(90);
+    expect(late.reportedAt).toBe(AT);
+    const newer = applyLampEvents(stored, [{ kind: 'telemetry', telemetry: reading('2024-11-21T10:00:20.000Z', 40), at: AT }]);
+    expect(newer.telemetry?.power).toBe(40);
+  });
+
+  it('moves on when the stored reading was stamped ahead of time (a lamp whose clock was reset)', () => {
+    const stored = lamp({ telemetry: reading('2030-01-01T00:00:00.000Z', 90) });
+    expect(applyLampEvents(stored, [{ kind: 'telemetry', telemetry: reading('2024-11-21T09:59:59.000Z', 30), at: AT }]).telemetry?.power).toBe(30);
   });
 });

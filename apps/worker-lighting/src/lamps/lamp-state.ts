@@ -23,11 +23,22 @@ export type LampEvent =
   | { kind: 'telemetry'; telemetry: LampTelemetryMessage; at: string }
   | { kind: 'fault'; code: FaultCode; active: boolean; at: string }
   | { kind: 'distributing' }
-  | { kind: 'delivered'; switchState: 0 | 1; bri?: DimmingLevel }
+  /** A sync command went out: -1 until the lamp reports its state. */
+  | { kind: 'synchronizing' }
+  | { kind: 'syncAnswered'; ok: boolean }
+  | { kind: 'delivered'; switchState?: 0 | 1; bri?: DimmingLevel }
   | { kind: 'failed' };
 
 /** Statuses a dispatch set: a device's own report does not clear them, the next dispatch does. */
 const DISPATCH_STATUSES: readonly LampStatus[] = [LampStatus.Distributing, LampStatus.DistributionFailed, LampStatus.DistributionSucceeded];
+
+/** A stored reading stamped further ahead of an arrival than this comes from a clock running fast. */
+const CLOCK_AHEAD_MS = 60_000;
+
+function isOlderReading(ts: string, storedTs: string, arrivedAt: string): boolean {
+  const [at, stored, arrived] = [Date.parse(ts), Date.parse(storedTs), Date.parse(arrivedAt)];
+  return at < stored && stored <= arrived + CLOCK_AHEAD_MS;
+}
 
 function apply(lamp: LampFields, event: LampEvent): LampFields {
   switch (event.kind) {
@@ -49,6 +60,9 @@ function apply(lamp: LampFields, event: LampEvent): LampFields {
       };
     }
     case 'telemetry':
+      // A redelivered or late reading older than the stored one does not replace it (energy integrates from the stored
+      // reading), unless the stored one is stamped ahead of this arrival: a lamp whose clock was reset moves on.
+      if (lamp.telemetry && isOlderReading(event.telemetry.ts, lamp.telemetry.ts, event.at)) return { ...lamp, reportedAt: event.at };
       return { ...lamp, telemetry: event.telemetry, reportedAt: event.at };
     case 'fault': {
       const without = lamp.faults.filter((code) => code !== event.code);
@@ -57,8 +71,14 @@ function apply(lamp: LampFields, event: LampEvent): LampFields {
     }
     case 'distributing':
       return { ...lamp, status: LampStatus.Distributing };
+    case 'synchronizing':
+      return { ...lamp, status: LampStatus.Synchronizing };
+    case 'syncAnswered':
+      // Acked: the state report that follows ends synchronizing. Refused or expired: back to what the lamp is.
+      if (event.ok || lamp.status !== LampStatus.Synchronizing) return lamp;
+      return { ...lamp, status: lamp.networkStatus === OnlineState.Online ? LampStatus.Normal : LampStatus.Offline };
     case 'delivered':
-      return { ...lamp, status: LampStatus.DistributionSucceeded, switchState: event.switchState, bri: event.bri ?? lamp.bri };
+      return { ...lamp, status: LampStatus.DistributionSucceeded, switchState: event.switchState ?? lamp.switchState, bri: event.bri ?? lamp.bri };
     case 'failed':
       return { ...lamp, status: LampStatus.DistributionFailed };
   }

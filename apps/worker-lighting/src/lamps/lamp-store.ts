@@ -8,6 +8,8 @@ export interface LampChange {
   deviceId: number;
   deviceCode: string;
   changed: Partial<LampFields>;
+  /** The lamp before this batch (alarms and energy read the faults and the last reading it replaced). */
+  before: LampFields;
 }
 
 interface LampDbRow {
@@ -62,7 +64,7 @@ export class LampStore {
       const after = applyLampEvents(before, events.get(row.device_id) ?? []);
       const changed = changedLampFields(before, after);
       if (Object.keys(changed).length === 0) continue;
-      changes.push({ deviceId: row.device_id, deviceCode: row.code, changed });
+      changes.push({ deviceId: row.device_id, deviceCode: row.code, changed, before });
       updated.push({ id: row.device_id, lamp: after });
     }
     if (updated.length === 0) return changes;

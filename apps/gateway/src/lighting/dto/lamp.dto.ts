@@ -14,10 +14,11 @@ import {
   type LampPageQuery,
 } from '@sc/contracts';
 import { EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { Coordinate } from './equipment.dto';
 
 const LAMP_STATUSES = Object.values(LampStatus).filter((v): v is LampStatus => typeof v === 'number');
 const ONLINE_STATES = [OnlineState.Offline, OnlineState.Online] as const;
-const LAMP_ACTIONS: readonly LampAction[] = ['on', 'off', 'dim'];
+const LAMP_ACTIONS: readonly LampAction[] = ['on', 'off', 'dim', 'sync'];
 
 /** One dispatch may name this many lamps; a larger fleet is addressed by region. */
 export const LAMP_CONTROL_MAX_IDS = 10_000;
@@ -47,6 +48,19 @@ export class LampAddOrEditDto implements LampAddOrEditRequest {
 
   @TextField({ max: 32, required: false, example: '02:00:00:00:00:01' })
   mac?: string;
+
+  @IntField({ min: 1, required: false, description: 'Its device group (type single lamp); null for none; omitted on edit keeps it' })
+  groupId?: number | null;
+
+  @Coordinate(90)
+  latitude?: number | null;
+
+  @Coordinate(180)
+  longitude?: number | null;
+
+  @TextField({ max: 16, required: false, example: '#ffd27f', description: "'' for none" })
+  @Matches(/^(#[0-9a-f]{6})?$/i, { message: msg('colorInvalid') })
+  color?: string;
 }
 
 class LampFilters {
@@ -61,6 +75,15 @@ class LampFilters {
 
   @EnumField(ONLINE_STATES, { required: false })
   networkStatus?: OnlineState;
+
+  @TextField({ max: 64, required: false, description: 'Lamps of this gateway (its code)' })
+  gatewayId?: string;
+
+  @IntField({ min: 1, required: false })
+  loopId?: number;
+
+  @IntField({ min: 1, required: false })
+  groupId?: number;
 }
 
 export class LampPageDto extends IntersectionType(PageDto, LampFilters) implements LampPageQuery {}

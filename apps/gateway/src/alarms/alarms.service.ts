@@ -1,0 +1,142 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import {
+  ALARM_KINDS,
+  AlarmKind,
+  AlarmState,
+  DeviceFamily,
+  type FaultCode,
+  type AlarmActionResult,
+  type AlarmChangedEvent,
+  type AlarmRow,
+  type AlarmSummary,
+  type PageResult,
+} from '@sc/contracts';
+import { ALARM_ROW_COLUMNS, ALARM_ROW_FROM } from '@sc/database';
+import { RedisBus } from '@sc/messaging';
+import { AppException } from '../common/app-exception';
+import type { Caller } from '../common/request-context';
+import { Where, likeContains, pagedQuery } from '../common/sql';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectDb } from '../infra/database';
+import { RedisService } from '../infra/redis.service';
+import { REGION_AND_BELOW } from '../lighting/lighting.service';
+import type { AlarmPageDto } from './dto/alarm.dto';
+
+/** An error names at most this many unknown ids. */
+const UNKNOWN_IDS_SHOWN = 10;
+
+/**
+ * Device alarms (raised and cleared by the lighting worker) for operators: the page with its filters, acknowledge and
+ * clear. Every change is published on the bus, so every console (on any gateway replica) updates at once.
+ */
+@Injectable()
+export class AlarmsService {
+  private readonly logger = new Logger(AlarmsService.name);
+  private readonly bus: RedisBus;
+
+  constructor(
+    @InjectDb() private readonly db: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+    redis: RedisService,
+  ) {
+    this.bus = new RedisBus(redis.client, config.redisPrefix);
+  }
+
+  page(q: AlarmPageDto): Promise<PageResult<AlarmRow>> {
+    if (q.raisedFrom && q.raisedTo && Date.parse(q.raisedFrom) >= Date.parse(q.raisedTo)) throw AppException.field('raisedTo', 'orderWrong');
+    if (q.code !== undefined && q.kind !== undefined && q.kind !== AlarmKind.Fault) throw AppException.field('code', 'alarmCodeNeedsFault');
+    const where = new Where()
+      .addIf(q.regionId, `d.region_id IN (${REGION_AND_BELOW})`)
+      .addIf(q.code !== undefined ? AlarmKind.Fault : q.kind, `a.kind = ?`)
+      .addIf(q.code, `a.code = ?`)
+      .addIf(q.state, `a.state = ?`)
+      .addIf(q.open ? AlarmState.Cleared : undefined, `a.state <> ?`)
+      .addIf(q.deviceId, `a.device_id = ?`)
+      // Name and code in one text, so the keyword needs one parameter; device codes cannot hold the separator.
+      .addIf(q.keyword, `lower(d.name || '|' || d.code) LIKE ?`, q.keyword && likeContains(q.keyword))
+      .addIf(q.raisedFrom, `a.raised_at >= ?`)
+      .addIf(q.raisedTo, `a.raised_at < ?`);
+    return pagedQuery<AlarmRow>(this.db, {
+      select: ALARM_ROW_COLUMNS,
+      from: ALARM_ROW_FROM,
+      countFrom: 'device_alarm a JOIN device d ON d.id = a.device_id',
+      where,
+      orderBy: 'a.raised_at DESC, a.id DESC',
+      outerOrderBy: 'page."raisedAt" DESC, page.id DESC',
+      pageNum: q.pageNum,
+      pageSize: q.pageSize,
+    });
+  }
+
+  /** Open alarms by state, kind and fault code. */
+  async summary(): Promise<AlarmSummary> {
+    const rows: { state: AlarmState; kind: AlarmKind; code: number; n: number }[] = await this.db.query(
+      `SELECT state, kind, code, count(*)::int AS n FROM device_alarm WHERE state <> 'cleared' GROUP BY state, kind, code`,
+    );
+    const summary: AlarmSummary = {
+      active: 0,
+      acknowledged: 0,
+      byKind: Object.fromEntries(ALARM_KINDS.map((k) => [k, 0])) as AlarmSummary['byKind'],
+      byCode: {},
+    };
+    for (const row of rows) {
+      if (row.state === AlarmState.Active) summary.active += row.n;
+      else summary.acknowledged += row.n;
+      summary.byKind[row.kind] += row.n;
+      const code = row.code as FaultCode;
+      if (row.kind === AlarmKind.Fault) summary.byCode[code] = (summary.byCode[code] ?? 0) + row.n;
+    }
+    return summary;
+  }
+
+  /** Active alarms become acknowledged (who, when); acknowledged and cleared ones stay as they are. */
+  acknowledge(caller: Caller, ids: readonly number[]): Promise<AlarmActionResult> {
+    return this.change(ids, 'acknowledged', `state = 'acknowledged', acknowledged_at = now(), acknowledged_by = $2`, `a.state = 'active'`, caller);
+  }
+
+  /** Open alarms are cleared by the operator (who, when); the device raising the fault again opens a new one. */
+  clear(caller: Caller, ids: readonly number[]): Promise<AlarmActionResult> {
+    return this.change(ids, 'cleared', `state = 'cleared', cleared_at = now(), cleared_by = $2`, `a.state <> 'cleared'`, caller);
+  }
+
+  private async change(
+    ids: readonly number[],
+    change: AlarmChangedEvent['change'],
+    set: string,
+    eligible: string,
+    caller: Caller,
+  ): Promise<AlarmActionResult> {
+    const wanted = [...new Set(ids)].sort((x, y) => x - y);
+    const changed = await this.db.transaction(async (tx) => {
+      const found: { id: number; state: AlarmState }[] = await tx.query(
+        `SELECT id, state FROM device_alarm WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE`,
+        [wanted],
+      );
+      if (found.length < wanted.length) {
+        const known = new Set(found.map((r) => r.id));
+        const unknown = wanted.filter((id) => !known.has(id));
+        const shown =
+          unknown.slice(0, UNKNOWN_IDS_SHOWN).join(', ') + (unknown.length > UNKNOWN_IDS_SHOWN ? ` (+${unknown.length - UNKNOWN_IDS_SHOWN})` : '');
+        throw AppException.field('ids', 'unknownAlarms', { ids: shown });
+      }
+      if (found.every((r) => r.state === AlarmState.Cleared)) throw AppException.badRequest('alarmsAlreadyCleared');
+      // An UPDATE answers [rows, affected count] through TypeORM.
+      const [updated] = (await tx.query(`UPDATE device_alarm a SET ${set} WHERE a.id = ANY($1::int[]) AND ${eligible} RETURNING a.id`, [
+        wanted,
+        caller.username,
+      ])) as [{ id: number }[], number];
+      if (updated.length === 0) return [];
+      return (await tx.query(`SELECT ${ALARM_ROW_COLUMNS} FROM ${ALARM_ROW_FROM} WHERE a.id = ANY($1::int[]) ORDER BY a.id`, [
+        updated.map((r) => r.id),
+      ])) as AlarmRow[];
+    });
+    const at = new Date().toISOString();
+    for (const alarm of changed) {
+      this.bus
+        .publish('AlarmChanged', { family: DeviceFamily.Lamp, change, alarm, at })
+        .catch((err: Error) => this.logger.warn(`AlarmChanged not published: ${err.message}`));
+    }
+    return { changed: changed.length };
+  }
+}

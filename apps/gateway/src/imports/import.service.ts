@@ -1,0 +1,374 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import * as XLSX from '@e965/xlsx';
+import {
+  DEVICE_CODE_PATTERN,
+  DeviceType,
+  IMPORT_DRY_RUN_FIELD,
+  IMPORT_ERRORS_SHOWN,
+  IMPORT_GROUP_FIELD,
+  IMPORT_MAX_ROWS,
+  IMPORT_SAMPLE_CODES,
+  type ImportRejection,
+  type ImportResult,
+  type ImportRowError,
+  type Language,
+} from '@sc/contracts';
+import { CATALOGUES, translate, translateField, type MessageKey } from '@sc/i18n';
+import { AppException } from '../common/app-exception';
+import { isUniqueViolation } from '../common/pg-errors';
+import type { Caller } from '../common/request-context';
+import { InjectDb } from '../infra/database';
+import { RedisService } from '../infra/redis.service';
+import { SpreadsheetUnreadableError, readSpreadsheet, type SheetContent } from '../uploads/spreadsheet-reader';
+import type { StoredUpload } from '../uploads/upload.service';
+import { keyOf, type ExistingRecord, type ImportColumn, type ImportTable, type RowToWrite, type RowValues } from './import-table';
+
+/** How long the bad rows of a refused import can be downloaded. */
+const REPORT_TTL_SECONDS = 3600;
+
+export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+interface ReadRow {
+  /** The row number a spreadsheet program shows. */
+  rowNumber: number;
+  /** The values of the columns present in the file. */
+  values: RowValues;
+  /** Columns whose cell was refused (and reads as null). */
+  bad: Set<string>;
+}
+
+interface StoredReport {
+  userId: number;
+  kind: string;
+  errors: ImportRowError[];
+}
+
+/** A cell's value as the text a user sees. */
+function cellText(cell: unknown): string {
+  if (cell === null || cell === undefined) return '';
+  if (cell instanceof Date) return cell.toISOString();
+  return String(cell).trim();
+}
+
+/** Header text compared loosely: case, surrounding and repeated spaces do not matter. */
+function normalise(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** A workbook of one sheet from rows of cells. */
+export function workbook(rows: unknown[][], sheetName: string): Buffer {
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), sheetName);
+  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+}
+
+/**
+ * Imports a spreadsheet into one of the import tables. Every row is read and checked before anything is written;
+ * one bad row refuses the whole file and the answer names each bad cell. Rows match records on their code, so a
+ * file imported twice changes nothing the second time. Writes are a few bulk statements in one transaction.
+ */
+@Injectable()
+export class ImportService {
+  constructor(
+    @InjectDb() private readonly db: DataSource,
+    private readonly redis: RedisService,
+  ) {}
+
+  async importFile(table: ImportTable, upload: StoredUpload, caller: Caller, lng: Language): Promise<ImportResult> {
+    const groupId = Number(upload.fields[IMPORT_GROUP_FIELD] ?? '');
+    if (!Number.isInteger(groupId) || groupId < 1) throw AppException.field(IMPORT_GROUP_FIELD, 'selectGroup');
+    const dryRun = ['true', '1'].includes((upload.fields[IMPORT_DRY_RUN_FIELD] ?? '').toLowerCase());
+    await this.assertGroup(table, groupId);
+    const sheet = await this.firstSheet(upload.path);
+
+    const columnIndex = this.mapHeader(table, sheet.header, lng);
+    const errors: ImportRowError[] = [];
+    const rows = await this.readRows(table, sheet, columnIndex, lng, errors);
+    if (rows.length === 0 && errors.length === 0) throw AppException.badRequest('importNoRows');
+    markDuplicates(table, rows, sheet.header, columnIndex, lng, errors);
+
+    try {
+      return await this.db.transaction(async (tx) => {
+        // Imports of one kind take turns, so two of them never classify the same codes at once.
+        await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`sc:import:${table.kind}`]);
+        const keys = [...new Set(rows.map((r) => keyOf(table, r.values)))];
+        const existing = await table.load(tx, keys);
+        const { toAdd, toChange, unchanged } = classify(table, rows, existing, groupId, sheet.header, columnIndex, lng, errors);
+        if (errors.length > 0) throw await this.reject(caller, table, rows.length, errors);
+        const result: ImportResult = {
+          kind: table.kind,
+          dryRun,
+          total: rows.length,
+          added: toAdd.length,
+          changed: toChange.length,
+          unchanged,
+          addedCodes: toAdd.slice(0, IMPORT_SAMPLE_CODES).map((r) => String(r.values[table.codeColumn])),
+          changedCodes: toChange.slice(0, IMPORT_SAMPLE_CODES).map((r) => String(r.values[table.codeColumn])),
+        };
+        if (dryRun) return result;
+        if (toAdd.length > 0) await table.insert(tx, toAdd, groupId);
+        if (toChange.length > 0) await table.update(tx, toChange, groupId);
+        return result;
+      });
+    } catch (err) {
+      // A record with one of the codes was added by someone else between the check and the write.
+      if (isUniqueViolation(err)) throw AppException.conflict('importConflict');
+      throw err;
+    }
+  }
+
+  /** The bad rows of a refused import as an xlsx, for the user who imported the file. */
+  async report(caller: Caller, id: string, lng: Language): Promise<Buffer> {
+    const text = /^[0-9a-f-]{36}$/.test(id) ? await this.redis.client.get(this.redis.key('import-report', id)) : null;
+    const stored = text ? (JSON.parse(text) as StoredReport) : null;
+    if (!stored || stored.userId !== caller.userId) throw AppException.notFound('importReportGone');
+    const header = (['row', 'column', 'value', 'reason'] as const).map((k) => translateField(lng, k));
+    return workbook([header, ...stored.errors.map((e) => [e.row, e.column, e.value, e.reason])], stored.kind);
+  }
+
+  /** The header row in the caller's language and one example row. */
+  template(table: ImportTable, lng: Language): Buffer {
+    return workbook([table.columns.map((c) => translateField(lng, c.key)), table.columns.map((c) => c.example)], table.kind);
+  }
+
+  /** The list, filtered as on screen, with the import's columns: it can be edited and imported again. */
+  async export(table: ImportTable, filters: Record<string, unknown>, lng: Language): Promise<Buffer> {
+    const rows = await table.exportRows(this.db.manager, filters);
+    return workbook(
+      [table.columns.map((c) => translateField(lng, c.key)), ...rows.map((row) => table.columns.map((c) => row[c.key] ?? ''))],
+      table.kind,
+    );
+  }
+
+  private async assertGroup(table: ImportTable, groupId: number): Promise<void> {
+    const [group]: { type: number }[] = await this.db.query(`SELECT type FROM device_group WHERE id = $1`, [groupId]);
+    if (!group) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupNotFound');
+    if (group.type !== (table.groupType as number)) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupWrongType');
+  }
+
+  private async firstSheet(path: string): Promise<SheetContent> {
+    let sheets: SheetContent[];
+    try {
+      sheets = await readSpreadsheet(path, { maxRows: IMPORT_MAX_ROWS, blankRows: true, timeoutMs: 60_000, maxMemoryMb: 512 });
+    } catch (err) {
+      if (err instanceof SpreadsheetUnreadableError) throw AppException.badRequest('onlyXlsx');
+      throw err;
+    }
+    const sheet = sheets[0];
+    if (!sheet || sheet.rows.length === 0) throw AppException.badRequest('importNoRows');
+    if (sheet.rowCount > IMPORT_MAX_ROWS) throw AppException.badRequest('importTooManyRows', { max: IMPORT_MAX_ROWS });
+    return sheet;
+  }
+
+  /** Which file column holds each table column: a header may be the label in any of the four languages, or the field name. */
+  private mapHeader(table: ImportTable, header: string[], lng: Language): Map<string, number> {
+    const names = new Map<string, string>();
+    for (const column of table.columns) {
+      names.set(normalise(column.key), column.key);
+      for (const catalogue of Object.values(CATALOGUES)) names.set(normalise(catalogue.fields[column.key]), column.key);
+    }
+    const index = new Map<string, number>();
+    header.forEach((text, i) => {
+      const key = names.get(normalise(text));
+      if (key && !index.has(key)) index.set(key, i);
+    });
+    const missing = table.columns.filter((c) => c.required && !index.has(c.key)).map((c) => translateField(lng, c.key));
+    if (missing.length > 0) throw AppException.badRequest('importMissingColumns', { columns: missing.join(', ') });
+    return index;
+  }
+
+  private async readRows(
+    table: ImportTable,
+    sheet: SheetContent,
+    columnIndex: Map<string, number>,
+    lng: Language,
+    errors: ImportRowError[],
+  ): Promise<ReadRow[]> {
+    const present = table.columns.filter((c) => columnIndex.has(c.key));
+    const regions = present.some((c) => c.kind === 'region') ? await this.regionsByName() : new Map<string, number[]>();
+    const codesIn = (kind: 'pole' | 'gateway') => {
+      const column = present.find((c) => c.kind === kind);
+      return column ? sheet.rows.map((r) => cellText(r[columnIndex.get(column.key) as number])) : [];
+    };
+    const refs = { pole: await this.idsByCode('pole', codesIn('pole')), gateway: await this.idsByCode('gateway', codesIn('gateway')) };
+    const rows: ReadRow[] = [];
+    sheet.rows.forEach((cells, i) => {
+      if (cells.every((c) => cellText(c) === '')) return;
+      const rowNumber = sheet.headerRowNumber + 1 + i;
+      const values: RowValues = {};
+      const bad = new Set<string>();
+      for (const column of present) {
+        const raw = cells[columnIndex.get(column.key) as number];
+        const text = cellText(raw);
+        const fail = (key: MessageKey, params?: Record<string, unknown>) => {
+          bad.add(column.key);
+          errors.push({
+            row: rowNumber,
+            column: sheet.header[columnIndex.get(column.key) as number],
+            value: text,
+            reason: translate(lng, key, params),
+          });
+        };
+        values[column.key] = readCell(column, raw, text, regions, refs, fail);
+      }
+      rows.push({ rowNumber, values, bad });
+    });
+    return rows;
+  }
+
+  /** Region ids by each of their names (name, Chinese and English), compared loosely. */
+  private async regionsByName(): Promise<Map<string, number[]>> {
+    const rows: { id: number; region_name: string; zh_cn: string; en_us: string }[] = await this.db.query(
+      `SELECT id, region_name, zh_cn, en_us FROM region`,
+    );
+    const byName = new Map<string, number[]>();
+    for (const r of rows) {
+      for (const name of new Set([r.region_name, r.zh_cn, r.en_us].filter(Boolean).map(normalise))) {
+        byName.set(name, [...(byName.get(name) ?? []), r.id]);
+      }
+    }
+    return byName;
+  }
+
+  /** Ids of the lamp poles or lamp gateways a file names by code. */
+  private async idsByCode(kind: 'pole' | 'gateway', codes: string[]): Promise<Map<string, number>> {
+    const wanted = [...new Set(codes.filter(Boolean))];
+    if (wanted.length === 0) return new Map();
+    const rows: { id: number; code: string }[] =
+      kind === 'pole'
+        ? await this.db.query(`SELECT id, code FROM device WHERE type = $1 AND code = ANY($2::text[])`, [DeviceType.LampPole, wanted])
+        : await this.db.query(`SELECT id, code FROM lamp_gateway WHERE code = ANY($1::text[])`, [wanted]);
+    return new Map(rows.map((r) => [r.code, r.id]));
+  }
+
+  /** Keeps every bad cell for the downloadable report and answers 400 with the first of them. */
+  private async reject(caller: Caller, table: ImportTable, total: number, errors: ImportRowError[]): Promise<AppException> {
+    errors.sort((a, b) => a.row - b.row);
+    const reportId = randomUUID();
+    const report: StoredReport = { userId: caller.userId, kind: table.kind, errors };
+    await this.redis.client.set(this.redis.key('import-report', reportId), JSON.stringify(report), 'EX', REPORT_TTL_SECONDS);
+    const badRows = new Set(errors.map((e) => e.row)).size;
+    const data: ImportRejection = { total, errorCount: errors.length, badRows, errors: errors.slice(0, IMPORT_ERRORS_SHOWN), reportId };
+    return AppException.badRequestWithData('importHasErrors', { badRows }, data);
+  }
+}
+
+/** Reads one cell by its column's kind; a bad cell is reported through `fail` and reads as null. */
+function readCell(
+  column: ImportColumn,
+  raw: unknown,
+  text: string,
+  regions: Map<string, number[]>,
+  refs: Record<'pole' | 'gateway', Map<string, number>>,
+  fail: (key: MessageKey, params?: Record<string, unknown>) => void,
+): string | number | null {
+  if (text === '') {
+    if (column.required) fail('pleaseEnter');
+    return column.kind === 'text' || column.kind === 'code' ? '' : null;
+  }
+  switch (column.kind) {
+    case 'text':
+      if (column.max !== undefined && text.length > column.max) fail('tooLong', { max: column.max });
+      return text;
+    case 'code':
+      if (!DEVICE_CODE_PATTERN.test(text)) fail('clientIdInvalid');
+      return text;
+    case 'number': {
+      const n = typeof raw === 'number' ? raw : Number(text);
+      if (!Number.isFinite(n)) {
+        fail('importNotNumber');
+        return null;
+      }
+      if (column.range && (n < column.range.min || n > column.range.max)) fail('outOfRange', column.range);
+      return n;
+    }
+    case 'region': {
+      const ids = regions.get(normalise(text)) ?? [];
+      if (ids.length === 0) fail('importRegionUnknown', { name: text });
+      else if (ids.length > 1) fail('importRegionAmbiguous', { name: text });
+      return ids.length === 1 ? ids[0] : null;
+    }
+    case 'pole':
+    case 'gateway': {
+      const id = refs[column.kind].get(text);
+      if (id === undefined) fail(column.kind === 'pole' ? 'importPoleUnknown' : 'importGatewayUnknown', { code: text });
+      return id ?? null;
+    }
+  }
+}
+
+/** Every row whose code is also on another row of the file is bad. */
+function markDuplicates(
+  table: ImportTable,
+  rows: ReadRow[],
+  header: string[],
+  columnIndex: Map<string, number>,
+  lng: Language,
+  errors: ImportRowError[],
+): void {
+  const rowsByKey = new Map<string, ReadRow[]>();
+  for (const row of rows) {
+    if (!row.values[table.codeColumn]) continue;
+    const key = keyOf(table, row.values);
+    rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), row]);
+  }
+  const column = header[columnIndex.get(table.codeColumn) as number];
+  for (const same of rowsByKey.values()) {
+    if (same.length < 2) continue;
+    for (const row of same) {
+      const others = same
+        .filter((o) => o !== row)
+        .map((o) => o.rowNumber)
+        .join(', ');
+      errors.push({
+        row: row.rowNumber,
+        column,
+        value: String(row.values[table.codeColumn]),
+        reason: translate(lng, 'importDuplicateCode', { rows: others }),
+      });
+    }
+  }
+}
+
+/**
+ * Splits the rows into records to add, records that change, and records the file leaves as they are. A column the
+ * file does not have keeps the record's value (a new record gets the default: empty text, no number).
+ */
+function classify(
+  table: ImportTable,
+  rows: ReadRow[],
+  existing: Map<string, ExistingRecord>,
+  groupId: number,
+  header: string[],
+  columnIndex: Map<string, number>,
+  lng: Language,
+  errors: ImportRowError[],
+): { toAdd: RowToWrite[]; toChange: RowToWrite[]; unchanged: number } {
+  const defaults: RowValues = Object.fromEntries(table.columns.map((c) => [c.key, c.kind === 'text' || c.kind === 'code' ? '' : null]));
+  const toAdd: RowToWrite[] = [];
+  const toChange: RowToWrite[] = [];
+  let unchanged = 0;
+  const positioned = table.columns.some((c) => c.key === 'latitude');
+  for (const row of rows) {
+    const record = existing.get(keyOf(table, row.values));
+    const values = { ...(record?.values ?? defaults), ...row.values };
+    const positionRead = !row.bad.has('latitude') && !row.bad.has('longitude');
+    if (positioned && positionRead && (values.latitude === null) !== (values.longitude === null)) {
+      const missing = values.latitude === null ? 'latitude' : 'longitude';
+      const at = columnIndex.get(missing);
+      errors.push({
+        row: row.rowNumber,
+        column: at === undefined ? translateField(lng, missing) : header[at],
+        value: '',
+        reason: translate(lng, 'positionIncomplete'),
+      });
+    }
+    if (!record) toAdd.push({ values });
+    else if (record.groupId !== groupId || table.columns.some((c) => values[c.key] !== record.values[c.key]))
+      toChange.push({ id: record.id, values });
+    else unchanged += 1;
+  }
+  return { toAdd, toChange, unchanged };
+}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { UploadService } from '../uploads/upload.service';
+import { ImportDownloadsController } from './import-downloads.controller';
+import { ImportService } from './import.service';
+import { ImportsController } from './imports.controller';
+
+/** The imports themselves, on the upload port. */
+@Module({
+  controllers: [ImportsController],
+  providers: [ImportService, UploadService],
+})
+export class ImportsModule {}
+
+/** Templates, exports and error reports, on the console port. */
+@Module({
+  controllers: [ImportDownloadsController],
+  providers: [ImportService],
+})
+export class ImportDownloadsModule {}

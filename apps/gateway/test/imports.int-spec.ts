@@ -1,0 +1,369 @@
+import * as XLSX from '@e965/xlsx';
+import { readdir } from 'node:fs/promises';
+import type { ImportRejection, ImportResult } from '@sc/contracts';
+import { ApiClient, workbookBuffer } from '@sc/testing';
+import { startTestGateway, type TestGateway } from './harness';
+
+const FIVE_MB = 5 * 1024 * 1024;
+const LAMP_HEADER = ['Lamp name', 'Client ID', 'Region', 'Gateway ID', 'Lamp controller ID', 'Address', 'MAC address', 'Longitude', 'Latitude'];
+
+function lampRows(count: number, prefix: string, start = 1): unknown[][] {
+  return Array.from({ length: count }, (_, i) => {
+    const n = start + i;
+    return [
+      `Imported lamp ${n}`,
+      `${prefix}-${n}`,
+      'Futian District',
+      'LGW-01',
+      `LC-${n}`,
+      `Road No. ${n}`,
+      `02:00:00:00:00:${n % 100}`,
+      114 + n / 1e5,
+      22.5,
+    ];
+  });
+}
+
+function form(content: Buffer | string, fields: Record<string, string>, fileName = 'lamps.xlsx'): FormData {
+  const data = new FormData();
+  for (const [k, v] of Object.entries(fields)) data.append(k, v);
+  data.append('file', new Blob([content]), fileName);
+  return data;
+}
+
+/** Reads a downloaded workbook's first sheet as rows of cells. */
+function sheetRows(book: ArrayBuffer): unknown[][] {
+  const read = XLSX.read(Buffer.from(book), { type: 'buffer' });
+  return XLSX.utils.sheet_to_json(read.Sheets[read.SheetNames[0]], { header: 1, defval: '' });
+}
+
+describe('imports, templates and exports', () => {
+  let gw: TestGateway;
+  let admin: ApiClient;
+  let lampGroup: number;
+  let otherLampGroup: number;
+  let poleGroup: number;
+  const upload = (client: ApiClient, path: string, body: FormData) =>
+    new ApiClient(gw.uploadUrl, client.language).as(client.token).post<ImportResult>(path, body);
+  const lampCount = async (prefix: string) =>
+    (
+      await gw.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM device d JOIN lamp l ON l.device_id = d.id WHERE d.code LIKE $1`, [
+        `${prefix}-%`,
+      ])
+    )[0].n;
+  const download = (client: ApiClient, path: string) =>
+    fetch(`${gw.baseUrl}${path}`, { headers: { Authorization: `Bearer ${client.token}`, 'Accept-Language': client.language } });
+
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    admin = await gw.signedIn('admin');
+    const groups = await gw.db.query<{ id: number }>(
+      `INSERT INTO device_group (type, name) VALUES (1, 'Import lamps'), (1, 'Other lamps'), (0, 'Import poles') RETURNING id`,
+    );
+    [lampGroup, otherLampGroup, poleGroup] = groups.map((g) => g.id);
+  });
+  afterEach(async () => {
+    expect(await readdir(gw.config.uploadDir)).toEqual([]);
+  });
+  afterAll(() => gw.close());
+
+  it('imports 5,000 lamps in one go, and the same file again changes nothing', async () => {
+    const book = workbookBuffer([LAMP_HEADER, ...lampRows(5000, 'IMP')]);
+    const first = await upload(admin, '/api/light/lightImport', form(book, { groupId: String(lampGroup) }));
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ kind: 'light', dryRun: false, total: 5000, added: 5000, changed: 0, unchanged: 0 });
+    expect(first.body.data.addedCodes.slice(0, 2)).toEqual(['IMP-1', 'IMP-2']);
+    expect(await lampCount('IMP')).toBe(5000);
+    const [lamp] = await gw.db.query(
+      `SELECT d.name, d.group_id AS "groupId", r.region_name AS region, d.longitude, d.latitude, l.gateway_id AS "gatewayId",
+              l.lamp_control_id AS "lampControlId", l.addr
+         FROM device d JOIN lamp l ON l.device_id = d.id JOIN region r ON r.id = d.region_id WHERE d.code = 'IMP-42'`,
+    );
+    expect(lamp).toEqual({
+      name: 'Imported lamp 42',
+      groupId: lampGroup,
+      region: 'Futian District',
+      longitude: 114.00042,
+      latitude: 22.5,
+      gatewayId: 'LGW-01',
+      lampControlId: 'LC-42',
+      addr: 'Road No. 42',
+    });
+
+    const before = await gw.db.query(`SELECT id, updated_at FROM device WHERE code LIKE 'IMP-%' ORDER BY id`);
+    const again = await upload(admin, '/api/light/lightImport', form(book, { groupId: String(lampGroup) }));
+    expect(again.body.data).toMatchObject({ total: 5000, added: 0, changed: 0, unchanged: 5000 });
+    expect(await gw.db.query(`SELECT id, updated_at FROM device WHERE code LIKE 'IMP-%' ORDER BY id`)).toEqual(before);
+  });
+
+  it('a dry run answers what would change and writes nothing; the real run then does it', async () => {
+    const rows = lampRows(3, 'DRY');
+    await upload(admin, '/api/light/lightImport', form(workbookBuffer([LAMP_HEADER, ...rows]), { groupId: String(lampGroup) }));
+    const edited = [LAMP_HEADER, rows[0], [...rows[1].slice(0, 5), 'Moved to No. 9', ...rows[1].slice(6)], rows[2], ...lampRows(2, 'DRY', 4)];
+    const dry = await upload(admin, '/api/light/lightImport', form(workbookBuffer(edited), { groupId: String(lampGroup), dryRun: 'true' }));
+    expect(dry.body.data).toEqual({
+      kind: 'light',
+      dryRun: true,
+      total: 5,
+      added: 2,
+      changed: 1,
+      unchanged: 2,
+      addedCodes: ['DRY-4', 'DRY-5'],
+      changedCodes: ['DRY-2'],
+    });
+    expect(await lampCount('DRY')).toBe(3);
+    expect(await gw.db.query(`SELECT addr FROM lamp l JOIN device d ON d.id = l.device_id WHERE d.code = 'DRY-2'`)).toEqual([{ addr: 'Road No. 2' }]);
+
+    const real = await upload(admin, '/api/light/lightImport', form(workbookBuffer(edited), { groupId: String(lampGroup) }));
+    expect(real.body.data).toMatchObject({ dryRun: false, added: 2, changed: 1, unchanged: 2 });
+    expect(await lampCount('DRY')).toBe(5);
+    expect(await gw.db.query(`SELECT addr FROM lamp l JOIN device d ON d.id = l.device_id WHERE d.code = 'DRY-2'`)).toEqual([
+      { addr: 'Moved to No. 9' },
+    ]);
+    // Importing into another group moves the records: a change.
+    const moved = await upload(admin, '/api/light/lightImport', form(workbookBuffer(edited), { groupId: String(otherLampGroup), dryRun: '1' }));
+    expect(moved.body.data).toMatchObject({ changed: 5, unchanged: 0 });
+  });
+
+  it('refuses a file with bad rows as a whole, naming each bad cell, with a downloadable report', async () => {
+    const rows = [
+      LAMP_HEADER,
+      ...lampRows(2, 'BAD'),
+      ['', 'BAD-3', 'Futian District', '', '', '', '', '', ''],
+      ['Lamp 4', 'BAD 4!', 'Atlantis', '', '', '', '', 'east', 22.5],
+      ['Lamp 5', 'BAD-1', '', '', '', '', '', 200, 10],
+      ['Lamp 6', 'BAD-6', '', '', '', '', '', 114, ''],
+    ];
+    const answer = await upload(admin, '/api/light/lightImport', form(workbookBuffer(rows), { groupId: String(lampGroup) }));
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toBe('5 rows have errors; nothing was imported');
+    const data = answer.body.data as unknown as ImportRejection;
+    expect(data).toMatchObject({ total: 6, badRows: 5, errorCount: 8 });
+    expect(data.errors.map(({ row, column, value, reason }) => [row, column, value, reason])).toEqual([
+      [2, 'Client ID', 'BAD-1', 'The same code is also on row 6 of this file'],
+      [4, 'Lamp name', '', 'Please enter'],
+      [5, 'Client ID', 'BAD 4!', 'Use at most 64 letters, digits and the characters _ . : -'],
+      [5, 'Region', 'Atlantis', 'No region is named "Atlantis"'],
+      [5, 'Longitude', 'east', 'Must be a number'],
+      [6, 'Longitude', '200', 'Must be between -180 and 180'],
+      [6, 'Client ID', 'BAD-1', 'The same code is also on row 2 of this file'],
+      [7, 'Latitude', '', 'Give both latitude and longitude, or neither'],
+    ]);
+    expect(await lampCount('BAD')).toBe(0);
+
+    const report = await download(admin, `/api/imports/report?id=${data.reportId}`);
+    expect(report.status).toBe(200);
+    expect(report.headers.get('content-type')).toContain('spreadsheetml');
+    const reportRows = sheetRows(await report.arrayBuffer());
+    expect(reportRows[0]).toEqual(['Row', 'Column', 'Value', 'Reason']);
+    expect(reportRows.slice(1)).toHaveLength(8);
+    expect(reportRows[2]).toEqual([4, 'Lamp name', '', 'Please enter']);
+    // Only the user who imported the file may read its report.
+    const editor = await gw.signedIn('editor');
+    const other = await download(editor, `/api/imports/report?id=${data.reportId}`);
+    expect(other.status).toBe(404);
+    expect(((await other.json()) as { message: string }).message).toBe('This error report is no longer available, please import the file again');
+  });
+
+  it('reads xls workbooks as well', async () => {
+    const book = workbookBuffer([LAMP_HEADER, ...lampRows(3, 'XLS')], 'xls');
+    const answer = await upload(admin, '/api/light/lightImport', form(book, { groupId: String(lampGroup) }, 'lamps.xls'));
+    expect(answer.body.data).toMatchObject({ total: 3, added: 3 });
+    expect(await lampCount('XLS')).toBe(3);
+  });
+
+  it('answers in the caller language', async () => {
+    const zh = admin.as(admin.token, 'zh-CN');
+    const answer = await upload(
+      zh,
+      '/api/light/lightImport',
+      form(workbookBuffer([LAMP_HEADER, ['', 'ZH-1', '', '', '', '', '', '', '']]), { groupId: String(lampGroup) }),
+    );
+    expect(answer.body.message).toBe('1 行有错误，未导入任何数据');
+    expect((answer.body.data as unknown as ImportRejection).errors[0].reason).toBe('请输入');
+  });
+
+  it('refuses duplicate codes, a missing group, a group of other devices, a renamed file and 5 MB + 1 byte, changing nothing', async () => {
+    const before = (await gw.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM device`))[0].n;
+    const dup = await upload(
+      admin,
+      '/api/light/lightImport',
+      form(workbookBuffer([LAMP_HEADER, ...lampRows(2, 'DUP'), ...lampRows(1, 'DUP')]), { groupId: String(lampGroup) }),
+    );
+    expect(dup.status).toBe(400);
+    expect((dup.body.data as unknown as ImportRejection).errors.map((e) => e.row)).toEqual([2, 4]);
+
+    const noGroup = await upload(admin, '/api/light/lightImport', form(workbookBuffer([LAMP_HEADER, ...lampRows(1, 'NG')]), {}));
+    expect(noGroup.status).toBe(400);
+    expect(noGroup.body.message).toBe('Group: Please select a group');
+    const poleGroupForLamps = await upload(
+      admin,
+      '/api/light/lightImport',
+      form(workbookBuffer([LAMP_HEADER, ...lampRows(1, 'NG')]), { groupId: String(poleGroup) }),
+    );
+    expect(poleGroupForLamps.body.message).toBe('Group: The selected group is for another kind of device');
+
+    const renamed = await upload(admin, '/api/light/lightImport', form('Lamp name,Client ID\nA,B\n', { groupId: String(lampGroup) }));
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.message).toBe('Only xlsx and xls file formats are supported!');
+
+    const big = Buffer.concat([workbookBuffer([LAMP_HEADER]), Buffer.alloc(FIVE_MB + 1, 0x20)]).subarray(0, FIVE_MB + 1);
+    const tooBig = await upload(admin, '/api/light/lightImport', form(big, { groupId: String(lampGroup) }));
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.message).toBe('File size cannot exceed 5MB');
+
+    const noName = await upload(admin, '/api/light/lightImport', form(workbookBuffer([['Client ID'], ['X-1']]), { groupId: String(lampGroup) }));
+    expect(noName.body.message).toBe('These columns are missing from the header row: Lamp name');
+    const empty = await upload(admin, '/api/light/lightImport', form(workbookBuffer([LAMP_HEADER]), { groupId: String(lampGroup) }));
+    expect(empty.body.message).toBe('The file has no data rows below its header row');
+    expect((await gw.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM device`))[0].n).toBe(before);
+  });
+
+  it('lets only administrators with the Import data button import', async () => {
+    const book = workbookBuffer([LAMP_HEADER, ...lampRows(1, 'ROLE')]);
+    for (const user of ['editor', 'visitor'] as const) {
+      const client = await gw.signedIn(user);
+      for (const path of ['/api/light/lightImport', '/api/light/gatewayImport', '/api/light/loopImport', '/api/lamp/lampImport']) {
+        const answer = await upload(client, path, form(book, { groupId: String(lampGroup) }));
+        expect({ user, path, status: answer.status, code: answer.body.code }).toEqual({ user, path, status: 403, code: 403 });
+      }
+      expect((await download(client, '/api/light/lightTemplate')).status).toBe(403);
+    }
+    expect(await lampCount('ROLE')).toBe(0);
+    // A visitor may export the pole list (pole manage admits visit), not the lamp list (smart lamps are admin only).
+    const visitor = await gw.signedIn('visitor');
+    expect((await download(visitor, '/api/lamp/lampExport')).status).toBe(200);
+    expect((await download(visitor, '/api/light/lightExport')).status).toBe(403);
+  });
+
+  it('serves templates in the caller language that import as they are', async () => {
+    const zh = await download(admin.as(admin.token, 'zh-CN'), '/api/light/lightTemplate');
+    expect(zh.status).toBe(200);
+    expect(zh.headers.get('content-disposition')).toContain('.xlsx');
+    const rows = sheetRows(await zh.arrayBuffer());
+    expect(rows).toHaveLength(2);
+    expect(rows[0].slice(0, 2)).toEqual(['灯具名称', '客户端 ID']);
+    const template = await download(admin, '/api/lamp/lampTemplate');
+    const poleRows = sheetRows(await template.arrayBuffer());
+    expect(poleRows[0]).toEqual(['Name', 'Code', 'Region', 'Longitude', 'Latitude', 'Address', 'Remark']);
+    const imported = await upload(
+      admin,
+      '/api/lamp/lampImport',
+      form(Buffer.from(await (await download(admin, '/api/lamp/lampTemplate')).arrayBuffer()), { groupId: String(poleGroup) }),
+    );
+    expect(imported.body.data).toMatchObject({ kind: 'lamp', added: 1 });
+  });
+
+  it('imports poles, then lamps mounted on them by pole code; the exports import again unchanged', async () => {
+    const poles = workbookBuffer([
+      ['Name', 'Code', 'Region', 'Longitude', 'Latitude', 'Address', 'Remark'],
+      ['Pole A', 'EXP-POLE-A', 'Nanshan District', 113.93, 22.52, 'Keyuan Road 1', 'north side'],
+      ['Pole B', 'EXP-POLE-B', '', '', '', '', ''],
+    ]);
+    const polesAnswer = await upload(admin, '/api/lamp/lampImport', form(poles, { groupId: String(poleGroup) }));
+    expect(polesAnswer.body.data).toMatchObject({ added: 2 });
+    const lamps = workbookBuffer([
+      ['Client ID', 'Lamp name', 'Lamp pole code'],
+      ['EXP-1', 'On pole A', 'EXP-POLE-A'],
+      ['EXP-2', 'On pole B', 'EXP-POLE-B'],
+      ['EXP-3', 'On no pole', ''],
+      ['EXP-4', 'On a missing pole', 'EXP-POLE-Z'],
+    ]);
+    const refused = await upload(admin, '/api/light/lightImport', form(lamps, { groupId: String(lampGroup) }));
+    expect((refused.body.data as unknown as ImportRejection).errors).toEqual([
+      { row: 5, column: 'Lamp pole code', value: 'EXP-POLE-Z', reason: 'No lamp pole has the code "EXP-POLE-Z"' },
+    ]);
+    const accepted = await upload(
+      admin,
+      '/api/light/lightImport',
+      form(workbookBuffer(sheetRowsOf(lamps).slice(0, 4)), { groupId: String(lampGroup) }),
+    );
+    expect(accepted.body.data).toMatchObject({ added: 3 });
+    expect(
+      await gw.db.query(
+        `SELECT d.code, p.code AS pole FROM device d LEFT JOIN device p ON p.id = d.pole_id WHERE d.code LIKE 'EXP-_' ORDER BY d.code`,
+      ),
+    ).toEqual([
+      { code: 'EXP-1', pole: 'EXP-POLE-A' },
+      { code: 'EXP-2', pole: 'EXP-POLE-B' },
+      { code: 'EXP-3', pole: null },
+    ]);
+
+    const exported = await download(admin, '/api/light/lightExport?lampName=on%20pole');
+    const rows = sheetRows(await exported.arrayBuffer());
+    expect(rows.map((r) => r[1])).toEqual(['Client ID', 'EXP-1', 'EXP-2']);
+    const again = await upload(
+      admin,
+      '/api/light/lightImport',
+      form(Buffer.from(await (await download(admin, '/api/light/lightExport?lampName=on%20pole')).arrayBuffer()), { groupId: String(lampGroup) }),
+    );
+    expect(again.body.data).toMatchObject({ total: 2, added: 0, changed: 0, unchanged: 2 });
+    const poleExport = sheetRows(await (await download(admin, '/api/lamp/lampExport?name=exp-pole')).arrayBuffer());
+    expect(poleExport).toEqual([
+      ['Name', 'Code', 'Region', 'Longitude', 'Latitude', 'Address', 'Remark'],
+      ['Pole A', 'EXP-POLE-A', 'Nanshan District', 113.93, 22.52, 'Keyuan Road 1', 'north side'],
+      ['Pole B', 'EXP-POLE-B', '', '', '', '', ''],
+    ]);
+  });
+
+  it('imports gateways, then their loops matched on gateway and code; the same files again change nothing', async () => {
+    const gateways = workbookBuffer([
+      ['Gateway ID', 'Name', 'Region', 'Address', 'Longitude', 'Latitude'],
+      ['IGW-1', 'Gateway one', 'Futian District', 'Cabinet 1', 114.05, 22.54],
+      ['IGW-2', 'Gateway two', '', '', '', ''],
+    ]);
+    const first = await upload(admin, '/api/light/gatewayImport', form(gateways, { groupId: String(lampGroup) }));
+    expect(first.body.data).toMatchObject({ kind: 'gateway', added: 2 });
+    expect(await gw.db.query(`SELECT code, name, group_id AS "groupId" FROM lamp_gateway WHERE code LIKE 'IGW-%' ORDER BY code`)).toEqual([
+      { code: 'IGW-1', name: 'Gateway one', groupId: lampGroup },
+      { code: 'IGW-2', name: 'Gateway two', groupId: lampGroup },
+    ]);
+    expect((await upload(admin, '/api/light/gatewayImport', form(gateways, { groupId: String(lampGroup) }))).body.data).toMatchObject({
+      unchanged: 2,
+    });
+
+    const loopHeader = ['Gateway ID', 'Code', 'Name', 'Remark'];
+    const bad = workbookBuffer([loopHeader, ['IGW-1', 'L1', 'North', ''], ['IGW-1', 'L1', 'North again', ''], ['IGW-9', 'L1', 'Nowhere', '']]);
+    const refused = await upload(admin, '/api/light/loopImport', form(bad, { groupId: String(lampGroup) }));
+    expect((refused.body.data as unknown as ImportRejection).errors.map((e) => [e.row, e.column, e.reason])).toEqual([
+      [2, 'Code', 'The same code is also on row 3 of this file'],
+      [3, 'Code', 'The same code is also on row 2 of this file'],
+      [4, 'Gateway ID', 'No gateway has the code "IGW-9"'],
+    ]);
+    // The same loop code on two gateways is two loops.
+    const loops = workbookBuffer([loopHeader, ['IGW-1', 'L1', 'North', ''], ['IGW-1', 'L2', 'South', 'spare'], ['IGW-2', 'L1', 'East', '']]);
+    expect((await upload(admin, '/api/light/loopImport', form(loops, { groupId: String(lampGroup) }))).body.data).toMatchObject({
+      kind: 'loop',
+      added: 3,
+    });
+    expect((await upload(admin, '/api/light/loopImport', form(loops, { groupId: String(lampGroup) }))).body.data).toMatchObject({
+      added: 0,
+      unchanged: 3,
+    });
+    const renamed = workbookBuffer([loopHeader, ['IGW-2', 'L1', 'East side', '']]);
+    expect((await upload(admin, '/api/light/loopImport', form(renamed, { groupId: String(lampGroup) }))).body.data).toMatchObject({
+      changed: 1,
+      changedCodes: ['L1'],
+    });
+    expect(sheetRows(await (await download(admin, '/api/light/loopExport?gatewayId=IGW-2')).arrayBuffer())).toEqual([
+      loopHeader,
+      ['IGW-2', 'L1', 'East side', ''],
+    ]);
+    expect(sheetRows(await (await download(admin, '/api/light/gatewayTemplate')).arrayBuffer())[0]).toEqual([
+      'Gateway ID',
+      'Name',
+      'Region',
+      'Address',
+      'Longitude',
+      'Latitude',
+    ]);
+    // Gateways and loops take a group of single lamps.
+    const wrongGroup = await upload(admin, '/api/light/gatewayImport', form(gateways, { groupId: String(poleGroup) }));
+    expect(wrongGroup.body.message).toBe('Group: The selected group is for another kind of device');
+  });
+});
+
+function sheetRowsOf(book: Buffer): unknown[][] {
+  const read = XLSX.read(book, { type: 'buffer' });
+  return XLSX.utils.sheet_to_json(read.Sheets[read.SheetNames[0]], { header: 1, defval: '' });
+}

@@ -1,0 +1,83 @@
+import type { Logger } from 'pino';
+import type { PoolClient } from 'pg';
+import { DeviceFamily, type AlarmChangedEvent, type AlarmRow } from '@sc/contracts';
+import { ALARM_ROW_COLUMNS, ALARM_ROW_FROM } from '@sc/database';
+import type { RedisBus } from '@sc/messaging';
+import type { BatchRecorder } from '../intake/batch-recorder';
+import type { LampEvent } from '../lamps/lamp-state';
+import type { LampChange } from '../lamps/lamp-store';
+import { faultTransitions, type AlarmTransition } from './fault-transitions';
+
+export interface AlarmChange {
+  change: 'raised' | 'cleared';
+  alarm: AlarmRow;
+}
+
+/**
+ * Raises and clears device alarms inside the caller's transaction. Raising an alarm that is already open, or clearing
+ * one that is not, changes nothing (a partial unique index keeps one open alarm per device and condition), so two
+ * replicas or a redelivered message cannot double an alarm; only rows that really changed are reported.
+ */
+export class AlarmStore {
+  async apply(client: PoolClient, transitions: readonly AlarmTransition[]): Promise<AlarmChange[]> {
+    const done: { id: number; change: AlarmChange['change'] }[] = [];
+    // Faults are rare next to telemetry: one statement per transition keeps a raise-then-clear of one batch in order.
+    for (const t of transitions) {
+      const { rows } = t.raise
+        ? await client.query<{ id: number }>(
+            `INSERT INTO device_alarm (device_id, kind, code, raised_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (device_id, kind, code) WHERE state <> 'cleared' DO NOTHING RETURNING id`,
+            [t.deviceId, t.kind, t.code, t.at],
+          )
+        : await client.query<{ id: number }>(
+            `UPDATE device_alarm SET state = 'cleared', cleared_at = $4, cleared_by = NULL
+              WHERE device_id = $1 AND kind = $2 AND code = $3 AND state <> 'cleared' RETURNING id`,
+            [t.deviceId, t.kind, t.code, t.at],
+          );
+      for (const row of rows) done.push({ id: row.id, change: t.raise ? 'raised' : 'cleared' });
+    }
+    if (done.length === 0) return [];
+    const { rows } = await client.query<AlarmRow>(`SELECT ${ALARM_ROW_COLUMNS} FROM ${ALARM_ROW_FROM} WHERE a.id = ANY($1::int[])`, [
+      [...new Set(done.map((d) => d.id))],
+    ]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return done.flatMap(({ id, change }) => {
+      const alarm = byId.get(id);
+      return alarm ? [{ change, alarm }] : [];
+    });
+  }
+}
+
+/** Publishes AlarmChanged after the commit, so a console never shows an alarm that was rolled back. */
+export class AlarmNotifier {
+  constructor(
+    private readonly bus: RedisBus,
+    private readonly logger: Logger,
+  ) {}
+
+  notify(changes: readonly AlarmChange[]): void {
+    const at = new Date().toISOString();
+    for (const { change, alarm } of changes) {
+      const event: AlarmChangedEvent = { family: DeviceFamily.Lamp, change, alarm, at };
+      this.bus.publish('AlarmChanged', event).catch((err: Error) => this.logger.warn({ err: err.message }, 'AlarmChanged not published'));
+    }
+  }
+}
+
+/** The intake's part: fault codes that became active raise alarms, codes that cleared clear them. */
+export class FaultAlarmRecorder implements BatchRecorder {
+  constructor(
+    private readonly alarms: AlarmStore,
+    private readonly notifier: AlarmNotifier,
+  ) {}
+
+  async record(client: PoolClient, changes: readonly LampChange[], events: ReadonlyMap<number, readonly LampEvent[]>): Promise<() => void> {
+    // Every lamp with a fault event, even when its codes end as they began (a clear and a raise in one batch).
+    const transitions = changes
+      .filter((change) => events.get(change.deviceId)?.some((event) => event.kind === 'fault'))
+      .flatMap((change) => faultTransitions(change.deviceId, change.before.faults, events.get(change.deviceId) ?? []));
+    if (transitions.length === 0) return () => undefined;
+    const applied = await this.alarms.apply(client, transitions);
+    return () => this.notifier.notify(applied);
+  }
+}

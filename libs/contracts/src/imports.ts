@@ -1,0 +1,71 @@
+import type { PageQuery } from './envelope';
+
+/** What an import, a template or an export is about: its call names are `${kind}Import`, `${kind}Template`, `${kind}Export`. */
+export type ImportKind = 'light' | 'gateway' | 'loop' | 'lamp';
+
+/** The form fields sent with the file to an import call (besides `file`). */
+export const IMPORT_GROUP_FIELD = 'groupId';
+export const IMPORT_DRY_RUN_FIELD = 'dryRun';
+
+/** At most this many data rows per file (a 5 MB workbook holds about 60,000 lamp rows). */
+export const IMPORT_MAX_ROWS = 100_000;
+/** An answer lists at most this many bad rows; the downloadable report has every one. */
+export const IMPORT_ERRORS_SHOWN = 1_000;
+/** Added and changed codes an answer names, as a sample. */
+export const IMPORT_SAMPLE_CODES = 20;
+
+/** One bad cell (or row) of an imported file. */
+export interface ImportRowError {
+  /** The row number as the spreadsheet program shows it (the header is row 1 of a sheet that starts at A1). */
+  row: number;
+  /** The column's header as it is in the file (or its label in the caller's language when the column is missing). */
+  column: string;
+  /** The cell's value as text. */
+  value: string;
+  /** Why, in the caller's language. */
+  reason: string;
+}
+
+/** Data of a refused import (HTTP 400): nothing was written. */
+export interface ImportRejection {
+  total: number;
+  /** How many bad cells; `errors` lists the first IMPORT_ERRORS_SHOWN. */
+  errorCount: number;
+  /** How many rows have at least one bad cell. */
+  badRows: number;
+  errors: ImportRowError[];
+  /** GET /api/imports/report?id= answers every error as an xlsx, for an hour, to the same user. */
+  reportId: string;
+}
+
+/** Answer of a successful import, or of a dry run (`dryRun: true`: what would happen, nothing written). */
+export interface ImportResult {
+  kind: ImportKind;
+  dryRun: boolean;
+  /** Data rows read. */
+  total: number;
+  added: number;
+  changed: number;
+  unchanged: number;
+  /** The first codes that are (or would be) added and changed. */
+  addedCodes: string[];
+  changedCodes: string[];
+}
+
+/** GET /api/imports/uploadTarget: the port of the upload application, on the console's own host name. */
+export interface UploadTarget {
+  port: number;
+}
+
+/** The lamp list's filters, for its export (GET /api/light/lightExport). */
+export interface LightExportQuery {
+  lampName?: string;
+  regionId?: number;
+  status?: number;
+  networkStatus?: number;
+  groupId?: number;
+  gatewayId?: string;
+}
+
+/** Paging is not part of an export; every matching row is in the file. */
+export type ExportQueryOf<Q extends PageQuery> = Omit<Q, 'pageNum' | 'pageSize'>;

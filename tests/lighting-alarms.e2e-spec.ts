@@ -1,0 +1,238 @@
+// Alarms and energy on the real services: a simulated lamp's fault reaches an admin socket live, is acknowledged and
+// cleared by the lamp; the simulator's power readings become energy by region. Then the same in the browser: the
+// alarm page follows a fault live, and the energy page shows the readings with its (lazily loaded) charts.
+import type { Browser, Page } from 'playwright-core';
+import {
+  AlarmState,
+  FaultCode,
+  OnlineState,
+  type AlarmChangedEvent,
+  type AlarmRow,
+  type EnergyLampRow,
+  type EnergyTree,
+  type PageResult,
+} from '@sc/contracts';
+import { waitFor, type ApiClient } from '@sc/testing';
+import type { Fleet } from '../apps/device-sim/src';
+import {
+  closePage,
+  launchBrowser,
+  login,
+  newPage,
+  pageErrors,
+  recordApiRequests,
+  screenshot,
+  socketConnected,
+  type StorageState,
+} from './support/browser';
+import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
+import {
+  connectSocket,
+  control,
+  fleetFor,
+  insertLamps,
+  lampPage,
+  signIn,
+  sleep,
+  startWorkerProcess,
+  uniqueCodePrefix,
+  waitForDispatchDone,
+  type InsertedLamps,
+  type RealtimeClient,
+  type RunningWorker,
+} from './support/pipeline';
+
+describe('lighting: alarms live from simulated faults, and energy from simulated readings', () => {
+  let gw: RunningGateway;
+  let worker: RunningWorker;
+  let fleet: Fleet;
+  let lamps: InsertedLamps;
+  let admin: ApiClient;
+  const sockets: RealtimeClient[] = [];
+  const prefix = uniqueCodePrefix('A');
+
+  beforeAll(async () => {
+    gw = await startGatewayProcess();
+    lamps = await insertLamps(gw.db, 4, prefix, `Alarm test ${prefix}`);
+    [worker, admin] = await Promise.all([startWorkerProcess(gw), signIn(gw)]);
+    // Readings every second, so energy accrues within the test.
+    fleet = await fleetFor(lamps.codes, { individualConnections: true, telemetryIntervalMs: 1000 });
+    await waitFor(async () => {
+      const { list } = await lampPage(admin, { pageNum: 1, pageSize: 20, lampName: prefix, networkStatus: OnlineState.Online });
+      return list.length === lamps.codes.length ? true : undefined;
+    }, 10_000);
+  }, 90_000);
+
+  afterEach(() => sockets.splice(0).forEach((s) => s.disconnect()));
+
+  afterAll(async () => {
+    await fleet?.stop({ clearRetained: true });
+    await worker?.stop();
+    await gw?.stop();
+  });
+
+  const today = async () => (await gw.db.query<{ d: string }>(`SELECT to_char(now() AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD') AS d`))[0].d;
+
+  it('pushes a fault injected into a simulated lamp to an admin socket within a second; acknowledged, then cleared by the lamp', async () => {
+    const code = lamps.codes[0];
+    const deviceId = lamps.idByCode.get(code)!;
+    const socket = await connectSocket(gw, admin.token);
+    const visitor = await connectSocket(gw, (await signIn(gw, 'visitor')).token);
+    sockets.push(socket, visitor);
+    const seen: { at: number; event: AlarmChangedEvent }[] = [];
+    const visitorSeen: AlarmChangedEvent[] = [];
+    socket.on('AlarmChanged', (event) => seen.push({ at: Date.now(), event }));
+    visitor.on('AlarmChanged', (event) => visitorSeen.push(event));
+
+    const started = Date.now();
+    await fleet.raiseFault(code, FaultCode.NotGrounded);
+    const raised = await waitFor(() => seen.find((s) => s.event.alarm.deviceId === deviceId && s.event.change === 'raised'), 3000, 10);
+    process.stdout.write(`alarms e2e: fault in the admin socket after ${raised.at - started} ms\n`);
+    expect(raised.at - started).toBeLessThan(1000);
+    expect(raised.event).toMatchObject({
+      family: 'lamp',
+      alarm: { deviceCode: code, kind: 'fault', code: FaultCode.NotGrounded, state: 'active', regionName: `Alarm test ${prefix}` },
+    });
+
+    const page = await admin.post<PageResult<AlarmRow>>('/api/light/alarmPage', { pageNum: 1, pageSize: 10, open: true, keyword: prefix });
+    expect(page.body.data.list.map((a) => [a.deviceCode, a.code, a.state])).toEqual([[code, FaultCode.NotGrounded, 'active']]);
+    const alarmId = raised.event.alarm.id;
+    expect((await admin.post('/api/light/alarmAcknowledge', { ids: [alarmId] })).body).toMatchObject({ code: 200, data: { changed: 1 } });
+    await waitFor(() => seen.find((s) => s.event.alarm.id === alarmId && s.event.change === 'acknowledged'), 3000, 10);
+
+    await fleet.clearFault(code, FaultCode.NotGrounded);
+    const cleared = await waitFor(() => seen.find((s) => s.event.alarm.id === alarmId && s.event.change === 'cleared'), 3000, 10);
+    expect(cleared.event.alarm).toMatchObject({ state: 'cleared', acknowledgedBy: 'admin', clearedBy: null });
+    await sleep(300);
+    expect(visitorSeen).toEqual([]);
+  }, 30_000);
+
+  it('integrates the simulated lamps’ power readings into energy by region, with the saving of dimming', async () => {
+    // The simulated lamps start at random levels: two are dimmed to 60 %, the others switched off.
+    const [lit, dark] = [lamps.codes.slice(1, 3), [lamps.codes[0], lamps.codes[3]]];
+    const ids = (codes: string[]) => codes.map((c) => lamps.idByCode.get(c)!);
+    await Promise.all([
+      waitForDispatchDone(admin, await control(admin, { ids: ids(lit), action: 'dim', level: 60 }), 15_000),
+      waitForDispatchDone(admin, await control(admin, { ids: ids(dark), action: 'off' }), 15_000),
+    ]);
+    // A reading at the new level from each lamp, then the sums from there on.
+    await sleep(2000);
+    const day = await today();
+    const litSums = async () => {
+      const answer = await admin.post<PageResult<EnergyLampRow>>('/api/light/energyLampPage', {
+        pageNum: 1,
+        pageSize: 10,
+        period: 'day',
+        date: day,
+        regionId: lamps.regionId,
+      });
+      const rows = answer.body.data.list.filter((r) => lit.includes(r.clientId));
+      return { wh: rows.reduce((s, r) => s + r.energyWh, 0), hours: rows.reduce((s, r) => s + r.litHours, 0) };
+    };
+    const before = await litSums();
+    const after = await waitFor(
+      async () => {
+        const now = await litSums();
+        // Both lamps lit for at least three more seconds.
+        return (now.hours - before.hours) * 3600 >= 6 ? now : undefined;
+      },
+      15_000,
+      500,
+    );
+    // At 60 % of a 96 to 104 W head a lit lamp draws 58 to 62 W.
+    const averageWatts = (after.wh - before.wh) / (after.hours - before.hours);
+    process.stdout.write(`alarms e2e: simulated lamps at 60 % averaged ${averageWatts.toFixed(1)} W while lit\n`);
+    expect(averageWatts).toBeGreaterThan(54);
+    expect(averageWatts).toBeLessThan(66);
+    const tree = (await admin.get<EnergyTree>(`/api/light/energyTree?period=day&date=${day}`)).body.data;
+    const node = tree.tree.find((n) => n.id === lamps.regionId)!;
+    expect(node.lampCount).toBe(lamps.codes.length);
+    expect(node.energyWh).toBeGreaterThanOrEqual(after.wh);
+    expect(node.savingWh).toBeGreaterThan(0);
+    expect(node.fullWh).toBeGreaterThan(node.energyWh);
+  }, 40_000);
+
+  describe('in the browser', () => {
+    let browser: Browser;
+    let asAdmin: StorageState;
+    const pages: Page[] = [];
+
+    beforeAll(async () => {
+      browser = await launchBrowser();
+      const page = await newPage(browser);
+      await login(page, gw.baseUrl, 'admin');
+      asAdmin = await page.context().storageState();
+      await closePage(page);
+    }, 60_000);
+    afterEach(async () => {
+      await Promise.all(pages.splice(0).map((p) => closePage(p)));
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    async function open(path: string, ready: (page: Page) => Promise<unknown>): Promise<Page> {
+      const page = await newPage(browser, undefined, { storageState: asAdmin });
+      pages.push(page);
+      await page.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
+      const connected = socketConnected(page);
+      await page.goto(`${gw.baseUrl}${path}`);
+      await ready(page);
+      await connected;
+      await page.waitForLoadState('networkidle');
+      return page;
+    }
+
+    it('shows a simulated fault on the alarm page live, acknowledged there, gone from the open list once the lamp clears it', async () => {
+      const code = lamps.codes[3];
+      const page = await open(`/smartLamp/lampAlarm?keyword=${encodeURIComponent(code)}`, (p) => p.getByTestId('table-status').waitFor());
+      const requests = recordApiRequests(page);
+      const started = Date.now();
+      await fleet.raiseFault(code, FaultCode.TemperatureHigh);
+      const row = page.locator(`[data-testid="alarm-row-${code}"][data-state="${AlarmState.Active}"]`);
+      await row.waitFor({ timeout: 3000 });
+      process.stdout.write(`alarms e2e: fault on the alarm page after ${Date.now() - started} ms\n`);
+      expect(await row.getByTestId('alarm-label').textContent()).toBe('Temperature high');
+      // The event made the page read its list again; nothing else was fetched (no polling).
+      expect(requests.map((r) => new URL(r.url()).pathname).every((p) => p === '/api/light/alarmPage' || p === '/api/light/alarmSummary')).toBe(true);
+
+      await row.getByTestId('alarm-acknowledge').click();
+      await page.getByTestId('alarm-confirm').click();
+      const acknowledged = page.locator(`[data-testid="alarm-row-${code}"][data-state="${AlarmState.Acknowledged}"]`);
+      await acknowledged.waitFor({ timeout: 3000 });
+      expect(await acknowledged.textContent()).toContain('Acknowledged by admin');
+      await screenshot(page, 'lamp-alarm');
+
+      await fleet.clearFault(code, FaultCode.TemperatureHigh);
+      await page.getByTestId(`alarm-row-${code}`).waitFor({ state: 'detached', timeout: 3000 });
+      await page.getByTestId('alarm-view').getByText('History').click();
+      const cleared = page.locator(`[data-testid="alarm-row-${code}"][data-state="${AlarmState.Cleared}"]`);
+      await cleared.waitFor({ timeout: 3000 });
+      expect(await cleared.textContent()).toContain('Cleared by the device');
+      expect(pageErrors(page)).toEqual([]);
+    }, 30_000);
+
+    it('shows the energy of a region with its charts', async () => {
+      const region = lamps.regionId!;
+      const page = await open(`/smartLamp/energy?regionId=${region}&date=${await today()}`, (p) =>
+        p.getByTestId('energy-chart-time').waitFor({ timeout: 10_000 }),
+      );
+      await page.getByTestId(`energy-lamp-${lamps.codes[1]}`).waitFor();
+      expect(await page.getByTestId('energy-selected').textContent()).toContain(`Alarm test ${prefix}`);
+      await page.locator('[data-testid="energy-chart-time"] svg').first().waitFor();
+      await screenshot(page, 'lamp-energy', true);
+
+      // The rated power of a lamp is edited on the page; its full power and saving follow.
+      const row = page.getByTestId(`energy-lamp-${lamps.codes[1]}`);
+      await row.getByTestId('energy-rated-power-edit').click();
+      await page.getByTestId('energy-rated-power-input').fill('120');
+      await page.getByTestId('energy-rated-power-save').click();
+      await page.locator(`[data-testid="energy-lamp-${lamps.codes[1]}"]`, { hasText: '120 W' }).waitFor({ timeout: 5000 });
+      const [stored] = await gw.db.query<{ rated_power: number }>(`SELECT rated_power FROM lamp WHERE device_id = $1`, [
+        lamps.idByCode.get(lamps.codes[1]),
+      ]);
+      expect(stored.rated_power).toBe(120);
+      expect(pageErrors(page)).toEqual([]);
+    }, 30_000);
+  });
+});

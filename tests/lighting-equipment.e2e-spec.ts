@@ -1,0 +1,126 @@
+// The equipment page in a real browser on the real services: its tabs, moving lamps to a group (a target group is
+// required), and Sync Data turning the lamps synchronizing (-1) and back to normal once the simulator reports.
+import type { Browser, Page } from 'playwright-core';
+import { LampStatus, OnlineState } from '@sc/contracts';
+import { waitFor, type ApiClient } from '@sc/testing';
+import type { Fleet } from '../apps/device-sim/src';
+import { closePage, launchBrowser, login, newPage, pageErrors, screenshot, socketConnected } from './support/browser';
+import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
+import {
+  fleetFor,
+  insertLamps,
+  lampPage,
+  signIn,
+  startWorkerProcess,
+  uniqueCodePrefix,
+  type InsertedLamps,
+  type RunningWorker,
+} from './support/pipeline';
+
+describe('lighting: the equipment page', () => {
+  let gw: RunningGateway;
+  let worker: RunningWorker;
+  let fleet: Fleet;
+  let lamps: InsertedLamps;
+  let admin: ApiClient;
+  let browser: Browser;
+  let page: Page;
+  const prefix = uniqueCodePrefix('Q');
+  const gatewayCode = `${prefix}GW-0001`;
+  const groupName = `${prefix}North`;
+
+  beforeAll(async () => {
+    [gw, browser] = await Promise.all([startGatewayProcess(), launchBrowser()]);
+    lamps = await insertLamps(gw.db, 3, prefix);
+    [worker, admin] = await Promise.all([startWorkerProcess(gw), signIn(gw)]);
+    await admin.post('/api/light/gatewayAddOrEdit', { gatewayId: gatewayCode, name: `${prefix} concentrator` });
+    await admin.post('/api/light/loopAddOrEdit', { gatewayId: gatewayCode, code: 'L1', name: `${prefix} loop` });
+    await admin.post('/api/light/groupAddOrEdit', { type: 1, name: groupName });
+    // Slow acks keep the synchronizing status on screen long enough to see it.
+    fleet = await fleetFor(lamps.codes, { gatewayPrefix: `${prefix}GW-`, ackLatencyMs: { min: 1500, max: 1500 } });
+    await waitFor(async () => {
+      const { list } = await lampPage(admin, { pageNum: 1, pageSize: 20, lampName: prefix, networkStatus: OnlineState.Online });
+      return list.length === lamps.codes.length ? true : undefined;
+    }, 10_000);
+    page = await newPage(browser);
+    await page.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
+    await login(page, gw.baseUrl, 'admin');
+  }, 90_000);
+
+  afterAll(async () => {
+    if (page) await closePage(page);
+    await browser?.close();
+    await fleet?.stop({ clearRetained: true });
+    await worker?.stop();
+    await gw?.stop();
+  });
+
+  const row = (code: string) => page.getByTestId(`lamp-row-${code}`);
+
+  it('shows gateways, loops, single lamps and groups on their tabs', async () => {
+    const connected = socketConnected(page);
+    await page.goto(`${gw.baseUrl}/smartLamp/equipmentManage?lampName=${encodeURIComponent(prefix)}`);
+    await row(lamps.codes[2]).waitFor();
+    await connected;
+    // The simulator's gateway is the one the lamps report, and the list shows it.
+    expect(await row(lamps.codes[0]).getByTestId('lamp-gateway').textContent()).toBe(gatewayCode);
+
+    await page.getByTestId('equipment-tab-gateways').click();
+    await page.getByTestId(`gateway-row-${gatewayCode}`).waitFor();
+    expect(await page.getByTestId(`gateway-row-${gatewayCode}`).getByTestId('gateway-lamps').textContent()).toBe('3 / 3');
+    // Online from the simulated gateway's own MQTT state, stored by the lighting worker.
+    await page.locator(`[data-testid="gateway-row-${gatewayCode}"] [data-testid="lamp-network"][data-network="${OnlineState.Online}"]`).waitFor();
+    await screenshot(page, 'equipment-gateways');
+    await page.getByTestId('equipment-tab-loops').click();
+    await page.getByTestId(`loop-row-${gatewayCode}-L1`).waitFor();
+    await page.getByTestId('equipment-tab-groups').click();
+    await page.getByTestId(`group-row-${groupName}`).waitFor();
+    await screenshot(page, 'equipment-groups');
+    expect(await page.getByTestId(`group-row-${groupName}`).getByTestId('group-count').textContent()).toBe('0');
+    await page.getByTestId('equipment-tab-lamps').click();
+    await row(lamps.codes[0]).waitFor();
+    expect(new URL(page.url()).searchParams.get('tab')).toBeNull();
+  }, 30_000);
+
+  it('moves the selected lamps to a group: no target says "Please select a group", then the rows show the group', async () => {
+    const [a, b] = lamps.codes;
+    await row(a).getByTestId('lamp-select').check();
+    await row(b).getByTestId('lamp-select').check();
+    await page.getByTestId('lamp-move-group').click();
+    await page.getByTestId('move-group').waitFor();
+    await page.getByTestId('move-group-submit').click();
+    await page.getByTestId('move-group').getByText('Please select a group').waitFor();
+    expect(await gw.db.query(`SELECT count(*)::int AS n FROM device WHERE group_id IS NOT NULL AND code LIKE $1`, [`${prefix}%`])).toEqual([
+      { n: 0 },
+    ]);
+
+    await page.getByTestId('move-group-select').click();
+    await page.getByRole('option', { name: groupName, exact: true }).click();
+    await page.getByTestId('move-group-submit').click();
+    await page.locator(`[data-testid="lamp-row-${a}"] [data-testid="lamp-group"]`, { hasText: groupName }).waitFor();
+    expect(await row(b).getByTestId('lamp-group').textContent()).toBe(groupName);
+    expect(await row(lamps.codes[2]).getByTestId('lamp-group').textContent()).toBe('—');
+
+    await page.getByTestId('equipment-tab-groups').click();
+    await page.locator(`[data-testid="group-row-${groupName}"] [data-testid="group-count"]`, { hasText: '2' }).waitFor();
+    await page.getByTestId('equipment-tab-lamps').click();
+    await row(a).waitFor();
+  }, 30_000);
+
+  it('Sync Data shows the lamp synchronizing (-1), then normal once the simulator has reported its state', async () => {
+    const code = lamps.codes[2];
+    const status = row(code).getByTestId('lamp-status');
+    await row(code).getByTestId('lamp-select').check();
+    await page.getByTestId('lamp-sync').click();
+    await row(code).locator(`[data-testid="lamp-status"][data-status="${LampStatus.Synchronizing}"]`).waitFor({ timeout: 5000 });
+    await row(code).locator(`[data-testid="lamp-status"][data-status="${LampStatus.Normal}"]`).waitFor({ timeout: 10_000 });
+    expect(await status.textContent()).toBe('Normal');
+    await row(code).getByTestId('lamp-view').click();
+    await page.getByTestId('lamp-detail').waitFor();
+    await screenshot(page, 'equipment-lamp-detail');
+    await page.keyboard.press('Escape');
+    const [dispatch] = await gw.db.query<{ action: string; status: string }>(`SELECT action, status FROM dispatch ORDER BY created_at DESC LIMIT 1`);
+    expect(dispatch).toEqual({ action: 'sync', status: 'allSuccessful' });
+    expect(pageErrors(page)).toEqual([]);
+  }, 30_000);
+});

@@ -1,0 +1,142 @@
+// The lamp strategy page in a real browser on the real services: a strategy saved through the form (the period
+// editor's catalogue message first), distributed to lamps with the live dispatch panel, and a lamp that disagrees
+// with its schedule flagged and explained.
+import type { Browser, Page } from 'playwright-core';
+import { DispatchStatus, type ScheduleMismatches } from '@sc/contracts';
+import { waitFor, type ApiClient } from '@sc/testing';
+import type { Fleet } from '../apps/device-sim/src';
+import { common as enCommon } from '../apps/web/src/i18n/locales/en/common';
+import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected, type StorageState } from './support/browser';
+import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
+import {
+  control,
+  fleetFor,
+  insertLamps,
+  signIn,
+  startWorkerProcess,
+  uniqueCodePrefix,
+  waitForDispatchDone,
+  type InsertedLamps,
+  type RunningWorker,
+} from './support/pipeline';
+
+describe('web console: lamp strategies', () => {
+  let gw: RunningGateway;
+  let worker: RunningWorker;
+  let fleet: Fleet;
+  let lamps: InsertedLamps;
+  let admin: ApiClient;
+  let browser: Browser;
+  let asAdmin: StorageState;
+  let page: Page;
+  const prefix = uniqueCodePrefix('W');
+  const name = `All day ${prefix}`;
+
+  beforeAll(async () => {
+    [gw, browser] = await Promise.all([startGatewayProcess(), launchBrowser()]);
+    lamps = await insertLamps(gw.db, 6, prefix, `Strategy page ${prefix}`);
+    [worker, admin] = await Promise.all([startWorkerProcess(gw), signIn(gw)]);
+    fleet = await fleetFor(lamps.codes);
+    await waitFor(async () => {
+      const [{ n }] = await gw.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM lamp l JOIN device d ON d.id = l.device_id WHERE d.code LIKE $1 AND l.network_status = 1`,
+        [`${prefix}%`],
+      );
+      return n === lamps.codes.length ? true : undefined;
+    }, 20_000);
+    const loginPage = await newPage(browser);
+    await login(loginPage, gw.baseUrl, 'admin');
+    asAdmin = await loginPage.context().storageState();
+    await closePage(loginPage);
+    page = await newPage(browser, undefined, { storageState: asAdmin });
+    await page.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
+  }, 90_000);
+
+  afterAll(async () => {
+    if (page) await closePage(page);
+    await browser?.close();
+    await fleet?.stop({ clearRetained: true });
+    await worker?.stop();
+    await gw?.stop();
+  });
+
+  async function pickLevel(scope: ReturnType<Page['getByTestId']>, level: number): Promise<void> {
+    await scope.getByPlaceholder('Brightness').click();
+    await page.getByRole('option', { name: `${level} %`, exact: true }).click();
+  }
+
+  it('saves a strategy through the form, refusing overlapping periods with the catalogue message', async () => {
+    const connected = socketConnected(page);
+    await page.goto(`${gw.baseUrl}/smartLamp/lampStrategy`);
+    await page.waitForFunction(
+      (title) => (globalThis as unknown as { document: { title: string } }).document.title === title,
+      `Smart City - ${enCommon.route.lampStrategy}`,
+    );
+    await connected;
+    await page.getByTestId('strategy-add').click();
+    const form = page.getByTestId('strategy-form');
+    await form.locator('input[name=name]').fill(name);
+    // The default mode is week, with one period: make it noon to noon at 60 %, so the lamps' level is known at any time.
+    const first = page.getByTestId('strategy-period-0');
+    await first.locator('input[type=time]').nth(0).fill('12:00');
+    await first.locator('input[type=time]').nth(1).fill('12:00');
+    await pickLevel(first, 60);
+    await page.getByTestId('strategy-add-period').click();
+    const second = page.getByTestId('strategy-period-1');
+    await second.locator('input[type=time]').nth(0).fill('13:00');
+    await second.locator('input[type=time]').nth(1).fill('14:00');
+    await pickLevel(second, 20);
+    const refused = page.waitForResponse((res) => res.url().endsWith('/api/light/strategyAddOrEdit'));
+    await page.getByTestId('strategy-save').click();
+    expect((await refused).status()).toBe(400);
+    await second.getByText('Time Repeats').waitFor();
+    expect(await gw.db.query(`SELECT id FROM strategy WHERE name = $1`, [name])).toEqual([]);
+
+    await second.getByRole('button', { name: 'Remove period' }).click();
+    const saved = page.waitForResponse((res) => res.url().endsWith('/api/light/strategyAddOrEdit'));
+    await page.getByTestId('strategy-save').click();
+    expect((await saved).status()).toBe(200);
+    const row = page.getByTestId(`strategy-row-${name}`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('12:00–12:00 60 %');
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('distributes it to the selected lamps and follows the dispatch live to all successful', async () => {
+    await page.getByTestId(`strategy-distribute-${name}`).click();
+    await page.getByTestId('distribute-search').fill(prefix);
+    await page.getByTestId(`distribute-row-${lamps.codes[lamps.codes.length - 1]}`).waitFor();
+    await page.getByTestId('distribute-select-page').click();
+    expect(await page.getByTestId('distribute-selected').textContent()).toBe(`${lamps.codes.length} selected`);
+    const sent = page.waitForResponse((res) => res.url().endsWith('/api/light/strategyDistribute'));
+    await page.getByTestId('distribute-confirm').click();
+    const { data } = (await (await sent).json()) as { data: { dispatchId: string } };
+    await page.locator(`[data-testid=dispatch-panel][data-status=${DispatchStatus.AllSuccessful}]`).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('dispatch-progress').textContent()).toBe(`${lamps.codes.length} of ${lamps.codes.length} answered`);
+    expect((await waitForDispatchDone(admin, data.dispatchId)).status).toBe(DispatchStatus.AllSuccessful);
+    for (const code of lamps.codes) expect(fleet.lamp(code)).toMatchObject({ on: true, level: 60 });
+    await page.locator('[data-testid=schedule-mismatches][data-total="0"]').waitFor({ timeout: 10_000 });
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('flags a lamp switched off against its schedule and shows its effective schedule', async () => {
+    const code = lamps.codes[0];
+    await waitForDispatchDone(admin, await control(admin, { ids: [lamps.idByCode.get(code)!], action: 'off' }));
+    await waitFor(async () => {
+      const answer = await admin.get<ScheduleMismatches>('/api/light/scheduleMismatches');
+      return answer.body.data.total === 1 ? true : undefined;
+    }, 10_000);
+    // The page learns it from the lamp's live state event, without polling.
+    const flagged = page.getByTestId(`mismatch-${code}`);
+    await flagged.waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId(`strategy-disagree-${name}`).textContent()).toBe('1 lamp disagrees');
+    await flagged.click();
+    const schedule = page.getByTestId('lamp-schedule');
+    await schedule.waitFor();
+    expect(await schedule.getAttribute('data-mismatch')).toBe('true');
+    expect(await page.getByTestId('lamp-schedule-strategy').textContent()).toBe(name);
+    expect(await page.getByTestId('lamp-schedule-level').textContent()).toBe('60 %');
+    expect(await page.getByTestId('lamp-schedule-agreement').textContent()).toBe('Disagrees with its schedule');
+    expect(pageErrors(page)).toEqual([]);
+  });
+});
