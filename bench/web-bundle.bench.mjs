@@ -1,6 +1,6 @@
 // Weighs the JavaScript each console route needs before it can render, from the production build's manifest:
-// the entry chunk, the interface language, and the split component of every route file on the way to the page,
-// each with its static imports, gzipped. Dynamic imports that load later (the socket client, pinyin for the
+// the entry chunk, the interface language's core catalogue, the split component of every route file on the way to
+// the page and the page's translation namespaces (RouteEntry.namespaces), each with its static imports, gzipped. Dynamic imports that load later (the socket client, pinyin for the
 // search, other languages) are not part of a route's initial load.
 //
 //   npm run bench:web-bundle            (builds apps/web first when it is missing)
@@ -30,9 +30,25 @@ const ROUTES = {
   '/systemSetting/permission': ['_auth', '_auth/_shell', '_auth/_shell/systemSetting/permission'],
   '/systemSetting/log': ['_auth', '_auth/_shell', '_auth/_shell/systemSetting/log'],
   '/profile/inforManage': ['_auth', '_auth/_shell', '_auth/_shell/profile/inforManage'],
+  '/lampPole/poleManage': ['_auth', '_auth/_shell', '_auth/_shell/lampPole/poleManage'],
   '/smartLamp/equipmentManage': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/equipmentManage'],
   '/smartLamp/lampControl': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/lampControl'],
+  '/smartLamp/lampStrategy': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/lampStrategy'],
+  '/smartLamp/lightManage': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/lightManage'],
+  '/smartLamp/lightStrategy': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/lightStrategy'],
+  '/smartLamp/lampAlarm': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/lampAlarm'],
+  '/smartLamp/energy': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/energy'],
 };
+
+/** RouteEntry.namespaces of a path in the console's route table (apps/web/src/navigation/route-table.ts). */
+const routeTable = readFileSync(join(root, 'apps/web/src/navigation/route-table.ts'), 'utf8');
+function namespacesOf(path) {
+  const at = routeTable.indexOf(`path: '${path}'`);
+  if (at < 0) return [];
+  const entry = routeTable.slice(at, routeTable.indexOf('}', at));
+  const list = entry.match(/namespaces:\s*\[([^\]]*)\]/);
+  return list ? [...list[1].matchAll(/'(\w+)'/g)].map((m) => m[1]) : [];
+}
 
 const gzipped = new Map();
 function gzipKb(file) {
@@ -50,13 +66,40 @@ function closure(key, seen = new Set()) {
 }
 
 const entryChunks = closure('index.html');
-const language = 'src/i18n/locales/en/index.ts';
+
+/**
+ * The chunks holding a route file's split component. Usually the manifest names it `src/routes/<file>.tsx?tsr-split=
+ * component`, but Rollup may merge it into a shared chunk under another name, so the chunks are found by their source
+ * maps: every chunk outside the entry that contains code of the route file.
+ */
+const sourcesOf = new Map();
+function chunkSources(key) {
+  if (!sourcesOf.has(key)) {
+    const map = join(dist, `${manifest[key].file}.map`);
+    sourcesOf.set(key, existsSync(map) ? JSON.parse(readFileSync(map, 'utf8')).sources : []);
+  }
+  return sourcesOf.get(key);
+}
+function routeChunks(file) {
+  const suffix = `/src/routes/${file}.tsx`;
+  const found = Object.keys(manifest).filter(
+    (key) => manifest[key].file.endsWith('.js') && !entryChunks.has(key) && chunkSources(key).some((s) => s.split('?')[0].endsWith(suffix)),
+  );
+  if (found.length === 0 && !file.startsWith('_auth/_shell/') && file !== '_auth/_shell' && file !== '_auth' && file !== 'login')
+    throw new Error(`no chunk holds src/routes/${file}.tsx`);
+  return found;
+}
+const language = 'src/i18n/locales/en/core.ts';
 const rows = [];
 for (const [path, files] of Object.entries(ROUTES)) {
   const keys = new Set([...entryChunks, ...closure(language)]);
-  for (const file of files) {
-    const key = Object.keys(manifest).find((k) => k === `src/routes/${file}.tsx?tsr-split=component`);
-    if (key) closure(key, keys);
+  for (const file of files) for (const key of routeChunks(file)) closure(key, keys);
+  // The page's translation namespaces, which the router loads before it shows the page.
+  if (namespacesOf(path).length > 0) closure('src/i18n/namespace-loaders.ts', keys);
+  for (const ns of namespacesOf(path)) {
+    const key = `src/i18n/locales/en/${ns}.ts`;
+    if (!manifest[key]) throw new Error(`no chunk for the namespace ${ns} of ${path}`);
+    closure(key, keys);
   }
   const jsFiles = [...keys].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
   const kb = jsFiles.reduce((sum, f) => sum + gzipKb(f), 0);

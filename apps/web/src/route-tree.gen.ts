@@ -19,10 +19,16 @@ import { Route as Auth404RouteImport } from './routes/_auth/404'
 import { Route as AuthShellRouteImport } from './routes/_auth/_shell'
 import { Route as AuthEntryRouteImport } from './routes/_auth/entry'
 import { Route as AuthRedirectSplatRouteImport } from './routes/_auth/redirect/$'
+import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
 import { Route as AuthShellProfileInforManageRouteImport } from './routes/_auth/_shell/profile/inforManage'
 import { Route as AuthShellRegionManageRegionManageRouteImport } from './routes/_auth/_shell/regionManage/regionManage'
+import { Route as AuthShellSmartLampEnergyRouteImport } from './routes/_auth/_shell/smartLamp/energy'
 import { Route as AuthShellSmartLampEquipmentManageRouteImport } from './routes/_auth/_shell/smartLamp/equipmentManage'
+import { Route as AuthShellSmartLampLampAlarmRouteImport } from './routes/_auth/_shell/smartLamp/lampAlarm'
 import { Route as AuthShellSmartLampLampControlRouteImport } from './routes/_auth/_shell/smartLamp/lampControl'
+import { Route as AuthShellSmartLampLampStrategyRouteImport } from './routes/_auth/_shell/smartLamp/lampStrategy'
+import { Route as AuthShellSmartLampLightManageRouteImport } from './routes/_auth/_shell/smartLamp/lightManage'
+import { Route as AuthShellSmartLampLightStrategyRouteImport } from './routes/_auth/_shell/smartLamp/lightStrategy'
 import { Route as AuthShellSystemSettingLogRouteImport } from './routes/_auth/_shell/systemSetting/log'
 import { Route as AuthShellSystemSettingPermissionRouteImport } from './routes/_auth/_shell/systemSetting/permission'
 import { Route as AuthShellSystemSettingUserManageRouteImport } from './routes/_auth/_shell/systemSetting/userManage'
@@ -75,6 +81,12 @@ const AuthRedirectSplatRoute = AuthRedirectSplatRouteImport.update({
   path: '/redirect/$',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthShellLampPolePoleManageRoute =
+  AuthShellLampPolePoleManageRouteImport.update({
+    id: '/lampPole/poleManage',
+    path: '/lampPole/poleManage',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellProfileInforManageRoute =
   AuthShellProfileInforManageRouteImport.update({
     id: '/profile/inforManage',
@@ -87,16 +99,46 @@ const AuthShellRegionManageRegionManageRoute =
     path: '/regionManage/regionManage',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellSmartLampEnergyRoute =
+  AuthShellSmartLampEnergyRouteImport.update({
+    id: '/smartLamp/energy',
+    path: '/smartLamp/energy',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellSmartLampEquipmentManageRoute =
   AuthShellSmartLampEquipmentManageRouteImport.update({
     id: '/smartLamp/equipmentManage',
     path: '/smartLamp/equipmentManage',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellSmartLampLampAlarmRoute =
+  AuthShellSmartLampLampAlarmRouteImport.update({
+    id: '/smartLamp/lampAlarm',
+    path: '/smartLamp/lampAlarm',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellSmartLampLampControlRoute =
   AuthShellSmartLampLampControlRouteImport.update({
     id: '/smartLamp/lampControl',
     path: '/smartLamp/lampControl',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellSmartLampLampStrategyRoute =
+  AuthShellSmartLampLampStrategyRouteImport.update({
+    id: '/smartLamp/lampStrategy',
+    path: '/smartLamp/lampStrategy',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellSmartLampLightManageRoute =
+  AuthShellSmartLampLightManageRouteImport.update({
+    id: '/smartLamp/lightManage',
+    path: '/smartLamp/lightManage',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellSmartLampLightStrategyRoute =
+  AuthShellSmartLampLightStrategyRouteImport.update({
+    id: '/smartLamp/lightStrategy',
+    path: '/smartLamp/lightStrategy',
     getParentRoute: () => AuthShellRoute,
   } as any)
 const AuthShellSystemSettingLogRoute =
@@ -127,10 +169,16 @@ export interface FileRoutesByFullPath {
   '/404': typeof Auth404Route
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
+  '/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
   '/smartLamp/equipmentManage': typeof AuthShellSmartLampEquipmentManageRoute
+  '/smartLamp/lampAlarm': typeof AuthShellSmartLampLampAlarmRoute
   '/smartLamp/lampControl': typeof AuthShellSmartLampLampControlRoute
+  '/smartLamp/lampStrategy': typeof AuthShellSmartLampLampStrategyRoute
+  '/smartLamp/lightManage': typeof AuthShellSmartLampLightManageRoute
+  '/smartLamp/lightStrategy': typeof AuthShellSmartLampLightStrategyRoute
   '/systemSetting/log': typeof AuthShellSystemSettingLogRoute
   '/systemSetting/permission': typeof AuthShellSystemSettingPermissionRoute
   '/systemSetting/userManage': typeof AuthShellSystemSettingUserManageRoute
@@ -144,10 +192,16 @@ export interface FileRoutesByTo {
   '/': typeof AuthIndexRoute
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
+  '/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
   '/smartLamp/equipmentManage': typeof AuthShellSmartLampEquipmentManageRoute
+  '/smartLamp/lampAlarm': typeof AuthShellSmartLampLampAlarmRoute
   '/smartLamp/lampControl': typeof AuthShellSmartLampLampControlRoute
+  '/smartLamp/lampStrategy': typeof AuthShellSmartLampLampStrategyRoute
+  '/smartLamp/lightManage': typeof AuthShellSmartLampLightManageRoute
+  '/smartLamp/lightStrategy': typeof AuthShellSmartLampLightStrategyRoute
   '/systemSetting/log': typeof AuthShellSystemSettingLogRoute
   '/systemSetting/permission': typeof AuthShellSystemSettingPermissionRoute
   '/systemSetting/userManage': typeof AuthShellSystemSettingUserManageRoute
@@ -164,10 +218,16 @@ export interface FileRoutesById {
   '/_auth/entry': typeof AuthEntryRoute
   '/_auth/': typeof AuthIndexRoute
   '/_auth/redirect/$': typeof AuthRedirectSplatRoute
+  '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/_auth/_shell/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/_auth/_shell/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
+  '/_auth/_shell/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
   '/_auth/_shell/smartLamp/equipmentManage': typeof AuthShellSmartLampEquipmentManageRoute
+  '/_auth/_shell/smartLamp/lampAlarm': typeof AuthShellSmartLampLampAlarmRoute
   '/_auth/_shell/smartLamp/lampControl': typeof AuthShellSmartLampLampControlRoute
+  '/_auth/_shell/smartLamp/lampStrategy': typeof AuthShellSmartLampLampStrategyRoute
+  '/_auth/_shell/smartLamp/lightManage': typeof AuthShellSmartLampLightManageRoute
+  '/_auth/_shell/smartLamp/lightStrategy': typeof AuthShellSmartLampLightStrategyRoute
   '/_auth/_shell/systemSetting/log': typeof AuthShellSystemSettingLogRoute
   '/_auth/_shell/systemSetting/permission': typeof AuthShellSystemSettingPermissionRoute
   '/_auth/_shell/systemSetting/userManage': typeof AuthShellSystemSettingUserManageRoute
@@ -183,10 +243,16 @@ export interface FileRouteTypes {
     | '/404'
     | '/entry'
     | '/redirect/$'
+    | '/lampPole/poleManage'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
+    | '/smartLamp/energy'
     | '/smartLamp/equipmentManage'
+    | '/smartLamp/lampAlarm'
     | '/smartLamp/lampControl'
+    | '/smartLamp/lampStrategy'
+    | '/smartLamp/lightManage'
+    | '/smartLamp/lightStrategy'
     | '/systemSetting/log'
     | '/systemSetting/permission'
     | '/systemSetting/userManage'
@@ -200,10 +266,16 @@ export interface FileRouteTypes {
     | '/'
     | '/entry'
     | '/redirect/$'
+    | '/lampPole/poleManage'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
+    | '/smartLamp/energy'
     | '/smartLamp/equipmentManage'
+    | '/smartLamp/lampAlarm'
     | '/smartLamp/lampControl'
+    | '/smartLamp/lampStrategy'
+    | '/smartLamp/lightManage'
+    | '/smartLamp/lightStrategy'
     | '/systemSetting/log'
     | '/systemSetting/permission'
     | '/systemSetting/userManage'
@@ -219,10 +291,16 @@ export interface FileRouteTypes {
     | '/_auth/entry'
     | '/_auth/'
     | '/_auth/redirect/$'
+    | '/_auth/_shell/lampPole/poleManage'
     | '/_auth/_shell/profile/inforManage'
     | '/_auth/_shell/regionManage/regionManage'
+    | '/_auth/_shell/smartLamp/energy'
     | '/_auth/_shell/smartLamp/equipmentManage'
+    | '/_auth/_shell/smartLamp/lampAlarm'
     | '/_auth/_shell/smartLamp/lampControl'
+    | '/_auth/_shell/smartLamp/lampStrategy'
+    | '/_auth/_shell/smartLamp/lightManage'
+    | '/_auth/_shell/smartLamp/lightStrategy'
     | '/_auth/_shell/systemSetting/log'
     | '/_auth/_shell/systemSetting/permission'
     | '/_auth/_shell/systemSetting/userManage'
@@ -306,6 +384,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthRedirectSplatRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/_shell/lampPole/poleManage': {
+      id: '/_auth/_shell/lampPole/poleManage'
+      path: '/lampPole/poleManage'
+      fullPath: '/lampPole/poleManage'
+      preLoaderRoute: typeof AuthShellLampPolePoleManageRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/profile/inforManage': {
       id: '/_auth/_shell/profile/inforManage'
       path: '/profile/inforManage'
@@ -320,6 +405,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellRegionManageRegionManageRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/smartLamp/energy': {
+      id: '/_auth/_shell/smartLamp/energy'
+      path: '/smartLamp/energy'
+      fullPath: '/smartLamp/energy'
+      preLoaderRoute: typeof AuthShellSmartLampEnergyRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/smartLamp/equipmentManage': {
       id: '/_auth/_shell/smartLamp/equipmentManage'
       path: '/smartLamp/equipmentManage'
@@ -327,11 +419,39 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellSmartLampEquipmentManageRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/smartLamp/lampAlarm': {
+      id: '/_auth/_shell/smartLamp/lampAlarm'
+      path: '/smartLamp/lampAlarm'
+      fullPath: '/smartLamp/lampAlarm'
+      preLoaderRoute: typeof AuthShellSmartLampLampAlarmRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/smartLamp/lampControl': {
       id: '/_auth/_shell/smartLamp/lampControl'
       path: '/smartLamp/lampControl'
       fullPath: '/smartLamp/lampControl'
       preLoaderRoute: typeof AuthShellSmartLampLampControlRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/smartLamp/lampStrategy': {
+      id: '/_auth/_shell/smartLamp/lampStrategy'
+      path: '/smartLamp/lampStrategy'
+      fullPath: '/smartLamp/lampStrategy'
+      preLoaderRoute: typeof AuthShellSmartLampLampStrategyRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/smartLamp/lightManage': {
+      id: '/_auth/_shell/smartLamp/lightManage'
+      path: '/smartLamp/lightManage'
+      fullPath: '/smartLamp/lightManage'
+      preLoaderRoute: typeof AuthShellSmartLampLightManageRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/smartLamp/lightStrategy': {
+      id: '/_auth/_shell/smartLamp/lightStrategy'
+      path: '/smartLamp/lightStrategy'
+      fullPath: '/smartLamp/lightStrategy'
+      preLoaderRoute: typeof AuthShellSmartLampLightStrategyRouteImport
       parentRoute: typeof AuthShellRoute
     }
     '/_auth/_shell/systemSetting/log': {
@@ -359,22 +479,34 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthShellRouteChildren {
+  AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
   AuthShellProfileInforManageRoute: typeof AuthShellProfileInforManageRoute
   AuthShellRegionManageRegionManageRoute: typeof AuthShellRegionManageRegionManageRoute
+  AuthShellSmartLampEnergyRoute: typeof AuthShellSmartLampEnergyRoute
   AuthShellSmartLampEquipmentManageRoute: typeof AuthShellSmartLampEquipmentManageRoute
+  AuthShellSmartLampLampAlarmRoute: typeof AuthShellSmartLampLampAlarmRoute
   AuthShellSmartLampLampControlRoute: typeof AuthShellSmartLampLampControlRoute
+  AuthShellSmartLampLampStrategyRoute: typeof AuthShellSmartLampLampStrategyRoute
+  AuthShellSmartLampLightManageRoute: typeof AuthShellSmartLampLightManageRoute
+  AuthShellSmartLampLightStrategyRoute: typeof AuthShellSmartLampLightStrategyRoute
   AuthShellSystemSettingLogRoute: typeof AuthShellSystemSettingLogRoute
   AuthShellSystemSettingPermissionRoute: typeof AuthShellSystemSettingPermissionRoute
   AuthShellSystemSettingUserManageRoute: typeof AuthShellSystemSettingUserManageRoute
 }
 
 const AuthShellRouteChildren: AuthShellRouteChildren = {
+  AuthShellLampPolePoleManageRoute: AuthShellLampPolePoleManageRoute,
   AuthShellProfileInforManageRoute: AuthShellProfileInforManageRoute,
   AuthShellRegionManageRegionManageRoute:
     AuthShellRegionManageRegionManageRoute,
+  AuthShellSmartLampEnergyRoute: AuthShellSmartLampEnergyRoute,
   AuthShellSmartLampEquipmentManageRoute:
     AuthShellSmartLampEquipmentManageRoute,
+  AuthShellSmartLampLampAlarmRoute: AuthShellSmartLampLampAlarmRoute,
   AuthShellSmartLampLampControlRoute: AuthShellSmartLampLampControlRoute,
+  AuthShellSmartLampLampStrategyRoute: AuthShellSmartLampLampStrategyRoute,
+  AuthShellSmartLampLightManageRoute: AuthShellSmartLampLightManageRoute,
+  AuthShellSmartLampLightStrategyRoute: AuthShellSmartLampLightStrategyRoute,
   AuthShellSystemSettingLogRoute: AuthShellSystemSettingLogRoute,
   AuthShellSystemSettingPermissionRoute: AuthShellSystemSettingPermissionRoute,
   AuthShellSystemSettingUserManageRoute: AuthShellSystemSettingUserManageRoute,

@@ -1,4 +1,5 @@
-import { Group, Pagination, Select, Text } from '@mantine/core';
+import { Group, Pagination, Text } from '@mantine/core';
+import { Select } from '@/components/select';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES } from './page-sizes';
 

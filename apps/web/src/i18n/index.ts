@@ -3,17 +3,37 @@ import { initReactI18next } from 'react-i18next';
 import Cookies from 'js-cookie';
 import { API_LANGUAGE, DEFAULT_UI_LANGUAGE, isUiLanguage, type UiLanguage } from './languages';
 import type { WebCatalogue } from './locales/en';
+import type core from './locales/en/core';
 
 export const LANGUAGE_COOKIE = 'language';
 const SWITCHED_FLAG = 'languageSwitched';
 
-/** Only the chosen language is downloaded: each one is its own chunk. */
-const loaders: Record<UiLanguage, () => Promise<{ default: WebCatalogue }>> = {
-  zh: () => import('./locales/zh'),
-  en: () => import('./locales/en'),
-  es: () => import('./locales/es'),
-  ja: () => import('./locales/ja'),
+type CoreCatalogue = typeof core;
+/** A namespace of one part of the console, loaded with the pages that use it (RouteEntry.namespaces). */
+export type FeatureNamespace = Exclude<keyof WebCatalogue, keyof CoreCatalogue>;
+
+/** Only the chosen language is downloaded, and of it first only what every page needs. */
+const coreLoaders: Record<UiLanguage, () => Promise<{ default: CoreCatalogue }>> = {
+  zh: () => import('./locales/zh/core'),
+  en: () => import('./locales/en/core'),
+  es: () => import('./locales/es/core'),
+  ja: () => import('./locales/ja/core'),
 };
+
+/** Loads the namespaces a page needs (once each); the router waits for them before it shows the page. */
+export async function loadNamespaces(namespaces: readonly FeatureNamespace[]): Promise<void> {
+  const lng = i18next.language as UiLanguage;
+  const missing = namespaces.filter((ns) => !i18next.hasResourceBundle(lng, ns));
+  if (missing.length === 0) return;
+  const { namespaceLoaders } = await import('./namespace-loaders');
+  await Promise.all(
+    missing.map(async (ns) => {
+      const load = namespaceLoaders[`./locales/${lng}/${ns}.ts`];
+      if (!load) throw new Error(`No ${lng} catalogue for the namespace ${ns}`);
+      i18next.addResourceBundle(lng, ns, (await load())[ns]);
+    }),
+  );
+}
 
 /** The language in the cookie, falling back to English (spec sections 1 and 9). */
 export function currentLanguage(): UiLanguage {
@@ -27,7 +47,7 @@ export function apiLanguage(): string {
 
 export async function initI18n(): Promise<typeof i18next> {
   const lng = currentLanguage();
-  const catalogue = (await loaders[lng]()).default;
+  const catalogue = (await coreLoaders[lng]()).default;
   await i18next.use(initReactI18next).init({
     lng,
     resources: { [lng]: catalogue },

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Box, Group, Menu, NavLink, ScrollArea, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Box, Group, NavLink, ScrollArea, Text } from '@mantine/core';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { IconBuildingCommunity, IconCircleDot } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,10 @@ import { useSettings } from '@/settings/settings-store';
 import { useMenu } from './use-menu';
 import classes from './layout.module.css';
 
-function isActive(entry: RouteEntry, pathname: string): boolean {
+// Collapsing the sidebar is a choice some users make: its icon flyouts load only then.
+const CollapsedMenu = lazy(() => import('./sidebar-collapsed').then((m) => ({ default: m.CollapsedMenu })));
+
+export function isActive(entry: RouteEntry, pathname: string): boolean {
   return pathname === entry.path || pathname.startsWith(`${entry.path}/`);
 }
 
@@ -53,44 +56,6 @@ function MenuItem({ entry, pathname, depth }: { entry: RouteEntry; pathname: str
   );
 }
 
-/** Collapsed sidebar: icons only, children in a flyout. */
-function CollapsedItem({ entry, pathname }: { entry: RouteEntry; pathname: string }) {
-  const { t } = useTranslation();
-  const Icon = entry.icon ?? IconCircleDot;
-  const label = t(`common:route.${entry.title}`);
-  const button = (
-    <UnstyledButton
-      className={classes.collapsedItem}
-      data-active={isActive(entry, pathname) || undefined}
-      aria-label={label}
-      data-testid={`menu-${entry.path}`}
-      {...(entry.children ? {} : { component: Link, to: entry.path })}
-    >
-      <Icon size={20} stroke={1.6} />
-    </UnstyledButton>
-  );
-  if (!entry.children) {
-    return (
-      <Tooltip label={label} position="right" withArrow>
-        {button}
-      </Tooltip>
-    );
-  }
-  return (
-    <Menu position="right-start" trigger="click-hover" withArrow offset={4}>
-      <Menu.Target>{button}</Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{label}</Menu.Label>
-        {entry.children.map((child) => (
-          <Menu.Item key={child.path} component={Link} to={child.path}>
-            {t(`common:route.${child.title}`)}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
-  );
-}
-
 export function Sidebar({ collapsed }: { collapsed: boolean }) {
   const { t } = useTranslation();
   const menu = useMenu();
@@ -112,12 +77,12 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
       )}
       <ScrollArea className={classes.menuScroll} type="hover">
         <nav aria-label={t('common:nav.menu')}>
-          {menu.map((entry) =>
-            collapsed ? (
-              <CollapsedItem key={entry.path} entry={entry} pathname={pathname} />
-            ) : (
-              <MenuItem key={entry.path} entry={entry} pathname={pathname} depth={0} />
-            ),
+          {collapsed ? (
+            <Suspense fallback={null}>
+              <CollapsedMenu menu={menu} pathname={pathname} />
+            </Suspense>
+          ) : (
+            menu.map((entry) => <MenuItem key={entry.path} entry={entry} pathname={pathname} depth={0} />)
           )}
         </nav>
       </ScrollArea>

@@ -1,12 +1,14 @@
-import { useEffect, useState } from 'react';
-import { ActionIcon, Button, CloseButton, Menu } from '@mantine/core';
-import { IconChevronDown } from '@tabler/icons-react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Button, CloseButton } from '@mantine/core';
 import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { ROUTE_TABLE } from '@/navigation/route-table';
 import { routeTrail } from '@/navigation/permitted-routes';
 import { useTags, type VisitedTag } from '@/settings/tags-store';
 import classes from './layout.module.css';
+
+// The tabs' actions menu loads beside the page, not before it.
+const TagsMenu = lazy(() => import('./tags-menu').then((m) => ({ default: m.TagsMenu })));
 
 /** Visited tabs (spec section 2): one per path, closable, close others, close all; kept across reloads. */
 export function TagsView() {
@@ -71,37 +73,23 @@ export function TagsView() {
           </Button>
         );
       })}
-      <Menu opened={menuFor !== null || undefined} onChange={(o) => !o && setMenuFor(null)} position="bottom-end" withArrow>
-        <Menu.Target>
-          <ActionIcon size="sm" color="gray" ml="auto" aria-label={t('common:tags.actions')} data-testid="tags-menu" onClick={() => setMenuFor(null)}>
-            <IconChevronDown size={16} />
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {target && <Menu.Item onClick={() => void navigate({ href: `/redirect${target.fullPath}` })}>{t('common:tags.refresh')}</Menu.Item>}
-          {target && <Menu.Item onClick={() => closeTag(target)}>{t('common:tags.close')}</Menu.Item>}
-          {target && (
-            <Menu.Item
-              onClick={() => {
-                closeOthers(target.path);
-                if (target.path !== location.pathname) void navigate({ href: target.fullPath });
-              }}
-              data-testid="tags-close-others"
-            >
-              {t('common:tags.closeOthers')}
-            </Menu.Item>
-          )}
-          <Menu.Item
-            onClick={() => {
-              closeAll();
-              void navigate({ to: '/' });
-            }}
-            data-testid="tags-close-all"
-          >
-            {t('common:tags.closeAll')}
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+      <Suspense fallback={null}>
+        <TagsMenu
+          opened={menuFor !== null}
+          target={target}
+          onDismiss={() => setMenuFor(null)}
+          onRefresh={(tag) => void navigate({ href: `/redirect${tag.fullPath}` })}
+          onClose={closeTag}
+          onCloseOthers={(tag) => {
+            closeOthers(tag.path);
+            if (tag.path !== location.pathname) void navigate({ href: tag.fullPath });
+          }}
+          onCloseAll={() => {
+            closeAll();
+            void navigate({ to: '/' });
+          }}
+        />
+      </Suspense>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { Icon } from '@tabler/icons-react';
-import { IconBulb, IconMap2, IconSettings, IconUserCircle } from '@tabler/icons-react';
+import { IconBulb, IconLamp2, IconMap2, IconSettings, IconUserCircle } from '@tabler/icons-react';
 import { Role } from '@sc/contracts';
+import type { FeatureNamespace } from '@/i18n';
 
 /**
  * The console's routes as data (spec section 2), with the role gating of spec section 6. The sidebar, the
@@ -23,10 +24,20 @@ export interface RouteEntry {
   redirect?: string;
   /** Keep the parent as a group even with a single visible child. */
   alwaysShow?: boolean;
+  /** Translation namespaces the page uses beyond the core ones (messages, fields, common); loaded before it shows. */
+  namespaces?: readonly FeatureNamespace[];
   children?: readonly RouteEntry[];
 }
 
 export const ROUTE_TABLE: readonly RouteEntry[] = [
+  {
+    // Spec section 6: the section admits admin, editor and visit; pole manage admits admin and visit.
+    path: '/lampPole',
+    title: 'lampPole',
+    icon: IconLamp2,
+    roles: [Role.Admin, Role.Editor, Role.Visit],
+    children: [{ path: '/lampPole/poleManage', title: 'poleManage', roles: [Role.Admin, Role.Visit], namespaces: ['imports', 'poles', 'region'] }],
+  },
   {
     // Spec section 6: the section admits admin and visit; every page in it is admin only.
     path: '/smartLamp',
@@ -34,15 +45,21 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     icon: IconBulb,
     roles: [Role.Admin, Role.Visit],
     children: [
-      { path: '/smartLamp/equipmentManage', title: 'equipmentManage', roles: [Role.Admin] },
-      { path: '/smartLamp/lampControl', title: 'lampControl', roles: [Role.Admin] },
+      { path: '/smartLamp/equipmentManage', title: 'equipmentManage', roles: [Role.Admin], namespaces: ['imports', 'lighting', 'region'] },
+      { path: '/smartLamp/lampControl', title: 'lampControl', roles: [Role.Admin], namespaces: ['lighting', 'region'] },
+      { path: '/smartLamp/lampStrategy', title: 'lampStrategy', roles: [Role.Admin], namespaces: ['lighting', 'region', 'strategy'] },
+      { path: '/smartLamp/lightManage', title: 'lightManage', roles: [Role.Admin], namespaces: ['lighting', 'region', 'strip'] },
+      { path: '/smartLamp/lightStrategy', title: 'lightStrategy', roles: [Role.Admin], namespaces: ['lighting', 'region', 'strategy', 'strip'] },
+      // Not in the spec's route table ("further route groups are not shown"): alarms and energy of issue 5.
+      { path: '/smartLamp/lampAlarm', title: 'lampAlarm', roles: [Role.Admin], namespaces: ['alarms', 'lighting', 'region', 'system'] },
+      { path: '/smartLamp/energy', title: 'energy', roles: [Role.Admin], namespaces: ['energy', 'system'] },
     ],
   },
   {
     path: '/regionManage',
     title: 'regionManage',
     icon: IconMap2,
-    children: [{ path: '/regionManage/regionManage', title: 'regionManage' }],
+    children: [{ path: '/regionManage/regionManage', title: 'regionManage', namespaces: ['region'] }],
   },
   {
     path: '/systemSetting',
@@ -52,9 +69,9 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     alwaysShow: true,
     redirect: '/systemSetting/userManage',
     children: [
-      { path: '/systemSetting/userManage', title: 'userManage', roles: [Role.Admin] },
-      { path: '/systemSetting/permission', title: 'permission', roles: [Role.Admin] },
-      { path: '/systemSetting/log', title: 'log', roles: [Role.Admin] },
+      { path: '/systemSetting/userManage', title: 'userManage', roles: [Role.Admin], namespaces: ['system'] },
+      { path: '/systemSetting/permission', title: 'permission', roles: [Role.Admin], namespaces: ['system'] },
+      { path: '/systemSetting/log', title: 'log', roles: [Role.Admin], namespaces: ['system'] },
     ],
   },
   {
@@ -62,7 +79,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     title: 'profile',
     icon: IconUserCircle,
     redirect: '/profile/inforManage',
-    children: [{ path: '/profile/inforManage', title: 'inforManage', noCache: true }],
+    children: [{ path: '/profile/inforManage', title: 'inforManage', noCache: true, namespaces: ['profile'] }],
   },
 ];
 

@@ -19,6 +19,8 @@ export const lightingKeys = {
   all: ['lighting'] as const,
   lamps: ['lighting', 'lamps'] as const,
   lampPage: (query: LampPageQuery) => ['lighting', 'lamps', query] as const,
+  /** Outside 'lamps', whose entries are all list pages. */
+  lampDetail: (id: number) => ['lighting', 'lampDetail', id] as const,
   dispatch: (id: string) => ['lighting', 'dispatch', id] as const,
 };
 
@@ -75,6 +77,9 @@ export function patchLampRows(queryClient: QueryClient, event: DeviceStateChange
     if (!page || !page.list.some((row) => row.id === event.recordId)) return page;
     return { ...page, list: page.list.map((row) => (row.id === event.recordId ? { ...row, ...(event.changed as Partial<LampRow>) } : row)) };
   });
+  queryClient.setQueryData<LampRow>(lightingKeys.lampDetail(event.recordId), (row) =>
+    row ? { ...row, ...(event.changed as Partial<LampRow>) } : row,
+  );
 }
 
 /** Moves a cached dispatch to the counts and status of a progress event. */

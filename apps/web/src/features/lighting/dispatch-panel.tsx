@@ -27,8 +27,17 @@ function actionLabel(t: TFunction, detail: DispatchDetail): string {
   return t(`lighting:dispatch.action.${detail.action}`, { level });
 }
 
-/** One dispatch, live: status, counts by state, and each lamp's row (spec section 4 statuses). */
-export function DispatchPanel({ dispatchId }: { dispatchId: string | null }) {
+/**
+ * One dispatch, live: status, counts by state, and each device's row (spec section 4 statuses). `describe` names the
+ * action for families other than lamps (strip light effects).
+ */
+export function DispatchPanel({
+  dispatchId,
+  describe = actionLabel,
+}: {
+  dispatchId: string | null;
+  describe?: (t: TFunction, detail: DispatchDetail) => string;
+}) {
   const { t } = useTranslation();
   const detail = useDispatchDetail(dispatchId);
   const retry = useRetryFailed();
@@ -75,7 +84,7 @@ export function DispatchPanel({ dispatchId }: { dispatchId: string | null }) {
           )}
         </Group>
         <Text size="sm">
-          {actionLabel(t, data)} · {t('lighting:dispatch.createdBy', { name: data.createdBy })} · {parseTime(data.createdAt)}
+          {describe(t, data)} · {t('lighting:dispatch.createdBy', { name: data.createdBy })} · {parseTime(data.createdAt)}
         </Text>
         <Progress.Root size="lg" aria-label={t('lighting:dispatch.progress', { done, total: data.total })}>
           {states.map((state) =>

@@ -1,6 +1,6 @@
-import { Badge, Group, Loader, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Loader, Stack, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { LampStatus, OnlineState, type FaultCode } from '@sc/contracts';
+import { LampStatus, OnlineState, type FaultCode, type LampRow } from '@sc/contracts';
 
 const STATUS_COLOR: Record<LampStatus, string> = {
   [LampStatus.Normal]: 'teal',
@@ -63,5 +63,29 @@ export function FaultList({ faults }: { faults: FaultCode[] }) {
         </Tooltip>
       ))}
     </Group>
+  );
+}
+
+/** Readings of the last telemetry, compact for a table cell. */
+export function TelemetryCell({ lamp }: { lamp: Pick<LampRow, 'telemetry'> }) {
+  const { t } = useTranslation();
+  const reading = lamp.telemetry;
+  if (!reading) return <Text c="dimmed">—</Text>;
+  return (
+    <Tooltip
+      label={
+        <Stack gap={2}>
+          <span>{`${t('lighting:fields.voltage')}: ${reading.voltage.toFixed(1)} V`}</span>
+          <span>{`${t('lighting:fields.current')}: ${reading.current.toFixed(2)} A`}</span>
+          <span>{`${t('lighting:fields.power')}: ${reading.power.toFixed(1)} W`}</span>
+          <span>{`${t('lighting:fields.powerFactor')}: ${reading.powerFactor.toFixed(2)}`}</span>
+          <span>{`${t('lighting:fields.signal')}: ${reading.signal} dBm`}</span>
+        </Stack>
+      }
+    >
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }} data-testid="lamp-telemetry">
+        {`${reading.voltage.toFixed(0)} V · ${reading.power.toFixed(0)} W · ${reading.signal} dBm`}
+      </Text>
+    </Tooltip>
   );
 }

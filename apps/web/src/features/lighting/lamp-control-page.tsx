@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Checkbox, Grid, Group, Select, SegmentedControl, Stack, Table, Text } from '@mantine/core';
+import { Button, Checkbox, Grid, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
+import { Select } from '@/components/select';
 import { modals } from '@mantine/modals';
 import { IconBulb, IconBulbOff, IconAdjustments } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
@@ -13,10 +14,9 @@ import { useButton } from '@/auth/session-store';
 import { currentLanguage } from '@/i18n';
 import { paging } from '@/navigation/search-params';
 import { useLampControl, useLampPage, useLiveLighting } from './api';
-import { LampStatusBadge, NetworkBadge } from './lamp-badges';
+import { LampStatusBadge, NetworkBadge, TelemetryCell } from './lamp-badges';
 import { LampFilters } from './lamp-filters';
 import { DispatchPanel } from './dispatch-panel';
-import { TelemetryCell } from './equipment-manage-page';
 
 const route = getRouteApi('/_auth/_shell/smartLamp/lampControl');
 

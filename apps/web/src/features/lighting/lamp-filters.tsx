@@ -1,17 +1,36 @@
 import { useEffect, useState } from 'react';
-import { Select, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
+import { Select } from '@/components/select';
 import { useTranslation } from 'react-i18next';
-import { LampStatus, OnlineState } from '@sc/contracts';
+import { DeviceType, LampStatus, OnlineState } from '@sc/contracts';
 import { AreaCascader } from '@/components/area-cascader';
 import { FilterBar } from '@/components/page-panel';
 import { compact } from '@/navigation/search-params';
+import { useGatewayOptions, useGroups } from './equipment-api';
 import type { LampSearch } from './search';
 
-const STATUSES = [LampStatus.Normal, LampStatus.Distributing, LampStatus.DistributionSucceeded, LampStatus.DistributionFailed, LampStatus.Offline];
+const STATUSES = [
+  LampStatus.Normal,
+  LampStatus.Synchronizing,
+  LampStatus.Distributing,
+  LampStatus.DistributionSucceeded,
+  LampStatus.DistributionFailed,
+  LampStatus.Offline,
+];
 
-/** Name, region, status and network filters of the lamp lists; applied to the address on search. */
-export function LampFilters({ search, onApply }: { search: LampSearch; onApply: (next: LampSearch) => void }) {
+/** Name, region, status and network filters of the lamp lists (and gateway and group on the equipment page); applied to the address on search. */
+export function LampFilters({
+  search,
+  onApply,
+  equipment = false,
+}: {
+  search: LampSearch;
+  onApply: (next: LampSearch) => void;
+  equipment?: boolean;
+}) {
   const { t } = useTranslation();
+  const gateways = useGatewayOptions(equipment);
+  const groups = useGroups(DeviceType.SingleLamp, equipment);
   const [draft, setDraft] = useState(search);
   useEffect(() => setDraft(search), [search]);
   const apply = () => onApply(compact({ pageSize: search.pageSize, ...draft, pageNum: undefined, lampName: draft.lampName?.trim() || undefined }));
@@ -56,6 +75,31 @@ export function LampFilters({ search, onApply }: { search: LampSearch; onApply: 
         onChange={(v) => setDraft({ ...draft, networkStatus: v === null ? undefined : (Number(v) as OnlineState) })}
         w={{ base: '100%', sm: 140 }}
       />
+      {equipment && (
+        <>
+          <Select
+            label={t('lighting:fields.gatewayId')}
+            placeholder={t('lighting:list.all')}
+            clearable
+            searchable
+            data={(gateways.data ?? []).map((g) => ({ value: g.gatewayId, label: `${g.gatewayId} · ${g.name}` }))}
+            value={draft.gatewayId ?? null}
+            onChange={(v) => setDraft({ ...draft, gatewayId: v ?? undefined })}
+            w={{ base: '100%', sm: 200 }}
+            data-testid="lamp-filter-gateway"
+          />
+          <Select
+            label={t('lighting:fields.group')}
+            placeholder={t('lighting:list.all')}
+            clearable
+            data={(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))}
+            value={draft.groupId === undefined ? null : String(draft.groupId)}
+            onChange={(v) => setDraft({ ...draft, groupId: v === null ? undefined : Number(v) })}
+            w={{ base: '100%', sm: 180 }}
+            data-testid="lamp-filter-group"
+          />
+        </>
+      )}
     </FilterBar>
   );
 }

@@ -1,13 +1,14 @@
 import { useEffect } from 'react';
-import { Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { DEVICE_CODE_PATTERN, LAMP_NAME_MAX, type LampRow } from '@sc/contracts';
+import { DEVICE_CODE_PATTERN, DeviceType, LAMP_NAME_MAX, type LampRow } from '@sc/contracts';
 import { AreaCascader } from '@/components/area-cascader';
 import { fieldErrors } from '@/api/field-errors';
 import { notifySuccess } from '@/components/notify';
 import { useIsMobile } from '@/layout/use-is-mobile';
 import { useSaveLamp } from './api';
+import { useGroups } from './equipment-api';
 
 interface Values {
   lampName: string;
@@ -17,6 +18,10 @@ interface Values {
   lampControlId: string;
   addr: string;
   mac: string;
+  groupId: string | null;
+  latitude: number | string;
+  longitude: number | string;
+  color: string;
 }
 
 const valuesOf = (lamp: LampRow | null): Values => ({
@@ -27,18 +32,30 @@ const valuesOf = (lamp: LampRow | null): Values => ({
   lampControlId: lamp?.lampControlId ?? '',
   addr: lamp?.addr ?? '',
   mac: lamp?.mac ?? '',
+  groupId: lamp?.groupId ? String(lamp.groupId) : null,
+  latitude: lamp?.latitude ?? '',
+  longitude: lamp?.longitude ?? '',
+  color: lamp?.color ?? '',
 });
 
-/** Add or edit a lamp's record (name, clientId that it uses on MQTT, region, gateway, controller, address, MAC). */
+const coordinate = (v: number | string): number | null => (v === '' || v === null ? null : Number(v));
+
+/**
+ * Add or edit a lamp's record (name, clientId that it uses on MQTT, region, gateway, controller, address, MAC, group,
+ * position, colour). On edit the clientId is read-only: it is the lamp's MQTT identity, changed with Edit MQTT.
+ */
 export function LampFormModal({ opened, lamp, onClose }: { opened: boolean; lamp: LampRow | null; onClose: () => void }) {
   const { t } = useTranslation();
   const mobile = useIsMobile();
   const save = useSaveLamp();
+  const groups = useGroups(DeviceType.SingleLamp, opened);
   const form = useForm<Values>({
     initialValues: valuesOf(lamp),
     validate: {
       lampName: (v) => (v.trim() ? null : t('messages:nameEmpty')),
       clientId: (v) => (!v.trim() ? t('messages:pleaseEnter') : DEVICE_CODE_PATTERN.test(v.trim()) ? null : t('messages:invalidValue')),
+      latitude: (v, all) => ((v === '') !== (all.longitude === '') ? t('messages:positionIncomplete') : null),
+      color: (v) => (v === '' || /^#[0-9a-f]{6}$/i.test(v) ? null : t('messages:colorInvalid')),
     },
   });
   // A new target each time the dialog opens.
@@ -58,6 +75,9 @@ export function LampFormModal({ opened, lamp, onClose }: { opened: boolean; lamp
         ...values,
         lampName: values.lampName.trim(),
         clientId: values.clientId.trim(),
+        groupId: values.groupId ? Number(values.groupId) : null,
+        latitude: coordinate(values.latitude),
+        longitude: coordinate(values.longitude),
       });
       notifySuccess(t(lamp ? 'common:feedback.updated' : 'common:feedback.created'));
       onClose();
@@ -72,7 +92,15 @@ export function LampFormModal({ opened, lamp, onClose }: { opened: boolean; lamp
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label={t('lighting:fields.lampName')} required maxLength={LAMP_NAME_MAX} name="lampName" {...form.getInputProps('lampName')} />
-            <TextInput label={t('lighting:fields.clientId')} required maxLength={64} name="clientId" {...form.getInputProps('clientId')} />
+            <TextInput
+              label={t('lighting:fields.clientId')}
+              required
+              maxLength={64}
+              name="clientId"
+              disabled={lamp !== null}
+              description={lamp ? t('lighting:equipment.clientIdReadOnly') : undefined}
+              {...form.getInputProps('clientId')}
+            />
           </SimpleGrid>
           <AreaCascader
             label={t('lighting:fields.region')}
@@ -85,6 +113,30 @@ export function LampFormModal({ opened, lamp, onClose }: { opened: boolean; lamp
             <TextInput label={t('lighting:fields.lampControlId')} maxLength={64} name="lampControlId" {...form.getInputProps('lampControlId')} />
             <TextInput label={t('lighting:fields.addr')} maxLength={255} name="addr" {...form.getInputProps('addr')} />
             <TextInput label={t('lighting:fields.mac')} maxLength={32} name="mac" {...form.getInputProps('mac')} />
+            <Select
+              label={t('lighting:fields.group')}
+              clearable
+              data={(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))}
+              {...form.getInputProps('groupId')}
+              data-testid="lamp-form-group"
+            />
+            <TextInput label={t('lighting:fields.color')} maxLength={7} placeholder="#ffd27f" name="color" {...form.getInputProps('color')} />
+            <NumberInput
+              label={t('lighting:fields.latitude')}
+              min={-90}
+              max={90}
+              decimalScale={6}
+              name="latitude"
+              {...form.getInputProps('latitude')}
+            />
+            <NumberInput
+              label={t('lighting:fields.longitude')}
+              min={-180}
+              max={180}
+              decimalScale={6}
+              name="longitude"
+              {...form.getInputProps('longitude')}
+            />
           </SimpleGrid>
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

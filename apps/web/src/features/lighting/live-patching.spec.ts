@@ -10,7 +10,8 @@ import {
   type PageResult,
 } from '@sc/contracts';
 import { lightingKeys, patchDispatch, patchLampRows } from './api';
-import { validateLampControlSearch, validateLampSearch } from './search';
+import { patchGatewayRows } from './equipment-live';
+import { validateEquipmentSearch, validateLampControlSearch, validateLampSearch } from './search';
 
 const lamp = (id: number, overrides: Partial<LampRow> = {}): LampRow => ({
   id,
@@ -32,6 +33,19 @@ const lamp = (id: number, overrides: Partial<LampRow> = {}): LampRow => ({
   softwareVersion: '',
   totalIlluminationHours: null,
   reportedAt: null,
+  loopId: null,
+  loopName: null,
+  level: null,
+  color: '',
+  groupId: null,
+  groupName: null,
+  latitude: null,
+  longitude: null,
+  strategyId: null,
+  strategyName: null,
+  mode: null,
+  modeData: null,
+  jobList: null,
   ...overrides,
 });
 
@@ -104,5 +118,28 @@ describe('live lighting cache', () => {
     expect(validateLampControlSearch({ dispatch: '0b6f7a0e-5f0c-4c59-9d0e-4bb3c1a2f001' })).toEqual({
       dispatch: '0b6f7a0e-5f0c-4c59-9d0e-4bb3c1a2f001',
     });
+  });
+
+  it('patches an open lamp detail and the gateway pages from live events', () => {
+    const client = new QueryClient();
+    client.setQueryData<LampRow>(lightingKeys.lampDetail(7), lamp(7));
+    patchLampRows(client, { family: DeviceFamily.Lamp, recordId: 7, deviceCode: 'LAMP-7', changed: { status: LampStatus.Synchronizing }, at: '' });
+    expect(client.getQueryData<LampRow>(lightingKeys.lampDetail(7))!.status).toBe(LampStatus.Synchronizing);
+
+    const key = ['lighting', 'gateways', 'page', { pageNum: 1, pageSize: 20 }];
+    client.setQueryData(key, { list: [{ id: 3, gatewayId: 'GW-3', networkStatus: OnlineState.Online }], total: 1 });
+    patchGatewayRows(client, {
+      family: DeviceFamily.LampGateway,
+      recordId: 3,
+      deviceCode: 'GW-3',
+      changed: { networkStatus: OnlineState.Offline },
+      at: '',
+    });
+    expect(client.getQueryData<PageResult<{ networkStatus: OnlineState }>>(key)!.list[0].networkStatus).toBe(OnlineState.Offline);
+  });
+
+  it('keeps the equipment tab and the gateway and group filters in the address', () => {
+    expect(validateEquipmentSearch({ tab: 'groups', gatewayId: 'LGW-01', groupId: '4' })).toEqual({ tab: 'groups', gatewayId: 'LGW-01', groupId: 4 });
+    expect(validateEquipmentSearch({ tab: 'elsewhere' })).toEqual({});
   });
 });

@@ -9,6 +9,8 @@ export interface LampSearch extends PageSearch {
   regionId?: number;
   status?: LampStatus;
   networkStatus?: OnlineState;
+  gatewayId?: string;
+  groupId?: number;
 }
 
 function readSigned<T extends number>(value: unknown, allowed: readonly T[]): T | undefined {
@@ -23,7 +25,22 @@ export function validateLampSearch(search: Record<string, unknown>): LampSearch 
     regionId: readInt(search.regionId),
     status: readSigned(search.status, LAMP_STATUSES),
     networkStatus: readSigned(search.networkStatus, [OnlineState.Offline, OnlineState.Online]),
+    gatewayId: readText(search.gatewayId, 64),
+    groupId: readInt(search.groupId),
   });
+}
+
+export const EQUIPMENT_TABS = ['gateways', 'loops', 'lamps', 'groups'] as const;
+export type EquipmentTab = (typeof EQUIPMENT_TABS)[number];
+
+/** The equipment page keeps its tab in the address too; the lamp filters belong to the lamps tab. */
+export interface EquipmentSearch extends LampSearch {
+  tab?: EquipmentTab;
+}
+
+export function validateEquipmentSearch(search: Record<string, unknown>): EquipmentSearch {
+  const tab = EQUIPMENT_TABS.find((t) => t === search.tab);
+  return compact({ ...validateLampSearch(search), tab });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -12,9 +12,12 @@ import { confirmDelete } from '@/components/confirm';
 import { notifySuccess } from '@/components/notify';
 import { currentLanguage } from '@/i18n';
 import { AREA_TREE_KEY, areaLabel, useAreaTree } from './area-tree';
-import { RegionFormModal, type RegionFormTarget } from './region-form-modal';
+import { Deferred, lazyComponent } from '@/components/deferred';
+import type { RegionFormTarget } from './region-form-modal';
 import { RegionTreeTable, RegionTreeSkeleton } from './region-tree-table';
 import { countRegions, filterRegions, parentIds, visibleRows } from './region-tree-utils';
+
+const RegionFormModal = lazyComponent(() => import('./region-form-modal'), 'RegionFormModal');
 
 /** /regionManage/regionManage: the region tree with its names and remarks; add, edit and delete by button permission. */
 export function RegionManagePage() {
@@ -187,21 +190,23 @@ export function RegionManagePage() {
         </Group>
       </Group>
       {content}
-      <RegionFormModal
-        target={target}
-        opened={dialogOpened}
-        onClose={close}
-        onSaved={({ parentRegion }) => {
-          // Show the new or moved region: its parent opens.
-          if (parentRegion !== null)
-            setCollapsed((current) => {
-              const next = new Set(current);
-              next.delete(parentRegion);
-              return next;
-            });
-          close();
-        }}
-      />
+      <Deferred when={dialogOpened}>
+        <RegionFormModal
+          target={target}
+          opened={dialogOpened}
+          onClose={close}
+          onSaved={({ parentRegion }) => {
+            // Show the new or moved region: its parent opens.
+            if (parentRegion !== null)
+              setCollapsed((current) => {
+                const next = new Set(current);
+                next.delete(parentRegion);
+                return next;
+              });
+            close();
+          }}
+        />
+      </Deferred>
     </PagePanel>
   );
 }

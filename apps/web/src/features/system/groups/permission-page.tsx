@@ -14,7 +14,9 @@ import { PermissionBadges, RoleTypeBadge, useButtonLabel } from '../shared/permi
 import { compact, paging } from '@/navigation/search-params';
 import { TABLE_STYLES, TableStatusRow } from '../shared/table-states';
 import { useDeleteGroup, useGroups, usePermissionMenu } from './api';
-import { GroupFormModal } from './group-form-modal';
+import { Deferred, lazyComponent } from '@/components/deferred';
+
+const GroupFormModal = lazyComponent(() => import('./group-form-modal'), 'GroupFormModal');
 import type { RoleTab } from './search';
 
 const route = getRouteApi('/_auth/_shell/systemSetting/permission');
@@ -256,17 +258,19 @@ export function PermissionPage() {
         }
       />
 
-      <GroupFormModal
-        opened={form.opened}
-        group={form.group}
-        defaultAdmin={tab === 'admin'}
-        onClose={() => setForm((f) => ({ ...f, opened: false }))}
-        onSaved={(isAdmin) => {
-          const saved: RoleTab = isAdmin ? 'admin' : 'general';
-          if (saved !== tab)
-            void navigate({ search: (prev) => compact({ ...prev, tab: saved === 'general' ? undefined : saved, pageNum: undefined }) });
-        }}
-      />
+      <Deferred when={form.opened}>
+        <GroupFormModal
+          opened={form.opened}
+          group={form.group}
+          defaultAdmin={tab === 'admin'}
+          onClose={() => setForm((f) => ({ ...f, opened: false }))}
+          onSaved={(isAdmin) => {
+            const saved: RoleTab = isAdmin ? 'admin' : 'general';
+            if (saved !== tab)
+              void navigate({ search: (prev) => compact({ ...prev, tab: saved === 'general' ? undefined : saved, pageNum: undefined }) });
+          }}
+        />
+      </Deferred>
     </PagePanel>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Badge, Code, Select, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { Badge, Code, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { Select } from '@/components/select';
 import { IconUser } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';

@@ -1,8 +1,8 @@
-import { useMemo } from 'react';
 import { Button, Group, Modal, PasswordInput, Select, Stack, Switch, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconLock, IconUser, IconUsersGroup } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { useGroupOptions } from './group-options';
 import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, type GroupRow, type UserRow } from '@sc/contracts';
 import { fieldErrors } from '@/api/field-errors';
 import { notifySuccess } from '@/components/notify';
@@ -19,20 +19,6 @@ interface Values {
 }
 
 const INTRODUCTION_MAX = 255;
-
-/** Group choices, administrator roles first, then general roles. */
-export function useGroupOptions(groups: readonly GroupRow[]) {
-  const { t } = useTranslation();
-  return useMemo(() => {
-    const item = (g: GroupRow) => ({ value: String(g.id), label: g.groupName });
-    const admin = groups.filter((g) => g.isAdmin === 1).map(item);
-    const general = groups.filter((g) => g.isAdmin !== 1).map(item);
-    return [
-      ...(admin.length ? [{ group: t('system:groups.adminRoles'), items: admin }] : []),
-      ...(general.length ? [{ group: t('system:groups.generalRoles'), items: general }] : []),
-    ];
-  }, [groups, t]);
-}
 
 /** Creates a user (`user` null) or edits one's group and introduction. */
 export function UserFormModal({

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { ActionIcon, Avatar, Badge, Box, Button, Group, Select, Switch, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Badge, Box, Button, Group, Switch, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { Select } from '@/components/select';
 import { modals } from '@mantine/modals';
 import { IconEdit, IconKey, IconPlus, IconUser } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
@@ -18,8 +19,11 @@ import { TABLE_STYLES, TableStatusRow } from '../shared/table-states';
 import { useGroups } from '../groups/api';
 import { useUpdateUser, useUserPage } from './api';
 import { USER_STATUSES, type UserSearch, type UserStatusFilter } from './search';
-import { UserFormModal, useGroupOptions } from './user-form-modal';
-import { ResetPasswordModal } from './reset-password-modal';
+import { Deferred, lazyComponent } from '@/components/deferred';
+import { useGroupOptions } from './group-options';
+
+const UserFormModal = lazyComponent(() => import('./user-form-modal'), 'UserFormModal');
+const ResetPasswordModal = lazyComponent(() => import('./reset-password-modal'), 'ResetPasswordModal');
 
 const route = getRouteApi('/_auth/_shell/systemSetting/userManage');
 const COLUMNS = 8;
@@ -327,14 +331,18 @@ export function UserManagePage() {
         }
       />
 
-      <UserFormModal
-        opened={form.opened}
-        user={form.user}
-        groups={groupList}
-        groupsLoading={groups.isPending}
-        onClose={() => setForm((f) => ({ ...f, opened: false }))}
-      />
-      <ResetPasswordModal opened={reset.opened} user={reset.user} onClose={() => setReset((r) => ({ ...r, opened: false }))} />
+      <Deferred when={form.opened}>
+        <UserFormModal
+          opened={form.opened}
+          user={form.user}
+          groups={groupList}
+          groupsLoading={groups.isPending}
+          onClose={() => setForm((f) => ({ ...f, opened: false }))}
+        />
+      </Deferred>
+      <Deferred when={reset.opened}>
+        <ResetPasswordModal opened={reset.opened} user={reset.user} onClose={() => setReset((r) => ({ ...r, opened: false }))} />
+      </Deferred>
     </PagePanel>
   );
 }

@@ -4,7 +4,27 @@ import { system } from './system';
 import { region } from './region';
 import { profile } from './profile';
 import { lighting } from './lighting';
+import { alarms } from './alarms';
+import { energy } from './energy';
+import { poles } from './poles';
+import { imports } from './imports';
+import { strategy } from './strategy';
+import { strip } from './strip';
 
 /** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
-const catalogue = { messages: server.messages, fields: server.fields, common, system, region, profile, lighting };
+const catalogue = {
+  messages: server.messages,
+  fields: server.fields,
+  common,
+  system,
+  region,
+  profile,
+  lighting,
+  poles,
+  imports,
+  alarms,
+  energy,
+  strategy,
+  strip,
+};
 export default catalogue;

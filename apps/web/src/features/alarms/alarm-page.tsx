@@ -1,0 +1,395 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Badge, Button, Checkbox, Group, SegmentedControl, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { Select } from '@/components/select';
+import { modals } from '@mantine/modals';
+import { IconBellCheck, IconBellOff, IconHistory } from '@tabler/icons-react';
+import { getRouteApi } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import {
+  ALARM_KINDS,
+  ALARM_STATES,
+  AlarmState,
+  Button as ButtonPermission,
+  FaultCode,
+  type AlarmKind,
+  type AlarmPageQuery,
+  type AlarmRow,
+} from '@sc/contracts';
+import { useButton } from '@/auth/session-store';
+import { AreaCascader } from '@/components/area-cascader';
+import { notifySuccess } from '@/components/notify';
+import { FilterBar, PagePanel } from '@/components/page-panel';
+import { TableFooter } from '@/components/table-footer';
+import { DateTimeField, localIso } from '@/features/system/shared/date-fields';
+import { TABLE_STYLES, TableStatusRow } from '@/features/system/shared/table-states';
+import { compact, paging } from '@/navigation/search-params';
+import { formatTime, parseTime } from '@/utils/format';
+import { AlarmLabel, AlarmStateBadge } from './alarm-badges';
+import { useAcknowledgeAlarms, useAlarmPage, useAlarmSummary, useClearAlarms, useLiveAlarms } from './api';
+import type { AlarmSearch } from './search';
+
+const route = getRouteApi('/_auth/_shell/smartLamp/lampAlarm');
+const FAULT_CODES = Object.values(FaultCode).filter((v): v is FaultCode => typeof v === 'number');
+const COLUMNS = 8;
+
+type Draft = Pick<AlarmSearch, 'regionId' | 'kind' | 'code' | 'state' | 'keyword' | 'from' | 'to'>;
+const toDraft = (s: AlarmSearch): Draft => ({
+  regionId: s.regionId,
+  kind: s.kind,
+  code: s.code,
+  state: s.state,
+  keyword: s.keyword,
+  from: s.from,
+  to: s.to,
+});
+
+/** /smartLamp/lampAlarm: the live list of open alarms and their history, with acknowledge and clear. */
+export function AlarmPage() {
+  const { t } = useTranslation();
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const { pageNum, pageSize } = paging(search);
+  const view = search.view ?? 'open';
+  const canChange = useButton(ButtonPermission.Edit);
+  useLiveAlarms();
+
+  const query: AlarmPageQuery = compact({
+    pageNum,
+    pageSize,
+    open: view === 'open' ? true : undefined,
+    regionId: search.regionId,
+    kind: search.code !== undefined ? undefined : search.kind,
+    code: search.code,
+    state: view === 'history' ? search.state : undefined,
+    deviceId: search.deviceId,
+    keyword: search.keyword,
+    raisedFrom: localIso(search.from),
+    raisedTo: localIso(search.to),
+  });
+  const alarms = useAlarmPage(query);
+  const summary = useAlarmSummary();
+  const acknowledge = useAcknowledgeAlarms();
+  const clear = useClearAlarms();
+  const rows = useMemo(() => alarms.data?.list ?? [], [alarms.data]);
+  const total = alarms.data?.total ?? 0;
+
+  const [draft, setDraft] = useState<Draft>(() => toDraft(search));
+  useEffect(() => setDraft(toDraft(search)), [search]);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  // A selection is only of what is on screen: a row that left the page (cleared, filtered out) is dropped.
+  useEffect(() => setSelected((current) => new Set([...current].filter((id) => rows.some((r) => r.id === id)))), [rows]);
+
+  const filtered = Boolean(search.regionId || search.kind || search.code || search.state || search.keyword || search.from || search.to);
+  const apply = () =>
+    void navigate({
+      search: compact({
+        view: search.view,
+        deviceId: search.deviceId,
+        pageSize: search.pageSize,
+        ...draft,
+        keyword: draft.keyword?.trim() || undefined,
+      }),
+    });
+  const reset = () => void navigate({ search: compact({ view: search.view, pageSize: search.pageSize }) });
+
+  const selectable = rows.filter((r) => r.state !== AlarmState.Cleared);
+  const allSelected = selectable.length > 0 && selectable.every((r) => selected.has(r.id));
+  const toggle = (id: number) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const run = (action: 'acknowledge' | 'clear', ids: number[]) => {
+    const mutation = action === 'acknowledge' ? acknowledge : clear;
+    modals.openConfirmModal({
+      title: t(`alarms:confirm.${action}Title`),
+      children: <Text size="sm">{t(`alarms:confirm.${action}Text`, { count: ids.length })}</Text>,
+      labels: { confirm: t(`alarms:actions.${action}`), cancel: t('common:actions.cancel') },
+      confirmProps: { color: action === 'clear' ? 'gray' : 'orange', 'data-testid': 'alarm-confirm' } as Record<string, string>,
+      onConfirm: () =>
+        mutation.mutate(
+          { ids },
+          {
+            onSuccess: ({ changed }) => {
+              notifySuccess(t(`alarms:feedback.${action === 'acknowledge' ? 'acknowledged' : 'cleared'}`, { count: changed }));
+              setSelected(new Set());
+            },
+          },
+        ),
+    });
+  };
+
+  const deviceName = search.deviceId ? rows.find((r) => r.deviceId === search.deviceId)?.deviceName : undefined;
+
+  return (
+    <PagePanel
+      title={t('common:route.lampAlarm')}
+      actions={
+        <Group gap="xs" data-testid="alarm-summary">
+          <Badge color="red" variant="filled" size="lg" data-testid="alarm-summary-active">
+            {t('alarms:summary.active', { count: summary.data?.active ?? 0 })}
+          </Badge>
+          <Badge color="orange" variant="light" size="lg" data-testid="alarm-summary-acknowledged">
+            {t('alarms:summary.acknowledged', { count: summary.data?.acknowledged ?? 0 })}
+          </Badge>
+        </Group>
+      }
+    >
+      <Group justify="space-between" wrap="wrap">
+        <SegmentedControl
+          value={view}
+          onChange={(v) =>
+            void navigate({
+              search: compact({ ...search, view: v === 'open' ? undefined : (v as AlarmSearch['view']), pageNum: undefined, state: undefined }),
+            })
+          }
+          data={[
+            { value: 'open', label: t('alarms:view.open') },
+            { value: 'history', label: t('alarms:view.history') },
+          ]}
+          aria-label={t('alarms:view.label')}
+          data-testid="alarm-view"
+        />
+        {canChange && (
+          <Group gap="xs">
+            <Button
+              leftSection={<IconBellCheck size={16} />}
+              color="orange"
+              variant="light"
+              disabled={selected.size === 0}
+              loading={acknowledge.isPending}
+              onClick={() => run('acknowledge', [...selected])}
+              data-testid="alarm-acknowledge-selected"
+            >
+              {t('alarms:actions.acknowledgeSelected', { count: selected.size })}
+            </Button>
+            <Button
+              leftSection={<IconBellOff size={16} />}
+              variant="default"
+              disabled={selected.size === 0}
+              loading={clear.isPending}
+              onClick={() => run('clear', [...selected])}
+              data-testid="alarm-clear-selected"
+            >
+              {t('alarms:actions.clearSelected', { count: selected.size })}
+            </Button>
+          </Group>
+        )}
+      </Group>
+
+      <FilterBar onSubmit={apply} onReset={reset} testId="alarm">
+        <TextInput
+          label={t('alarms:fields.device')}
+          placeholder={t('alarms:filters.keywordPlaceholder')}
+          value={draft.keyword ?? ''}
+          onChange={(e) => {
+            const keyword = e.currentTarget.value;
+            setDraft((d) => ({ ...d, keyword }));
+          }}
+          maxLength={64}
+          w={{ base: '100%', sm: 180 }}
+          data-testid="alarm-filter-keyword"
+        />
+        <AreaCascader
+          label={t('alarms:fields.region')}
+          value={draft.regionId ?? null}
+          onChange={(id) => setDraft((d) => ({ ...d, regionId: id ?? undefined }))}
+        />
+        <Select
+          label={t('alarms:fields.kind')}
+          placeholder={t('alarms:filters.all')}
+          clearable
+          data={ALARM_KINDS.map((k) => ({ value: k, label: t(`alarms:kind.${k}`) }))}
+          value={draft.kind ?? null}
+          onChange={(v) => setDraft((d) => ({ ...d, kind: (v as AlarmKind | null) ?? undefined, code: v && v !== 'fault' ? undefined : d.code }))}
+          w={{ base: '100%', sm: 190 }}
+          data-testid="alarm-filter-kind"
+        />
+        <Select
+          label={t('alarms:fields.code')}
+          placeholder={t('alarms:filters.all')}
+          clearable
+          data={FAULT_CODES.map((c) => ({ value: String(c), label: `${c} · ${t(`lighting:fault.${c}`)}` }))}
+          value={draft.code === undefined ? null : String(draft.code)}
+          onChange={(v) =>
+            setDraft((d) => ({ ...d, code: v === null ? undefined : (Number(v) as FaultCode), kind: v === null ? d.kind : undefined }))
+          }
+          w={{ base: '100%', sm: 190 }}
+          data-testid="alarm-filter-code"
+        />
+        {view === 'history' && (
+          <Select
+            label={t('alarms:fields.state')}
+            placeholder={t('alarms:filters.all')}
+            clearable
+            data={ALARM_STATES.map((s) => ({ value: s, label: t(`alarms:state.${s}`) }))}
+            value={draft.state ?? null}
+            onChange={(v) => setDraft((d) => ({ ...d, state: (v as AlarmState | null) ?? undefined }))}
+            w={{ base: '100%', sm: 150 }}
+            data-testid="alarm-filter-state"
+          />
+        )}
+        <DateTimeField
+          label={t('alarms:fields.from')}
+          value={draft.from ?? ''}
+          max={draft.to}
+          onChange={(from) => setDraft((d) => ({ ...d, from: from || undefined }))}
+          testId="alarm-filter-from"
+        />
+        <DateTimeField
+          label={t('alarms:fields.to')}
+          value={draft.to ?? ''}
+          min={draft.from}
+          onChange={(to) => setDraft((d) => ({ ...d, to: to || undefined }))}
+          testId="alarm-filter-to"
+        />
+      </FilterBar>
+
+      {search.deviceId !== undefined && (
+        <Group gap="xs" data-testid="alarm-device-filter">
+          <Text size="sm">{t('alarms:deviceFilter', { name: deviceName ?? `#${search.deviceId}` })}</Text>
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            onClick={() => void navigate({ search: compact({ ...search, deviceId: undefined, pageNum: undefined }) })}
+          >
+            {t('alarms:actions.showAll')}
+          </Button>
+        </Group>
+      )}
+
+      <Table.ScrollContainer minWidth={1180} type="native">
+        <Table striped highlightOnHover verticalSpacing="sm" styles={TABLE_STYLES} data-testid="alarm-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={40}>
+                {canChange && (
+                  <Checkbox
+                    aria-label={t('alarms:actions.selectPage')}
+                    checked={allSelected}
+                    indeterminate={!allSelected && selectable.some((r) => selected.has(r.id))}
+                    onChange={() => setSelected(allSelected ? new Set() : new Set(selectable.map((r) => r.id)))}
+                    data-testid="alarm-select-page"
+                  />
+                )}
+              </Table.Th>
+              <Table.Th>{t('alarms:fields.raisedAt')}</Table.Th>
+              <Table.Th>{t('alarms:fields.device')}</Table.Th>
+              <Table.Th>{t('alarms:fields.region')}</Table.Th>
+              <Table.Th>{t('alarms:fields.alarm')}</Table.Th>
+              <Table.Th>{t('alarms:fields.state')}</Table.Th>
+              <Table.Th>{t('alarms:fields.handled')}</Table.Th>
+              <Table.Th ta="right">{t('common:actions.operations')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody style={{ opacity: alarms.isPlaceholderData ? 0.6 : 1 }}>
+            <TableStatusRow
+              colSpan={COLUMNS}
+              loading={alarms.isPending}
+              failed={alarms.isError && rows.length === 0}
+              empty={alarms.isSuccess && rows.length === 0}
+              filtered={filtered}
+              onRetry={() => void alarms.refetch()}
+            />
+            {rows.map((alarm) => (
+              <AlarmTableRow
+                key={alarm.id}
+                alarm={alarm}
+                selected={selected.has(alarm.id)}
+                canChange={canChange}
+                onToggle={() => toggle(alarm.id)}
+                onAction={(action) => run(action, [alarm.id])}
+                onHistory={() =>
+                  void navigate({ search: compact<AlarmSearch>({ view: 'history', deviceId: alarm.deviceId, pageSize: search.pageSize }) })
+                }
+              />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <TableFooter total={total} pageNum={pageNum} pageSize={pageSize} onChange={(page) => void navigate({ search: { ...search, ...page } })} />
+    </PagePanel>
+  );
+}
+
+function AlarmTableRow({
+  alarm,
+  selected,
+  canChange,
+  onToggle,
+  onAction,
+  onHistory,
+}: {
+  alarm: AlarmRow;
+  selected: boolean;
+  canChange: boolean;
+  onToggle: () => void;
+  onAction: (action: 'acknowledge' | 'clear') => void;
+  onHistory: () => void;
+}) {
+  const { t } = useTranslation();
+  const open = alarm.state !== AlarmState.Cleared;
+  return (
+    <Table.Tr data-testid={`alarm-row-${alarm.deviceCode}`} data-alarm={alarm.id} data-state={alarm.state}>
+      <Table.Td>{canChange && open && <Checkbox checked={selected} onChange={onToggle} aria-label={alarm.deviceName} />}</Table.Td>
+      <Table.Td>
+        <Tooltip label={parseTime(alarm.raisedAt)} withArrow openDelay={300}>
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatTime(alarm.raisedAt)}
+          </Text>
+        </Tooltip>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" fw={500}>
+          {alarm.deviceName}
+        </Text>
+        <Text size="xs" c="dimmed" ff="monospace">
+          {alarm.deviceCode}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{alarm.regionName ?? '—'}</Text>
+      </Table.Td>
+      <Table.Td>
+        <AlarmLabel alarm={alarm} />
+      </Table.Td>
+      <Table.Td>
+        <AlarmStateBadge state={alarm.state} />
+      </Table.Td>
+      <Table.Td>
+        {alarm.acknowledgedAt && (
+          <Text size="xs">{t('alarms:handled.acknowledged', { who: alarm.acknowledgedBy ?? '', time: parseTime(alarm.acknowledgedAt) })}</Text>
+        )}
+        {alarm.clearedAt && (
+          <Text size="xs" c="dimmed">
+            {alarm.clearedBy
+              ? t('alarms:handled.clearedBy', { who: alarm.clearedBy, time: parseTime(alarm.clearedAt) })
+              : t('alarms:handled.clearedByDevice', { time: parseTime(alarm.clearedAt) })}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Group gap={4} justify="flex-end" wrap="nowrap">
+          {canChange && alarm.state === AlarmState.Active && (
+            <Button size="compact-sm" variant="light" color="orange" onClick={() => onAction('acknowledge')} data-testid="alarm-acknowledge">
+              {t('alarms:actions.acknowledge')}
+            </Button>
+          )}
+          {canChange && open && (
+            <Button size="compact-sm" variant="default" onClick={() => onAction('clear')} data-testid="alarm-clear">
+              {t('alarms:actions.clear')}
+            </Button>
+          )}
+          <Tooltip label={t('alarms:actions.history')} withArrow>
+            <Button size="compact-sm" variant="subtle" onClick={onHistory} aria-label={t('alarms:actions.history')} data-testid="alarm-history">
+              <IconHistory size={16} />
+            </Button>
+          </Tooltip>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}

@@ -1,0 +1,78 @@
+import '@mantine/charts/styles.css';
+import { AreaChart, BarChart } from '@mantine/charts';
+import { Paper, SimpleGrid, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { EnergyPeriod, EnergyPoint, EnergyRegionNode } from '@sc/contracts';
+import { currentLanguage } from '@/i18n';
+import { areaLabel } from '@/features/region/area-tree';
+
+/** One unit for a whole chart, so its axis reads evenly: kWh once the largest value reaches one. */
+function formatterFor(maxWh: number): (wh: number) => string {
+  return maxWh >= 1000 ? (wh) => `${(wh / 1000).toFixed(maxWh >= 100_000 ? 0 : 1)} kWh` : (wh) => `${wh.toFixed(maxWh >= 100 ? 0 : 1)} Wh`;
+}
+
+/**
+ * The energy page's charts (recharts through @mantine/charts). Loaded with import() by the page, so no route's first
+ * download carries the chart library.
+ */
+export default function EnergyCharts({
+  period,
+  points,
+  regions,
+}: {
+  period: EnergyPeriod;
+  points: readonly EnergyPoint[];
+  regions: readonly EnergyRegionNode[];
+}) {
+  const { t } = useTranslation();
+  const lang = currentLanguage();
+  const series = [
+    { name: 'energy', label: t('energy:fields.energy'), color: 'blue.6' },
+    { name: 'full', label: t('energy:fields.full'), color: 'gray.5' },
+  ];
+  // Values in Wh; the axis and tooltips say Wh or kWh by the chart's largest value.
+  const timeData = points.map((p) => {
+    const at = new Date(p.at);
+    return { at: period === 'day' ? `${String(at.getHours()).padStart(2, '0')}:00` : String(at.getDate()), energy: p.energyWh, full: p.fullWh };
+  });
+  const regionData = regions.map((r) => ({ region: areaLabel(r, lang), energy: r.energyWh, saving: r.savingWh }));
+  const timeFormat = formatterFor(Math.max(0, ...timeData.map((d) => d.full), ...timeData.map((d) => d.energy)));
+  const regionFormat = formatterFor(Math.max(0, ...regionData.map((d) => d.energy + d.saving)));
+  return (
+    <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+      <Paper withBorder p="md" radius="md" data-testid="energy-chart-time">
+        <Text size="sm" fw={500} mb="sm">
+          {period === 'day' ? t('energy:charts.byHour') : t('energy:charts.byDay')}
+        </Text>
+        <AreaChart
+          h={260}
+          data={timeData}
+          dataKey="at"
+          series={series}
+          curveType="monotone"
+          withLegend
+          valueFormatter={timeFormat}
+          yAxisProps={{ width: 80 }}
+        />
+      </Paper>
+      <Paper withBorder p="md" radius="md" data-testid="energy-chart-regions">
+        <Text size="sm" fw={500} mb="sm">
+          {t('energy:charts.byRegion')}
+        </Text>
+        <BarChart
+          h={260}
+          data={regionData}
+          dataKey="region"
+          type="stacked"
+          series={[
+            { name: 'energy', label: t('energy:fields.energy'), color: 'blue.6' },
+            { name: 'saving', label: t('energy:fields.saving'), color: 'teal.5' },
+          ]}
+          withLegend
+          valueFormatter={regionFormat}
+          yAxisProps={{ width: 80 }}
+        />
+      </Paper>
+    </SimpleGrid>
+  );
+}

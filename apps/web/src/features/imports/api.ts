@@ -1,0 +1,67 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  IMPORT_DRY_RUN_FIELD,
+  IMPORT_GROUP_FIELD,
+  UPLOAD_FIELD,
+  type DeviceGroupOption,
+  type ImportKind,
+  type ImportRejection,
+  type ImportResult,
+  type UploadTarget,
+} from '@sc/contracts';
+import { ApiError, get, request, type QueryValue } from '@/api/request';
+import { downloadFile } from '@/api/download';
+
+/** Where each kind's calls live: single lamps, gateways and loops under /light, poles under /lamp (spec section 7). */
+const MODULE: Record<ImportKind, 'light' | 'lamp'> = { light: 'light', gateway: 'light', loop: 'light', lamp: 'lamp' };
+
+export const importPath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Import`;
+export const templatePath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Template`;
+export const exportPath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Export`;
+
+/** The upload application's address: its port, on the host name the console was opened with. */
+export function useUploadBase(): string | undefined {
+  const target = useQuery({
+    queryKey: ['imports', 'uploadTarget'],
+    queryFn: ({ signal }) => get<UploadTarget>('/imports/uploadTarget', undefined, { signal }),
+    staleTime: Infinity,
+  });
+  return target.data ? `${window.location.protocol}//${window.location.hostname}:${target.data.port}` : undefined;
+}
+
+/** The device groups a kind's records can be imported into. */
+export function useImportGroups(kind: ImportKind) {
+  return useQuery({
+    queryKey: ['imports', 'groups', kind],
+    queryFn: ({ signal }) =>
+      kind === 'lamp'
+        ? get<DeviceGroupOption[]>('/lamp/poleGroups', undefined, { signal })
+        : get<DeviceGroupOption[]>('/light/groupList', { type: 1 }, { signal }),
+    staleTime: 30_000,
+  });
+}
+
+export type ImportOutcome = { result: ImportResult } | { rejection: ImportRejection; message: string };
+
+/**
+ * Sends a file to the upload port. A file with bad rows answers with the rows (nothing imported); any other refusal
+ * (wrong file, no group, no permission) is thrown, its message already on screen.
+ */
+export async function importFile(base: string, kind: ImportKind, file: File, groupId: number, dryRun: boolean): Promise<ImportOutcome> {
+  const body = new FormData();
+  body.append(IMPORT_GROUP_FIELD, String(groupId));
+  body.append(IMPORT_DRY_RUN_FIELD, String(dryRun));
+  body.append(UPLOAD_FIELD, file, file.name);
+  try {
+    return { result: await request<ImportResult>('POST', importPath(kind), { base, body, silent: true }) };
+  } catch (error) {
+    const data = error instanceof ApiError ? (error.data as Partial<ImportRejection> | null) : null;
+    if (data && typeof data.reportId === 'string') return { rejection: data as ImportRejection, message: (error as ApiError).message };
+    throw error;
+  }
+}
+
+export const downloadTemplate = (kind: ImportKind) => downloadFile(templatePath(kind), `${kind}-template`, 'xlsx');
+export const downloadReport = (id: string) => downloadFile('/imports/report', 'import-errors', 'xlsx', { id });
+export const downloadExport = (kind: ImportKind, filters: Record<string, QueryValue>) =>
+  downloadFile(exportPath(kind), `${kind}-list`, 'xlsx', filters);

@@ -1,0 +1,400 @@
+import { lazy, Suspense, useState } from 'react';
+import { ActionIcon, Button, Checkbox, Group, Table, Text, Tooltip } from '@mantine/core';
+import {
+  IconAdjustments,
+  IconBulb,
+  IconBulbOff,
+  IconEdit,
+  IconEye,
+  IconFolders,
+  IconKey,
+  IconLink,
+  IconPlus,
+  IconRefresh,
+  IconRouter,
+  IconTrash,
+  IconTransfer,
+} from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Button as ButtonPermission, DIMMING_LEVELS, DeviceType, type LampAction, type LampRow } from '@sc/contracts';
+import { Select } from '@/components/select';
+import { TableFooter } from '@/components/table-footer';
+import { confirmDelete } from '@/components/confirm';
+import { notifyError, notifySuccess } from '@/components/notify';
+import { useButton } from '@/auth/session-store';
+import { paging } from '@/navigation/search-params';
+import { formatTime } from '@/utils/format';
+import { lightingKeys, useDeleteLamp, useLampControl, useLampPage } from './api';
+import { useBatchDeleteLamps } from './equipment-api';
+import { FaultList, LampStatusBadge, NetworkBadge } from './lamp-badges';
+import { LampFilters } from './lamp-filters';
+import type { EquipmentSearch, LampSearch } from './search';
+
+// Dialogs and the drawer load when someone first opens one.
+const LampFormModal = lazy(() => import('./lamp-form-modal').then((m) => ({ default: m.LampFormModal })));
+const LampDetailDrawer = lazy(() => import('./lamp-detail-drawer').then((m) => ({ default: m.LampDetailDrawer })));
+const EditMqttModal = lazy(() => import('./lamp-dialogs').then((m) => ({ default: m.EditMqttModal })));
+const BindGatewayModal = lazy(() => import('./lamp-dialogs').then((m) => ({ default: m.BindGatewayModal })));
+const BatchGatewayModal = lazy(() => import('./lamp-dialogs').then((m) => ({ default: m.BatchGatewayModal })));
+const MoveGroupModal = lazy(() => import('./lamp-dialogs').then((m) => ({ default: m.MoveGroupModal })));
+// The imports module's button (and, on click, its dialog) arrives just after the list.
+const ImportSlot = lazy(() => import('./import-slot').then((m) => ({ default: m.ImportSlot })));
+
+type Dialog =
+  | { kind: 'form'; lamp: LampRow | null }
+  | { kind: 'view'; lamp: LampRow }
+  | { kind: 'mqtt'; lamp: LampRow }
+  | { kind: 'bind'; lamp: LampRow }
+  | { kind: 'gateway' }
+  | { kind: 'group' }
+  | null;
+
+const reading = (value: number | undefined, digits: number, unit: string) => (value === undefined ? '—' : `${value.toFixed(digits)} ${unit}`.trim());
+
+/** The single lamps: every field of the spec, selection, and each equipment button the caller has. */
+export function LampsTab({ search, onSearch }: { search: EquipmentSearch; onSearch: (next: LampSearch) => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { pageNum, pageSize } = paging(search);
+  const { tab: _tab, ...query } = search;
+  const lamps = useLampPage({ ...query, pageNum, pageSize });
+  const remove = useDeleteLamp();
+  const batchDelete = useBatchDeleteLamps();
+  const control = useLampControl();
+  const can = {
+    view: useButton(ButtonPermission.View),
+    add: useButton(ButtonPermission.Add),
+    refresh: useButton(ButtonPermission.Refresh),
+    editMqtt: useButton(ButtonPermission.EditMqtt),
+    edit: useButton(ButtonPermission.Edit),
+    delete: useButton(ButtonPermission.Delete),
+    batchGateway: useButton(ButtonPermission.BatchUpdateGateway),
+    sync: useButton(ButtonPermission.SyncData),
+    bind: useButton(ButtonPermission.BindGateway),
+    batchDelete: useButton(ButtonPermission.BatchDelete),
+    open: useButton(ButtonPermission.OpenLamp),
+    close: useButton(ButtonPermission.CloseLamp),
+    openAndClose: useButton(ButtonPermission.OpenAndClose),
+  };
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [dialog, setDialogState] = useState<Dialog>(null);
+  const [used, setUsed] = useState(false);
+  const setDialog = (next: Dialog) => {
+    setUsed(true);
+    setDialogState(next);
+  };
+
+  const rows = lamps.data?.list ?? [];
+  const pageIds = rows.map((l) => l.id);
+  const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
+  const toggle = (id: number) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const togglePage = () =>
+    setSelected((s) => {
+      const next = new Set(s);
+      for (const id of pageIds) {
+        if (allOnPage) next.delete(id);
+        else next.add(id);
+      }
+      return next;
+    });
+  /** Batch buttons need at least one selected lamp ('Please select a list item'). */
+  const withSelection = (run: (ids: number[]) => void) => () => {
+    if (selected.size === 0) return notifyError(t('messages:selectListItem'));
+    run([...selected]);
+  };
+  const send = (action: LampAction, level?: number) =>
+    withSelection(async (ids) => {
+      try {
+        await control.mutateAsync({ ids, action, ...(level === undefined ? {} : { level: level as never }) });
+        notifySuccess(t('messages:instructionSent'));
+      } catch {
+        // The refusal is already on screen.
+      }
+    });
+  const del = async (lamp: LampRow) => {
+    if (!(await confirmDelete(lamp.lampName))) return;
+    try {
+      await remove.mutateAsync(lamp.id);
+      notifySuccess(t('lighting:list.deleted', { name: lamp.lampName }));
+    } catch {
+      // The refusal is already on screen.
+    }
+  };
+  const delSelected = withSelection(async (ids) => {
+    if (!(await confirmDelete(t('lighting:control.selected', { count: ids.length })))) return;
+    try {
+      await batchDelete.mutateAsync(ids);
+      setSelected(new Set());
+      notifySuccess(t('common:feedback.deleted'));
+    } catch {
+      // The refusal is already on screen.
+    }
+  });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: lightingKeys.all });
+  const closeDialog = () => setDialogState(null);
+  const rowActions = can.view || can.edit || can.editMqtt || can.bind || can.delete;
+  const columns = 28;
+
+  return (
+    <>
+      <LampFilters search={search} onApply={onSearch} equipment />
+      <Group gap="xs" mb="sm" data-testid="lamp-toolbar">
+        {can.add && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setDialog({ kind: 'form', lamp: null })} data-testid="lamp-add">
+            {t('lighting:list.add')}
+          </Button>
+        )}
+        {can.refresh && (
+          <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={refresh} data-testid="lamp-refresh">
+            {t('lighting:equipment.refresh')}
+          </Button>
+        )}
+        <Suspense fallback={null}>
+          <ImportSlot kind="lamp" onImported={refresh} />
+        </Suspense>
+        {can.sync && (
+          <Button variant="light" leftSection={<IconTransfer size={16} />} onClick={send('sync')} data-testid="lamp-sync">
+            {t('lighting:equipment.syncData')}
+          </Button>
+        )}
+        {can.open && (
+          <Button variant="light" color="yellow" leftSection={<IconBulb size={16} />} onClick={send('on')} data-testid="lamp-open">
+            {t('lighting:control.open')}
+          </Button>
+        )}
+        {can.close && (
+          <Button variant="light" color="gray" leftSection={<IconBulbOff size={16} />} onClick={send('off')} data-testid="lamp-close">
+            {t('lighting:control.close')}
+          </Button>
+        )}
+        {can.openAndClose && (
+          <Select
+            placeholder={t('lighting:equipment.openAndClose')}
+            aria-label={t('lighting:equipment.openAndClose')}
+            data={DIMMING_LEVELS.map((level) => ({ value: String(level), label: t('lighting:control.levelValue', { level }) }))}
+            value={null}
+            onChange={(v) => v !== null && send('dim', Number(v))()}
+            leftSection={<IconAdjustments size={16} />}
+            w={170}
+            data-testid="lamp-dim"
+          />
+        )}
+        {can.batchGateway && (
+          <Button
+            variant="default"
+            leftSection={<IconRouter size={16} />}
+            onClick={withSelection(() => setDialog({ kind: 'gateway' }))}
+            data-testid="lamp-batch-gateway"
+          >
+            {t('lighting:equipment.batchUpdateGateway')}
+          </Button>
+        )}
+        {can.edit && (
+          <Button
+            variant="default"
+            leftSection={<IconFolders size={16} />}
+            onClick={withSelection(() => setDialog({ kind: 'group' }))}
+            data-testid="lamp-move-group"
+          >
+            {t('lighting:equipment.moveToGroup')}
+          </Button>
+        )}
+        {can.batchDelete && (
+          <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={delSelected} data-testid="lamp-batch-delete">
+            {t('lighting:equipment.batchDelete')}
+          </Button>
+        )}
+        {selected.size > 0 && (
+          <Text size="sm" c="dimmed" data-testid="lamp-selected">
+            {t('lighting:control.selected', { count: selected.size })}
+          </Text>
+        )}
+      </Group>
+      <Table.ScrollContainer minWidth={2600} type="native">
+        <Table striped data-testid="lamp-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>
+                <Checkbox checked={allOnPage} onChange={togglePage} aria-label={t('lighting:control.selectPage')} data-testid="lamp-select-page" />
+              </Table.Th>
+              <Table.Th>{t('lighting:fields.lampName')}</Table.Th>
+              <Table.Th>{t('lighting:fields.clientId')}</Table.Th>
+              <Table.Th>{t('lighting:fields.addr')}</Table.Th>
+              <Table.Th>{t('lighting:fields.mac')}</Table.Th>
+              <Table.Th>{t('lighting:fields.gatewayId')}</Table.Th>
+              <Table.Th>{t('lighting:fields.lampControlId')}</Table.Th>
+              <Table.Th>{t('lighting:fields.loop')}</Table.Th>
+              <Table.Th>{t('lighting:fields.group')}</Table.Th>
+              <Table.Th>{t('lighting:fields.region')}</Table.Th>
+              <Table.Th>{t('lighting:fields.position')}</Table.Th>
+              <Table.Th>{t('lighting:fields.status')}</Table.Th>
+              <Table.Th>{t('lighting:fields.networkStatus')}</Table.Th>
+              <Table.Th>{t('lighting:fields.switchState')}</Table.Th>
+              <Table.Th>{t('lighting:fields.bri')}</Table.Th>
+              <Table.Th>{t('lighting:fields.level')}</Table.Th>
+              <Table.Th>{t('lighting:fields.color')}</Table.Th>
+              <Table.Th>{t('lighting:fields.voltage')}</Table.Th>
+              <Table.Th>{t('lighting:fields.current')}</Table.Th>
+              <Table.Th>{t('lighting:fields.power')}</Table.Th>
+              <Table.Th>{t('lighting:fields.powerFactor')}</Table.Th>
+              <Table.Th>{t('lighting:fields.signal')}</Table.Th>
+              <Table.Th>{t('lighting:fields.totalIllumination')}</Table.Th>
+              <Table.Th>{t('lighting:fields.versions')}</Table.Th>
+              <Table.Th>{t('lighting:fields.strategyId')}</Table.Th>
+              <Table.Th>{t('lighting:fields.faults')}</Table.Th>
+              <Table.Th>{t('lighting:fields.reportedAt')}</Table.Th>
+              {rowActions && <Table.Th ta="right">{t('common:actions.operations')}</Table.Th>}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.length === 0 && !lamps.isLoading && (
+              <Table.Tr>
+                <Table.Td colSpan={columns}>
+                  <Text c="dimmed" ta="center" py="lg">
+                    {t('lighting:list.noLamps')}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+            {rows.map((lamp) => (
+              <Table.Tr key={lamp.id} data-testid={`lamp-row-${lamp.clientId}`}>
+                <Table.Td>
+                  <Checkbox checked={selected.has(lamp.id)} onChange={() => toggle(lamp.id)} aria-label={lamp.lampName} data-testid="lamp-select" />
+                </Table.Td>
+                <Table.Td fw={500}>{lamp.lampName}</Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace">
+                    {lamp.clientId}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{lamp.addr || '—'}</Table.Td>
+                <Table.Td ff="monospace">{lamp.mac || '—'}</Table.Td>
+                <Table.Td ff="monospace" data-testid="lamp-gateway">
+                  {lamp.gatewayId || '—'}
+                </Table.Td>
+                <Table.Td>{lamp.lampControlId || '—'}</Table.Td>
+                <Table.Td>{lamp.loopName ?? '—'}</Table.Td>
+                <Table.Td data-testid="lamp-group">{lamp.groupName ?? '—'}</Table.Td>
+                <Table.Td>{lamp.regionName ?? '—'}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  {lamp.latitude === null || lamp.longitude === null ? '—' : `${lamp.latitude.toFixed(4)}, ${lamp.longitude.toFixed(4)}`}
+                </Table.Td>
+                <Table.Td>
+                  <LampStatusBadge status={lamp.status} />
+                </Table.Td>
+                <Table.Td>
+                  <NetworkBadge networkStatus={lamp.networkStatus} />
+                </Table.Td>
+                <Table.Td>{t(lamp.switchState === 1 ? 'lighting:switch.on' : 'lighting:switch.off')}</Table.Td>
+                <Table.Td>{`${lamp.bri} %`}</Table.Td>
+                <Table.Td>{lamp.level === null ? '—' : `${lamp.level} %`}</Table.Td>
+                <Table.Td>{lamp.color || '—'}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{reading(lamp.telemetry?.voltage, 1, 'V')}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{reading(lamp.telemetry?.current, 3, 'A')}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }} data-testid="lamp-telemetry">
+                  {reading(lamp.telemetry?.power, 1, 'W')}
+                </Table.Td>
+                <Table.Td>{reading(lamp.telemetry?.powerFactor, 2, '')}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{lamp.telemetry ? `${lamp.telemetry.signal} dBm` : '—'}</Table.Td>
+                <Table.Td>
+                  {lamp.totalIlluminationHours === null ? '—' : t('lighting:equipment.hours', { count: lamp.totalIlluminationHours })}
+                </Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  {lamp.hardwareVersion || lamp.softwareVersion ? `${lamp.hardwareVersion} / ${lamp.softwareVersion}` : '—'}
+                </Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  {lamp.strategyId === null ? '—' : `${lamp.strategyName ?? `#${lamp.strategyId}`} · ${t(`lighting:mode.${lamp.mode}`)}`}
+                </Table.Td>
+                <Table.Td>
+                  <FaultList faults={lamp.faults} />
+                </Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{lamp.reportedAt ? formatTime(lamp.reportedAt) : t('lighting:list.never')}</Table.Td>
+                {rowActions && (
+                  <Table.Td>
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      {can.view && (
+                        <Tooltip label={t('lighting:equipment.view')}>
+                          <ActionIcon
+                            variant="subtle"
+                            onClick={() => setDialog({ kind: 'view', lamp })}
+                            aria-label={t('lighting:equipment.view')}
+                            data-testid="lamp-view"
+                          >
+                            <IconEye size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                      )}
+                      {can.edit && (
+                        <Tooltip label={t('common:actions.edit')}>
+                          <ActionIcon onClick={() => setDialog({ kind: 'form', lamp })} aria-label={t('common:actions.edit')} data-testid="lamp-edit">
+                            <IconEdit size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                      )}
+                      {can.editMqtt && (
+                        <Tooltip label={t('lighting:equipment.editMqtt')}>
+                          <ActionIcon
+                            variant="light"
+                            onClick={() => setDialog({ kind: 'mqtt', lamp })}
+                            aria-label={t('lighting:equipment.editMqtt')}
+                            data-testid="lamp-edit-mqtt"
+                          >
+                            <IconKey size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                      )}
+                      {can.bind && (
+                        <Tooltip label={t('lighting:equipment.bindGateway')}>
+                          <ActionIcon
+                            variant="light"
+                            onClick={() => setDialog({ kind: 'bind', lamp })}
+                            aria-label={t('lighting:equipment.bindGateway')}
+                            data-testid="lamp-bind"
+                          >
+                            <IconLink size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                      )}
+                      {can.delete && (
+                        <Tooltip label={t('common:actions.delete')}>
+                          <ActionIcon color="red" onClick={() => void del(lamp)} aria-label={t('common:actions.delete')} data-testid="lamp-delete">
+                            <IconTrash size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                      )}
+                    </Group>
+                  </Table.Td>
+                )}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <TableFooter total={lamps.data?.total ?? 0} pageNum={pageNum} pageSize={pageSize} onChange={(page) => onSearch({ ...query, ...page })} />
+      {used && (
+        <Suspense fallback={null}>
+          <LampFormModal opened={dialog?.kind === 'form'} lamp={dialog?.kind === 'form' ? dialog.lamp : null} onClose={closeDialog} />
+          <LampDetailDrawer lampId={dialog?.kind === 'view' ? dialog.lamp.id : null} onClose={closeDialog} />
+          <EditMqttModal lamp={dialog?.kind === 'mqtt' ? dialog.lamp : null} onClose={closeDialog} />
+          <BindGatewayModal lamp={dialog?.kind === 'bind' ? dialog.lamp : null} onClose={closeDialog} />
+          <BatchGatewayModal ids={[...selected]} opened={dialog?.kind === 'gateway'} onClose={closeDialog} />
+          <MoveGroupModal
+            ids={[...selected]}
+            type={DeviceType.SingleLamp}
+            opened={dialog?.kind === 'group'}
+            onClose={(done) => {
+              if (done) setSelected(new Set());
+              closeDialog();
+            }}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}

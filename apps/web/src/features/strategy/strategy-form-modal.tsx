@@ -1,0 +1,251 @@
+import { useEffect } from 'react';
+import { ActionIcon, Button, Chip, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import {
+  DIMMING_LEVELS,
+  STRATEGY_NAME_MAX,
+  STRATEGY_PERIODS_MAX,
+  StrategyMode,
+  WEEKDAYS,
+  type DimmingLevel,
+  type StrategyAddOrEditRequest,
+  type StrategyFamily,
+  type StrategyRow,
+  type Weekday,
+} from '@sc/contracts';
+import { fieldErrors } from '@/api/field-errors';
+import { notifySuccess } from '@/components/notify';
+import { useIsMobile } from '@/layout/use-is-mobile';
+import { useSaveStrategy } from './api';
+
+interface PeriodValues {
+  start: string;
+  end: string;
+  level: string | null;
+}
+
+interface Values {
+  name: string;
+  mode: string;
+  sunsetOffset: number | string;
+  sunriseOffset: number | string;
+  sunLevel: string | null;
+  startDate: string;
+  endDate: string;
+  weekdays: string[];
+  radarCodes: string[];
+  brightness: string | null;
+  holdSeconds: number | string;
+  periods: PeriodValues[];
+}
+
+function valuesOf(row: StrategyRow | null): Values {
+  const data = (row?.modeData ?? {}) as Record<string, unknown>;
+  const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
+  return {
+    name: row?.name ?? '',
+    mode: String(row?.mode ?? StrategyMode.Week),
+    sunsetOffset: (data.sunsetOffset as number | undefined) ?? 0,
+    sunriseOffset: (data.sunriseOffset as number | undefined) ?? 0,
+    sunLevel: row?.mode === StrategyMode.SunriseSunset ? text(data.level) : '100',
+    startDate: text(data.startDate),
+    endDate: text(data.endDate),
+    weekdays: (data.weekdays as string[] | undefined) ?? [],
+    radarCodes: (data.radarCodes as string[] | undefined) ?? [],
+    brightness: row?.mode === StrategyMode.Sensing ? text(data.brightness) : '100',
+    holdSeconds: (data.holdSeconds as number | undefined) ?? 60,
+    periods: (row?.periods ?? [{ start: '18:00', end: '06:00', level: 100 }]).map((p) => ({ start: p.start, end: p.end, level: String(p.level) })),
+  };
+}
+
+const level = (v: string | null) => (v === null || v === '' ? undefined : (Number(v) as DimmingLevel));
+const integer = (v: number | string) => (v === '' ? undefined : Number(v));
+
+/** The request: only the chosen mode's settings; empty inputs stay out so the server names them. */
+function requestOf(values: Values, id: number | undefined): StrategyAddOrEditRequest {
+  const mode = Number(values.mode) as StrategyMode;
+  const periods = values.periods.map((p) => ({ start: p.start, end: p.end, level: level(p.level) as DimmingLevel }));
+  const modeData = {
+    [StrategyMode.SunriseSunset]: {
+      sunsetOffset: integer(values.sunsetOffset),
+      sunriseOffset: integer(values.sunriseOffset),
+      level: level(values.sunLevel),
+    },
+    [StrategyMode.Date]: { startDate: values.startDate, endDate: values.endDate },
+    [StrategyMode.Week]: { weekdays: values.weekdays as Weekday[] },
+    [StrategyMode.Sensing]: { radarCodes: values.radarCodes, brightness: level(values.brightness), holdSeconds: integer(values.holdSeconds) },
+  }[mode];
+  return { ...(id ? { id } : {}), name: values.name.trim(), mode, modeData, periods } as StrategyAddOrEditRequest;
+}
+
+/** Server field names (`modeData.level`, `periods[1].start`) as this form's paths. */
+function formPath(field: string, mode: StrategyMode): string {
+  const periods = /^periods\[(\d+)\]\.(\w+)$/.exec(field);
+  if (periods) return `periods.${periods[1]}.${periods[2]}`;
+  if (field === 'modeData.level') return 'sunLevel';
+  if (field.startsWith('modeData.')) return field.slice('modeData.'.length);
+  return field === 'periods' && mode === StrategyMode.SunriseSunset ? 'periods' : field;
+}
+
+/** Add or edit a lamp strategy (or, with family strip, a strip light strategy): name, mode with its own settings, and the period editor. */
+export function StrategyFormModal({
+  opened,
+  strategy,
+  onClose,
+  family = 'lamp',
+}: {
+  opened: boolean;
+  strategy: StrategyRow | null;
+  onClose: () => void;
+  family?: StrategyFamily;
+}) {
+  const { t } = useTranslation();
+  const mobile = useIsMobile();
+  const save = useSaveStrategy(family);
+  const form = useForm<Values>({
+    initialValues: valuesOf(strategy),
+    validate: { name: (v) => (v.trim() ? null : t('messages:nameEmpty')) },
+  });
+  useEffect(() => {
+    if (opened) {
+      form.setValues(valuesOf(strategy));
+      form.clearErrors();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the dialog opens or its target changes
+  }, [opened, strategy]);
+
+  const mode = Number(form.values.mode) as StrategyMode;
+  const levels = DIMMING_LEVELS.map((l) => ({ value: String(l), label: `${l} %` }));
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await save.mutateAsync(requestOf(values, strategy?.id));
+      notifySuccess(t(strategy ? 'common:feedback.updated' : 'common:feedback.created'));
+      onClose();
+    } catch (error) {
+      form.setErrors(Object.fromEntries(Object.entries(fieldErrors(error)).map(([field, message]) => [formPath(field, mode), message])));
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={t(strategy ? 'strategy:list.edit' : 'strategy:list.add')} size="lg" fullScreen={mobile}>
+      <form onSubmit={submit} noValidate data-testid="strategy-form">
+        <Stack>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label={t('strategy:fields.name')} required maxLength={STRATEGY_NAME_MAX} name="name" {...form.getInputProps('name')} />
+            <Select
+              label={t('strategy:fields.mode')}
+              required
+              allowDeselect={false}
+              data={[StrategyMode.SunriseSunset, StrategyMode.Date, StrategyMode.Week, StrategyMode.Sensing].map((m) => ({
+                value: String(m),
+                label: t(`strategy:mode.${m}`),
+              }))}
+              {...form.getInputProps('mode')}
+              data-testid="strategy-mode"
+            />
+          </SimpleGrid>
+
+          {mode === StrategyMode.SunriseSunset && (
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              <NumberInput label={t('strategy:fields.sunsetOffset')} allowDecimal={false} {...form.getInputProps('sunsetOffset')} />
+              <NumberInput label={t('strategy:fields.sunriseOffset')} allowDecimal={false} {...form.getInputProps('sunriseOffset')} />
+              <Select label={t('strategy:fields.level')} required data={levels} {...form.getInputProps('sunLevel')} />
+            </SimpleGrid>
+          )}
+          {mode === StrategyMode.Date && (
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput type="date" label={t('strategy:fields.startDate')} required {...form.getInputProps('startDate')} />
+              <TextInput type="date" label={t('strategy:fields.endDate')} required {...form.getInputProps('endDate')} />
+            </SimpleGrid>
+          )}
+          {mode === StrategyMode.Week && (
+            <Stack gap={4}>
+              <Text size="sm" fw={500}>
+                {t('strategy:fields.weekdays')}
+              </Text>
+              <Chip.Group multiple value={form.values.weekdays} onChange={(v) => form.setFieldValue('weekdays', v)}>
+                <Group gap="xs" data-testid="strategy-weekdays">
+                  {WEEKDAYS.map((d) => (
+                    <Chip key={d} value={d} size="sm">
+                      {t(`strategy:weekday.${d}`)}
+                    </Chip>
+                  ))}
+                </Group>
+              </Chip.Group>
+              <Text size="xs" c={form.errors.weekdays ? 'red' : 'dimmed'}>
+                {form.errors.weekdays ?? t('strategy:form.weekdaysHint')}
+              </Text>
+            </Stack>
+          )}
+          {mode === StrategyMode.Sensing && (
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              <TagsInput
+                label={t('strategy:fields.radarCodes')}
+                required
+                placeholder={t('strategy:form.radarPlaceholder')}
+                {...form.getInputProps('radarCodes')}
+              />
+              <Select label={t('strategy:fields.brightness')} required data={levels} {...form.getInputProps('brightness')} />
+              <NumberInput label={t('strategy:fields.holdSeconds')} required allowDecimal={false} min={1} {...form.getInputProps('holdSeconds')} />
+            </SimpleGrid>
+          )}
+
+          <Stack gap="xs" data-testid="strategy-periods">
+            <Group justify="space-between">
+              <Text size="sm" fw={500}>
+                {t('strategy:fields.periods')}
+              </Text>
+              <Button
+                size="compact-sm"
+                variant="light"
+                leftSection={<IconPlus size={14} />}
+                disabled={form.values.periods.length >= STRATEGY_PERIODS_MAX}
+                onClick={() => form.insertListItem('periods', { start: '', end: '', level: null })}
+                data-testid="strategy-add-period"
+              >
+                {t('strategy:form.addPeriod')}
+              </Button>
+            </Group>
+            <Text size="xs" c={form.errors.periods ? 'red' : 'dimmed'}>
+              {form.errors.periods ?? t(mode === StrategyMode.SunriseSunset ? 'strategy:form.sunPeriodsHint' : 'strategy:form.periodsHint')}
+            </Text>
+            {form.values.periods.map((_, i) => (
+              <Group key={i} align="flex-start" gap="xs" wrap="nowrap" data-testid={`strategy-period-${i}`}>
+                <TextInput type="time" aria-label={t('strategy:fields.start')} style={{ flex: 1 }} {...form.getInputProps(`periods.${i}.start`)} />
+                <TextInput type="time" aria-label={t('strategy:fields.end')} style={{ flex: 1 }} {...form.getInputProps(`periods.${i}.end`)} />
+                <Select
+                  aria-label={t('strategy:fields.level')}
+                  placeholder={t('strategy:fields.level')}
+                  data={levels}
+                  w={110}
+                  {...form.getInputProps(`periods.${i}.level`)}
+                />
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  mt={6}
+                  aria-label={t('strategy:form.removePeriod')}
+                  onClick={() => form.removeListItem('periods', i)}
+                >
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Group>
+            ))}
+          </Stack>
+
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common:actions.cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending} data-testid="strategy-save">
+              {t('common:actions.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,251 @@
+import { Suspense, lazy, useState } from 'react';
+import { ActionIcon, Button, Checkbox, Grid, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { getRouteApi } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { Button as ButtonPermission, type StripRow } from '@sc/contracts';
+import { AreaCascader } from '@/components/area-cascader';
+import { confirmDelete } from '@/components/confirm';
+import { notifySuccess } from '@/components/notify';
+import { FilterBar, PagePanel } from '@/components/page-panel';
+import { TableFooter } from '@/components/table-footer';
+import { useButton } from '@/auth/session-store';
+import { compact, paging } from '@/navigation/search-params';
+import { useLiveLighting } from '@/features/lighting/api';
+import { DispatchPanel } from '@/features/lighting/dispatch-panel';
+import { LampStatusBadge, NetworkBadge, TelemetryCell } from '@/features/lighting/lamp-badges';
+import { useDeleteStrip, useLiveStrips, useStripPage } from './api';
+import { StripLabels, StripZones } from './strip-badges';
+import { StripEffectCard, describeStripDispatch } from './strip-effect-card';
+import type { StripSearch } from './search';
+
+// The form loads when first opened, keeping the page's first load small.
+const StripFormModal = lazy(() => import('./strip-form-modal').then((m) => ({ default: m.StripFormModal })));
+
+const route = getRouteApi('/_auth/_shell/smartLamp/lightManage');
+
+/** /smartLamp/lightManage: the strip lights with their status labels, live; light effects on the selected ones. */
+export function StripManagePage() {
+  const { t } = useTranslation();
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const { pageNum, pageSize } = paging(search);
+  const strips = useStripPage({ lampName: search.lampName, regionId: search.regionId, pageNum, pageSize });
+  const remove = useDeleteStrip();
+  const canAdd = useButton(ButtonPermission.Add);
+  const canEdit = useButton(ButtonPermission.Edit);
+  const canDelete = useButton(ButtonPermission.Delete);
+  useLiveStrips();
+  // Dispatch progress events, for the panel.
+  useLiveLighting();
+
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [editing, setEditing] = useState<StripRow | null>(null);
+  const [formOpen, setFormOpen] = useState(false);
+  const [draft, setDraft] = useState<StripSearch>(search);
+
+  const rows = strips.data?.list ?? [];
+  const pageIds = rows.map((r) => r.id);
+  const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
+  const toggle = (id: number) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const apply = (next: StripSearch) => void navigate({ search: compact({ ...next, pageNum: undefined, dispatch: search.dispatch }) });
+
+  const deleteStrip = async (strip: StripRow) => {
+    if (!(await confirmDelete(t('strip:list.deleteDetail', { name: strip.lampName })))) return;
+    await remove.mutateAsync(strip.id);
+    setSelected((current) => new Set([...current].filter((id) => id !== strip.id)));
+    notifySuccess(t('common:feedback.deleted'));
+  };
+
+  return (
+    <PagePanel
+      title={t('common:route.lightManage')}
+      actions={
+        canAdd && (
+          <Button
+            leftSection={<IconPlus size={16} />}
+            onClick={() => {
+              setEditing(null);
+              setFormOpen(true);
+            }}
+            data-testid="strip-add"
+          >
+            {t('strip:list.add')}
+          </Button>
+        )
+      }
+    >
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, xl: 8 }}>
+          <Stack gap="sm">
+            <FilterBar
+              onSubmit={() => apply({ ...draft, lampName: draft.lampName?.trim() || undefined })}
+              onReset={() => {
+                setDraft({});
+                apply({});
+              }}
+              testId="strip"
+            >
+              <TextInput
+                label={t('strip:fields.lampName')}
+                value={draft.lampName ?? ''}
+                onChange={(e) => setDraft({ ...draft, lampName: e.currentTarget.value })}
+                name="lampName"
+                w={{ base: '100%', sm: 200 }}
+              />
+              <AreaCascader
+                label={t('strip:fields.region')}
+                value={draft.regionId ?? null}
+                onChange={(id) => setDraft({ ...draft, regionId: id ?? undefined })}
+              />
+            </FilterBar>
+            <Group justify="space-between">
+              <Text size="sm" c="dimmed" data-testid="strip-selected">
+                {t('strip:list.selected', { count: selected.size })}
+              </Text>
+              {selected.size > 0 && (
+                <Button size="compact-sm" variant="subtle" onClick={() => setSelected(new Set())}>
+                  {t('strip:list.clearSelection')}
+                </Button>
+              )}
+            </Group>
+            <Table.ScrollContainer minWidth={1000} type="native">
+              <Table striped highlightOnHover data-testid="strip-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={40}>
+                      <Checkbox
+                        aria-label={t('strip:list.selectPage')}
+                        checked={allOnPage}
+                        indeterminate={!allOnPage && pageIds.some((id) => selected.has(id))}
+                        onChange={() =>
+                          setSelected((current) => {
+                            const next = new Set(current);
+                            for (const id of pageIds) {
+                              if (allOnPage) next.delete(id);
+                              else next.add(id);
+                            }
+                            return next;
+                          })
+                        }
+                      />
+                    </Table.Th>
+                    <Table.Th>{t('strip:fields.lampName')}</Table.Th>
+                    <Table.Th>{t('strip:fields.statusLabels')}</Table.Th>
+                    <Table.Th>{t('strip:fields.status')}</Table.Th>
+                    <Table.Th>{t('strip:fields.networkStatus')}</Table.Th>
+                    <Table.Th>{t('strip:fields.zones')}</Table.Th>
+                    <Table.Th>{t('strip:fields.bri')}</Table.Th>
+                    <Table.Th>{t('strip:fields.power')}</Table.Th>
+                    <Table.Th>{t('strip:fields.group')}</Table.Th>
+                    <Table.Th>{t('strip:fields.gatewayId')}</Table.Th>
+                    {(canEdit || canDelete) && <Table.Th>{t('common:actions.operations')}</Table.Th>}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.length === 0 && (
+                    <Table.Tr>
+                      <Table.Td colSpan={11}>
+                        <Text c="dimmed" ta="center" py="md">
+                          {strips.isLoading ? t('common:feedback.loading') : t('strip:list.empty')}
+                        </Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                  {rows.map((strip) => (
+                    <Table.Tr
+                      key={strip.id}
+                      data-testid={`strip-row-${strip.clientId}`}
+                      onClick={() => toggle(strip.id)}
+                      style={{ cursor: 'pointer' }}
+                    >
+                      <Table.Td onClick={(e) => e.stopPropagation()}>
+                        <Checkbox checked={selected.has(strip.id)} onChange={() => toggle(strip.id)} aria-label={strip.lampName} />
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" fw={500}>
+                          {strip.lampName}
+                        </Text>
+                        <Text size="xs" c="dimmed" ff="monospace">
+                          {strip.clientId}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <StripLabels labels={strip.statusLabels} />
+                      </Table.Td>
+                      <Table.Td>
+                        <LampStatusBadge status={strip.status} />
+                      </Table.Td>
+                      <Table.Td>
+                        <NetworkBadge networkStatus={strip.networkStatus} />
+                      </Table.Td>
+                      <Table.Td>
+                        <StripZones strip={strip} />
+                      </Table.Td>
+                      <Table.Td data-testid="strip-bri">{`${strip.bri} %`}</Table.Td>
+                      <Table.Td>
+                        <TelemetryCell lamp={strip} />
+                      </Table.Td>
+                      <Table.Td>{strip.groupName ?? '—'}</Table.Td>
+                      <Table.Td ff="monospace">{strip.gatewayId || '—'}</Table.Td>
+                      {(canEdit || canDelete) && (
+                        <Table.Td onClick={(e) => e.stopPropagation()}>
+                          <Group gap={4} wrap="nowrap">
+                            {canEdit && (
+                              <ActionIcon
+                                variant="subtle"
+                                aria-label={t('strip:list.edit')}
+                                onClick={() => {
+                                  setEditing(strip);
+                                  setFormOpen(true);
+                                }}
+                              >
+                                <IconPencil size={16} />
+                              </ActionIcon>
+                            )}
+                            {canDelete && (
+                              <ActionIcon
+                                variant="subtle"
+                                color="red"
+                                aria-label={t('common:actions.delete')}
+                                onClick={() => void deleteStrip(strip)}
+                              >
+                                <IconTrash size={16} />
+                              </ActionIcon>
+                            )}
+                          </Group>
+                        </Table.Td>
+                      )}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <TableFooter
+              total={strips.data?.total ?? 0}
+              pageNum={pageNum}
+              pageSize={pageSize}
+              onChange={(page) => void navigate({ search: { ...search, ...page } })}
+            />
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, xl: 4 }}>
+          <Stack gap="md">
+            <StripEffectCard
+              selected={[...selected]}
+              onDispatched={(dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true })}
+            />
+            <DispatchPanel dispatchId={search.dispatch ?? null} describe={describeStripDispatch} />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+      <Suspense fallback={null}>{formOpen && <StripFormModal opened strip={editing} onClose={() => setFormOpen(false)} />}</Suspense>
+    </PagePanel>
+  );
+}

@@ -1,0 +1,36 @@
+import type { Shape } from '../shape';
+import type { imports as en } from '../en/imports';
+
+export const imports: Shape<typeof en> = {
+  button: 'Importar datos',
+  export: 'Exportar',
+  title: {
+    light: 'Importar farolas',
+    gateway: 'Importar pasarelas',
+    loop: 'Importar circuitos',
+    lamp: 'Importar postes',
+  },
+  file: 'Archivo',
+  filePlaceholder: 'Elija un archivo xlsx o xls',
+  fileHint: 'xlsx o xls, 5 MB como máximo. Se lee la primera hoja; su primera fila nombra las columnas, como en la plantilla.',
+  group: 'Grupo de dispositivos',
+  groupPlaceholder: 'Seleccione un grupo',
+  noGroups: 'Aún no hay grupos para estos dispositivos',
+  template: 'Descargar plantilla',
+  preview: 'Vista previa',
+  previewHint: 'Comprueba cada fila y muestra qué cambiaría, sin escribir nada',
+  import: 'Importar',
+  previewSummary: 'Vista previa de {{total}} filas: aún no se ha escrito nada',
+  doneSummary: '{{total}} filas importadas',
+  added: 'Añadidos',
+  changed: 'Modificados',
+  unchanged: 'Sin cambios',
+  codes: 'Códigos',
+  errorsMore: 'Se muestran los primeros {{shown}} de {{count}} problemas; el informe los tiene todos',
+  downloadReport: 'Descargar informe de errores',
+  row: 'Fila',
+  column: 'Columna',
+  value: 'Valor',
+  reason: 'Motivo',
+  imported: 'Importación terminada: {{added}} añadidos, {{changed}} modificados, {{unchanged}} sin cambios',
+};

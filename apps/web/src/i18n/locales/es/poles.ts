@@ -1,0 +1,51 @@
+import type { Shape } from '../shape';
+import type { poles as en } from '../en/poles';
+
+export const poles: Shape<typeof en> = {
+  fields: {
+    name: 'Nombre del poste',
+    code: 'Código',
+    region: 'Región',
+    group: 'Grupo',
+    longitude: 'Longitud',
+    latitude: 'Latitud',
+    position: 'Posición',
+    address: 'Dirección',
+    remark: 'Observación',
+    mounted: 'Dispositivos montados',
+    type: 'Tipo de dispositivo',
+  },
+  deviceType: {
+    '1': 'Farola',
+    '2': 'Tira de luz',
+    '3': 'Terminal de megafonía',
+    '4': 'Pantalla LED',
+    '5': 'Radar',
+    '6': 'AP',
+    '7': 'Columna de alarma',
+  },
+  list: {
+    add: 'Añadir poste',
+    edit: 'Editar poste',
+    namePlaceholder: 'Nombre o código',
+    all: 'Todos',
+    noPoles: 'Ningún poste coincide con estos filtros',
+    deleted: 'Poste {{name}} eliminado',
+    details: 'Dispositivos',
+    addGroup: 'Nuevo grupo',
+    groupName: 'Nombre del grupo',
+    groupAdded: 'Grupo {{name}} añadido',
+  },
+  detail: {
+    title: 'Dispositivos en {{name}}',
+    none: 'No hay nada montado en este poste',
+    mount: 'Montar',
+    mountLabel: 'Dispositivos sin poste',
+    mountPlaceholder: 'Buscar por nombre o código',
+    noCandidates: 'Ningún dispositivo sin montar coincide',
+    mounted: '{{count}} dispositivos montados',
+    unmount: 'Desmontar',
+    unmounted: '{{name}} desmontado',
+    openPage: 'Abrir en su lista',
+  },
+};

@@ -1,0 +1,36 @@
+import type { Shape } from '../shape';
+import type { imports as en } from '../en/imports';
+
+export const imports: Shape<typeof en> = {
+  button: 'データのインポート',
+  export: 'エクスポート',
+  title: {
+    light: '単灯のインポート',
+    gateway: 'ゲートウェイのインポート',
+    loop: '回路のインポート',
+    lamp: '街灯柱のインポート',
+  },
+  file: 'ファイル',
+  filePlaceholder: 'xlsx または xls ファイルを選択',
+  fileHint: 'xlsx または xls、最大 5MB。最初のシートを読み込み、1 行目が列名です（テンプレートと同じ）。',
+  group: 'デバイスグループ',
+  groupPlaceholder: 'グループを選択',
+  noGroups: 'このデバイスのグループはまだありません',
+  template: 'テンプレートをダウンロード',
+  preview: 'プレビュー',
+  previewHint: 'すべての行を確認し、何も書き込まずに変更内容を表示します',
+  import: 'インポート',
+  previewSummary: '{{total}} 行のプレビュー：まだ何も書き込まれていません',
+  doneSummary: '{{total}} 行をインポートしました',
+  added: '追加',
+  changed: '変更',
+  unchanged: '変更なし',
+  codes: 'コード',
+  errorsMore: '{{count}} 件中最初の {{shown}} 件を表示しています。レポートにはすべて含まれます',
+  downloadReport: 'エラーレポートをダウンロード',
+  row: '行',
+  column: '列',
+  value: '値',
+  reason: '理由',
+  imported: 'インポート完了：追加 {{added}}、変更 {{changed}}、変更なし {{unchanged}}',
+};

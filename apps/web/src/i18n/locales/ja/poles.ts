@@ -1,0 +1,51 @@
+import type { Shape } from '../shape';
+import type { poles as en } from '../en/poles';
+
+export const poles: Shape<typeof en> = {
+  fields: {
+    name: '街灯柱名',
+    code: 'コード',
+    region: '地域',
+    group: 'グループ',
+    longitude: '経度',
+    latitude: '緯度',
+    position: '位置',
+    address: '住所',
+    remark: '備考',
+    mounted: '取り付けデバイス',
+    type: 'デバイス種別',
+  },
+  deviceType: {
+    '1': '単灯',
+    '2': 'ライトストリップ',
+    '3': '放送端末',
+    '4': 'LED スクリーン',
+    '5': 'レーダー',
+    '6': 'AP',
+    '7': '警報柱',
+  },
+  list: {
+    add: '街灯柱を追加',
+    edit: '街灯柱を編集',
+    namePlaceholder: '名前またはコード',
+    all: 'すべて',
+    noPoles: '条件に一致する街灯柱はありません',
+    deleted: '街灯柱 {{name}} を削除しました',
+    details: 'デバイス',
+    addGroup: '新しいグループ',
+    groupName: 'グループ名',
+    groupAdded: 'グループ {{name}} を追加しました',
+  },
+  detail: {
+    title: '{{name}} のデバイス',
+    none: 'この街灯柱には何も取り付けられていません',
+    mount: '取り付け',
+    mountLabel: '街灯柱に取り付けられていないデバイス',
+    mountPlaceholder: '名前またはコードで検索',
+    noCandidates: '一致する未取り付けのデバイスはありません',
+    mounted: '{{count}} 台のデバイスを取り付けました',
+    unmount: '取り外し',
+    unmounted: '{{name}} を取り外しました',
+    openPage: '一覧で開く',
+  },
+};

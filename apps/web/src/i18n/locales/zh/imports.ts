@@ -1,0 +1,36 @@
+import type { Shape } from '../shape';
+import type { imports as en } from '../en/imports';
+
+export const imports: Shape<typeof en> = {
+  button: '导入数据',
+  export: '导出',
+  title: {
+    light: '导入单灯',
+    gateway: '导入网关',
+    loop: '导入回路',
+    lamp: '导入灯杆',
+  },
+  file: '文件',
+  filePlaceholder: '选择 xlsx 或 xls 文件',
+  fileHint: 'xlsx 或 xls，最大 5MB。读取第一个工作表，第一行为列名，与模板相同。',
+  group: '设备分组',
+  groupPlaceholder: '请选择分组',
+  noGroups: '这类设备还没有分组',
+  template: '下载模板',
+  preview: '预览',
+  previewHint: '检查每一行并显示将要发生的变化，不写入任何数据',
+  import: '导入',
+  previewSummary: '{{total}} 行的预览：尚未写入任何数据',
+  doneSummary: '已导入 {{total}} 行',
+  added: '新增',
+  changed: '修改',
+  unchanged: '未变',
+  codes: '编码',
+  errorsMore: '显示前 {{shown}} 个问题（共 {{count}} 个），报告中包含全部问题',
+  downloadReport: '下载错误报告',
+  row: '行',
+  column: '列',
+  value: '值',
+  reason: '原因',
+  imported: '导入完成：新增 {{added}}，修改 {{changed}}，未变 {{unchanged}}',
+};

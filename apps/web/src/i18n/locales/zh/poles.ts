@@ -1,0 +1,51 @@
+import type { Shape } from '../shape';
+import type { poles as en } from '../en/poles';
+
+export const poles: Shape<typeof en> = {
+  fields: {
+    name: '灯杆名称',
+    code: '编码',
+    region: '区域',
+    group: '分组',
+    longitude: '经度',
+    latitude: '纬度',
+    position: '位置',
+    address: '地址',
+    remark: '备注',
+    mounted: '挂载设备',
+    type: '设备类型',
+  },
+  deviceType: {
+    '1': '单灯',
+    '2': '灯带',
+    '3': '广播终端',
+    '4': 'LED 屏',
+    '5': '雷达',
+    '6': 'AP',
+    '7': '报警柱',
+  },
+  list: {
+    add: '新增灯杆',
+    edit: '编辑灯杆',
+    namePlaceholder: '名称或编码',
+    all: '全部',
+    noPoles: '没有符合条件的灯杆',
+    deleted: '已删除灯杆 {{name}}',
+    details: '设备',
+    addGroup: '新建分组',
+    groupName: '分组名称',
+    groupAdded: '已添加分组 {{name}}',
+  },
+  detail: {
+    title: '{{name}} 上的设备',
+    none: '这根灯杆上没有挂载设备',
+    mount: '挂载',
+    mountLabel: '未挂载的设备',
+    mountPlaceholder: '按名称或编码搜索',
+    noCandidates: '没有符合条件的未挂载设备',
+    mounted: '已挂载 {{count}} 台设备',
+    unmount: '卸载',
+    unmounted: '已卸载 {{name}}',
+    openPage: '在列表中打开',
+  },
+};

@@ -1,0 +1,79 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import en from './locales/en';
+import core from './locales/en/core';
+import { ROUTE_TABLE } from '@/navigation/route-table';
+import { routeTrail } from '@/navigation/permitted-routes';
+
+// Feature namespaces load with their pages (RouteEntry.namespaces, loaded by the _shell route before a page shows).
+// A page that uses a namespace it does not declare would show raw keys; one that declares more than it uses loads
+// catalogue text for nothing. Both are found here by following each route file's imports, static and lazy.
+
+const SRC = join(__dirname, '..');
+const FEATURE_NAMESPACES = Object.keys(en).filter((ns) => !(ns in core));
+const NAMESPACE_USE = new RegExp(`['"\`](${FEATURE_NAMESPACES.join('|')}):[\\w.$]`, 'g');
+const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/g;
+
+function resolveImport(from: string, spec: string): string | null {
+  let base: string;
+  if (spec.startsWith('@/')) base = join(SRC, spec.slice(2));
+  else if (spec.startsWith('.')) base = join(dirname(from), spec);
+  else return null;
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')])
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  return null;
+}
+
+/** Every source file the given file reaches through its imports, itself included. */
+function reachable(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file) || !/\.tsx?$/.test(file)) return seen;
+  seen.add(file);
+  for (const [, spec] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+    const target = resolveImport(file, spec);
+    // The catalogues themselves are not users of namespaces.
+    if (target && !target.startsWith(join(SRC, 'i18n', 'locales'))) reachable(target, seen);
+  }
+  return seen;
+}
+
+function namespacesUsed(files: Iterable<string>): string[] {
+  const used = new Set<string>();
+  for (const file of files) for (const [, ns] of readFileSync(file, 'utf8').matchAll(NAMESPACE_USE)) used.add(ns);
+  return [...used].sort();
+}
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? routeFiles(path) : /\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+describe('translation namespaces per page', () => {
+  const shellDir = join(SRC, 'routes', '_auth', '_shell');
+  const pages = routeFiles(shellDir);
+
+  it('finds the pages and the namespaces', () => {
+    expect(pages.length).toBeGreaterThan(5);
+    expect(FEATURE_NAMESPACES).toEqual(expect.arrayContaining(['lighting', 'system', 'region']));
+  });
+
+  it.each(pages.map((file) => [`/${relative(shellDir, file).replace(/\.tsx?$/, '')}`, file]))(
+    '%s declares exactly the namespaces its code uses',
+    (path, file) => {
+      const declared = [...new Set(routeTrail(ROUTE_TABLE, path).flatMap((entry) => entry.namespaces ?? []))].sort();
+      expect({ path, namespaces: namespacesUsed(reachable(file)) }).toEqual({ path, namespaces: declared });
+    },
+  );
+
+  it('the frame and the pages outside it use only the core namespaces', () => {
+    const frame = ['__root.tsx', '_auth.tsx', '_auth/_shell.tsx', 'login.tsx', 'auth-redirect.tsx', '_auth/entry.tsx', '_auth/$.tsx']
+      .map((name) => join(SRC, 'routes', name))
+      .filter((file) => existsSync(file));
+    const files = new Set<string>();
+    for (const file of frame) reachable(file, files);
+    // The frame reaches the header tools and the sidebar: everything on screen around every page.
+    expect(files.size).toBeGreaterThan(20);
+    expect(namespacesUsed(files)).toEqual([]);
+  });
+});
