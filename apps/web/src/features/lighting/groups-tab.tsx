@@ -1,11 +1,14 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Modal, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { Button, Group, Table, TextInput } from '@mantine/core';
 import { Select } from '@/components/select';
-import { IconArrowsTransferDown, IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconArrowsTransferDown, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, DEVICE_GROUP_NAME_MAX, DeviceType, type DeviceGroupRow } from '@sc/contracts';
-import { confirmDelete } from '@/components/confirm';
+import { deleteAfterConfirm } from '@/components/confirm';
+import { EditDeleteCell } from '@/components/row-actions';
+import { TableEmptyRow, TableHeader } from '@/components/table-parts';
 import { notifySuccess } from '@/components/notify';
+import { FormDialog, useFormDialog } from '@/components/form-actions';
 import { fieldErrors } from '@/api/field-errors';
 import { useButton } from '@/auth/session-store';
 import { useDeleteGroup, useGroups, useMoveToGroup, useSaveGroup } from './equipment-api';
@@ -34,36 +37,25 @@ function GroupNameModal({ group, opened, onClose }: { group: DeviceGroupRow | nu
     }
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={t(group ? 'lighting:equipment.renameGroup' : 'lighting:equipment.addGroup')}>
-      <form
-        noValidate
-        data-testid="group-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label={t('lighting:fields.groupName')}
-            required
-            maxLength={DEVICE_GROUP_NAME_MAX}
-            name="name"
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={error}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="group-save">
-              {t('common:actions.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title={t(group ? 'lighting:equipment.renameGroup' : 'lighting:equipment.addGroup')}
+      onSubmit={submit}
+      busy={save.isPending}
+      testId="group-form"
+      submitTestId="group-save"
+    >
+      <TextInput
+        label={t('lighting:fields.groupName')}
+        required
+        maxLength={DEVICE_GROUP_NAME_MAX}
+        name="name"
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={error}
+      />
+    </FormDialog>
   );
 }
 
@@ -106,45 +98,35 @@ function MoveAllModal({ groups, opened, onClose }: { groups: DeviceGroupRow[]; o
   };
   const options = groups.map((g) => ({ value: String(g.id), label: `${g.name} (${g.deviceCount})` }));
   return (
-    <Modal opened={opened} onClose={onClose} title={t('lighting:equipment.moveGroupDevices')}>
-      <form
-        noValidate
-        data-testid="move-all-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack>
-          <Select
-            label={t('lighting:equipment.sourceGroup')}
-            required
-            data={options}
-            value={from}
-            onChange={pickSource}
-            error={errors.fromGroupId}
-            data-testid="move-all-source"
-          />
-          <Select
-            label={t('lighting:equipment.targetGroup')}
-            required
-            data={options.filter((o) => o.value !== from)}
-            value={to}
-            onChange={setTo}
-            error={errors.groupId}
-            data-testid="move-all-target"
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button type="submit" loading={move.isPending} data-testid="move-all-submit">
-              {t('common:actions.confirm')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title={t('lighting:equipment.moveGroupDevices')}
+      onSubmit={submit}
+      busy={move.isPending}
+      testId="move-all-form"
+      submitTestId="move-all-submit"
+      submitLabel={t('common:actions.confirm')}
+    >
+      <Select
+        label={t('lighting:equipment.sourceGroup')}
+        required
+        data={options}
+        value={from}
+        onChange={pickSource}
+        error={errors.fromGroupId}
+        data-testid="move-all-source"
+      />
+      <Select
+        label={t('lighting:equipment.targetGroup')}
+        required
+        data={options.filter((o) => o.value !== from)}
+        value={to}
+        onChange={setTo}
+        error={errors.groupId}
+        data-testid="move-all-target"
+      />
+    </FormDialog>
   );
 }
 
@@ -156,23 +138,14 @@ export function GroupsTab({ onOpenLamps }: { onOpenLamps: (groupId: number) => v
   const canAdd = useButton(ButtonPermission.Add);
   const canEdit = useButton(ButtonPermission.Edit);
   const canDelete = useButton(ButtonPermission.Delete);
-  const [form, setForm] = useState<{ opened: boolean; group: DeviceGroupRow | null }>({ opened: false, group: null });
+  const form = useFormDialog<DeviceGroupRow>();
   const [moving, setMoving] = useState(false);
   const rows = groups.data ?? [];
-  const del = async (group: DeviceGroupRow) => {
-    if (!(await confirmDelete(group.name))) return;
-    try {
-      await remove.mutateAsync({ id: group.id, type: TYPE });
-      notifySuccess(t('common:feedback.deleted'));
-    } catch {
-      // The refusal is already on screen.
-    }
-  };
   return (
     <>
       <Group gap="xs" mb="sm">
         {canAdd && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ opened: true, group: null })} data-testid="group-add">
+          <Button leftSection={<IconPlus size={16} />} onClick={() => form.open(null)} data-testid="group-add">
             {t('lighting:equipment.addGroup')}
           </Button>
         )}
@@ -183,23 +156,9 @@ export function GroupsTab({ onOpenLamps }: { onOpenLamps: (groupId: number) => v
         )}
       </Group>
       <Table striped data-testid="group-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('lighting:fields.groupName')}</Table.Th>
-            <Table.Th>{t('lighting:equipment.lamps')}</Table.Th>
-            {(canEdit || canDelete) && <Table.Th ta="right">{t('common:actions.operations')}</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
+        <TableHeader labels={[t('lighting:fields.groupName'), t('lighting:equipment.lamps')]} operations={canEdit || canDelete} />
         <Table.Tbody>
-          {rows.length === 0 && !groups.isLoading && (
-            <Table.Tr>
-              <Table.Td colSpan={3}>
-                <Text c="dimmed" ta="center" py="lg">
-                  {t('common:feedback.noData')}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          )}
+          {rows.length === 0 && !groups.isLoading && <TableEmptyRow colSpan={3} py="lg" />}
           {rows.map((group) => (
             <Table.Tr key={group.id} data-testid={`group-row-${group.name}`}>
               <Table.Td fw={500}>{group.name}</Table.Td>
@@ -208,31 +167,21 @@ export function GroupsTab({ onOpenLamps }: { onOpenLamps: (groupId: number) => v
                   {group.deviceCount}
                 </Button>
               </Table.Td>
-              {(canEdit || canDelete) && (
-                <Table.Td>
-                  <Group gap={4} justify="flex-end" wrap="nowrap">
-                    {canEdit && (
-                      <Tooltip label={t('lighting:equipment.renameGroup')}>
-                        <ActionIcon onClick={() => setForm({ opened: true, group })} aria-label={t('lighting:equipment.renameGroup')}>
-                          <IconEdit size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    )}
-                    {canDelete && (
-                      <Tooltip label={t('common:actions.delete')}>
-                        <ActionIcon color="red" onClick={() => void del(group)} aria-label={t('common:actions.delete')} data-testid="group-delete">
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    )}
-                  </Group>
-                </Table.Td>
-              )}
+              <EditDeleteCell
+                canEdit={canEdit}
+                canDelete={canDelete}
+                editLabel={t('lighting:equipment.renameGroup')}
+                onEdit={() => form.open(group)}
+                onDelete={() =>
+                  void deleteAfterConfirm(group.name, () => remove.mutateAsync({ id: group.id, type: TYPE }), t('common:feedback.deleted'))
+                }
+                deleteTestId="group-delete"
+              />
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
-      <GroupNameModal opened={form.opened} group={form.group} onClose={() => setForm((f) => ({ ...f, opened: false }))} />
+      <GroupNameModal opened={form.opened} group={form.row} onClose={form.close} />
       <MoveAllModal groups={rows} opened={moving} onClose={() => setMoving(false)} />
     </>
   );

@@ -1,55 +1,19 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useEffect, useState, type ComponentProps } from 'react';
+import { Select, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { DEVICE_CODE_PATTERN, type LampRow, type LightingGroupType } from '@sc/contracts';
+import type { LampRow, LightingGroupType } from '@sc/contracts';
 import { fieldErrors } from '@/api/field-errors';
 import { notifySuccess } from '@/components/notify';
+import { FormDialog } from '@/components/form-actions';
+import { deviceCodeError } from '@/utils/device-code';
 import { useBatchUpdateGateway, useBindGateway, useEditMqtt, useGatewayOptions, useGroups, useLoopOptions, useMoveToGroup } from './equipment-api';
 
 type Errors = Record<string, string | undefined>;
 
-function DialogFrame({
-  opened,
-  title,
-  onClose,
-  onSubmit,
-  busy,
-  testId,
-  children,
-}: {
-  opened: boolean;
-  title: string;
-  onClose: () => void;
-  onSubmit: () => void;
-  busy: boolean;
-  testId: string;
-  children: ReactNode;
-}) {
+/** A lamp dialog: its fields, then Cancel and Confirm (`<testId>-submit`). */
+function DialogFrame({ testId, ...props }: Omit<ComponentProps<typeof FormDialog>, 'submitTestId' | 'submitLabel'>) {
   const { t } = useTranslation();
-  return (
-    <Modal opened={opened} onClose={onClose} title={title}>
-      <form
-        noValidate
-        data-testid={testId}
-        onSubmit={(e) => {
-          e.preventDefault();
-          onSubmit();
-        }}
-      >
-        <Stack>
-          {children}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button type="submit" loading={busy} data-testid={`${testId}-submit`}>
-              {t('common:actions.confirm')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
-  );
+  return <FormDialog {...props} testId={testId} submitTestId={`${testId}-submit`} submitLabel={t('common:actions.confirm')} />;
 }
 
 /** Runs a call; on refusal shows the server's field messages under their inputs (the toast is already on screen). */
@@ -74,8 +38,8 @@ export function EditMqttModal({ lamp, onClose }: { lamp: LampRow | null; onClose
   }, [lamp]);
   const submit = () => {
     const value = clientId.trim();
-    if (!value) return setErrors({ clientId: t('messages:pleaseEnter') });
-    if (!DEVICE_CODE_PATTERN.test(value)) return setErrors({ clientId: t('messages:clientIdInvalid') });
+    const problem = deviceCodeError(t, value);
+    if (problem) return setErrors({ clientId: problem });
     void attempt(
       () => save.mutateAsync({ id: lamp!.id, clientId: value }),
       setErrors,

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { TextInput } from '@mantine/core';
 import { Select } from '@/components/select';
 import { useTranslation } from 'react-i18next';
-import { DeviceType, LampStatus, OnlineState } from '@sc/contracts';
+import { DeviceType, LampStatus, OnlineState, type GatewayOption } from '@sc/contracts';
 import { AreaCascader } from '@/components/area-cascader';
 import { FilterBar } from '@/components/page-panel';
 import { compact } from '@/navigation/search-params';
@@ -17,6 +17,52 @@ const STATUSES = [
   LampStatus.DistributionFailed,
   LampStatus.Offline,
 ];
+
+/** Filter by network state; any when cleared. */
+export function NetworkFilter({ value, onChange }: { value: OnlineState | undefined; onChange: (value: OnlineState | undefined) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Select
+      label={t('lighting:fields.networkStatus')}
+      placeholder={t('lighting:list.all')}
+      clearable
+      data={[OnlineState.Online, OnlineState.Offline].map((s) => ({ value: String(s), label: t(`lighting:network.${s}`) }))}
+      value={value === undefined ? null : String(value)}
+      onChange={(v) => onChange(v === null ? undefined : (Number(v) as OnlineState))}
+      w={{ base: '100%', sm: 140 }}
+    />
+  );
+}
+
+/** Filter by gateway, among `gateways`; any when cleared. */
+export function GatewayFilter({
+  gateways,
+  value,
+  onChange,
+  width,
+  testId,
+}: {
+  gateways: GatewayOption[] | undefined;
+  value: string | undefined;
+  onChange: (gatewayId: string | undefined) => void;
+  width: number;
+  testId?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Select
+      label={t('lighting:fields.gatewayId')}
+      placeholder={t('lighting:list.all')}
+      clearable
+      searchable
+      data={(gateways ?? []).map((g) => ({ value: g.gatewayId, label: `${g.gatewayId} · ${g.name}` }))}
+      value={value ?? null}
+      onChange={(v) => onChange(v ?? undefined)}
+      w={{ base: '100%', sm: width }}
+      data-testid={testId}
+    />
+  );
+}
 
 /** Name, region, status and network filters of the lamp lists (and gateway and group on the equipment page); applied to the address on search. */
 export function LampFilters({
@@ -66,27 +112,15 @@ export function LampFilters({
         w={{ base: '100%', sm: 180 }}
         data-testid="lamp-filter-status"
       />
-      <Select
-        label={t('lighting:fields.networkStatus')}
-        placeholder={t('lighting:list.all')}
-        clearable
-        data={[OnlineState.Online, OnlineState.Offline].map((s) => ({ value: String(s), label: t(`lighting:network.${s}`) }))}
-        value={draft.networkStatus === undefined ? null : String(draft.networkStatus)}
-        onChange={(v) => setDraft({ ...draft, networkStatus: v === null ? undefined : (Number(v) as OnlineState) })}
-        w={{ base: '100%', sm: 140 }}
-      />
+      <NetworkFilter value={draft.networkStatus} onChange={(networkStatus) => setDraft({ ...draft, networkStatus })} />
       {equipment && (
         <>
-          <Select
-            label={t('lighting:fields.gatewayId')}
-            placeholder={t('lighting:list.all')}
-            clearable
-            searchable
-            data={(gateways.data ?? []).map((g) => ({ value: g.gatewayId, label: `${g.gatewayId} · ${g.name}` }))}
-            value={draft.gatewayId ?? null}
-            onChange={(v) => setDraft({ ...draft, gatewayId: v ?? undefined })}
-            w={{ base: '100%', sm: 200 }}
-            data-testid="lamp-filter-gateway"
+          <GatewayFilter
+            gateways={gateways.data}
+            value={draft.gatewayId}
+            onChange={(gatewayId) => setDraft({ ...draft, gatewayId })}
+            width={200}
+            testId="lamp-filter-gateway"
           />
           <Select
             label={t('lighting:fields.group')}

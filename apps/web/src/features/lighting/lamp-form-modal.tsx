@@ -1,11 +1,10 @@
 import { useEffect } from 'react';
-import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Modal, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { DEVICE_CODE_PATTERN, DeviceType, LAMP_NAME_MAX, type LampRow } from '@sc/contracts';
 import { AreaCascader } from '@/components/area-cascader';
-import { fieldErrors } from '@/api/field-errors';
-import { notifySuccess } from '@/components/notify';
+import { FormActions, saveAndClose } from '@/components/form-actions';
 import { useIsMobile } from '@/layout/use-is-mobile';
 import { useSaveLamp } from './api';
 import { useGroups } from './equipment-api';
@@ -69,21 +68,19 @@ export function LampFormModal({ opened, lamp, onClose }: { opened: boolean; lamp
   }, [opened, lamp]);
 
   const submit = form.onSubmit(async (values) => {
-    try {
-      await save.mutateAsync({
-        ...(lamp ? { id: lamp.id } : {}),
-        ...values,
-        lampName: values.lampName.trim(),
-        clientId: values.clientId.trim(),
-        groupId: values.groupId ? Number(values.groupId) : null,
-        latitude: coordinate(values.latitude),
-        longitude: coordinate(values.longitude),
-      });
-      notifySuccess(t(lamp ? 'common:feedback.updated' : 'common:feedback.created'));
-      onClose();
-    } catch (error) {
-      form.setErrors(fieldErrors(error));
-    }
+    await saveAndClose(
+      () =>
+        save.mutateAsync({
+          ...(lamp ? { id: lamp.id } : {}),
+          ...values,
+          lampName: values.lampName.trim(),
+          clientId: values.clientId.trim(),
+          groupId: values.groupId ? Number(values.groupId) : null,
+          latitude: coordinate(values.latitude),
+          longitude: coordinate(values.longitude),
+        }),
+      { updated: Boolean(lamp), close: onClose, setErrors: form.setErrors },
+    );
   });
 
   return (
@@ -138,14 +135,7 @@ export function LampFormModal({ opened, lamp, onClose }: { opened: boolean; lamp
               {...form.getInputProps('longitude')}
             />
           </SimpleGrid>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="lamp-save">
-              {t('common:actions.save')}
-            </Button>
-          </Group>
+          <FormActions onCancel={onClose} loading={save.isPending} testId="lamp-save" />
         </Stack>
       </form>
     </Modal>

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { ActionIcon, Button, Checkbox, Group, Table, Text, Tooltip } from '@mantine/core';
+import { Button, Checkbox, Group, Table, Text } from '@mantine/core';
 import {
   IconAdjustments,
   IconBulb,
@@ -20,7 +20,10 @@ import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, DIMMING_LEVELS, DeviceType, type LampAction, type LampRow } from '@sc/contracts';
 import { Select } from '@/components/select';
 import { TableFooter } from '@/components/table-footer';
-import { confirmDelete } from '@/components/confirm';
+import { confirmDelete, deleteAfterConfirm } from '@/components/confirm';
+import { usePageSelection } from '@/components/selection';
+import { IconAction, RowActionsCell } from '@/components/row-actions';
+import { TableEmptyRow } from '@/components/table-parts';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { useButton } from '@/auth/session-store';
 import { paging } from '@/navigation/search-params';
@@ -77,7 +80,6 @@ export function LampsTab({ search, onSearch }: { search: EquipmentSearch; onSear
     close: useButton(ButtonPermission.CloseLamp),
     openAndClose: useButton(ButtonPermission.OpenAndClose),
   };
-  const [selected, setSelected] = useState<Set<number>>(new Set());
   const [dialog, setDialogState] = useState<Dialog>(null);
   const [used, setUsed] = useState(false);
   const setDialog = (next: Dialog) => {
@@ -86,23 +88,7 @@ export function LampsTab({ search, onSearch }: { search: EquipmentSearch; onSear
   };
 
   const rows = lamps.data?.list ?? [];
-  const pageIds = rows.map((l) => l.id);
-  const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
-  const toggle = (id: number) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-  const togglePage = () =>
-    setSelected((s) => {
-      const next = new Set(s);
-      for (const id of pageIds) {
-        if (allOnPage) next.delete(id);
-        else next.add(id);
-      }
-      return next;
-    });
+  const { selected, setSelected, toggle, allOnPage, togglePage } = usePageSelection(rows.map((l) => l.id));
   /** Batch buttons need at least one selected lamp ('Please select a list item'). */
   const withSelection = (run: (ids: number[]) => void) => () => {
     if (selected.size === 0) return notifyError(t('messages:selectListItem'));
@@ -117,15 +103,6 @@ export function LampsTab({ search, onSearch }: { search: EquipmentSearch; onSear
         // The refusal is already on screen.
       }
     });
-  const del = async (lamp: LampRow) => {
-    if (!(await confirmDelete(lamp.lampName))) return;
-    try {
-      await remove.mutateAsync(lamp.id);
-      notifySuccess(t('lighting:list.deleted', { name: lamp.lampName }));
-    } catch {
-      // The refusal is already on screen.
-    }
-  };
   const delSelected = withSelection(async (ids) => {
     if (!(await confirmDelete(t('lighting:control.selected', { count: ids.length })))) return;
     try {
@@ -254,13 +231,9 @@ export function LampsTab({ search, onSearch }: { search: EquipmentSearch; onSear
           </Table.Thead>
           <Table.Tbody>
             {rows.length === 0 && !lamps.isLoading && (
-              <Table.Tr>
-                <Table.Td colSpan={columns}>
-                  <Text c="dimmed" ta="center" py="lg">
-                    {t('lighting:list.noLamps')}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
+              <TableEmptyRow colSpan={columns} py="lg">
+                {t('lighting:list.noLamps')}
+              </TableEmptyRow>
             )}
             {rows.map((lamp) => (
               <Table.Tr key={lamp.id} data-testid={`lamp-row-${lamp.clientId}`}>
@@ -316,60 +289,59 @@ export function LampsTab({ search, onSearch }: { search: EquipmentSearch; onSear
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{lamp.reportedAt ? formatTime(lamp.reportedAt) : t('lighting:list.never')}</Table.Td>
                 {rowActions && (
-                  <Table.Td>
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      {can.view && (
-                        <Tooltip label={t('lighting:equipment.view')}>
-                          <ActionIcon
-                            variant="subtle"
-                            onClick={() => setDialog({ kind: 'view', lamp })}
-                            aria-label={t('lighting:equipment.view')}
-                            data-testid="lamp-view"
-                          >
-                            <IconEye size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                      )}
-                      {can.edit && (
-                        <Tooltip label={t('common:actions.edit')}>
-                          <ActionIcon onClick={() => setDialog({ kind: 'form', lamp })} aria-label={t('common:actions.edit')} data-testid="lamp-edit">
-                            <IconEdit size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                      )}
-                      {can.editMqtt && (
-                        <Tooltip label={t('lighting:equipment.editMqtt')}>
-                          <ActionIcon
-                            variant="light"
-                            onClick={() => setDialog({ kind: 'mqtt', lamp })}
-                            aria-label={t('lighting:equipment.editMqtt')}
-                            data-testid="lamp-edit-mqtt"
-                          >
-                            <IconKey size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                      )}
-                      {can.bind && (
-                        <Tooltip label={t('lighting:equipment.bindGateway')}>
-                          <ActionIcon
-                            variant="light"
-                            onClick={() => setDialog({ kind: 'bind', lamp })}
-                            aria-label={t('lighting:equipment.bindGateway')}
-                            data-testid="lamp-bind"
-                          >
-                            <IconLink size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                      )}
-                      {can.delete && (
-                        <Tooltip label={t('common:actions.delete')}>
-                          <ActionIcon color="red" onClick={() => void del(lamp)} aria-label={t('common:actions.delete')} data-testid="lamp-delete">
-                            <IconTrash size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                      )}
-                    </Group>
-                  </Table.Td>
+                  <RowActionsCell>
+                    {can.view && (
+                      <IconAction
+                        label={t('lighting:equipment.view')}
+                        variant="subtle"
+                        onClick={() => setDialog({ kind: 'view', lamp })}
+                        testId="lamp-view"
+                      >
+                        <IconEye size={18} />
+                      </IconAction>
+                    )}
+                    {can.edit && (
+                      <IconAction label={t('common:actions.edit')} onClick={() => setDialog({ kind: 'form', lamp })} testId="lamp-edit">
+                        <IconEdit size={18} />
+                      </IconAction>
+                    )}
+                    {can.editMqtt && (
+                      <IconAction
+                        label={t('lighting:equipment.editMqtt')}
+                        variant="light"
+                        onClick={() => setDialog({ kind: 'mqtt', lamp })}
+                        testId="lamp-edit-mqtt"
+                      >
+                        <IconKey size={18} />
+                      </IconAction>
+                    )}
+                    {can.bind && (
+                      <IconAction
+                        label={t('lighting:equipment.bindGateway')}
+                        variant="light"
+                        onClick={() => setDialog({ kind: 'bind', lamp })}
+                        testId="lamp-bind"
+                      >
+                        <IconLink size={18} />
+                      </IconAction>
+                    )}
+                    {can.delete && (
+                      <IconAction
+                        label={t('common:actions.delete')}
+                        color="red"
+                        onClick={() =>
+                          void deleteAfterConfirm(
+                            lamp.lampName,
+                            () => remove.mutateAsync(lamp.id),
+                            t('lighting:list.deleted', { name: lamp.lampName }),
+                          )
+                        }
+                        testId="lamp-delete"
+                      >
+                        <IconTrash size={18} />
+                      </IconAction>
+                    )}
+                  </RowActionsCell>
                 )}
               </Table.Tr>
             ))}

@@ -3,10 +3,12 @@ import { ActionIcon, Button, Group, Modal, NumberInput, Popover, Select, SimpleG
 import { useForm } from '@mantine/form';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { DEVICE_CODE_PATTERN, POLE_NAME_MAX, type PoleRow } from '@sc/contracts';
+import { POLE_NAME_MAX, type PoleRow } from '@sc/contracts';
 import { AreaCascader } from '@/components/area-cascader';
 import { fieldErrors } from '@/api/field-errors';
 import { notifySuccess } from '@/components/notify';
+import { FormActions, saveAndClose } from '@/components/form-actions';
+import { deviceCodeError } from '@/utils/device-code';
 import { useIsMobile } from '@/layout/use-is-mobile';
 import { useAddPoleGroup, usePoleGroups, useSavePole } from './api';
 
@@ -94,7 +96,7 @@ export function PoleFormModal({
     initialValues: valuesOf(pole),
     validate: {
       name: (v) => (v.trim() ? null : t('messages:nameEmpty')),
-      code: (v) => (!v.trim() ? t('messages:pleaseEnter') : DEVICE_CODE_PATTERN.test(v.trim()) ? null : t('messages:clientIdInvalid')),
+      code: (v) => deviceCodeError(t, v) ?? null,
       latitude: (v, all) => ((v === '') !== (all.longitude === '') ? t('messages:positionIncomplete') : null),
     },
   });
@@ -108,23 +110,21 @@ export function PoleFormModal({
   }, [opened, pole]);
 
   const submit = form.onSubmit(async (v) => {
-    try {
-      await save.mutateAsync({
-        ...(pole ? { id: pole.id } : {}),
-        name: v.name.trim(),
-        code: v.code.trim(),
-        regionId: v.regionId,
-        groupId: v.groupId === null ? null : Number(v.groupId),
-        latitude: coordinate(v.latitude),
-        longitude: coordinate(v.longitude),
-        address: v.address.trim(),
-        remark: v.remark.trim(),
-      });
-      notifySuccess(t(pole ? 'common:feedback.updated' : 'common:feedback.created'));
-      onClose();
-    } catch (error) {
-      form.setErrors(fieldErrors(error));
-    }
+    await saveAndClose(
+      () =>
+        save.mutateAsync({
+          ...(pole ? { id: pole.id } : {}),
+          name: v.name.trim(),
+          code: v.code.trim(),
+          regionId: v.regionId,
+          groupId: v.groupId === null ? null : Number(v.groupId),
+          latitude: coordinate(v.latitude),
+          longitude: coordinate(v.longitude),
+          address: v.address.trim(),
+          remark: v.remark.trim(),
+        }),
+      { updated: Boolean(pole), close: onClose, setErrors: form.setErrors },
+    );
   });
 
   return (
@@ -167,14 +167,7 @@ export function PoleFormModal({
           </SimpleGrid>
           <TextInput label={t('poles:fields.address')} maxLength={255} name="address" {...form.getInputProps('address')} />
           <Textarea label={t('poles:fields.remark')} maxLength={255} autosize minRows={2} name="remark" {...form.getInputProps('remark')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="pole-save">
-              {t('common:actions.save')}
-            </Button>
-          </Group>
+          <FormActions onCancel={onClose} loading={save.isPending} testId="pole-save" />
         </Stack>
       </form>
     </Modal>

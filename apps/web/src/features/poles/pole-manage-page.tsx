@@ -1,15 +1,16 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { Badge, Button, Table, Text, TextInput } from '@mantine/core';
 import { Select } from '@/components/select';
-import { IconEdit, IconPlus, IconPlug, IconTrash } from '@tabler/icons-react';
+import { IconPlus, IconPlug } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, Role, type PoleRow } from '@sc/contracts';
 import { PagePanel, FilterBar } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { AreaCascader } from '@/components/area-cascader';
-import { confirmDelete } from '@/components/confirm';
-import { notifySuccess } from '@/components/notify';
+import { deleteAfterConfirm } from '@/components/confirm';
+import { EditDeleteCell, IconAction } from '@/components/row-actions';
+import { TableEmptyRow, TableHeader } from '@/components/table-parts';
 import { useButton, useSession } from '@/auth/session-store';
 import { compact, paging } from '@/navigation/search-params';
 import { ExportButton, ImportButton } from '@/features/imports/import-button';
@@ -81,16 +82,6 @@ export function PoleManagePage() {
   const [devicesOf, setDevicesOf] = useState<PoleRow | null>(null);
 
   const rows = poles.data?.list ?? [];
-  const del = async (pole: PoleRow) => {
-    if (!(await confirmDelete(pole.name))) return;
-    try {
-      await remove.mutateAsync(pole.id);
-      notifySuccess(t('poles:list.deleted', { name: pole.name }));
-    } catch {
-      // The refusal is already on screen.
-    }
-  };
-
   return (
     <PagePanel
       title={t('common:route.poleManage')}
@@ -109,27 +100,23 @@ export function PoleManagePage() {
       <PoleFilters search={search} onApply={(next) => void navigate({ search: next })} />
       <Table.ScrollContainer minWidth={960} type="native">
         <Table striped data-testid="pole-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('poles:fields.name')}</Table.Th>
-              <Table.Th>{t('poles:fields.code')}</Table.Th>
-              <Table.Th>{t('poles:fields.region')}</Table.Th>
-              <Table.Th>{t('poles:fields.group')}</Table.Th>
-              <Table.Th>{t('poles:fields.position')}</Table.Th>
-              <Table.Th>{t('poles:fields.address')}</Table.Th>
-              <Table.Th>{t('poles:fields.mounted')}</Table.Th>
-              <Table.Th ta="right">{t('common:actions.operations')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHeader
+            labels={[
+              t('poles:fields.name'),
+              t('poles:fields.code'),
+              t('poles:fields.region'),
+              t('poles:fields.group'),
+              t('poles:fields.position'),
+              t('poles:fields.address'),
+              t('poles:fields.mounted'),
+            ]}
+            operations
+          />
           <Table.Tbody>
             {rows.length === 0 && !poles.isLoading && (
-              <Table.Tr>
-                <Table.Td colSpan={8}>
-                  <Text c="dimmed" ta="center" py="lg">
-                    {t('poles:list.noPoles')}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
+              <TableEmptyRow colSpan={8} py="lg">
+                {t('poles:list.noPoles')}
+              </TableEmptyRow>
             )}
             {rows.map((pole) => (
               <Table.Tr key={pole.id} data-testid={`pole-row-${pole.code}`}>
@@ -150,33 +137,18 @@ export function PoleManagePage() {
                     {pole.mountedCount}
                   </Badge>
                 </Table.Td>
-                <Table.Td>
-                  <Group gap={4} justify="flex-end" wrap="nowrap">
-                    <Tooltip label={t('poles:list.details')}>
-                      <ActionIcon variant="subtle" onClick={() => setDevicesOf(pole)} aria-label={t('poles:list.details')} data-testid="pole-devices">
-                        <IconPlug size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                    {canEdit && (
-                      <Tooltip label={t('common:actions.edit')}>
-                        <ActionIcon
-                          onClick={() => setForm({ opened: true, pole, used: true })}
-                          aria-label={t('common:actions.edit')}
-                          data-testid="pole-edit"
-                        >
-                          <IconEdit size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    )}
-                    {canDelete && (
-                      <Tooltip label={t('common:actions.delete')}>
-                        <ActionIcon color="red" onClick={() => void del(pole)} aria-label={t('common:actions.delete')} data-testid="pole-delete">
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    )}
-                  </Group>
-                </Table.Td>
+                <EditDeleteCell
+                  canEdit={canEdit}
+                  canDelete={canDelete}
+                  onEdit={() => setForm({ opened: true, pole, used: true })}
+                  onDelete={() => void deleteAfterConfirm(pole.name, () => remove.mutateAsync(pole.id), t('poles:list.deleted', { name: pole.name }))}
+                  editTestId="pole-edit"
+                  deleteTestId="pole-delete"
+                >
+                  <IconAction label={t('poles:list.details')} variant="subtle" onClick={() => setDevicesOf(pole)} testId="pole-devices">
+                    <IconPlug size={18} />
+                  </IconAction>
+                </EditDeleteCell>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -17,6 +17,7 @@ import {
 } from '@sc/contracts';
 import { fieldErrors } from '@/api/field-errors';
 import { notifySuccess } from '@/components/notify';
+import { FormActions } from '@/components/form-actions';
 import { useIsMobile } from '@/layout/use-is-mobile';
 import { useSaveStrategy } from './api';
 
@@ -236,14 +237,7 @@ export function StrategyFormModal({
             ))}
           </Stack>
 
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="strategy-save">
-              {t('common:actions.save')}
-            </Button>
-          </Group>
+          <FormActions onCancel={onClose} loading={save.isPending} testId="strategy-save" />
         </Stack>
       </form>
     </Modal>

@@ -1,22 +1,18 @@
 import { Suspense, lazy, useState } from 'react';
-import { ActionIcon, Badge, Button, Grid, Group, Paper, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { Badge, Button, Grid, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { Select } from '@/components/select';
-import { IconCalendarTime, IconEdit, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
+import { IconCalendarTime } from '@tabler/icons-react';
 import { useDebouncedValue } from '@mantine/hooks';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { Button as ButtonPermission, StrategyMode, type ScheduleMismatches, type StrategyRow } from '@sc/contracts';
-import { confirmDelete } from '@/components/confirm';
-import { notifySuccess } from '@/components/notify';
+import { StrategyMode, type ScheduleMismatches } from '@sc/contracts';
 import { FilterBar, PagePanel } from '@/components/page-panel';
-import { TableFooter } from '@/components/table-footer';
-import { useButton } from '@/auth/session-store';
 import { paging } from '@/navigation/search-params';
 import { parseTime } from '@/utils/format';
 import { useLampPage, useLiveLighting } from '@/features/lighting/api';
 import { DispatchPanel } from '@/features/lighting/dispatch-panel';
 import { useDeleteStrategy, useLiveSchedules, useMismatches, useStrategyPage } from './api';
-import { settingsOf } from './strategy-summary';
+import { StrategyAddButton, StrategyTable, useStrategyDialogs } from './strategy-table';
 
 // The dialogs (form inputs, lamp picker, schedule drawer) load when first opened, keeping the page's first load small.
 const StrategyFormModal = lazy(() => import('./strategy-form-modal').then((m) => ({ default: m.StrategyFormModal })));
@@ -122,35 +118,16 @@ export function StrategyPage() {
   const strategies = useStrategyPage({ pageNum, pageSize, name: search.name, mode: search.mode });
   const mismatches = useMismatches();
   const remove = useDeleteStrategy();
-  const canAdd = useButton(ButtonPermission.Add);
-  const canEdit = useButton(ButtonPermission.Edit);
-  const canDelete = useButton(ButtonPermission.Delete);
-  const canDistribute = useButton(ButtonPermission.OpenAndClose);
   useLiveLighting();
   useLiveSchedules();
 
-  const [editing, setEditing] = useState<{ row: StrategyRow | null } | null>(null);
-  const [distributing, setDistributing] = useState<StrategyRow | null>(null);
+  const dialogs = useStrategyDialogs(remove, (dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true }));
+  const { editing, setEditing, distributing, setDistributing } = dialogs;
   const [filters, setFilters] = useState({ name: search.name ?? '', mode: search.mode === undefined ? null : String(search.mode) });
-  const rows = strategies.data?.list ?? [];
   const openLamp = (lamp: number | undefined) => void navigate({ search: { ...search, lamp }, replace: true });
 
-  const onDelete = async (row: StrategyRow) => {
-    if (!(await confirmDelete(t('strategy:list.deleteDetail', { name: row.name })))) return;
-    remove.mutate(row.id, { onSuccess: () => notifySuccess(t('common:feedback.deleted')) });
-  };
-
   return (
-    <PagePanel
-      title={t('common:route.lampStrategy')}
-      actions={
-        canAdd && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({ row: null })} data-testid="strategy-add">
-            {t('strategy:list.add')}
-          </Button>
-        )
-      }
-    >
+    <PagePanel title={t('common:route.lampStrategy')} actions={<StrategyAddButton dialogs={dialogs} testId="strategy-add" />}>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <Stack gap="sm">
@@ -182,104 +159,37 @@ export function StrategyPage() {
                 onChange={(mode) => setFilters({ ...filters, mode })}
               />
             </FilterBar>
-            <Table.ScrollContainer minWidth={820} type="native">
-              <Table striped highlightOnHover data-testid="strategy-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('strategy:fields.name')}</Table.Th>
-                    <Table.Th>{t('strategy:fields.mode')}</Table.Th>
-                    <Table.Th>{t('strategy:fields.settings')}</Table.Th>
-                    <Table.Th>{t('strategy:fields.periods')}</Table.Th>
-                    <Table.Th>{t('strategy:fields.devices')}</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.length === 0 && (
-                    <Table.Tr>
-                      <Table.Td colSpan={6}>
-                        <Text size="sm" c="dimmed" ta="center">
-                          {t('strategy:list.empty')}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  )}
-                  {rows.map((row) => {
-                    const disagree = mismatches.data?.byStrategy[row.id] ?? 0;
-                    return (
-                      <Table.Tr key={row.id} data-testid={`strategy-row-${row.name}`}>
-                        <Table.Td>
-                          <Text size="sm" fw={500}>
-                            {row.name}
-                          </Text>
-                          <Text size="xs" c="dimmed">
-                            {parseTime(row.updatedAt)}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Badge variant="light">{t(`strategy:mode.${row.mode}`)}</Badge>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">{settingsOf(t, row)}</Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">
-                            {row.periods.length === 0
-                              ? t('strategy:summary.noPeriods')
-                              : row.periods.map((p) => t('strategy:summary.period', { start: p.start, end: p.end, level: p.level })).join(', ')}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Stack gap={2}>
-                            <Text size="sm">{t('strategy:list.lamps', { count: row.deviceCount })}</Text>
-                            {disagree > 0 && (
-                              <Badge color="red" variant="light" size="sm" data-testid={`strategy-disagree-${row.name}`}>
-                                {t('strategy:list.disagree', { count: disagree })}
-                              </Badge>
-                            )}
-                          </Stack>
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap={4} wrap="nowrap" justify="flex-end">
-                            {canDistribute && (
-                              <Tooltip label={t('strategy:list.distribute')}>
-                                <ActionIcon variant="subtle" onClick={() => setDistributing(row)} data-testid={`strategy-distribute-${row.name}`}>
-                                  <IconSend size={16} />
-                                </ActionIcon>
-                              </Tooltip>
-                            )}
-                            {canEdit && (
-                              <Tooltip label={t('strategy:list.edit')}>
-                                <ActionIcon variant="subtle" onClick={() => setEditing({ row })} data-testid={`strategy-edit-${row.name}`}>
-                                  <IconEdit size={16} />
-                                </ActionIcon>
-                              </Tooltip>
-                            )}
-                            {canDelete && (
-                              <Tooltip label={t('common:actions.delete')}>
-                                <ActionIcon
-                                  variant="subtle"
-                                  color="red"
-                                  onClick={() => void onDelete(row)}
-                                  data-testid={`strategy-delete-${row.name}`}
-                                >
-                                  <IconTrash size={16} />
-                                </ActionIcon>
-                              </Tooltip>
-                            )}
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-            <TableFooter
-              total={strategies.data?.total ?? 0}
+            <StrategyTable
+              data={strategies.data}
+              dialogs={dialogs}
               pageNum={pageNum}
               pageSize={pageSize}
-              onChange={(page) => void navigate({ search: { ...search, ...page } })}
+              onPage={(page) => void navigate({ search: { ...search, ...page } })}
+              testId="strategy"
+              testEditDelete
+              minWidth={820}
+              distributeLabel={t('strategy:list.distribute')}
+              subtitle={(row) => (
+                <Text size="xs" c="dimmed">
+                  {parseTime(row.updatedAt)}
+                </Text>
+              )}
+              devicesHeader={t('strategy:fields.devices')}
+              devicesCell={(row) => {
+                const disagree = mismatches.data?.byStrategy[row.id] ?? 0;
+                return (
+                  <Table.Td>
+                    <Stack gap={2}>
+                      <Text size="sm">{t('strategy:list.lamps', { count: row.deviceCount })}</Text>
+                      {disagree > 0 && (
+                        <Badge color="red" variant="light" size="sm" data-testid={`strategy-disagree-${row.name}`}>
+                          {t('strategy:list.disagree', { count: disagree })}
+                        </Badge>
+                      )}
+                    </Stack>
+                  </Table.Td>
+                );
+              }}
             />
           </Stack>
         </Grid.Col>
@@ -294,14 +204,7 @@ export function StrategyPage() {
       <Suspense fallback={null}>
         {editing !== null && <StrategyFormModal opened strategy={editing.row} onClose={() => setEditing(null)} />}
         {distributing !== null && (
-          <DistributeModal
-            strategy={distributing}
-            onClose={() => setDistributing(null)}
-            onDistributed={(dispatchId) => {
-              setDistributing(null);
-              void navigate({ search: { ...search, dispatch: dispatchId }, replace: true });
-            }}
-          />
+          <DistributeModal strategy={distributing} onClose={() => setDistributing(null)} onDistributed={dialogs.distributed} />
         )}
         {search.lamp !== undefined && <LampScheduleDrawer lampId={search.lamp} onClose={() => openLamp(undefined)} />}
       </Suspense>

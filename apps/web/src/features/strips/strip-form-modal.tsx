@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
-import { Button, Group, Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { DEVICE_CODE_PATTERN, DeviceType, LAMP_NAME_MAX, type StripRow } from '@sc/contracts';
+import { DeviceType, LAMP_NAME_MAX, type StripRow } from '@sc/contracts';
 import { AreaCascader } from '@/components/area-cascader';
-import { fieldErrors } from '@/api/field-errors';
-import { notifySuccess } from '@/components/notify';
+import { FormActions, saveAndClose } from '@/components/form-actions';
+import { deviceCodeError } from '@/utils/device-code';
 import { useIsMobile } from '@/layout/use-is-mobile';
 import { useGroups } from '@/features/lighting/equipment-api';
 import { useSaveStrip } from './api';
@@ -40,7 +40,7 @@ export function StripFormModal({ opened, strip, onClose }: { opened: boolean; st
     initialValues: valuesOf(strip),
     validate: {
       lampName: (v) => (v.trim() ? null : t('messages:nameEmpty')),
-      clientId: (v) => (!v.trim() ? t('messages:pleaseEnter') : DEVICE_CODE_PATTERN.test(v.trim()) ? null : t('messages:clientIdInvalid')),
+      clientId: (v) => deviceCodeError(t, v) ?? null,
     },
   });
   useEffect(() => {
@@ -53,19 +53,17 @@ export function StripFormModal({ opened, strip, onClose }: { opened: boolean; st
   }, [opened, strip]);
 
   const submit = form.onSubmit(async (values) => {
-    try {
-      await save.mutateAsync({
-        ...(strip ? { id: strip.id } : {}),
-        ...values,
-        lampName: values.lampName.trim(),
-        clientId: values.clientId.trim(),
-        groupId: values.groupId ? Number(values.groupId) : null,
-      });
-      notifySuccess(t(strip ? 'common:feedback.updated' : 'common:feedback.created'));
-      onClose();
-    } catch (error) {
-      form.setErrors(fieldErrors(error));
-    }
+    await saveAndClose(
+      () =>
+        save.mutateAsync({
+          ...(strip ? { id: strip.id } : {}),
+          ...values,
+          lampName: values.lampName.trim(),
+          clientId: values.clientId.trim(),
+          groupId: values.groupId ? Number(values.groupId) : null,
+        }),
+      { updated: Boolean(strip), close: onClose, setErrors: form.setErrors },
+    );
   });
 
   return (
@@ -86,14 +84,7 @@ export function StripFormModal({ opened, strip, onClose }: { opened: boolean; st
             <TextInput label={t('strip:fields.mac')} maxLength={32} name="mac" {...form.getInputProps('mac')} />
           </SimpleGrid>
           <TextInput label={t('strip:fields.addr')} maxLength={255} name="addr" {...form.getInputProps('addr')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="strip-form-save">
-              {t('common:actions.save')}
-            </Button>
-          </Group>
+          <FormActions onCancel={onClose} loading={save.isPending} testId="strip-form-save" />
         </Stack>
       </form>
     </Modal>

@@ -1,5 +1,5 @@
 import { Suspense, lazy, useState } from 'react';
-import { ActionIcon, Button, Checkbox, Grid, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Grid, Group, Stack, Table, TextInput } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,8 @@ import { confirmDelete } from '@/components/confirm';
 import { notifySuccess } from '@/components/notify';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
+import { SelectPageHeader, SelectableRow, SelectionSummary, usePageSelection } from '@/components/selection';
+import { NameCodeCell, TableEmptyRow } from '@/components/table-parts';
 import { useButton } from '@/auth/session-store';
 import { compact, paging } from '@/navigation/search-params';
 import { useLiveLighting } from '@/features/lighting/api';
@@ -39,21 +41,13 @@ export function StripManagePage() {
   // Dispatch progress events, for the panel.
   useLiveLighting();
 
-  const [selected, setSelected] = useState<Set<number>>(new Set());
   const [editing, setEditing] = useState<StripRow | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [draft, setDraft] = useState<StripSearch>(search);
 
   const rows = strips.data?.list ?? [];
-  const pageIds = rows.map((r) => r.id);
-  const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
-  const toggle = (id: number) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  const selection = usePageSelection(rows.map((r) => r.id));
+  const { selected, setSelected } = selection;
   const apply = (next: StripSearch) => void navigate({ search: compact({ ...next, pageNum: undefined, dispatch: search.dispatch }) });
 
   const deleteStrip = async (strip: StripRow) => {
@@ -105,37 +99,17 @@ export function StripManagePage() {
                 onChange={(id) => setDraft({ ...draft, regionId: id ?? undefined })}
               />
             </FilterBar>
-            <Group justify="space-between">
-              <Text size="sm" c="dimmed" data-testid="strip-selected">
-                {t('strip:list.selected', { count: selected.size })}
-              </Text>
-              {selected.size > 0 && (
-                <Button size="compact-sm" variant="subtle" onClick={() => setSelected(new Set())}>
-                  {t('strip:list.clearSelection')}
-                </Button>
-              )}
-            </Group>
+            <SelectionSummary
+              selection={selection}
+              text={t('strip:list.selected', { count: selected.size })}
+              clearLabel={t('strip:list.clearSelection')}
+              testId="strip-selected"
+            />
             <Table.ScrollContainer minWidth={1000} type="native">
               <Table striped highlightOnHover data-testid="strip-table">
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th w={40}>
-                      <Checkbox
-                        aria-label={t('strip:list.selectPage')}
-                        checked={allOnPage}
-                        indeterminate={!allOnPage && pageIds.some((id) => selected.has(id))}
-                        onChange={() =>
-                          setSelected((current) => {
-                            const next = new Set(current);
-                            for (const id of pageIds) {
-                              if (allOnPage) next.delete(id);
-                              else next.add(id);
-                            }
-                            return next;
-                          })
-                        }
-                      />
-                    </Table.Th>
+                    <SelectPageHeader selection={selection} label={t('strip:list.selectPage')} />
                     <Table.Th>{t('strip:fields.lampName')}</Table.Th>
                     <Table.Th>{t('strip:fields.statusLabels')}</Table.Th>
                     <Table.Th>{t('strip:fields.status')}</Table.Th>
@@ -150,32 +124,13 @@ export function StripManagePage() {
                 </Table.Thead>
                 <Table.Tbody>
                   {rows.length === 0 && (
-                    <Table.Tr>
-                      <Table.Td colSpan={11}>
-                        <Text c="dimmed" ta="center" py="md">
-                          {strips.isLoading ? t('common:feedback.loading') : t('strip:list.empty')}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
+                    <TableEmptyRow colSpan={11} py="md">
+                      {strips.isLoading ? t('common:feedback.loading') : t('strip:list.empty')}
+                    </TableEmptyRow>
                   )}
                   {rows.map((strip) => (
-                    <Table.Tr
-                      key={strip.id}
-                      data-testid={`strip-row-${strip.clientId}`}
-                      onClick={() => toggle(strip.id)}
-                      style={{ cursor: 'pointer' }}
-                    >
-                      <Table.Td onClick={(e) => e.stopPropagation()}>
-                        <Checkbox checked={selected.has(strip.id)} onChange={() => toggle(strip.id)} aria-label={strip.lampName} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" fw={500}>
-                          {strip.lampName}
-                        </Text>
-                        <Text size="xs" c="dimmed" ff="monospace">
-                          {strip.clientId}
-                        </Text>
-                      </Table.Td>
+                    <SelectableRow key={strip.id} selection={selection} id={strip.id} label={strip.lampName} testId={`strip-row-${strip.clientId}`}>
+                      <NameCodeCell name={strip.lampName} code={strip.clientId} fw={500} />
                       <Table.Td>
                         <StripLabels labels={strip.statusLabels} />
                       </Table.Td>
@@ -222,7 +177,7 @@ export function StripManagePage() {
                           </Group>
                         </Table.Td>
                       )}
-                    </Table.Tr>
+                    </SelectableRow>
                   ))}
                 </Table.Tbody>
               </Table>

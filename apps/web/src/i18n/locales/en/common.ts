@@ -6,7 +6,7 @@ export const common = {
     smartLamp: 'Smart Lighting',
     lampPole: 'Lamp Poles',
     poleManage: 'Pole Manage',
-    equipmentManage: 'Lamp List',
+    equipmentManage: 'Lighting Equipment',
     lampControl: 'Lamp Control',
     lampStrategy: 'Lamp Strategy',
     lightManage: 'Strip Lights',

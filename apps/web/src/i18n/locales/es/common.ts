@@ -8,7 +8,7 @@ export const common: Shape<typeof en> = {
     smartLamp: 'Alumbrado inteligente',
     lampPole: 'Postes',
     poleManage: 'Gestión de postes',
-    equipmentManage: 'Lista de farolas',
+    equipmentManage: 'Equipos de alumbrado',
     lampControl: 'Control de farolas',
     lampStrategy: 'Estrategias de farolas',
     lightManage: 'Tiras de luz',

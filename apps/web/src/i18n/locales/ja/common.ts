@@ -8,7 +8,7 @@ export const common: Shape<typeof en> = {
     smartLamp: 'スマート照明',
     lampPole: '街灯柱',
     poleManage: '街灯柱管理',
-    equipmentManage: '街路灯一覧',
+    equipmentManage: '照明設備',
     lampControl: '街路灯制御',
     lampStrategy: '街路灯戦略',
     lightManage: 'ライトストリップ',

@@ -8,7 +8,7 @@ export const common: Shape<typeof en> = {
     smartLamp: '智慧照明',
     lampPole: '智慧灯杆',
     poleManage: '灯杆管理',
-    equipmentManage: '路灯列表',
+    equipmentManage: '照明设备',
     lampControl: '路灯控制',
     lampStrategy: '路灯策略',
     lightManage: '灯带管理',

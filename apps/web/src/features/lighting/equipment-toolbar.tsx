@@ -1,0 +1,39 @@
+import { Button, Group } from '@mantine/core';
+import { IconPlus, IconRefresh } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Button as ButtonPermission } from '@sc/contracts';
+import { useButton } from '@/auth/session-store';
+import { ImportSlot } from './import-slot';
+
+/** Add, Refresh and Import data above an equipment list, each shown only to callers with its button. */
+export function EquipmentToolbar({
+  kind,
+  addLabel,
+  onAdd,
+  onRefresh,
+}: {
+  kind: 'gateway' | 'loop';
+  addLabel: string;
+  onAdd: () => void;
+  /** Refresh, and what an import that wrote something does. */
+  onRefresh: () => void;
+}) {
+  const { t } = useTranslation();
+  const canAdd = useButton(ButtonPermission.Add);
+  const canRefresh = useButton(ButtonPermission.Refresh);
+  return (
+    <Group gap="xs" mb="sm">
+      {canAdd && (
+        <Button leftSection={<IconPlus size={16} />} onClick={onAdd} data-testid={`${kind}-add`}>
+          {addLabel}
+        </Button>
+      )}
+      {canRefresh && (
+        <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={onRefresh}>
+          {t('lighting:equipment.refresh')}
+        </Button>
+      )}
+      <ImportSlot kind={kind} onImported={onRefresh} />
+    </Group>
+  );
+}

@@ -1,0 +1,136 @@
+import { useState, type ReactNode } from 'react';
+import { SegmentedControl, Table, type MantineFontSize } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { LampRow } from '@sc/contracts';
+import { AreaCascader } from '@/components/area-cascader';
+import { notifyError } from '@/components/notify';
+import { SelectPageHeader, SelectableRow, usePageSelection, type PageSelection } from '@/components/selection';
+import { NameCodeCell } from '@/components/table-parts';
+import { LampStatusBadge, NetworkBadge } from './lamp-badges';
+
+export type TargetMode = 'lamps' | 'region';
+
+/** Where a command or a strategy goes: the ticked lamps, or every lamp of a region. */
+export type LampTarget = { ids: number[] } | { regionId: number };
+
+/** The lamps or the region a user picks; `pageIds` are the lamps listed now. */
+export function useLampTarget(pageIds: number[]) {
+  const [mode, setMode] = useState<TargetMode>('lamps');
+  const selection = usePageSelection(pageIds);
+  const [regionId, setRegionId] = useState<number | null>(null);
+  return {
+    mode,
+    setMode,
+    selection,
+    regionId,
+    setRegionId,
+    /** Forgets the ticked lamps and the region. */
+    clear: () => {
+      selection.setSelected(new Set());
+      setRegionId(null);
+    },
+    /** The target picked, or null after showing `missing` for the mode when nothing is picked. */
+    picked: (missing: Record<TargetMode, string>): LampTarget | null => {
+      if (mode === 'lamps' ? selection.selected.size === 0 : regionId === null) {
+        notifyError(missing[mode]);
+        return null;
+      }
+      return mode === 'lamps' ? { ids: [...selection.selected] } : { regionId: regionId! };
+    },
+  };
+}
+
+export type LampTargetState = ReturnType<typeof useLampTarget>;
+
+/** Lamps or region. */
+export function TargetModeSwitch({
+  target,
+  labels,
+  ariaLabel,
+  testId,
+}: {
+  target: LampTargetState;
+  labels: Record<TargetMode, string>;
+  ariaLabel?: string;
+  testId: string;
+}) {
+  return (
+    <SegmentedControl
+      value={target.mode}
+      onChange={(v) => target.setMode(v as TargetMode)}
+      data={[
+        { value: 'lamps', label: labels.lamps },
+        { value: 'region', label: labels.region },
+      ]}
+      aria-label={ariaLabel}
+      data-testid={testId}
+    />
+  );
+}
+
+/** The region picker of the region mode. */
+export function TargetRegionField({ target, testId }: { target: LampTargetState; testId: string }) {
+  const { t } = useTranslation();
+  return <AreaCascader label={t('lighting:fields.region')} value={target.regionId} onChange={target.setRegionId} data-testid={testId} />;
+}
+
+/**
+ * A page of lamps to tick: name and code, status and network, then any `extra` columns. Test ids are
+ * `<testId>-select-page` and `<testId>-row-<clientId>`.
+ */
+export function LampPickTable({
+  rows,
+  selection,
+  selectPageLabel,
+  testId,
+  minWidth,
+  tableTestId,
+  fz,
+  nameWeight,
+  extra = [],
+}: {
+  rows: LampRow[];
+  selection: PageSelection;
+  selectPageLabel: string;
+  testId: string;
+  minWidth: number;
+  tableTestId?: string;
+  fz?: MantineFontSize;
+  nameWeight?: number;
+  extra?: { header: string; cell: (lamp: LampRow) => ReactNode }[];
+}) {
+  const { t } = useTranslation();
+  return (
+    <Table.ScrollContainer minWidth={minWidth} type="native">
+      <Table striped highlightOnHover fz={fz} data-testid={tableTestId}>
+        <Table.Thead>
+          <Table.Tr>
+            <SelectPageHeader selection={selection} label={selectPageLabel} testId={`${testId}-select-page`} />
+            <Table.Th>{t('lighting:fields.lampName')}</Table.Th>
+            <Table.Th>{t('lighting:fields.status')}</Table.Th>
+            <Table.Th>{t('lighting:fields.networkStatus')}</Table.Th>
+            {extra.map((column) => (
+              <Table.Th key={column.header}>{column.header}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((lamp) => (
+            <SelectableRow key={lamp.id} selection={selection} id={lamp.id} label={lamp.lampName} testId={`${testId}-row-${lamp.clientId}`}>
+              <NameCodeCell name={lamp.lampName} code={lamp.clientId} fw={nameWeight} />
+              <Table.Td>
+                <LampStatusBadge status={lamp.status} />
+              </Table.Td>
+              <Table.Td>
+                <NetworkBadge networkStatus={lamp.networkStatus} />
+              </Table.Td>
+              {extra.map((column) => (
+                <Table.Td key={column.header}>{column.cell(lamp)}</Table.Td>
+              ))}
+            </SelectableRow>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
