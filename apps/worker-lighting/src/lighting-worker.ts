@@ -16,6 +16,7 @@ import { GatewayStateIntake } from './gateways/gateway-state-intake';
 import { DeviceIntake } from './intake/device-intake';
 import { IntakeWriter } from './intake/intake-writer';
 import { KnownDevices } from './intake/known-devices';
+import { DeviceCodeChanges } from './intake/device-code-changes';
 import { LampChangeNotifier, LampStore } from './lamps/lamp-store';
 import { StripStore } from './strips/strip-store';
 import { AlarmNotifier, AlarmStore, FaultAlarmRecorder } from './alarms/alarm-store';
@@ -119,8 +120,12 @@ export class LightingWorker {
     this.jobWorker = jobWorker;
 
     const devices = new KnownDevices(pool, config.unknownDeviceRetryMs, undefined, [DeviceType.SingleLamp, ...families.map((f) => f.deviceType)]);
-    const known = await devices.load();
     this.closers.push(async () => devices.stop());
+    // Listening first, so no change between the load and the LISTEN can be missed.
+    const codeChanges = new DeviceCodeChanges(config.databaseUrl, (change) => devices.forget(change), logger);
+    this.closers.push(() => codeChanges.stop());
+    await codeChanges.start();
+    const known = await devices.load();
     const alarms = new AlarmStore();
     const alarmNotifier = new AlarmNotifier(bus, logger);
     const lightCheck = new LightConditionCheck(pool, alarms, alarmNotifier, logger, {

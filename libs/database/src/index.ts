@@ -16,10 +16,12 @@ import { LightingStrategies1732192000000 } from './migrations/1732192000000-ligh
 import { AlarmsAndEnergy1732193000000 } from './migrations/1732193000000-alarms-and-energy';
 import { StripLights1732194000000 } from './migrations/1732194000000-strip-lights';
 import { LampPolesAndImportGroups1732195000000 } from './migrations/1732195000000-lamp-poles-and-import-groups';
+import { DeviceCodeChanges1732196000000 } from './migrations/1732196000000-device-code-changes';
 
 export { redactUrl } from './redact-url';
 export { ALARM_ROW_COLUMNS, ALARM_ROW_FROM } from './alarm-rows';
 export { ACCESS_CHANGES_CHANNEL } from './migrations/1732170000000-access-change-notifications';
+export { DEVICE_CODES_CHANNEL } from './migrations/1732196000000-device-code-changes';
 
 export { AppSettingEntity, DeviceEntity, OperationLogEntity, PermissionGroupEntity, RegionEntity, SessionEntity, UserEntity };
 
@@ -36,6 +38,7 @@ export const MIGRATIONS = [
   AlarmsAndEnergy1732193000000,
   StripLights1732194000000,
   LampPolesAndImportGroups1732195000000,
+  DeviceCodeChanges1732196000000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */
