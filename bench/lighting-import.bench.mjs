@@ -134,6 +134,12 @@ async function main() {
     await platform.createDatabase();
     const groupId = await withClient(platform.databaseUrl, async (c) => {
       const { rows } = await c.query(`INSERT INTO device_group (type, name) VALUES (1, $1) RETURNING id`, [`Bench ${platform.codePrefix}`]);
+      // The gateways the rows name (LGW-001, one per 200 lamps): an import takes only recorded gateways.
+      await c.query(
+        `INSERT INTO lamp_gateway (code, name) SELECT 'LGW-' || lpad(g::text, 3, '0'), 'Bench gateway ' || g FROM generate_series(1, $1::int) g
+         ON CONFLICT (code) DO NOTHING`,
+        [Math.ceil(settings.lamps / 200)],
+      );
       return rows[0].id;
     });
     let t = performance.now();

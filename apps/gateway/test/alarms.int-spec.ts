@@ -105,6 +105,22 @@ describe('lamp alarms: page, filters, acknowledge and clear', () => {
     expect(zh.status).toBe(400);
     expect(zh.body.message).toMatch(/\p{Script=Han}/u);
     expect((await page({ state: 'gone' })).status).toBe(400);
+    // Dates the database cannot take (no year 0; a signed ISO year reads as a time zone) are field errors, not a 500.
+    const before = await gw.db.query(`SELECT id, state FROM device_alarm ORDER BY id`);
+    for (const [filters, message] of [
+      [{ raisedFrom: '0000-01-01' }, 'Raised from: Must be a date and time'],
+      [{ raisedTo: '0000-01-01T00:00:00Z' }, 'Raised to: Must be a date and time'],
+      [{ raisedFrom: '+2026-11-20' }, 'Raised from: Use a date from 1970-01-01 to 9998-12-31'],
+      [{ raisedFrom: '2026-11-20', raisedTo: '+9999-12-31' }, 'Raised to: Use a date from 1970-01-01 to 9998-12-31'],
+      [{ raisedFrom: '1969-12-31T00:00:00Z' }, 'Raised from: Use a date from 1970-01-01 to 9998-12-31'],
+    ] as const) {
+      const answer = await page(filters);
+      expect({ filters, status: answer.status, message: answer.body.message }).toEqual({ filters, status: 400, message });
+    }
+    expect((await page({ raisedFrom: '+2026-11-20' }, admin.as(admin.token, 'zh-CN'))).body.message).toBe(
+      '告警开始时间：请输入 1970-01-01 至 9998-12-31 之间的日期',
+    );
+    expect(await gw.db.query(`SELECT id, state FROM device_alarm ORDER BY id`)).toEqual(before);
   });
 
   it('acknowledges active alarms (who, when) and pushes the change to administrators live', async () => {

@@ -158,6 +158,27 @@ describe('lamp energy by region, per lamp and over time', () => {
     expect(badDate.body.message).toBe('Date: Use a date like 2026-11-21');
     const noDay = await admin.get('/api/light/energySeries?period=day&date=2026-02-30');
     expect(noDay.body.message).toBe('Date: Use a date like 2026-11-21');
+    // Years the database cannot take (no year 0; a month after 9999-12 is in year 10000) are a field error, not a 500.
+    for (const path of [
+      '/api/light/energyTree?period=day&date=0000-01-01',
+      '/api/light/energyTree?period=month&date=9999-12-01',
+      '/api/light/energySeries?period=day&date=1969-12-31',
+    ]) {
+      const answer = await admin.get(path);
+      expect({ path, status: answer.status, message: answer.body.message }).toEqual({
+        path,
+        status: 400,
+        message: 'Date: Use a date from 1970-01-01 to 9998-12-31',
+      });
+    }
+    const outOfRange = await admin.post('/api/light/energyLampPage', { pageNum: 1, pageSize: 10, period: 'month', date: '9999-12-01' });
+    expect({ status: outOfRange.status, message: outOfRange.body.message }).toEqual({
+      status: 400,
+      message: 'Date: Use a date from 1970-01-01 to 9998-12-31',
+    });
+    expect((await admin.as(admin.token, 'zh-CN').get('/api/light/energyTree?period=day&date=0000-01-01')).body.message).toBe(
+      '日期：请输入 1970-01-01 至 9998-12-31 之间的日期',
+    );
     const zh = await admin.as(admin.token, 'zh-CN').get('/api/light/energyTree?period=day');
     expect(zh.status).toBe(400);
     expect(zh.body.message).toMatch(/\p{Script=Han}/u);

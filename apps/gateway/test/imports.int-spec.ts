@@ -1,7 +1,8 @@
 import * as XLSX from '@e965/xlsx';
 import { readdir } from 'node:fs/promises';
 import type { ImportRejection, ImportResult } from '@sc/contracts';
-import { ApiClient, workbookBuffer } from '@sc/testing';
+import { Client } from 'pg';
+import { ApiClient, waitFor, workbookBuffer } from '@sc/testing';
 import { startTestGateway, type TestGateway } from './harness';
 
 const FIVE_MB = 5 * 1024 * 1024;
@@ -61,6 +62,8 @@ describe('imports, templates and exports', () => {
       `INSERT INTO device_group (type, name) VALUES (1, 'Import lamps'), (1, 'Other lamps'), (0, 'Import poles') RETURNING id`,
     );
     [lampGroup, otherLampGroup, poleGroup] = groups.map((g) => g.id);
+    // The gateway the lamp rows name must be a recorded one.
+    await gw.db.query(`INSERT INTO lamp_gateway (code, name) VALUES ('LGW-01', 'Import gateway')`);
   });
   afterEach(async () => {
     expect(await readdir(gw.config.uploadDir)).toEqual([]);
@@ -123,6 +126,119 @@ describe('imports, templates and exports', () => {
     // Importing into another group moves the records: a change.
     const moved = await upload(admin, '/api/light/lightImport', form(workbookBuffer(edited), { groupId: String(otherLampGroup), dryRun: '1' }));
     expect(moved.body.data).toMatchObject({ changed: 5, unchanged: 0 });
+  });
+
+  it('refuses a dry-run flag other than true/false/1/0, writing nothing; false imports', async () => {
+    const book = workbookBuffer([LAMP_HEADER, ...lampRows(2, 'FLAG')]);
+    for (const dryRun of ['on', 'yes', 'maybe']) {
+      const answer = await upload(admin, '/api/light/lightImport', form(book, { groupId: String(lampGroup), dryRun }));
+      expect({ dryRun, status: answer.status, message: answer.body.message }).toEqual({
+        dryRun,
+        status: 400,
+        message: 'Dry run: Must be true or false',
+      });
+    }
+    const zh = await upload(admin.as(admin.token, 'zh-CN'), '/api/light/lightImport', form(book, { groupId: String(lampGroup), dryRun: 'on' }));
+    expect(zh.body.message).toBe('试运行：必须是“是”或“否”');
+    expect(await lampCount('FLAG')).toBe(0);
+    const real = await upload(admin, '/api/light/lightImport', form(book, { groupId: String(lampGroup), dryRun: 'FALSE' }));
+    expect(real.body.data).toMatchObject({ dryRun: false, added: 2 });
+    expect(await lampCount('FLAG')).toBe(2);
+  });
+
+  it('takes only recorded gateways (or the one a lamp already has), and a lamp moved to another gateway leaves its loop', async () => {
+    const [a] = await gw.db.query<{ id: number }>(`INSERT INTO lamp_gateway (code, name) VALUES ('GWI-A', 'A'), ('GWI-B', 'B') RETURNING id`);
+    const [loop] = await gw.db.query<{ id: number }>(`INSERT INTO lamp_loop (gateway_id, code, name) VALUES ($1, 'L1', 'Loop') RETURNING id`, [a.id]);
+    const row = (n: number, gateway: string) => [`Wired lamp ${n}`, `GWI-${n}`, '', gateway, '', '', '', '', ''];
+    expect(
+      (
+        await upload(
+          admin,
+          '/api/light/lightImport',
+          form(workbookBuffer([LAMP_HEADER, row(1, 'GWI-A'), row(2, 'GWI-A')]), { groupId: String(lampGroup) }),
+        )
+      ).body.data,
+    ).toMatchObject({ added: 2 });
+    await gw.db.query(`UPDATE lamp l SET loop_id = $1 FROM device d WHERE d.id = l.device_id AND d.code LIKE 'GWI-%'`, [loop.id]);
+    // A gateway the lamp reported, nobody recorded.
+    await gw.db.query(`UPDATE lamp l SET gateway_id = 'REPORTED-GW' FROM device d WHERE d.id = l.device_id AND d.code = 'GWI-2'`);
+    const lamps = () =>
+      gw.db.query(`SELECT d.code, l.gateway_id, l.loop_id FROM device d JOIN lamp l ON l.device_id = d.id WHERE d.code LIKE 'GWI-%' ORDER BY d.code`);
+    const before = await lamps();
+
+    const bad = workbookBuffer([LAMP_HEADER, row(1, 'NOPE-GW'), row(2, 'REPORTED-GW'), row(3, 'NOPE-GW')]);
+    const refused = await upload(admin, '/api/light/lightImport', form(bad, { groupId: String(lampGroup) }));
+    expect(refused.status).toBe(400);
+    expect((refused.body.data as unknown as ImportRejection).errors.map(({ row: r, column, value, reason }) => [r, column, value, reason])).toEqual([
+      [2, 'Gateway ID', 'NOPE-GW', 'No gateway has the code "NOPE-GW"'],
+      [4, 'Gateway ID', 'NOPE-GW', 'No gateway has the code "NOPE-GW"'],
+    ]);
+    expect(await lamps()).toEqual(before);
+    expect(await lampCount('GWI')).toBe(2);
+
+    const moved = await upload(
+      admin,
+      '/api/light/lightImport',
+      form(workbookBuffer([LAMP_HEADER, row(1, 'GWI-B'), row(2, 'REPORTED-GW')]), { groupId: String(lampGroup) }),
+    );
+    expect(moved.body.data).toMatchObject({ changed: 1, unchanged: 1, changedCodes: ['GWI-1'] });
+    expect(await lamps()).toEqual([
+      { code: 'GWI-1', gateway_id: 'GWI-B', loop_id: null },
+      { code: 'GWI-2', gateway_id: 'REPORTED-GW', loop_id: loop.id },
+    ]);
+  });
+
+  it('answers a conflict, not a 500, when a group, pole or region the file names goes while the import waits its turn', async () => {
+    const poles = workbookBuffer([
+      ['Name', 'Code', 'Region', 'Longitude', 'Latitude', 'Address', 'Remark'],
+      ['Doomed pole', 'RACE-POLE', '', '', '', '', ''],
+    ]);
+    expect((await upload(admin, '/api/lamp/lampImport', form(poles, { groupId: String(poleGroup) }))).body.data).toMatchObject({ added: 1 });
+    const [region] = await gw.db.query<{ id: number }>(`INSERT INTO region (region_name) VALUES ('Race district') RETURNING id`);
+    const [group] = await gw.db.query<{ id: number }>(`INSERT INTO device_group (type, name) VALUES (1, 'Doomed group') RETURNING id`);
+    const header = ['Client ID', 'Lamp name', 'Region', 'Lamp pole code'];
+    const onPole = ['RACE-1', 'On the doomed pole', '', 'RACE-POLE'];
+    const inRegion = ['RACE-2', 'In the doomed district', 'Race district', ''];
+    // Holds the lamp imports' turn, so the file is read and checked but not yet written.
+    const turn = new Client({ connectionString: gw.db.url });
+    await turn.connect();
+    const whileWaiting = async (rows: unknown[][], groupId: number, change: string, params: unknown[]) => {
+      await turn.query(`SELECT pg_advisory_lock(hashtext('sc:import:light'))`);
+      try {
+        const answer = upload(admin, '/api/light/lightImport', form(workbookBuffer([header, ...rows]), { groupId: String(groupId) }));
+        await waitFor(async () => {
+          const waiting = await gw.db.query(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+          );
+          return waiting.length > 0 ? true : undefined;
+        }, 5000);
+        await gw.db.query(change, params);
+        await turn.query(`SELECT pg_advisory_unlock(hashtext('sc:import:light'))`);
+        return await answer;
+      } finally {
+        await turn.query(`SELECT pg_advisory_unlock_all()`);
+      }
+    };
+    try {
+      const noGroup = await whileWaiting([onPole, inRegion], group.id, `DELETE FROM device_group WHERE id = $1`, [group.id]);
+      expect({ status: noGroup.status, message: noGroup.body.message }).toEqual({
+        status: 400,
+        message: 'Group: The selected device group does not exist',
+      });
+      const noPole = await whileWaiting([onPole, inRegion], lampGroup, `DELETE FROM device WHERE code = $1`, ['RACE-POLE']);
+      expect({ status: noPole.status, message: noPole.body.message }).toEqual({
+        status: 409,
+        message: 'The same devices were changed at the same moment, please import again',
+      });
+      const noRegion = await whileWaiting([inRegion], lampGroup, `DELETE FROM region WHERE id = $1`, [region.id]);
+      expect({ status: noRegion.status, message: noRegion.body.message }).toEqual({
+        status: 409,
+        message: 'The same devices were changed at the same moment, please import again',
+      });
+    } finally {
+      await turn.end();
+    }
+    expect(await lampCount('RACE')).toBe(0);
   });
 
   it('refuses a file with bad rows as a whole, naming each bad cell, with a downloadable report', async () => {

@@ -104,13 +104,32 @@ describe('lamp equipment: gateways, loops, lamp fields, device groups and the eq
       const [{ id: busy }] = await gw.db.query<{ id: number }>(`SELECT id FROM lamp_gateway WHERE code = 'EQ-GW-1'`);
       expect(await refused(admin.get(`/api/light/gatewayDel?id=${busy}`))).toEqual({
         status: 400,
-        message: 'This gateway still has 1 lamps and cannot be deleted',
+        message: 'This gateway still has 1 lamps or strip lights and cannot be deleted',
       });
       const { id } = await ok(admin.post<{ id: number }>('/api/light/gatewayAddOrEdit', { gatewayId: 'EQ-GW-TMP', name: 'Temporary' }));
       await ok(admin.post('/api/light/loopAddOrEdit', { gatewayId: 'EQ-GW-TMP', code: 'L1', name: 'Loop 1' }));
       await ok(admin.get(`/api/light/gatewayDel?id=${id}`));
       expect(await table(`SELECT 1 FROM lamp_gateway WHERE id = ${id} UNION ALL SELECT 1 FROM lamp_loop WHERE gateway_id = ${id}`)).toEqual([]);
       expect((await admin.get(`/api/light/gatewayDel?id=${id}`)).status).toBe(404);
+    });
+
+    it('carries strip lights along with a gateway code change, and counts them before a delete', async () => {
+      const { id } = await ok(admin.post<{ id: number }>('/api/light/gatewayAddOrEdit', { gatewayId: 'EQ-GW-S', name: 'Facade concentrator' }));
+      const { id: stripId } = await ok(
+        admin.post<{ id: number }>('/api/light/stripAddOrEdit', { lampName: 'EQ facade', clientId: 'EQ-S-1', gatewayId: 'EQ-GW-S' }),
+      );
+      const stripGateway = async () => (await table(`SELECT gateway_id FROM strip_light WHERE device_id = ${stripId}`))[0];
+      await ok(admin.post('/api/light/gatewayAddOrEdit', { id, gatewayId: 'EQ-GW-S2', name: 'Facade concentrator' }));
+      expect(await stripGateway()).toEqual({ gateway_id: 'EQ-GW-S2' });
+      const before = await table(`SELECT * FROM lamp_gateway ORDER BY id`);
+      expect(await refused(admin.get(`/api/light/gatewayDel?id=${id}`))).toEqual({
+        status: 400,
+        message: 'This gateway still has 1 lamps or strip lights and cannot be deleted',
+      });
+      expect((await adminZh.get(`/api/light/gatewayDel?id=${id}`)).body.message).toBe('该网关下还有 1 盏灯或灯带，无法删除');
+      expect(await table(`SELECT * FROM lamp_gateway ORDER BY id`)).toEqual(before);
+      await ok(admin.get(`/api/light/stripDel?id=${stripId}`));
+      await ok(admin.get(`/api/light/gatewayDel?id=${id}`));
     });
   });
 
@@ -203,6 +222,37 @@ describe('lamp equipment: gateways, loops, lamp fields, device groups and the eq
       expect(await table(`SELECT * FROM lamp ORDER BY device_id`)).toEqual(before);
       expect(await ok(admin.post('/api/light/lampBatchUpdateGateway', { ids: [lampId], gatewayId: 'EQ-GW-2' }))).toEqual({ updated: 1 });
       expect(await lampDetail(lampId)).toMatchObject({ gatewayId: 'EQ-GW-2', loopId: null, lampControlId: 'LC-2' });
+    });
+
+    it('add and Edit take only a recorded gateway, and a lamp that changes gateway leaves its old loop', async () => {
+      const id = await addLamp({ lampName: 'Movable', clientId: 'EQ-L-7' });
+      await ok(admin.post('/api/light/lampBindGateway', { id, gatewayId: 'EQ-GW-1', lampControlId: 'LC-7', loopId: loop1 }));
+      const before = await table(`SELECT * FROM lamp ORDER BY device_id`);
+      const devices = await table(`SELECT id, code, name FROM device ORDER BY id`);
+      for (const body of [
+        { id, lampName: 'Movable', clientId: 'EQ-L-7', gatewayId: 'NOPE' },
+        { lampName: 'Unwired', clientId: 'EQ-L-8', gatewayId: 'NOPE' },
+      ]) {
+        expect(await refused(admin.post('/api/light/lampAddOrEdit', body))).toEqual({
+          status: 400,
+          message: 'Gateway ID: The selected gateway does not exist',
+        });
+        expect((await adminZh.post('/api/light/lampAddOrEdit', body)).body.message).toBe('网关 ID：所选网关不存在');
+      }
+      expect(await table(`SELECT * FROM lamp ORDER BY device_id`)).toEqual(before);
+      expect(await table(`SELECT id, code, name FROM device ORDER BY id`)).toEqual(devices);
+
+      // The same gateway keeps the loop; another one leaves it (it belonged to the old gateway).
+      await addLamp({ id, lampName: 'Movable', clientId: 'EQ-L-7', gatewayId: 'EQ-GW-1' });
+      expect(await lampDetail(id)).toMatchObject({ gatewayId: 'EQ-GW-1', loopId: loop1 });
+      await addLamp({ id, lampName: 'Movable', clientId: 'EQ-L-7', gatewayId: 'EQ-GW-2' });
+      expect(await lampDetail(id)).toMatchObject({ gatewayId: 'EQ-GW-2', loopId: null, lampControlId: 'LC-7' });
+      // A gateway the lamp reported (not recorded) may stay as it is; '' is no gateway.
+      await gw.db.query(`UPDATE lamp SET gateway_id = 'REPORTED-GW' WHERE device_id = $1`, [id]);
+      await addLamp({ id, lampName: 'Movable again', clientId: 'EQ-L-7', gatewayId: 'REPORTED-GW' });
+      await addLamp({ id, lampName: 'Movable again', clientId: 'EQ-L-7', gatewayId: '' });
+      expect(await lampDetail(id)).toMatchObject({ lampName: 'Movable again', gatewayId: '' });
+      await ok(admin.get(`/api/light/lampDel?id=${id}`));
     });
 
     it('shows every lamp field: position, colour, group, last commanded level beside the reported brightness', async () => {

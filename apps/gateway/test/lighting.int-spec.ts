@@ -35,6 +35,8 @@ describe('street lamps and the command ledger', () => {
     admin = await gw.signedIn('admin');
     adminZh = admin.as(admin.token, 'zh-CN');
     for (const row of await gw.db.query<{ id: number; region_name: string }>(`SELECT id, region_name FROM region`)) region[row.region_name] = row.id;
+    // A lamp's gateway must be a recorded one.
+    await gw.db.query(`INSERT INTO lamp_gateway (code, name) VALUES ('GW-1', 'Gateway 1'), ('GW-3', 'Gateway 3'), ('GW-9', 'Gateway 9')`);
     lamp.a = await addLamp({ lampName: 'Huaqiang North 1', clientId: 'T-0001', regionId: region['Huaqiangbei Subdistrict'], gatewayId: 'GW-1' });
     lamp.b = await addLamp({ lampName: 'Hongli Road 1', clientId: 'T-0002', regionId: region['Lianhua Subdistrict'] });
     lamp.c = await addLamp({ lampName: 'Keyuan Road 1', clientId: 'T-0003', regionId: region['Yuehai Subdistrict'] });
@@ -189,6 +191,9 @@ describe('street lamps and the command ledger', () => {
           zh: `灯具：以下灯具不存在：${strip.id}`,
         },
         { body: { ids: [lamp.a], action: 'dim' }, en: 'Brightness: Please select', zh: '亮度：请选择' },
+        // null is no level too: it must not clear the lamp's level nor dispatch a command no lamp can run.
+        { body: { ids: [lamp.a], action: 'dim', level: null }, en: 'Brightness: Please select', zh: '亮度：请选择' },
+        { body: { regionId: region['Shenzhen'], action: 'dim', level: null }, en: 'Brightness: Please select', zh: '亮度：请选择' },
         {
           body: { ids: [lamp.a], action: 'dim', level: 50 },
           en: 'Brightness: The brightness must be one of 0, 20, 40, 60, 80, 100',
@@ -203,7 +208,9 @@ describe('street lamps and the command ledger', () => {
         },
         { body: { regionId: 999_999, action: 'on' }, en: 'Region: The selected region does not exist', zh: '区域：所选区域不存在' },
       ];
+      await gw.db.query(`UPDATE lamp SET level = 60 WHERE device_id = $1`, [lamp.a]);
       const before = await ledgerCounts();
+      const levels = await gw.db.query(`SELECT device_id, level FROM lamp ORDER BY device_id`);
       for (const { body, en, zh } of cases) {
         const [english, chinese] = [await admin.post('/api/light/lampControl', body), await adminZh.post('/api/light/lampControl', body)];
         expect({ body, status: english.status, code: english.body.code, en: english.body.message, zh: chinese.body.message }).toEqual({
@@ -215,6 +222,7 @@ describe('street lamps and the command ledger', () => {
         });
       }
       expect(await ledgerCounts()).toEqual(before);
+      expect(await gw.db.query(`SELECT device_id, level FROM lamp ORDER BY device_id`)).toEqual(levels);
       await gw.db.query(`DELETE FROM device WHERE id = $1`, [strip.id]);
     });
 

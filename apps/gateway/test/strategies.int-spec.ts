@@ -1,4 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import mqtt, { type MqttClient } from 'mqtt';
+import pino from 'pino';
 import {
+  DeviceFamily,
+  MqttChannel,
+  mqttTopics,
   StrategyMode,
   type DispatchDetail,
   type LampSchedule,
@@ -7,8 +13,12 @@ import {
   type ScheduleMismatches,
   type StrategyRow,
 } from '@sc/contracts';
-import type { ApiClient } from '@sc/testing';
+import { waitFor, type ApiClient } from '@sc/testing';
+import { loadWorkerConfig } from '../../worker-lighting/src/config/worker-config';
+import { LightingWorker } from '../../worker-lighting/src/lighting-worker';
 import { startTestGateway, type TestGateway } from './harness';
+
+const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
 /** A period from noon to noon: the lamp should be at this level at any time, whatever the test's clock says. */
 const ALL_NIGHT_AND_DAY = (level: number) => [{ start: '12:00', end: '12:00', level }];
@@ -295,6 +305,128 @@ describe('lighting strategies', () => {
       expect(rows.map((r) => r.description)).toEqual(
         expect.arrayContaining(['Save lamp strategy', 'Delete lamp strategy', 'Distribute lamp strategy']),
       );
+    });
+  });
+  describe('a newer schedule replaces an older one', () => {
+    const code = `SUP-${randomBytes(3).toString('hex')}`;
+    let worker: LightingWorker;
+    let device: MqttClient;
+    let lampId: number;
+    /** Every schedule command the lamp received, in order, and how it answers: not at all, refusing, or applying. */
+    const received: { id: string; strategyId: number }[] = [];
+    let answer: 'silent' | 'refuse' | 'apply' = 'silent';
+    const distribute = async (id: number) => {
+      const reply = await admin.post<{ dispatchId: string }>('/api/light/strategyDistribute', { id, ids: [lampId] });
+      expect(reply.body.code).toBe(200);
+      return reply.body.data.dispatchId;
+    };
+    const item = async (dispatchId: string) =>
+      (
+        await gw.db.query<{ state: string; last_error: string | null }>(`SELECT state, last_error FROM dispatch_item WHERE dispatch_id = $1`, [
+          dispatchId,
+        ])
+      )[0];
+    const settled = (dispatchId: string, state: string) => waitFor(async () => ((await item(dispatchId)).state === state ? true : undefined), 8000);
+    /** The schedule the lamp runs: the last one it received and applied. */
+    const running = () => received.at(-1)?.strategyId;
+    const strategyOf = async () =>
+      (await gw.db.query<{ strategy_id: number }>(`SELECT strategy_id FROM lamp WHERE device_id = $1`, [lampId]))[0].strategy_id;
+
+    beforeAll(async () => {
+      lampId = await addLamp({ lampName: 'Replaced schedules', clientId: code, regionId: null });
+      for (const [key, level] of [
+        ['older', 20],
+        ['newer', 40],
+        ['refused', 80],
+      ] as const) {
+        strategy[key] = (
+          await save({ name: `Replaced ${key}`, mode: StrategyMode.Week, modeData: { weekdays: [] }, periods: ALL_NIGHT_AND_DAY(level) })
+        ).body.data.id;
+      }
+      // The commands distributed above were never meant to go out: a worker started now leaves them to expire.
+      await gw.db.query(`UPDATE dispatch SET expires_at = now() - interval '1 second'`);
+      device = mqtt.connect(MQTT_URL, { clientId: `test-${code}`, reconnectPeriod: 200 });
+      await new Promise<void>((resolve, reject) => device.once('connect', () => resolve()).once('error', reject));
+      device.on('message', (_topic, payload) => {
+        const command = JSON.parse(payload.toString()) as { id: string; type: string; params: LampSchedule };
+        if (command.type !== 'schedule') return;
+        if (answer === 'silent') return;
+        if (answer === 'apply') received.push({ id: command.id, strategyId: command.params.strategyId });
+        const ack = answer === 'apply' ? { id: command.id, ok: true } : { id: command.id, ok: false, error: 'memory full' };
+        device.publish(mqttTopics.of(DeviceFamily.Lamp, code, MqttChannel.Ack), JSON.stringify(ack), { qos: 1 });
+      });
+      await device.subscribeAsync(mqttTopics.of(DeviceFamily.Lamp, code, MqttChannel.Cmd), { qos: 1 });
+      worker = await LightingWorker.start(
+        {
+          ...loadWorkerConfig({}),
+          databaseUrl: gw.db.url,
+          redisUrl: gw.config.redisUrl,
+          mqttUrl: MQTT_URL,
+          redisPrefix: gw.config.redisPrefix,
+          intakeGroup: `test-${code}`,
+          intakeConnections: 1,
+          ackTimeoutMs: 200,
+          maxBackoffMs: 400,
+          trackerIntervalMs: 100,
+          progressIntervalMs: 50,
+        },
+        pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
+      );
+    });
+    afterAll(async () => {
+      await worker?.stop();
+      await device?.endAsync();
+    });
+
+    it('expires the open items of the older dispatch, so the lamp ends on the newer schedule', async () => {
+      // The lamp does not answer the older schedule: its command stays sent and would be re-sent.
+      const older = await distribute(strategy.older);
+      await waitFor(async () => ((await item(older)).state === 'sent' ? true : undefined), 8000);
+      const newer = await distribute(strategy.newer);
+      expect(await item(older)).toEqual({ state: 'expired', last_error: 'superseded' });
+      answer = 'apply';
+      await settled(newer, 'delivered');
+      // Longer than the worker's re-send back-off: the older command is never sent again.
+      await new Promise((r) => setTimeout(r, 1200));
+      // (A re-send already on its way when the newer dispatch was written may arrive first; nothing older comes after.)
+      const sinceNewer = received.slice(received.findIndex((r) => r.strategyId === strategy.newer));
+      expect(sinceNewer.map((r) => r.strategyId)).toEqual([strategy.newer]);
+      expect(running()).toBe(strategy.newer);
+      const olderDetail = (await admin.get<DispatchDetail>(`/api/dispatch/detail?id=${older}`)).body.data;
+      expect(olderDetail.items).toEqual([expect.objectContaining({ state: 'expired', lastError: 'superseded' })]);
+    });
+
+    it('refuses to retry a schedule the lamp has since been given another for, and still retries one it holds', async () => {
+      answer = 'refuse';
+      const refused = await distribute(strategy.refused);
+      await settled(refused, 'failed');
+      answer = 'apply';
+      const newer = await distribute(strategy.newer);
+      await settled(newer, 'delivered');
+      expect(running()).toBe(strategy.newer);
+
+      const retry = await admin.post('/api/dispatch/retryFailed', { id: refused });
+      expect({ status: retry.status, message: retry.body.message }).toEqual({
+        status: 400,
+        message: 'A newer schedule has replaced this one on every device it failed on: distribute the strategy again instead',
+      });
+      expect((await item(refused)).state).toBe('failed');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(running()).toBe(strategy.newer);
+      expect(await strategyOf()).toBe(strategy.newer);
+      const view = (await admin.get<LampScheduleView>(`/api/light/lampSchedule?id=${lampId}`)).body.data;
+      expect(view.strategy?.id).toBe(strategy.newer);
+
+      // A failed schedule the lamp's record still holds is retried as before.
+      answer = 'refuse';
+      const again = await distribute(strategy.refused);
+      await settled(again, 'failed');
+      answer = 'apply';
+      const retried = await admin.post<{ retried: number }>('/api/dispatch/retryFailed', { id: again });
+      expect(retried.body.data).toMatchObject({ retried: 1 });
+      await settled(again, 'delivered');
+      expect(running()).toBe(strategy.refused);
+      expect(await strategyOf()).toBe(strategy.refused);
     });
   });
 });

@@ -8,6 +8,7 @@ import {
   type StrategyRow,
   type StripRow,
 } from '@sc/contracts';
+import { Client } from 'pg';
 import { waitFor, type ApiClient } from '@sc/testing';
 import type { AppException } from '../src/common/app-exception';
 import type { Caller } from '../src/common/request-context';
@@ -172,6 +173,31 @@ describe('strip lights: records, status labels and light effects through the led
       expect((await admin.post('/api/light/stripAddOrEdit', { id: lamp.id, lampName: 'Lamp', clientId: 'ST-LAMP' })).status).toBe(404);
       expect((await admin.get(`/api/light/stripDel?id=${lamp.id}`)).status).toBe(404);
       await gw.db.query(`DELETE FROM device WHERE id = $1`, [lamp.id]);
+    });
+
+    it('changes a clientId (the MQTT identity) only for a caller with Edit MQTT besides Edit', async () => {
+      const strips = gw.app.get(StripsService);
+      const editor: Caller = {
+        userId: 1,
+        username: 'admin',
+        sessionId: 's',
+        isAdmin: true,
+        roles: ['admin'],
+        buttons: [Button.Edit],
+        expiresAt: Date.now() + 60_000,
+      };
+      const before = await gw.db.query(`SELECT id, code, name FROM device ORDER BY id`);
+      const refusal = await strips
+        .save(editor, { id: strip.b, lampName: 'Renamed', clientId: 'ST-0002-NEW' } as never)
+        .catch((err) => err as AppException);
+      expect(refusal).toMatchObject({ status: 400, fields: [{ field: 'clientId', key: 'clientIdNeedsEditMqtt' }] });
+      expect(await gw.db.query(`SELECT id, code, name FROM device ORDER BY id`)).toEqual(before);
+      // Plain Edit may change everything else.
+      await strips.save(editor, { id: strip.b, lampName: 'Bay bridge handrail', clientId: 'ST-0002' } as never);
+      // Administrators have Edit MQTT.
+      expect(await addStrip({ id: strip.b, lampName: 'Bay bridge handrail', clientId: 'ST-0002-NEW' })).toBe(strip.b);
+      expect(await gw.db.query(`SELECT code FROM device WHERE id = $1`, [strip.b])).toEqual([{ code: 'ST-0002-NEW' }]);
+      await addStrip({ id: strip.b, lampName: 'Bay bridge handrail', clientId: 'ST-0002' });
     });
 
     it('pages and filters by name, region (with sub-regions), group and status', async () => {
@@ -411,8 +437,50 @@ describe('strip lights: records, status labels and light effects through the led
         regionId: region['Shenzhen'],
       });
       expect(byRegion.body.code).toBe(200);
+      // The newer schedule replaces the first one still queued for strips a and b (docs/lighting-strategies.md).
+      expect(await gw.db.query(`SELECT state, last_error FROM dispatch_item WHERE dispatch_id = $1`, [dispatchId])).toEqual([
+        { state: 'expired', last_error: 'superseded' },
+        { state: 'expired', last_error: 'superseded' },
+      ]);
       // Handed over by the relay before the next test takes its snapshot.
       await waitFor(async () => ((await ledgerCounts()).outbox === 0 ? true : undefined), 3000);
+    });
+
+    it('counts the strips holding a strategy in the same transaction as the delete', async () => {
+      const saved = await admin.post<{ id: number }>(
+        '/api/light/stripStrategyAddOrEdit',
+        week('Race', [{ start: '19:00', end: '22:00', level: 60 }]),
+      );
+      const raced = saved.body.data.id;
+      const [{ strategy_id: held }] = await gw.db.query<{ strategy_id: number }>(`SELECT strategy_id FROM strip_light WHERE device_id = $1`, [
+        strip.b,
+      ]);
+      // Another session gives a strip the strategy and commits only once the delete has started.
+      const other = new Client({ connectionString: gw.db.url });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        await other.query(`UPDATE strip_light SET strategy_id = $2 WHERE device_id = $1`, [strip.b, raced]);
+        const deleting = admin.get(`/api/light/stripStrategyDel?id=${raced}`);
+        await waitFor(async () => {
+          const waiting = await gw.db.query(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%strategy%'`,
+          );
+          return waiting.length > 0 ? true : undefined;
+        }, 5000);
+        await other.query('COMMIT');
+        const answer = await deleting;
+        expect({ status: answer.status, message: answer.body.message }).toEqual({
+          status: 409,
+          message: '1 devices still run this strategy; give them another one first',
+        });
+      } finally {
+        await other.end();
+      }
+      expect(await gw.db.query(`SELECT id FROM strategy WHERE id = $1`, [raced])).toEqual([{ id: raced }]);
+      await gw.db.query(`UPDATE strip_light SET strategy_id = $2 WHERE device_id = $1`, [strip.b, held]);
+      expect((await admin.get(`/api/light/stripStrategyDel?id=${raced}`)).body.code).toBe(200);
+      expect(await gw.db.query(`SELECT id FROM strategy WHERE id = $1`, [raced])).toEqual([]);
     });
   });
 

@@ -14,6 +14,7 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateBy,
   type ValidationArguments,
 } from 'class-validator';
 import type { MessageKey } from '@sc/i18n';
@@ -75,8 +76,29 @@ export function BoolField(o: Common = {}): PropertyDecorator {
   );
 }
 
+/**
+ * The dates the server takes: PostgreSQL has no year 0 and reads a signed year (as Luxon writes years past 9999) as a
+ * time zone, and nothing the console records is older than 1970. 9998 leaves room for a period's end (a month later).
+ */
+export const DATE_RANGE = { min: '1970-01-01', max: '9998-12-31' } as const;
+
+export function yearInRange(year: number): boolean {
+  return year >= 1970 && year <= 9998;
+}
+
 export function DateField(o: Common = {}): PropertyDecorator {
-  return applyDecorators(...presence(o), IsISO8601({ strict: true }, { message: msg('mustBeDate') }));
+  return applyDecorators(
+    ...presence(o),
+    IsISO8601({ strict: true }, { message: msg('mustBeDate') }),
+    ValidateBy({
+      name: 'dateInRange',
+      validator: {
+        // ISO 8601 also allows a signed year (+2026-11-21), which PostgreSQL reads as a time zone and refuses.
+        validate: (value: unknown) => typeof value !== 'string' || (/^\d{4}/.test(value) && yearInRange(Number(value.slice(0, 4)))),
+        defaultMessage: msg('dateOutOfRange', () => DATE_RANGE),
+      },
+    }),
+  );
 }
 
 export function EnumField<T extends string | number>(values: readonly T[], o: Common = {}): PropertyDecorator {

@@ -9,7 +9,7 @@ describe('configuration', () => {
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/smart_city',
       redisUrl: 'redis://127.0.0.1:6379',
       mqttUrl: 'mqtt://127.0.0.1:1883',
-      consoleOrigin: 'http://localhost:8080',
+      consoleOrigin: 'http://localhost:8080,http://127.0.0.1:8080',
       trustProxy: false,
     });
     expect(config.login).toEqual({ maxFailuresPerUser: 10, maxFailuresPerIp: 100, windowSeconds: 900 });

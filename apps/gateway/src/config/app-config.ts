@@ -46,7 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisPrefix: env.REDIS_PREFIX ?? 'sc:',
     sessionTtlSeconds: int(env.SESSION_TTL_HOURS, 12) * 3600,
     dispatchTtlSeconds: int(env.DISPATCH_TTL_SECONDS, 60),
-    consoleOrigin: env.CONSOLE_ORIGIN ?? `http://localhost:${port}`,
+    consoleOrigin: env.CONSOLE_ORIGIN ?? `http://localhost:${port},http://127.0.0.1:${port}`,
     uploadDir: env.UPLOAD_DIR ?? 'var/uploads',
     webDist: env.WEB_DIST ?? 'apps/web/dist',
     login: {

@@ -49,6 +49,15 @@ export const CONTROL_BUTTONS: Partial<Record<DeviceFamily, Readonly<Record<strin
   },
 };
 
+/** Where each family records the schedule its devices should run (job_list), for the families that take schedules. */
+export const SCHEDULE_HOLDERS: Partial<Record<DeviceFamily, string>> = {
+  [DeviceFamily.Lamp]: 'lamp',
+  [DeviceFamily.Strip]: 'strip_light',
+};
+
+/** What an item replaced by a newer schedule shows as its last error. */
+export const SUPERSEDED = 'superseded';
+
 /** The job id of one hand-over of a dispatch: adding it twice (a relay that crashed before deleting its row) is a no-op. */
 export function dispatchJobId(job: JobName, dispatchId: string, round: number): string {
   return `${job}:${dispatchId}:${round}`;
@@ -134,8 +143,35 @@ export class DispatchService {
   }
 
   /**
+   * Before a new schedule goes to these devices, in the distributing transaction: expires the still-open (queued or
+   * sent) items of the family's earlier schedule dispatches to them, so the worker neither sends nor re-sends an older
+   * schedule after the newer one (it only takes queued rows, and re-sends only sent ones). Schedule distributions
+   * and schedule retries of a family take turns (an advisory lock), so each sees what the one before it committed.
+   * Items are locked in a fixed order before the lamps are touched, as the worker does.
+   */
+  async supersedeSchedules(tx: EntityManager, family: DeviceFamily, deviceIds: readonly number[]): Promise<number> {
+    await this.lockSchedules(tx, family);
+    const [, expired] = (await tx.query(
+      `WITH open AS (
+         SELECT i.dispatch_id, i.device_id FROM dispatch_item i JOIN dispatch d ON d.id = i.dispatch_id
+          WHERE i.device_id = ANY($1::int[]) AND i.state IN ($3, $4) AND d.family = $2 AND d.action = 'schedule'
+          ORDER BY i.dispatch_id, i.device_id FOR UPDATE OF i)
+       UPDATE dispatch_item i SET state = $5, last_error = $6, next_attempt_at = NULL, updated_at = now()
+         FROM open WHERE i.dispatch_id = open.dispatch_id AND i.device_id = open.device_id AND i.state IN ($3, $4)`,
+      [deviceIds, family, DispatchItemState.Queued, DispatchItemState.Sent, DispatchItemState.Expired, SUPERSEDED],
+    )) as [unknown, number];
+    return expired;
+  }
+
+  private async lockSchedules(tx: EntityManager, family: DeviceFamily): Promise<void> {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`sc:schedule:${family}`]);
+  }
+
+  /**
    * Queues the failed and expired commands of a dispatch again, with new command ids (a device must not take a retry
    * for the command it already answered), their attempts kept, and the batch given another expiry period.
+   * A schedule is sent again only to devices whose record still holds it: one that has been given another schedule
+   * since keeps that one (otherwise the device would run the old schedule while the console shows the new one).
    */
   async retryFailed(caller: Caller, id: string): Promise<RetryResult> {
     return this.db.transaction(async (tx) => {
@@ -144,13 +180,23 @@ export class DispatchService {
       ]);
       if (!dispatch) throw AppException.notFound();
       this.assertMayControl(caller, dispatch.family, dispatch.action);
+      const holder = dispatch.action === 'schedule' ? SCHEDULE_HOLDERS[dispatch.family] : undefined;
+      if (holder) await this.lockSchedules(tx, dispatch.family);
+      const stillHeld = holder
+        ? `AND EXISTS (SELECT 1 FROM ${holder} h WHERE h.device_id = dispatch_item.device_id AND h.job_list = dispatch_item.params)`
+        : '';
       const [, retried] = (await tx.query(
         `UPDATE dispatch_item SET state = $2, command_id = gen_random_uuid(), next_attempt_at = NULL, updated_at = now()
-          WHERE dispatch_id = $1 AND state IN ($3, $4)
-`,
+          WHERE dispatch_id = $1 AND state IN ($3, $4) ${stillHeld}`,
         [id, DispatchItemState.Queued, DispatchItemState.Failed, DispatchItemState.Expired],
       )) as [unknown, number];
-      if (!retried) throw AppException.badRequest('nothingToRetry');
+      if (!retried) {
+        const [{ unanswered }]: { unanswered: number }[] = await tx.query(
+          `SELECT count(*)::int AS unanswered FROM dispatch_item WHERE dispatch_id = $1 AND state IN ($2, $3)`,
+          [id, DispatchItemState.Failed, DispatchItemState.Expired],
+        );
+        throw AppException.badRequest(unanswered > 0 ? 'retrySuperseded' : 'nothingToRetry');
+      }
       await tx.query(
         `UPDATE dispatch SET expires_at = greatest(expires_at, now()) + make_interval(secs => $2), finished_at = NULL, status = $3 WHERE id = $1`,
         [id, this.config.dispatchTtlSeconds, DispatchStatus.ToBeSent],

@@ -14,6 +14,7 @@ import {
   type PageResult,
 } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
+import { DATE_RANGE, yearInRange } from '../common/fields';
 import { Where, likeContains } from '../common/sql';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { InjectDb } from '../infra/database';
@@ -79,6 +80,8 @@ export class EnergyService {
   private bounds(period: EnergyPeriod, date: string): Bounds {
     const day = DateTime.fromISO(date, { zone: this.timeZone });
     if (!day.isValid) throw AppException.field('date', 'energyDateInvalid');
+    // The database takes neither year 0 nor the signed years Luxon writes past 9999.
+    if (!yearInRange(day.year)) throw AppException.field('date', 'dateOutOfRange', DATE_RANGE);
     const from = day.startOf(period);
     return { from, to: from.plus(period === 'day' ? { days: 1 } : { months: 1 }) };
   }

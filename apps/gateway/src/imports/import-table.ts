@@ -5,8 +5,10 @@ import type { FieldKey } from '@sc/i18n';
 /**
  * How a cell is read: plain text, a device code (the MQTT-safe pattern), a number, a region named by its name,
  * a lamp pole named by its code, or a lamp gateway named by its code. Regions, poles and gateways become ids.
+ * A `gatewayCode` stays the gateway's code (lamps refer to their gateway by code): a recorded gateway, or the code
+ * the record already has (lamps report their gateway, which may not be recorded yet).
  */
-export type CellKind = 'text' | 'code' | 'number' | 'region' | 'pole' | 'gateway';
+export type CellKind = 'text' | 'code' | 'number' | 'region' | 'pole' | 'gateway' | 'gatewayCode';
 
 export interface ImportColumn {
   /** The row field, and the key of its header label under `fields` in the server catalogue. */

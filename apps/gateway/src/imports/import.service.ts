@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import * as XLSX from '@e965/xlsx';
 import {
   DEVICE_CODE_PATTERN,
@@ -17,7 +17,7 @@ import {
 } from '@sc/contracts';
 import { CATALOGUES, translate, translateField, type MessageKey } from '@sc/i18n';
 import { AppException } from '../common/app-exception';
-import { isUniqueViolation } from '../common/pg-errors';
+import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
 import { InjectDb } from '../infra/database';
 import { RedisService } from '../infra/redis.service';
@@ -37,6 +37,8 @@ interface ReadRow {
   values: RowValues;
   /** Columns whose cell was refused (and reads as null). */
   bad: Set<string>;
+  /** Gateway-code columns naming a gateway nobody recorded: refused unless the record already has that code. */
+  unrecorded: Set<string>;
 }
 
 interface StoredReport {
@@ -79,8 +81,8 @@ export class ImportService {
   async importFile(table: ImportTable, upload: StoredUpload, caller: Caller, lng: Language): Promise<ImportResult> {
     const groupId = Number(upload.fields[IMPORT_GROUP_FIELD] ?? '');
     if (!Number.isInteger(groupId) || groupId < 1) throw AppException.field(IMPORT_GROUP_FIELD, 'selectGroup');
-    const dryRun = ['true', '1'].includes((upload.fields[IMPORT_DRY_RUN_FIELD] ?? '').toLowerCase());
-    await this.assertGroup(table, groupId);
+    const dryRun = readDryRun(upload.fields[IMPORT_DRY_RUN_FIELD]);
+    await this.assertGroup(this.db.manager, table, groupId);
     const sheet = await this.firstSheet(upload.path);
 
     const columnIndex = this.mapHeader(table, sheet.header, lng);
@@ -93,10 +95,13 @@ export class ImportService {
       return await this.db.transaction(async (tx) => {
         // Imports of one kind take turns, so two of them never classify the same codes at once.
         await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`sc:import:${table.kind}`]);
+        // Checked again, and kept from deletion until the rows are written.
+        await this.assertGroup(tx, table, groupId);
         const keys = [...new Set(rows.map((r) => keyOf(table, r.values)))];
         const existing = await table.load(tx, keys);
         const { toAdd, toChange, unchanged } = classify(table, rows, existing, groupId, sheet.header, columnIndex, lng, errors);
         if (errors.length > 0) throw await this.reject(caller, table, rows.length, errors);
+        await lockGateways(tx, table, rows);
         const result: ImportResult = {
           kind: table.kind,
           dryRun,
@@ -113,8 +118,9 @@ export class ImportService {
         return result;
       });
     } catch (err) {
-      // A record with one of the codes was added by someone else between the check and the write.
-      if (isUniqueViolation(err)) throw AppException.conflict('importConflict');
+      // A record with one of the codes was added, or a region or pole the rows name was deleted, by someone else
+      // between the check and the write.
+      if (isUniqueViolation(err) || isForeignKeyViolation(err)) throw AppException.conflict('importConflict');
       throw err;
     }
   }
@@ -142,8 +148,8 @@ export class ImportService {
     );
   }
 
-  private async assertGroup(table: ImportTable, groupId: number): Promise<void> {
-    const [group]: { type: number }[] = await this.db.query(`SELECT type FROM device_group WHERE id = $1`, [groupId]);
+  private async assertGroup(db: EntityManager, table: ImportTable, groupId: number): Promise<void> {
+    const [group]: { type: number }[] = await db.query(`SELECT type FROM device_group WHERE id = $1 FOR KEY SHARE`, [groupId]);
     if (!group) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupNotFound');
     if (group.type !== (table.groupType as number)) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupWrongType');
   }
@@ -189,7 +195,7 @@ export class ImportService {
     const present = table.columns.filter((c) => columnIndex.has(c.key));
     const regions = present.some((c) => c.kind === 'region') ? await this.regionsByName() : new Map<string, number[]>();
     const codesIn = (kind: 'pole' | 'gateway') => {
-      const column = present.find((c) => c.kind === kind);
+      const column = present.find((c) => c.kind === kind || (kind === 'gateway' && c.kind === 'gatewayCode'));
       return column ? sheet.rows.map((r) => cellText(r[columnIndex.get(column.key) as number])) : [];
     };
     const refs = { pole: await this.idsByCode('pole', codesIn('pole')), gateway: await this.idsByCode('gateway', codesIn('gateway')) };
@@ -199,6 +205,7 @@ export class ImportService {
       const rowNumber = sheet.headerRowNumber + 1 + i;
       const values: RowValues = {};
       const bad = new Set<string>();
+      const unrecorded = new Set<string>();
       for (const column of present) {
         const raw = cells[columnIndex.get(column.key) as number];
         const text = cellText(raw);
@@ -212,8 +219,9 @@ export class ImportService {
           });
         };
         values[column.key] = readCell(column, raw, text, regions, refs, fail);
+        if (column.kind === 'gatewayCode' && text !== '' && !refs.gateway.has(text)) unrecorded.add(column.key);
       }
-      rows.push({ rowNumber, values, bad });
+      rows.push({ rowNumber, values, bad, unrecorded });
     });
     return rows;
   }
@@ -255,6 +263,11 @@ export class ImportService {
   }
 }
 
+/** Columns kept as text: empty is '', not null. */
+function isTextual(column: ImportColumn): boolean {
+  return column.kind === 'text' || column.kind === 'code' || column.kind === 'gatewayCode';
+}
+
 /** Reads one cell by its column's kind; a bad cell is reported through `fail` and reads as null. */
 function readCell(
   column: ImportColumn,
@@ -266,10 +279,11 @@ function readCell(
 ): string | number | null {
   if (text === '') {
     if (column.required) fail('pleaseEnter');
-    return column.kind === 'text' || column.kind === 'code' ? '' : null;
+    return isTextual(column) ? '' : null;
   }
   switch (column.kind) {
     case 'text':
+    case 'gatewayCode':
       if (column.max !== undefined && text.length > column.max) fail('tooLong', { max: column.max });
       return text;
     case 'code':
@@ -297,6 +311,27 @@ function readCell(
       return id ?? null;
     }
   }
+}
+
+/** The multipart dry-run flag: true/1 or false/0 (any case), or nothing for a real import; anything else is refused. */
+function readDryRun(field: string | undefined): boolean {
+  const flag = (field ?? '').trim().toLowerCase();
+  if (flag === 'true' || flag === '1') return true;
+  if (flag === 'false' || flag === '0' || flag === '') return false;
+  throw AppException.field(IMPORT_DRY_RUN_FIELD, 'mustBeBoolean');
+}
+
+/**
+ * Locks the recorded gateways the rows name by code against deletion until the rows are written; one deleted since the
+ * file was read refuses the import (gateway codes are not foreign keys, so the database would not notice).
+ */
+async function lockGateways(tx: EntityManager, table: ImportTable, rows: ReadRow[]): Promise<void> {
+  const columns = table.columns.filter((c) => c.kind === 'gatewayCode').map((c) => c.key);
+  const named = rows.flatMap((r) => columns.filter((key) => !r.unrecorded.has(key)).map((key) => r.values[key]));
+  const codes = [...new Set(named)].filter((v): v is string => typeof v === 'string' && v !== '');
+  if (codes.length === 0) return;
+  const recorded: unknown[] = await tx.query(`SELECT 1 FROM lamp_gateway WHERE code = ANY($1::text[]) FOR KEY SHARE`, [codes]);
+  if (recorded.length < codes.length) throw AppException.conflict('importConflict');
 }
 
 /** Every row whose code is also on another row of the file is bad. */
@@ -346,7 +381,7 @@ function classify(
   lng: Language,
   errors: ImportRowError[],
 ): { toAdd: RowToWrite[]; toChange: RowToWrite[]; unchanged: number } {
-  const defaults: RowValues = Object.fromEntries(table.columns.map((c) => [c.key, c.kind === 'text' || c.kind === 'code' ? '' : null]));
+  const defaults: RowValues = Object.fromEntries(table.columns.map((c) => [c.key, isTextual(c) ? '' : null]));
   const toAdd: RowToWrite[] = [];
   const toChange: RowToWrite[] = [];
   let unchanged = 0;
@@ -363,6 +398,15 @@ function classify(
         column: at === undefined ? translateField(lng, missing) : header[at],
         value: '',
         reason: translate(lng, 'positionIncomplete'),
+      });
+    }
+    for (const key of row.unrecorded) {
+      if (values[key] === record?.values[key]) continue;
+      errors.push({
+        row: row.rowNumber,
+        column: header[columnIndex.get(key) as number],
+        value: String(values[key]),
+        reason: translate(lng, 'importGatewayUnknown', { code: values[key] }),
       });
     }
     if (!record) toAdd.push({ values });

@@ -19,7 +19,7 @@ export const LIGHT_IMPORT: ImportTable = {
     { key: 'lampName', kind: 'text', required: true, max: LAMP_NAME_MAX, example: 'Shennan Avenue lamp 1' },
     { key: 'clientId', kind: 'code', required: true, example: 'LAMP-10001' },
     { key: 'regionId', kind: 'region', example: 'Futian District' },
-    { key: 'gatewayId', kind: 'text', max: 64, example: 'LGW-01' },
+    { key: 'gatewayId', kind: 'gatewayCode', max: 64, example: 'LGW-01' },
     { key: 'lampControlId', kind: 'text', max: 64, example: 'LC-10001' },
     { key: 'addr', kind: 'text', max: 255, example: 'Shennan Avenue No. 2' },
     { key: 'mac', kind: 'text', max: 32, example: '02:5c:00:00:27:11' },
@@ -66,7 +66,9 @@ export const LIGHT_IMPORT: ImportTable = {
                 latitude = i.latitude, pole_id = i.pole_id, updated_at = now()
            FROM input i WHERE d.id = i.id
        )
-       UPDATE lamp l SET gateway_id = i.gateway_id, lamp_control_id = i.lamp_control_id, addr = i.addr, mac = i.mac
+       -- A lamp moved to another gateway leaves its loop, which belonged to the old one.
+       UPDATE lamp l SET gateway_id = i.gateway_id, lamp_control_id = i.lamp_control_id, addr = i.addr, mac = i.mac,
+              loop_id = CASE WHEN l.gateway_id = i.gateway_id THEN l.loop_id END
          FROM input i WHERE l.device_id = i.id`,
       [...lampArrays(rows), rows.map((r) => r.id), groupId],
     );

@@ -75,8 +75,9 @@ export class GatewaysService {
         if (!current) throw AppException.notFound();
         if (current.code !== dto.gatewayId) {
           if (!caller.buttons.includes(Button.EditMqtt)) throw AppException.field('gatewayId', 'clientIdNeedsEditMqtt');
-          // Its lamps follow it: they refer to the gateway by code.
+          // Its lamps and strip lights follow it: they refer to the gateway by code.
           await tx.query(`UPDATE lamp SET gateway_id = $2 WHERE gateway_id = $1`, [current.code, dto.gatewayId]);
+          await tx.query(`UPDATE strip_light SET gateway_id = $2 WHERE gateway_id = $1`, [current.code, dto.gatewayId]);
         }
         await tx.query(
           `UPDATE lamp_gateway SET code = $2, name = $3, addr = coalesce($4, addr),
@@ -106,12 +107,15 @@ export class GatewaysService {
     }
   }
 
-  /** Deletes a gateway and its loops; refused while lamps still name it. */
+  /** Deletes a gateway and its loops; refused while lamps or strip lights still name it. */
   async remove(id: number): Promise<void> {
     await this.db.transaction(async (tx) => {
       const [gateway]: { code: string }[] = await tx.query(`SELECT code FROM lamp_gateway WHERE id = $1 FOR UPDATE`, [id]);
       if (!gateway) throw AppException.notFound();
-      const [{ n }]: { n: number }[] = await tx.query(`SELECT count(*)::int AS n FROM lamp WHERE gateway_id = $1`, [gateway.code]);
+      const [{ n }]: { n: number }[] = await tx.query(
+        `SELECT ((SELECT count(*) FROM lamp WHERE gateway_id = $1) + (SELECT count(*) FROM strip_light WHERE gateway_id = $1))::int AS n`,
+        [gateway.code],
+      );
       if (n > 0) throw AppException.badRequest('gatewayHasLamps', { count: n });
       await tx.query(`DELETE FROM lamp_gateway WHERE id = $1`, [id]);
     });

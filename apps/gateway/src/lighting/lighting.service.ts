@@ -61,7 +61,8 @@ export class LightingService {
   /**
    * Adds a lamp (its device record, type single lamp, with the clientId as its code, and its lamp row) or changes one.
    * On edit, an optional field left out keeps its value; regionId or groupId null takes the lamp out of its region or
-   * group. The clientId is the lamp's MQTT identity: plain Edit cannot change it (lampEditMqtt can).
+   * group. The clientId is the lamp's MQTT identity: plain Edit cannot change it (lampEditMqtt can). A gateway given
+   * anew must be a recorded gateway ('' for none); a lamp that changes gateway leaves its loop, which was the old one's.
    */
   async save(caller: Caller, dto: LampAddOrEditDto): Promise<{ id: number }> {
     assertButton(caller, dto.id === undefined ? Button.Add : Button.Edit);
@@ -71,6 +72,7 @@ export class LightingService {
         if (dto.regionId !== undefined && dto.regionId !== null) await assertRegionExists(tx, dto.regionId);
         if (dto.groupId !== undefined && dto.groupId !== null) await assertGroupOfType(tx, dto.groupId, DeviceType.SingleLamp, 'groupId');
         if (dto.id === undefined) {
+          if (dto.gatewayId) await gatewayByCode(tx, dto.gatewayId, 'gatewayId');
           const [{ id }]: { id: number }[] = await tx.query(
             `INSERT INTO device (type, code, name, region_id, group_id, latitude, longitude) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
             [
@@ -93,12 +95,15 @@ export class LightingService {
           ]);
           return { id };
         }
-        const [current]: { code: string }[] = await tx.query(`SELECT code FROM device WHERE id = $1 AND type = $2 FOR UPDATE`, [
-          dto.id,
-          DeviceType.SingleLamp,
-        ]);
+        const [current]: { code: string; gatewayId: string }[] = await tx.query(
+          `SELECT d.code, l.gateway_id AS "gatewayId" FROM device d JOIN lamp l ON l.device_id = d.id WHERE d.id = $1 AND d.type = $2 FOR UPDATE`,
+          [dto.id, DeviceType.SingleLamp],
+        );
         if (!current) throw AppException.notFound();
         if (current.code !== dto.clientId) throw AppException.field('clientId', 'clientIdNeedsEditMqtt');
+        // The current gateway may be one the lamp reported and nobody recorded: only a new one is checked.
+        const gatewayChanges = dto.gatewayId !== undefined && dto.gatewayId !== current.gatewayId;
+        if (gatewayChanges && dto.gatewayId) await gatewayByCode(tx, dto.gatewayId, 'gatewayId');
         await tx.query(
           `UPDATE device SET name = $2,
                   region_id = CASE WHEN $3::boolean THEN $4::int ELSE region_id END,
@@ -121,9 +126,18 @@ export class LightingService {
         );
         await tx.query(
           `UPDATE lamp SET gateway_id = coalesce($2, gateway_id), lamp_control_id = coalesce($3, lamp_control_id),
-                  addr = coalesce($4, addr), mac = coalesce($5, mac), color = coalesce($6, color)
+                  addr = coalesce($4, addr), mac = coalesce($5, mac), color = coalesce($6, color),
+                  loop_id = CASE WHEN $7::boolean THEN NULL ELSE loop_id END
             WHERE device_id = $1`,
-          [dto.id, dto.gatewayId ?? null, dto.lampControlId ?? null, dto.addr ?? null, dto.mac ?? null, dto.color?.toLowerCase() ?? null],
+          [
+            dto.id,
+            dto.gatewayId ?? null,
+            dto.lampControlId ?? null,
+            dto.addr ?? null,
+            dto.mac ?? null,
+            dto.color?.toLowerCase() ?? null,
+            gatewayChanges,
+          ],
         );
         return { id: dto.id };
       });
@@ -212,7 +226,8 @@ export class LightingService {
     const byRegion = dto.regionId !== undefined && dto.regionId !== null;
     if (byIds && byRegion) throw AppException.badRequest('lampSelectionAmbiguous');
     if (!byRegion && (!byIds || dto.ids?.length === 0)) throw AppException.badRequest('lampSelectionEmpty');
-    if (dto.action === 'dim' && dto.level === undefined) throw AppException.field('level', 'pleaseSelect');
+    // A JSON null passes the optional level's validation: for dim it is as missing as no level at all.
+    if (dto.action === 'dim' && (dto.level === undefined || dto.level === null)) throw AppException.field('level', 'pleaseSelect');
     const params = dto.action === 'dim' ? { level: dto.level } : {};
     try {
       const dispatchId = await this.db.transaction(async (tx) => {

@@ -24,7 +24,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
 import { Where, likeContains, pagedQuery } from '../common/sql';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { DispatchService } from '../dispatch/dispatch.service';
+import { DispatchService, SCHEDULE_HOLDERS } from '../dispatch/dispatch.service';
 import { InjectDb } from '../infra/database';
 import { lampPlaces } from './lamp-places';
 import { lampsByIds, lampsOfRegion } from '../lighting/lighting.service';
@@ -124,22 +124,26 @@ export class StrategiesService {
     }
   }
 
-  /** Deletes a strategy no device holds (Delete button); devices running it keep it, so it stays until they get another. */
+  /**
+   * Deletes a strategy no device holds (Delete button); devices running it keep it, so it stays until they get another.
+   * The row lock makes a distribution of it wait (it takes FOR KEY SHARE), so the count is the devices that hold it.
+   */
   async remove(family: StrategyFamily, id: number): Promise<void> {
-    try {
-      const [, affected] = (await this.db.query(`DELETE FROM strategy WHERE id = $1 AND family = $2`, [id, family])) as [unknown, number];
-      if (!affected) throw AppException.notFound('strategyNotFound');
-    } catch (err) {
-      if (!isForeignKeyViolation(err)) throw err;
-      const [{ count }]: { count: number }[] = await this.db.query(`SELECT count(*)::int AS count FROM lamp WHERE strategy_id = $1`, [id]);
-      throw AppException.conflict('strategyInUse', { count });
-    }
+    const holders = family === 'strip' ? 'strip_light' : 'lamp';
+    await this.db.transaction(async (tx) => {
+      const found: unknown[] = await tx.query(`SELECT 1 FROM strategy WHERE id = $1 AND family = $2 FOR UPDATE`, [id, family]);
+      if (found.length === 0) throw AppException.notFound('strategyNotFound');
+      const [{ count }]: { count: number }[] = await tx.query(`SELECT count(*)::int AS count FROM ${holders} WHERE strategy_id = $1`, [id]);
+      if (count > 0) throw AppException.conflict('strategyInUse', { count });
+      await tx.query(`DELETE FROM strategy WHERE id = $1`, [id]);
+    });
   }
 
   /**
    * Distributes a lamp strategy to the selected lamps or to every lamp of a region (the "Open and close" button, as it
    * decides when lamps open and close): each lamp's schedule is compiled with its own place, recorded on the lamp
-   * (strategyId, mode, modeData, jobList) and sent through the ledger as a `schedule` command, in one transaction.
+   * (strategyId, mode, modeData, jobList) and sent through the ledger as a `schedule` command, replacing any older
+   * schedule still on its way to it, in one transaction (distributeSchedules).
    */
   async distribute(caller: Caller, dto: StrategyDistributeDto): Promise<LampControlResult> {
     this.dispatches.assertMayControl(caller, DeviceFamily.Lamp, 'schedule');
@@ -148,41 +152,61 @@ export class StrategiesService {
     if (byIds && byRegion) throw AppException.badRequest('lampSelectionAmbiguous');
     if (!byRegion && (!byIds || dto.ids?.length === 0)) throw AppException.badRequest('lampSelectionEmpty');
     try {
-      const dispatchId = await this.db.transaction(async (tx) => {
-        const [strategy]: { id: number; name: string; mode: StrategyMode; modeData: unknown; periods: unknown }[] = await tx.query(
-          `SELECT id, name, mode, mode_data AS "modeData", periods FROM strategy WHERE id = $1 AND family = 'lamp' FOR KEY SHARE`,
-          [dto.id],
-        );
-        if (!strategy) throw AppException.field('id', 'strategyNotFound');
-        const rules = { mode: strategy.mode, modeData: strategy.modeData, periods: strategy.periods } as StrategyRules;
-        const deviceIds = byIds ? await lampsByIds(tx, dto.ids ?? []) : await lampsOfRegion(tx, dto.regionId as number);
-        const places = await this.placesOf(tx, deviceIds);
-        const schedules: LampSchedule[] = deviceIds.map((id) => ({
-          strategyId: strategy.id,
-          name: strategy.name,
-          rules,
-          place: (places.get(id) as { place: SchedulePlace }).place,
-        }));
-        await tx.query(
-          `UPDATE lamp l SET strategy_id = $2, mode = $3, mode_data = $4, job_list = t.job_list
-             FROM unnest($1::int[], $5::jsonb[]) AS t(device_id, job_list)
-            WHERE l.device_id = t.device_id`,
-          [deviceIds, strategy.id, strategy.mode, JSON.stringify(strategy.modeData), schedules.map((s) => JSON.stringify(s))],
-        );
-        return this.dispatches.create(tx, {
-          family: DeviceFamily.Lamp,
-          action: 'schedule',
-          params: { strategyId: strategy.id, name: strategy.name },
-          createdBy: caller.username,
-          deviceIds,
-          itemParams: schedules,
-        });
-      });
+      const dispatchId = await this.db.transaction((tx) =>
+        this.distributeSchedules(tx, caller, 'lamp', dto.id, () =>
+          byIds ? lampsByIds(tx, dto.ids ?? []) : lampsOfRegion(tx, dto.regionId as number),
+        ),
+      );
       return { dispatchId };
     } catch (err) {
       if (isForeignKeyViolation(err)) throw AppException.field(byIds ? 'ids' : 'regionId', 'lampSelectionEmpty');
       throw err;
     }
+  }
+
+  /**
+   * The distribution shared by lamp and strip strategies, in the caller's transaction: each device's schedule is
+   * compiled with its own place and recorded on it (strategyId, mode, modeData, jobList), the open items of its
+   * earlier schedule dispatches are expired (DispatchService.supersedeSchedules), and the schedules go out through the
+   * ledger as one `schedule` dispatch, whose id is returned.
+   */
+  async distributeSchedules(
+    tx: EntityManager,
+    caller: Caller,
+    family: StrategyFamily,
+    strategyId: number,
+    selectDevices: () => Promise<number[]>,
+  ): Promise<string> {
+    const [strategy]: { id: number; name: string; mode: StrategyMode; modeData: unknown; periods: unknown }[] = await tx.query(
+      `SELECT id, name, mode, mode_data AS "modeData", periods FROM strategy WHERE id = $1 AND family = $2 FOR KEY SHARE`,
+      [strategyId, family],
+    );
+    if (!strategy) throw AppException.field('id', 'strategyNotFound');
+    const rules = { mode: strategy.mode, modeData: strategy.modeData, periods: strategy.periods } as StrategyRules;
+    const deviceIds = await selectDevices();
+    const places = await this.placesOf(tx, deviceIds);
+    const schedules: LampSchedule[] = deviceIds.map((id) => ({
+      strategyId: strategy.id,
+      name: strategy.name,
+      rules,
+      place: (places.get(id) as { place: SchedulePlace }).place,
+    }));
+    const deviceFamily = family === 'strip' ? DeviceFamily.Strip : DeviceFamily.Lamp;
+    await this.dispatches.supersedeSchedules(tx, deviceFamily, deviceIds);
+    await tx.query(
+      `UPDATE ${SCHEDULE_HOLDERS[deviceFamily]} h SET strategy_id = $2, mode = $3, mode_data = $4, job_list = t.job_list
+         FROM unnest($1::int[], $5::jsonb[]) AS t(device_id, job_list)
+        WHERE h.device_id = t.device_id`,
+      [deviceIds, strategy.id, strategy.mode, JSON.stringify(strategy.modeData), schedules.map((s) => JSON.stringify(s))],
+    );
+    return this.dispatches.create(tx, {
+      family: deviceFamily,
+      action: 'schedule',
+      params: { strategyId: strategy.id, name: strategy.name },
+      createdBy: caller.username,
+      deviceIds,
+      itemParams: schedules,
+    });
   }
 
   /** A lamp's schedule tonight: its strategy and periods, the sun at its place, what it should do now and whether it does. */

@@ -51,7 +51,8 @@ export class StripsService {
   /**
    * Adds a strip light (its device record, type light strip, with the clientId as its code, and its strip row; it is
    * synchronizing until it first reports) or changes one. On edit, an optional field left out keeps its value; null
-   * regionId or groupId takes the strip out of its region or group.
+   * regionId or groupId takes the strip out of its region or group. The clientId is the strip's MQTT identity: changing
+   * it needs Edit MQTT besides Edit, as a gateway's code does.
    */
   async save(caller: Caller, dto: StripAddOrEditDto): Promise<{ id: number }> {
     if (!caller.buttons.includes(dto.id === undefined ? Button.Add : Button.Edit)) throw AppException.forbidden();
@@ -72,6 +73,12 @@ export class StripsService {
           ]);
           return { id };
         }
+        const [current]: { code: string }[] = await tx.query(`SELECT code FROM device WHERE id = $1 AND type = $2 FOR UPDATE`, [
+          dto.id,
+          DeviceType.LightStrip,
+        ]);
+        if (!current) throw AppException.notFound();
+        if (current.code !== dto.clientId && !caller.buttons.includes(Button.EditMqtt)) throw AppException.field('clientId', 'clientIdNeedsEditMqtt');
         const [, affected] = (await tx.query(
           `UPDATE device SET code = $2, name = $3,
                   region_id = CASE WHEN $4::boolean THEN $5::int ELSE region_id END,

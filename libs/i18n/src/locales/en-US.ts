@@ -88,11 +88,13 @@ export const enUS = {
     clientIdTaken: 'A lamp with the client ID "{{clientId}}" already exists',
     regionNotFound: 'The selected region does not exist',
     nothingToRetry: 'This dispatch has no failed or expired commands to retry',
+    retrySuperseded: 'A newer schedule has replaced this one on every device it failed on: distribute the strategy again instead',
     // Alarms and energy
     alarmCodeNeedsFault: 'A fault code applies to fault alarms only',
     unknownAlarms: 'These alarms do not exist: {{ids}}',
     alarmsAlreadyCleared: 'The selected alarms are already cleared',
     energyDateInvalid: 'Use a date like 2026-11-21',
+    dateOutOfRange: 'Use a date from {{min}} to {{max}}',
     // Strip lights
     stripSelectionEmpty: 'Please select at least one strip light or a region',
     stripSelectionAmbiguous: 'Select either strip lights or a region, not both',
@@ -108,7 +110,7 @@ export const enUS = {
     // Lamp equipment: gateways, loops, device groups
     gatewayCodeTaken: 'A gateway with the code "{{code}}" already exists',
     gatewayNotFound: 'The selected gateway does not exist',
-    gatewayHasLamps: 'This gateway still has {{count}} lamps and cannot be deleted',
+    gatewayHasLamps: 'This gateway still has {{count}} lamps or strip lights and cannot be deleted',
     loopCodeTaken: 'This gateway already has a loop with the code "{{code}}"',
     loopNotFound: 'The selected loop does not exist',
     loopNotOfGateway: 'The selected loop does not belong to the selected gateway',

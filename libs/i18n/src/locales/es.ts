@@ -86,11 +86,13 @@ export const es: Catalogue = {
     clientIdTaken: 'Ya existe una farola con el ID de cliente «{{clientId}}»',
     regionNotFound: 'La región seleccionada no existe',
     nothingToRetry: 'Este envío no tiene órdenes fallidas ni caducadas que reintentar',
+    retrySuperseded: 'Un horario más reciente ha sustituido a este en todos los dispositivos donde falló: distribuya de nuevo la estrategia',
     // Alarmas y energía
     alarmCodeNeedsFault: 'Un código de fallo solo se aplica a las alarmas de fallo',
     unknownAlarms: 'Estas alarmas no existen: {{ids}}',
     alarmsAlreadyCleared: 'Las alarmas seleccionadas ya están resueltas',
     energyDateInvalid: 'Use una fecha como 2026-11-21',
+    dateOutOfRange: 'Use una fecha entre {{min}} y {{max}}',
     // Strip lights
     stripSelectionEmpty: 'Seleccione al menos una tira de luz o una región',
     stripSelectionAmbiguous: 'Seleccione tiras de luz o una región, no ambas cosas',
@@ -106,7 +108,7 @@ export const es: Catalogue = {
     // Lamp equipment: gateways, loops, device groups
     gatewayCodeTaken: 'Ya existe una pasarela con el código "{{code}}"',
     gatewayNotFound: 'La pasarela seleccionada no existe',
-    gatewayHasLamps: 'Esta pasarela aún tiene {{count}} farolas y no se puede eliminar',
+    gatewayHasLamps: 'Esta pasarela aún tiene {{count}} farolas o tiras de luz y no se puede eliminar',
     loopCodeTaken: 'Esta pasarela ya tiene un circuito con el código "{{code}}"',
     loopNotFound: 'El circuito seleccionado no existe',
     loopNotOfGateway: 'El circuito seleccionado no pertenece a la pasarela seleccionada',

@@ -86,11 +86,13 @@ export const ja: Catalogue = {
     clientIdTaken: 'クライアント ID「{{clientId}}」の照明は既に存在します',
     regionNotFound: '選択したエリアは存在しません',
     nothingToRetry: 'この配信には再試行できる失敗または期限切れのコマンドがありません',
+    retrySuperseded: '失敗したすべてのデバイスで新しいスケジュールに置き換えられています。戦略を再配信してください',
     // アラームとエネルギー
     alarmCodeNeedsFault: '故障コードは故障アラームにのみ指定できます',
     unknownAlarms: '次のアラームは存在しません: {{ids}}',
     alarmsAlreadyCleared: '選択したアラームはすでに解除されています',
     energyDateInvalid: '2026-11-21 のような日付を入力してください',
+    dateOutOfRange: '{{min}} から {{max}} までの日付を入力してください',
     // Strip lights
     stripSelectionEmpty: 'ライトストリップまたは地域を少なくとも 1 つ選択してください',
     stripSelectionAmbiguous: 'ライトストリップか地域のどちらか一方を選択してください',
@@ -106,7 +108,7 @@ export const ja: Catalogue = {
     // Lamp equipment: gateways, loops, device groups
     gatewayCodeTaken: 'コード「{{code}}」のゲートウェイは既に存在します',
     gatewayNotFound: '選択したゲートウェイは存在しません',
-    gatewayHasLamps: 'このゲートウェイにはまだ {{count}} 台の街灯があるため削除できません',
+    gatewayHasLamps: 'このゲートウェイにはまだ {{count}} 台の街灯またはライトストリップがあるため削除できません',
     loopCodeTaken: 'このゲートウェイには既にコード「{{code}}」のループがあります',
     loopNotFound: '選択したループは存在しません',
     loopNotOfGateway: '選択したループは選択したゲートウェイに属していません',

@@ -86,11 +86,13 @@ export const zhCN: Catalogue = {
     clientIdTaken: '客户端 ID“{{clientId}}”已被其他灯具使用',
     regionNotFound: '所选区域不存在',
     nothingToRetry: '该下发任务没有失败或超时的指令可重试',
+    retrySuperseded: '失败的设备均已下发了更新的策略，请重新下发策略',
     // 告警与能耗
     alarmCodeNeedsFault: '故障代码只适用于故障告警',
     unknownAlarms: '以下告警不存在：{{ids}}',
     alarmsAlreadyCleared: '所选告警均已清除',
     energyDateInvalid: '请输入日期，例如 2026-11-21',
+    dateOutOfRange: '请输入 {{min}} 至 {{max}} 之间的日期',
     // Strip lights
     stripSelectionEmpty: '请至少选择一条灯带或一个区域',
     stripSelectionAmbiguous: '请选择灯带或区域，不能同时选择两者',
@@ -106,7 +108,7 @@ export const zhCN: Catalogue = {
     // Lamp equipment: gateways, loops, device groups
     gatewayCodeTaken: '编号为“{{code}}”的网关已存在',
     gatewayNotFound: '所选网关不存在',
-    gatewayHasLamps: '该网关下还有 {{count}} 盏灯，无法删除',
+    gatewayHasLamps: '该网关下还有 {{count}} 盏灯或灯带，无法删除',
     loopCodeTaken: '该网关下已有编号为“{{code}}”的回路',
     loopNotFound: '所选回路不存在',
     loopNotOfGateway: '所选回路不属于所选网关',
