@@ -19,6 +19,7 @@ import { LampPolesAndImportGroups1732195000000 } from './migrations/173219500000
 import { DeviceCodeChanges1732196000000 } from './migrations/1732196000000-device-code-changes';
 
 export { redactUrl } from './redact-url';
+export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
 export { ALARM_ROW_COLUMNS, ALARM_ROW_FROM } from './alarm-rows';
 export { ACCESS_CHANGES_CHANNEL } from './migrations/1732170000000-access-change-notifications';
 export { DEVICE_CODES_CHANNEL } from './migrations/1732196000000-device-code-changes';

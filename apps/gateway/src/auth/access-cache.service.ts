@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Client } from 'pg';
-import { ACCESS_CHANGES_CHANNEL } from '@sc/database';
+import { ACCESS_CHANGES_CHANNEL, NotificationListener } from '@sc/database';
 import type { Caller } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
@@ -71,97 +70,42 @@ export class AccessCache {
   private readonly pages = new Map<string, { value: unknown; rows: number; storedAt: number }>();
   private pageRows = 0;
   private readonly listeners = new Set<(change: AccessChange) => void>();
-  private client: Client | null = null;
-  private listening = false;
-  private lastAnswer = 0;
+  private readonly changes: NotificationListener;
   private started = false;
-  private stopped = false;
-  private retryTimer?: NodeJS.Timeout;
-  private heartbeat?: NodeJS.Timeout;
   /** Move on every change that can make a stored session, or page, stale. */
   sessionEpoch = 0;
   pageEpoch = 0;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.changes = new NotificationListener({
+      databaseUrl: config.databaseUrl,
+      channel: ACCESS_CHANGES_CHANNEL,
+      applicationName: ACCESS_CHANGES_LISTENER,
+      heartbeatMs: HEARTBEAT_MS,
+      onNotification: (payload) => this.apply(parseAccessChange(payload)),
+      onReset: () => this.apply({ kind: 'reset' }),
+      onInterrupted: (err) => this.logger.warn(`Change notifications interrupted${err ? `: ${err.message}` : ''}; caching paused`),
+    });
+  }
 
   /** Opens the LISTEN connection (once per process; later calls do nothing). */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    await this.listen();
+    await this.changes.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.retryTimer);
-    clearInterval(this.heartbeat);
-    this.listening = false;
-    await this.client?.end().catch(() => undefined);
-    this.client = null;
+    await this.changes.stop();
   }
 
   /** Whether cached answers may be served now. */
   get serving(): boolean {
-    return this.config.accessCache && this.listening && Date.now() - this.lastAnswer < STALE_AFTER_MS;
+    return this.config.accessCache && this.changes.listening && Date.now() - this.changes.lastAnswer < STALE_AFTER_MS;
   }
 
   get isListening(): boolean {
-    return this.listening;
-  }
-
-  private async listen(): Promise<void> {
-    const client = new Client({
-      connectionString: this.config.databaseUrl,
-      // Named so operators (and tests) find it in pg_stat_activity.
-      application_name: ACCESS_CHANGES_LISTENER,
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
-      connectionTimeoutMillis: 5000,
-    });
-    let lostAlready = false;
-    // A lost connection reports itself more than once (error, then end): act on the first only.
-    const lost = (err?: Error) => {
-      if (lostAlready) return;
-      lostAlready = true;
-      if (this.client === client) {
-        if (this.listening) this.logger.warn(`Change notifications interrupted${err ? `: ${err.message}` : ''}; caching paused`);
-        this.client = null;
-        this.listening = false;
-        clearInterval(this.heartbeat);
-        this.apply({ kind: 'reset' });
-      }
-      void client.end().catch(() => undefined);
-      if (!this.stopped && this.client === null) this.retryTimer = setTimeout(() => void this.listen(), 1000).unref();
-    };
-    client.on('notification', (msg) => {
-      if (msg.channel !== ACCESS_CHANGES_CHANNEL) return;
-      this.lastAnswer = Date.now();
-      this.apply(parseAccessChange(msg.payload ?? ''));
-    });
-    client.on('error', lost);
-    client.on('end', () => lost());
-    this.client = client;
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${ACCESS_CHANGES_CHANNEL}`);
-    } catch (err) {
-      lost(err as Error);
-      return;
-    }
-    if (lostAlready || this.client !== client || this.stopped) {
-      void client.end().catch(() => undefined);
-      return;
-    }
-    this.apply({ kind: 'reset' });
-    this.lastAnswer = Date.now();
-    this.listening = true;
-    clearInterval(this.heartbeat);
-    this.heartbeat = setInterval(() => {
-      client.query('SELECT 1').then(
-        () => (this.lastAnswer = Date.now()),
-        (err: Error) => lost(err),
-      );
-    }, HEARTBEAT_MS).unref();
+    return this.changes.listening;
   }
 
   /** Calls `listener` after every change (the socket gateway re-checks the sockets it touches). Returns an unsubscribe. */
