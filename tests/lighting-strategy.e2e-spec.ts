@@ -2,16 +2,14 @@
 // their own (simulated) clock, checked through a whole night; a sensing strategy raised by a radar event on the broker.
 import { DateTime } from 'luxon';
 import mqtt from 'mqtt';
-import { DispatchStatus, LampStatus, StrategyMode, type LampSchedule, type RadarEventMessage } from '@sc/contracts';
+import { DispatchStatus, LampStatus, StrategyMode, type ImportResult, type LampSchedule, type RadarEventMessage } from '@sc/contracts';
 import { levelAt } from '@sc/schedule';
-import type { ApiClient } from '@sc/testing';
-import { waitFor } from '@sc/testing';
+import { ApiClient, waitFor, workbookBuffer } from '@sc/testing';
 import type { Fleet } from '../apps/device-sim/src';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import {
   MQTT_URL,
   fleetFor,
-  insertLamps,
   signIn,
   startWorkerProcess,
   uniqueCodePrefix,
@@ -72,12 +70,34 @@ describe(`lighting strategies on simulated lamps (${LAMPS} lamps)`, () => {
     return answer.body.data.dispatchId;
   }
 
+  /**
+   * The lamps come in as an operator brings them: a workbook made here, imported through the upload port into a lamp
+   * group, in a region of their own (whose place and time zone then apply).
+   */
+  async function importLamps(count: number, region: string): Promise<InsertedLamps> {
+    const [{ id: regionId }] = await gw.db.query<{ id: number }>(`INSERT INTO region (region_name, parent_id) VALUES ($1, NULL) RETURNING id`, [
+      region,
+    ]);
+    const [{ id: groupId }] = await gw.db.query<{ id: number }>(`INSERT INTO device_group (type, name) VALUES (1, $1) RETURNING id`, [region]);
+    const codes = Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(5, '0')}`);
+    const book = workbookBuffer([['Lamp name', 'Client ID', 'Region'], ...codes.map((code, i) => [`${prefix}lamp ${i + 1}`, code, region])]);
+    const form = new FormData();
+    form.append('groupId', String(groupId));
+    form.append('file', new Blob([book]), 'lamps.xlsx');
+    const answer = await new ApiClient(gw.uploadUrl).as(admin.token).post<ImportResult>('/api/light/lightImport', form);
+    if (answer.status !== 200) throw new Error(`lightImport: ${answer.status} ${JSON.stringify(answer.body).slice(0, 500)}`);
+    expect(answer.body.data).toMatchObject({ total: count, added: count });
+    const rows = await gw.db.query<{ id: number; code: string }>(`SELECT id, code FROM device WHERE code = ANY($1::text[]) ORDER BY code`, [codes]);
+    return { ids: rows.map((r) => r.id), codes: rows.map((r) => r.code), idByCode: new Map(rows.map((r) => [r.code, r.id])), regionId };
+  }
+
   beforeAll(async () => {
     gw = await startGatewayProcess();
-    lamps = await insertLamps(gw.db, LAMPS, prefix, `Strategy test ${prefix}`);
+    admin = await signIn(gw);
+    lamps = await importLamps(LAMPS, `Strategy test ${prefix}`);
     // The lamps have no position of their own: their region's place and zone (one with clock changes) apply.
     await gw.db.query(`UPDATE region SET latitude = 52.52, longitude = 13.405, time_zone = $2 WHERE id = $1`, [lamps.regionId, ZONE]);
-    [worker, admin] = await Promise.all([startWorkerProcess(gw), signIn(gw)]);
+    worker = await startWorkerProcess(gw);
     // A frozen clock (speed 0): the test moves it.
     fleet = await fleetFor(lamps.codes, { clock: { start: berlin('2026-10-24T17:00'), speed: 0 }, scheduleTickMs: 200 });
     await waitFor(async () => {
