@@ -148,13 +148,19 @@ describe('spreadsheet uploads (upload port)', () => {
         headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,accept-language' },
       });
 
-    it('allows a preflight from the console origin', async () => {
-      const answer = await preflight(gw.config.consoleOrigin);
-      expect(answer.status).toBeLessThan(300);
-      expect(answer.headers.get('access-control-allow-origin')).toBe(gw.config.consoleOrigin);
-      expect(answer.headers.get('access-control-allow-credentials')).toBe('true');
-      expect(answer.headers.get('access-control-allow-methods')).toContain('POST');
-      expect(answer.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    /** The console's origins (CONSOLE_ORIGIN): by default localhost and 127.0.0.1 on the console's port. */
+    const consoleOrigins = () => gw.config.consoleOrigin.split(',').map((o) => o.trim());
+
+    it('allows a preflight from the console origins, localhost and 127.0.0.1 alike', async () => {
+      expect(consoleOrigins()).toEqual([expect.stringMatching(/^http:\/\/localhost:\d+$/), expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/)]);
+      for (const origin of consoleOrigins()) {
+        const answer = await preflight(origin);
+        expect(answer.status).toBeLessThan(300);
+        expect(answer.headers.get('access-control-allow-origin')).toBe(origin);
+        expect(answer.headers.get('access-control-allow-credentials')).toBe('true');
+        expect(answer.headers.get('access-control-allow-methods')).toContain('POST');
+        expect(answer.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+      }
     });
 
     it('does not allow a preflight from another origin', async () => {
@@ -168,11 +174,11 @@ describe('spreadsheet uploads (upload port)', () => {
       const body = form(workbookBuffer(ROWS), 'poles.xlsx');
       const allowed = await fetch(`${gw.uploadUrl}/api/files/inspect`, {
         method: 'POST',
-        headers: { Origin: gw.config.consoleOrigin, Authorization: `Bearer ${editor.token}` },
+        headers: { Origin: consoleOrigins()[1], Authorization: `Bearer ${editor.token}` },
         body,
       });
       expect(allowed.status).toBe(200);
-      expect(allowed.headers.get('access-control-allow-origin')).toBe(gw.config.consoleOrigin);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(consoleOrigins()[1]);
       const other = await fetch(`${gw.uploadUrl}/api/files/inspect`, {
         method: 'POST',
         headers: { Origin: 'http://evil.example', Authorization: `Bearer ${editor.token}` },
