@@ -20,7 +20,7 @@ export function LampStatusBadge({ status }: { status: LampStatus }) {
       color={STATUS_COLOR[status] ?? 'gray'}
       variant="light"
       leftSection={busy ? <Loader size={10} color="blue" /> : null}
-      style={{ flexShrink: 0, overflow: 'visible' }}
+      style={{ flexShrink: 0, overflow: 'visible', minWidth: 'max-content' }}
       data-testid="lamp-status"
       data-status={status}
     >
@@ -38,7 +38,7 @@ export function NetworkBadge({ networkStatus }: { networkStatus: OnlineState }) 
       variant="dot"
       data-testid="lamp-network"
       data-network={networkStatus}
-      style={{ flexShrink: 0, overflow: 'visible' }}
+      style={{ flexShrink: 0, overflow: 'visible', minWidth: 'max-content' }}
     >
       {t(`lighting:network.${networkStatus}`)}
     </Badge>
