@@ -32,6 +32,8 @@ export function buildTheme(themeColor: string, size: ElementSize): MantineThemeO
       ActionIcon: { defaultProps: { variant: 'subtle' } },
       Notification: { defaultProps: { radius: 'md' } },
       Modal: { defaultProps: { centered: true } },
+      // A status badge is read, not guessed: tables scroll sideways rather than cut a label short.
+      Badge: { styles: { root: { minWidth: 'max-content' } } },
     },
   });
 }
