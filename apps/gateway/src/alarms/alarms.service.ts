@@ -20,7 +20,7 @@ import { Where, likeContains, pagedQuery } from '../common/sql';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { InjectDb } from '../infra/database';
 import { RedisService } from '../infra/redis.service';
-import { REGION_AND_BELOW } from '../lighting/lighting.service';
+import { REGION_AND_BELOW } from '../common/device-selection';
 import type { AlarmPageDto } from './dto/alarm.dto';
 
 /** An error names at most this many unknown ids. */

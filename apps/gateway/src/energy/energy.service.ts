@@ -18,7 +18,7 @@ import { DATE_RANGE, yearInRange } from '../common/fields';
 import { Where, likeContains } from '../common/sql';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { InjectDb } from '../infra/database';
-import { REGION_AND_BELOW } from '../lighting/lighting.service';
+import { REGION_AND_BELOW } from '../common/device-selection';
 import { buildTree } from '../regions/regions.service';
 import type { EnergyLampPageDto, EnergyQueryDto, EnergySeriesDto, LampRatedPowerDto } from './dto/energy.dto';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { DeviceType, LAMP_NAME_MAX } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
-import { REGION_AND_BELOW } from '../lighting/lighting.service';
+import { REGION_AND_BELOW } from '../common/device-selection';
 import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
 
 const VALUES = `d.name AS "lampName", d.code AS "clientId", d.region_id AS "regionId", l.gateway_id AS "gatewayId",

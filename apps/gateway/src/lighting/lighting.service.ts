@@ -6,6 +6,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
 import { Where, likeContains, pagedQuery } from '../common/sql';
 import { DispatchService } from '../dispatch/dispatch.service';
+import { REGION_AND_BELOW, assertRegionExists, devicesByIds, devicesOfRegion } from '../common/device-selection';
 import { InjectDb } from '../infra/database';
 import type { LampBatchUpdateGatewayDto, LampBindGatewayDto, LampEditMqttDto, LampIdsDto } from './dto/equipment.dto';
 import type { LampAddOrEditDto, LampControlDto, LampPageDto } from './dto/lamp.dto';
@@ -20,14 +21,6 @@ const LAMP_COLUMNS = `d.id, d.name AS "lampName", d.code AS "clientId", d.region
 /** The lamp row's tables: every optional part LEFT JOINed. */
 const LAMP_FROM = `device d JOIN lamp l ON l.device_id = d.id LEFT JOIN region r ON r.id = d.region_id
   LEFT JOIN lamp_loop lp ON lp.id = l.loop_id LEFT JOIN device_group g ON g.id = d.group_id LEFT JOIN strategy st ON st.id = l.strategy_id`;
-
-/** The ids of a region (the `?`) and of every region below it. */
-export const REGION_AND_BELOW = `WITH RECURSIVE below AS (
-    SELECT id FROM region WHERE id = ? UNION ALL SELECT child.id FROM region child JOIN below ON child.parent_id = below.id
-  ) SELECT id FROM below`;
-
-/** An error names at most this many unknown ids; the rest are counted. */
-const UNKNOWN_IDS_SHOWN = 10;
 
 /** Single lamps (spec sections 3 and 6): the list, its management, and control through the command ledger. */
 @Injectable()
@@ -269,37 +262,12 @@ export async function gatewayByCode(tx: EntityManager, code: string, field: stri
   return gateway;
 }
 
-export async function assertRegionExists(tx: EntityManager, regionId: number): Promise<void> {
-  const rows: unknown[] = await tx.query(`SELECT 1 FROM region WHERE id = $1`, [regionId]);
-  if (rows.length === 0) throw AppException.field('regionId', 'regionNotFound');
-}
-
 /** The given lamps, locked against deletion until the dispatch is written; every id must be a lamp. */
-export async function lampsByIds(tx: EntityManager, ids: readonly number[]): Promise<number[]> {
-  const wanted = [...new Set(ids)].sort((a, b) => a - b);
-  const rows: { id: number }[] = await tx.query(
-    `SELECT d.id FROM device d JOIN lamp l ON l.device_id = d.id WHERE d.id = ANY($1::int[]) ORDER BY d.id FOR KEY SHARE OF d`,
-    [wanted],
-  );
-  if (rows.length < wanted.length) {
-    const found = new Set(rows.map((r) => r.id));
-    const unknown = wanted.filter((id) => !found.has(id));
-    const shown =
-      unknown.slice(0, UNKNOWN_IDS_SHOWN).join(', ') + (unknown.length > UNKNOWN_IDS_SHOWN ? ` (+${unknown.length - UNKNOWN_IDS_SHOWN})` : '');
-    throw AppException.field('ids', 'unknownLamps', { ids: shown });
-  }
-  return rows.map((r) => r.id);
+export function lampsByIds(tx: EntityManager, ids: readonly number[]): Promise<number[]> {
+  return devicesByIds(tx, 'lamp', ids, (shown) => AppException.field('ids', 'unknownLamps', { ids: shown }));
 }
 
 /** The lamps of a region and of its sub-regions, locked like lampsByIds; an empty region is refused. */
-export async function lampsOfRegion(tx: EntityManager, regionId: number): Promise<number[]> {
-  await assertRegionExists(tx, regionId);
-  const rows: { id: number }[] = await tx.query(
-    `SELECT d.id FROM device d JOIN lamp l ON l.device_id = d.id
-      WHERE d.region_id IN (${REGION_AND_BELOW.replace('?', '$1')})
-      ORDER BY d.id FOR KEY SHARE OF d`,
-    [regionId],
-  );
-  if (rows.length === 0) throw AppException.field('regionId', 'regionHasNoLamps');
-  return rows.map((r) => r.id);
+export function lampsOfRegion(tx: EntityManager, regionId: number): Promise<number[]> {
+  return devicesOfRegion(tx, 'lamp', regionId, () => AppException.field('regionId', 'regionHasNoLamps'));
 }

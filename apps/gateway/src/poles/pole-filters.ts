@@ -1,6 +1,6 @@
 import { DeviceType } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
-import { REGION_AND_BELOW } from '../lighting/lighting.service';
+import { REGION_AND_BELOW } from '../common/device-selection';
 
 export interface PoleFilters {
   name?: string;

@@ -7,7 +7,7 @@ import type { Caller } from '../common/request-context';
 import { Where, likeContains, pagedQuery } from '../common/sql';
 import { DispatchService } from '../dispatch/dispatch.service';
 import { InjectDb } from '../infra/database';
-import { REGION_AND_BELOW, assertRegionExists } from '../lighting/lighting.service';
+import { REGION_AND_BELOW, assertRegionExists, devicesByIds, devicesOfRegion } from '../common/device-selection';
 import type { StripAddOrEditDto, StripEffectDto, StripPageDto } from './dto/strip.dto';
 import { checkStripEffect } from './strip-effect';
 
@@ -16,9 +16,6 @@ const STRIP_COLUMNS = `d.id, d.name AS "lampName", d.code AS "clientId", d.regio
   coalesce(s.zones->'L'->>'color', s.zones->'R'->>'color', '') AS color, s.zones, s.status, s.network_status AS "networkStatus",
   s.telemetry, s.faults, s.hardware_version AS "hardwareVersion", s.software_version AS "softwareVersion", s.reported_at AS "reportedAt",
   s.strategy_id AS "strategyId", st.name AS "strategyName"`;
-
-/** An error names at most this many unknown ids; the rest are counted. */
-const UNKNOWN_IDS_SHOWN = 10;
 
 /** Strip lights (spec sections 3 and 6): the list, its management, and light effects through the command ledger. */
 @Injectable()
@@ -153,31 +150,11 @@ async function assertStripGroup(tx: EntityManager, groupId: number): Promise<voi
 }
 
 /** The given strips, locked against deletion until the dispatch is written; every id must be a strip light. */
-export async function stripsByIds(tx: EntityManager, ids: readonly number[]): Promise<number[]> {
-  const wanted = [...new Set(ids)].sort((a, b) => a - b);
-  const rows: { id: number }[] = await tx.query(
-    `SELECT d.id FROM device d JOIN strip_light s ON s.device_id = d.id WHERE d.id = ANY($1::int[]) ORDER BY d.id FOR KEY SHARE OF d`,
-    [wanted],
-  );
-  if (rows.length < wanted.length) {
-    const found = new Set(rows.map((r) => r.id));
-    const unknown = wanted.filter((id) => !found.has(id));
-    const shown =
-      unknown.slice(0, UNKNOWN_IDS_SHOWN).join(', ') + (unknown.length > UNKNOWN_IDS_SHOWN ? ` (+${unknown.length - UNKNOWN_IDS_SHOWN})` : '');
-    throw AppException.badRequest('unknownStrips', { ids: shown });
-  }
-  return rows.map((r) => r.id);
+export function stripsByIds(tx: EntityManager, ids: readonly number[]): Promise<number[]> {
+  return devicesByIds(tx, 'strip_light', ids, (shown) => AppException.badRequest('unknownStrips', { ids: shown }));
 }
 
 /** The strips of a region and of its sub-regions, locked like stripsByIds; a region without strips is refused. */
-export async function stripsOfRegion(tx: EntityManager, regionId: number): Promise<number[]> {
-  await assertRegionExists(tx, regionId);
-  const rows: { id: number }[] = await tx.query(
-    `SELECT d.id FROM device d JOIN strip_light s ON s.device_id = d.id
-      WHERE d.region_id IN (${REGION_AND_BELOW.replace('?', '$1')})
-      ORDER BY d.id FOR KEY SHARE OF d`,
-    [regionId],
-  );
-  if (rows.length === 0) throw AppException.field('regionId', 'regionHasNoStrips');
-  return rows.map((r) => r.id);
+export function stripsOfRegion(tx: EntityManager, regionId: number): Promise<number[]> {
+  return devicesOfRegion(tx, 'strip_light', regionId, () => AppException.field('regionId', 'regionHasNoStrips'));
 }
