@@ -16,8 +16,8 @@ const shared = {
     '^.+\\.(t|j)s$': ['@swc/jest', { ...swc, swcrc: false }],
   },
   moduleNameMapper: {
-    '^@sc/(contracts|database|i18n|messaging|schedule|testing)$': '<rootDir>/libs/$1/src',
-    '^@sc/(contracts|database|i18n|messaging|schedule|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
+    '^@sc/(contracts|database|device-runtime|i18n|messaging|schedule|testing)$': '<rootDir>/libs/$1/src',
+    '^@sc/(contracts|database|device-runtime|i18n|messaging|schedule|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
     // The web console's own alias (apps/web/vite.config.ts).
     '^@/(.*)$': '<rootDir>/apps/web/src/$1',
   },

@@ -3,7 +3,7 @@
 const path = require('node:path');
 const nodeExternals = require('webpack-node-externals');
 
-const libs = ['contracts', 'database', 'i18n', 'messaging', 'schedule', 'testing'];
+const libs = ['contracts', 'database', 'device-runtime', 'i18n', 'messaging', 'schedule', 'testing'];
 
 module.exports = (options) => ({
   ...options,

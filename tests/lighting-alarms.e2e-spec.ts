@@ -4,12 +4,14 @@
 import type { Browser, Page } from 'playwright-core';
 import {
   AlarmState,
+  DeviceFamily,
   FaultCode,
   OnlineState,
   type AlarmChangedEvent,
   type AlarmRow,
   type EnergyLampRow,
   type EnergyTree,
+  type LiveTopic,
   type PageResult,
 } from '@sc/contracts';
 import { waitFor, type ApiClient } from '@sc/testing';
@@ -37,6 +39,7 @@ import {
   startWorkerProcess,
   uniqueCodePrefix,
   waitForDispatchDone,
+  watch,
   type InsertedLamps,
   type RealtimeClient,
   type RunningWorker,
@@ -83,6 +86,10 @@ describe('lighting: alarms live from simulated faults, and energy from simulated
     const visitorSeen: AlarmChangedEvent[] = [];
     socket.on('AlarmChanged', (event) => seen.push({ at: Date.now(), event }));
     visitor.on('AlarmChanged', (event) => visitorSeen.push(event));
+    // Both open the alarm page; only the administrator's roles may see lamp alarms.
+    const alarms: LiveTopic[] = [{ event: 'AlarmChanged', family: DeviceFamily.Lamp }];
+    expect(await watch(socket, alarms)).toEqual(alarms);
+    expect(await watch(visitor, alarms)).toEqual([]);
 
     const started = Date.now();
     await fleet.raiseFault(code, FaultCode.NotGrounded);

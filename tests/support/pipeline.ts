@@ -7,7 +7,11 @@ import {
   SOCKET_PATH,
   TERMINAL_ITEM_STATES,
   type ClientToServerEvents,
-  type DeviceStateChangedEvent,
+  DeviceFamily,
+  type DeviceChange,
+  type LampLiveFields,
+  type FamilyName,
+  type LiveTopic,
   type DispatchDetail,
   type DispatchProgressEvent,
   type LampControlRequest,
@@ -19,7 +23,7 @@ import {
 import { ApiClient, waitFor, type TestDatabase } from '@sc/testing';
 import { startFleet, type Fleet, type FleetOptions } from '../../apps/device-sim/src';
 import { DEMO_PASSWORD } from '../../apps/gateway/src/demo/demo-data';
-import type { CounterSnapshot } from '../../apps/worker-lighting/src/infra/counters';
+import type { CounterSnapshot } from '@sc/device-runtime';
 import { ROOT, freePort, type RunningGateway } from './gateway-process';
 
 export const WORKER = join(ROOT, 'dist', 'apps', 'worker-lighting', 'main.js');
@@ -32,6 +36,7 @@ export function assertWorkerBuilt(): void {
 export interface WorkerHealth {
   status: string;
   mqtt: boolean;
+  backlog: number;
   counters: CounterSnapshot;
 }
 
@@ -150,17 +155,45 @@ export async function connectSocket(gw: RunningGateway, token: string): Promise<
   return socket;
 }
 
-/** Everything a socket receives, with the time it arrived. */
+/**
+ * One device's change as a socket received it (a DeviceStateChanged event carries the changes of a push frame); typed
+ * with the lamp's fields, which these tests look at.
+ */
+export type DeviceChangeSeen = Omit<DeviceChange, 'changed'> & { family: FamilyName; changed: Partial<LampLiveFields> };
+
+/** Everything a socket receives, with the time it arrived: device changes one by one. */
 export interface SocketLog {
-  DeviceStateChanged: { at: number; event: DeviceStateChangedEvent }[];
+  DeviceStateChanged: { at: number; event: DeviceChangeSeen }[];
   DispatchProgress: { at: number; event: DispatchProgressEvent }[];
 }
 
-export function recordSocket(socket: RealtimeClient): SocketLog {
+/**
+ * Watches the lamp pages' feeds (device states and dispatches of `families`), as the console's lamp pages do, and
+ * logs what arrives. A socket whose roles may not see a family is not refused: it simply receives nothing.
+ */
+export function recordSocket(socket: RealtimeClient, families: readonly FamilyName[] = [DeviceFamily.Lamp]): SocketLog {
   const log: SocketLog = { DeviceStateChanged: [], DispatchProgress: [] };
-  socket.on('DeviceStateChanged', (event) => log.DeviceStateChanged.push({ at: Date.now(), event }));
+  socket.on('DeviceStateChanged', (event) => {
+    const at = Date.now();
+    for (const change of event.changes) log.DeviceStateChanged.push({ at, event: { family: event.family, ...change } as DeviceChangeSeen });
+  });
   socket.on('DispatchProgress', (event) => log.DispatchProgress.push({ at: Date.now(), event }));
+  socket.emit('watch', feeds(families));
+  // A reconnected socket watches again (the server forgets a socket's feeds with it).
+  socket.io.on('reconnect', () => socket.emit('watch', feeds(families)));
   return log;
+}
+
+/** Asks for live feeds as a page does; resolves with the feeds the socket now receives (its roles decide). */
+export function watch(socket: RealtimeClient, topics: LiveTopic[]): Promise<LiveTopic[]> {
+  return new Promise((resolve) => socket.emit('watch', topics, resolve));
+}
+
+function feeds(families: readonly FamilyName[]): LiveTopic[] {
+  return families.flatMap((family) => [
+    { event: 'DeviceStateChanged' as const, family },
+    { event: 'DispatchProgress' as const, family },
+  ]);
 }
 
 export async function control(api: ApiClient, request: LampControlRequest): Promise<string> {

@@ -5,6 +5,7 @@ import {
   FaultCode,
   SOCKET_PATH,
   type AlarmActionResult,
+  DeviceFamily,
   type AlarmChangedEvent,
   type AlarmRow,
   type AlarmSummary,
@@ -137,6 +138,8 @@ describe('lamp alarms: page, filters, acknowledge and clear', () => {
     });
     const seen: AlarmChangedEvent[] = [];
     socket.on('AlarmChanged', (event) => seen.push(event));
+    // The alarm page watches the lamps' alarms.
+    await new Promise<void>((resolve) => socket.emit('watch', [{ event: 'AlarmChanged', family: DeviceFamily.Lamp }], () => resolve()));
     try {
       const answer = await admin.post<AlarmActionResult>('/api/light/alarmAcknowledge', { ids: [alarm.voltage, alarm.temperature] });
       expect(answer.body).toMatchObject({ code: 200, data: { changed: 2 } });

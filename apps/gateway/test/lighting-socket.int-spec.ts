@@ -7,6 +7,7 @@ import {
   type ClientToServerEvents,
   type DeviceStateChangedEvent,
   type DispatchProgressEvent,
+  type LiveTopic,
   type ServerToClientEvents,
 } from '@sc/contracts';
 import { RedisBus, busChannel } from '@sc/messaging';
@@ -33,7 +34,13 @@ describe('bus events pushed to sockets', () => {
     await gw.close();
   });
 
-  async function connect(username: 'admin' | 'editor' | 'visitor'): Promise<ClientSocket> {
+  const LAMP_FEEDS: LiveTopic[] = [
+    { event: 'DeviceStateChanged', family: DeviceFamily.Lamp },
+    { event: 'DispatchProgress', family: DeviceFamily.Lamp },
+  ];
+
+  /** A socket of the user that watches the lamp pages' feeds, as the console's lamp pages do. */
+  async function connect(username: 'admin' | 'editor' | 'visitor', feeds: LiveTopic[] = LAMP_FEEDS): Promise<ClientSocket> {
     const { token } = await gw.signedIn(username);
     const socket: ClientSocket = io(gw.baseUrl, { path: SOCKET_PATH, auth: { token }, transports: ['websocket'], reconnection: false });
     sockets.push(socket);
@@ -41,6 +48,9 @@ describe('bus events pushed to sockets', () => {
       socket.once('connect', () => resolve());
       socket.once('connect_error', reject);
     });
+    socket.emit('watch', feeds);
+    // The watch is handled before anything published after this round trip.
+    await new Promise<void>((resolve) => socket.timeout(2000).emit('watch', [], () => resolve()));
     return socket;
   }
 
@@ -57,9 +67,7 @@ describe('bus events pushed to sockets', () => {
     const [editorSeen, visitorSeen] = [record(editor), record(visitor)];
     const changed: DeviceStateChangedEvent = {
       family: DeviceFamily.Lamp,
-      recordId: 7,
-      deviceCode: 'LAMP-00007',
-      changed: { status: -5, networkStatus: 0 },
+      changes: [{ recordId: 7, deviceCode: 'LAMP-00007', changed: { status: -5, networkStatus: 0 } }],
       at: new Date().toISOString(),
     };
     const progress: DispatchProgressEvent = {
@@ -75,7 +83,7 @@ describe('bus events pushed to sockets', () => {
     const started = Date.now();
     await bus.publish('DeviceStateChanged', changed);
     await bus.publish('DispatchProgress', progress);
-    await expect(gotChange).resolves.toEqual(changed);
+    await expect(gotChange).resolves.toEqual({ ...changed, at: expect.any(String) });
     await expect(gotProgress).resolves.toEqual(progress);
     expect(Date.now() - started).toBeLessThan(500);
     // Anything meant for the others would have arrived by now.
@@ -91,13 +99,40 @@ describe('bus events pushed to sockets', () => {
     const next = new Promise((resolve) => admin.once('DeviceStateChanged', resolve));
     const event: DeviceStateChangedEvent = {
       family: DeviceFamily.Lamp,
-      recordId: 1,
-      deviceCode: 'LAMP-00001',
-      changed: { bri: 40 },
+      changes: [{ recordId: 1, deviceCode: 'LAMP-00001', changed: { bri: 40 } }],
       at: new Date().toISOString(),
     };
     await bus.publish('DeviceStateChanged', event);
-    await expect(next).resolves.toEqual(event);
-    expect(seen).toEqual([{ name: 'DeviceStateChanged', payload: event }]);
+    await expect(next).resolves.toEqual({ ...event, at: expect.any(String) });
+    expect(seen).toEqual([{ name: 'DeviceStateChanged', payload: { ...event, at: expect.any(String) } }]);
+  });
+
+  it('gathers a frame of changes into one event with the latest fields of each device, and sends a page only its feeds', async () => {
+    const [lamps, dispatches] = [await connect('admin'), await connect('admin', [{ event: 'DispatchProgress', family: DeviceFamily.Lamp }])];
+    const [lampsSeen, dispatchesSeen] = [record(lamps), record(dispatches)];
+    const at = new Date().toISOString();
+    const one = (recordId: number, changed: Record<string, unknown>): DeviceStateChangedEvent =>
+      ({ family: DeviceFamily.Lamp, changes: [{ recordId, deviceCode: `LAMP-${recordId}`, changed }], at }) as DeviceStateChangedEvent;
+    const frame = new Promise((resolve) => lamps.once('DeviceStateChanged', resolve));
+    await bus.publish('DeviceStateChanged', one(3, { status: -2, bri: 20 }));
+    await bus.publish('DeviceStateChanged', one(4, { status: -2 }));
+    await bus.publish('DeviceStateChanged', one(3, { status: -4 }));
+    await expect(frame).resolves.toEqual({
+      family: DeviceFamily.Lamp,
+      changes: [
+        { recordId: 3, deviceCode: 'LAMP-3', changed: { status: -4, bri: 20 } },
+        { recordId: 4, deviceCode: 'LAMP-4', changed: { status: -2 } },
+      ],
+      at: expect.any(String),
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(lampsSeen).toHaveLength(1);
+    expect(dispatchesSeen).toEqual([]);
+    // A page that closes stops its feed.
+    lamps.emit('unwatch', LAMP_FEEDS);
+    await new Promise<void>((resolve) => lamps.timeout(2000).emit('watch', [], () => resolve()));
+    await bus.publish('DeviceStateChanged', one(5, { bri: 60 }));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(lampsSeen).toHaveLength(1);
   });
 });

@@ -15,7 +15,8 @@ import {
 } from '@sc/contracts';
 import { waitFor, type ApiClient } from '@sc/testing';
 import { loadWorkerConfig } from '../../worker-lighting/src/config/worker-config';
-import { LightingWorker } from '../../worker-lighting/src/lighting-worker';
+import type { DeviceWorker } from '@sc/device-runtime';
+import { startLightingWorker } from '../../worker-lighting/src/lighting-worker';
 import { startTestGateway, type TestGateway } from './harness';
 
 const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
@@ -309,7 +310,7 @@ describe('lighting strategies', () => {
   });
   describe('a newer schedule replaces an older one', () => {
     const code = `SUP-${randomBytes(3).toString('hex')}`;
-    let worker: LightingWorker;
+    let worker: DeviceWorker;
     let device: MqttClient;
     let lampId: number;
     /** Every schedule command the lamp received, in order, and how it answers: not at all, refusing, or applying. */
@@ -356,7 +357,7 @@ describe('lighting strategies', () => {
         device.publish(mqttTopics.of(DeviceFamily.Lamp, code, MqttChannel.Ack), JSON.stringify(ack), { qos: 1 });
       });
       await device.subscribeAsync(mqttTopics.of(DeviceFamily.Lamp, code, MqttChannel.Cmd), { qos: 1 });
-      worker = await LightingWorker.start(
+      worker = await startLightingWorker(
         {
           ...loadWorkerConfig({}),
           databaseUrl: gw.db.url,

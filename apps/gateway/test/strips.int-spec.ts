@@ -354,7 +354,8 @@ describe('strip lights: records, status labels and light effects through the led
       expect(items.map((i) => i.device_id)).toEqual([strip.a, strip.b]);
       // The relay hands every dispatch over under the lighting worker's job.
       const jobIds = async () =>
-        (await gw.redis.keys(`${gw.config.redisPrefix}*${JobName.DistributeLampDispatch}:${byRegion.body.data.dispatchId}:1`)).length;
+        (await gw.redis.keys(`${gw.config.redisPrefix}bull:lamp-distribution:${JobName.DistributeStripDispatch}:${byRegion.body.data.dispatchId}:1`))
+          .length;
       for (let i = 0; i < 30 && (await jobIds()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
       expect(await jobIds()).toBe(1);
     });

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import { runMigrations } from '@sc/database';
-import { redactUrl } from '@sc/database';
+import { redactUrl, runMigrations } from '@sc/database';
+import { createRootLogger } from '@sc/device-runtime';
 import { loadWorkerConfig } from './config/worker-config';
-import { createRootLogger } from './infra/logger';
-import { LightingWorker } from './lighting-worker';
+import { startLightingWorker } from './lighting-worker';
 
 async function main(): Promise<void> {
   const config = loadWorkerConfig();
@@ -13,10 +12,10 @@ async function main(): Promise<void> {
   // takes an advisory lock, so it is safe beside a gateway doing the same.
   const applied = await runMigrations(config.databaseUrl);
   if (applied.length > 0) logger.info({ applied }, 'database migrated');
-  const worker = await LightingWorker.start(config, logger);
+  const worker = await startLightingWorker(config, logger);
 
   const shutdown = (signal: string) => {
-    logger.info({ signal }, 'stopping: finishing jobs in progress and writing pending device messages');
+    logger.info({ signal }, 'stopping: finishing jobs in progress and storing the device messages in hand');
     // A stop that hangs (a service gone for good) must not keep the process alive forever.
     setTimeout(() => process.exit(1), 20_000).unref();
     worker.stop().then(

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import type { MqttClient } from 'mqtt';
 import { DEVICE_CODES_CHANNEL } from '@sc/database';
 import { waitFor } from '@sc/testing';
-import { DEVICE_CODES_LISTENER } from '../src/intake/device-code-changes';
+import { DEVICE_CODES_LISTENER } from '@sc/device-runtime';
 import { connectMqtt, WorkerHarness } from './worker-harness';
 
 const topic = (code: string) => `city/v1/lamp/${code}/state`;

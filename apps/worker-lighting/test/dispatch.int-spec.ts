@@ -2,6 +2,8 @@ import type { MqttClient } from 'mqtt';
 import { DispatchStatus, LampStatus, MqttChannel, mqttTopics, type LampCommand } from '@sc/contracts';
 import { JobHandlerError } from '@sc/messaging';
 import { waitFor } from '@sc/testing';
+import { lampGatewayHandler } from '../src/families/lamp-gateway.handler';
+import { stripHandler } from '../src/families/strip.handler';
 import { connectMqtt, WorkerHarness } from './worker-harness';
 
 type Reply = 'ok' | 'fail' | 'silent';
@@ -45,7 +47,8 @@ describe('lighting worker: dispatches', () => {
   });
 
   it('refuses to start when a job of its queue has no handler', async () => {
-    await expect(h.startWorker({}, { jobProviders: () => [] })).rejects.toThrow(JobHandlerError);
+    // Strip lights share the lamps' queue: a worker serving them without lamps has no handler for the lamp job.
+    await expect(h.startWorker({}, { families: [stripHandler, lampGatewayHandler] })).rejects.toThrow(JobHandlerError);
     await h.startWorker();
   });
 

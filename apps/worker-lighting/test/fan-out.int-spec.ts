@@ -10,11 +10,11 @@ describe('lighting worker: fan-out', () => {
   beforeAll(() => h.setUp('wl_fanout'));
   afterAll(() => h.tearDown());
 
-  it(`publishes one command to ${LAMPS} lamps and ends with every row terminal well within 10 s`, async () => {
+  // How fast is measured by bench/lighting-fanout.bench.mjs (docs/benchmarks.md); this test checks that nothing is lost.
+  it(`publishes one command to ${LAMPS} lamps and ends with every row delivered`, async () => {
     const ids = await h.addLamps(LAMPS, 'f');
     const worker = await h.startWorker({
       ackTimeoutMs: 3000,
-      ...(process.env.INTAKE_CONNECTIONS ? { intakeConnections: Number(process.env.INTAKE_CONNECTIONS) } : {}),
     });
     // One client plays every lamp: it takes the commands at QoS 0 (a broker queues at most 1,000 QoS 1 messages per
     // client) and acks each at QoS 1, as the contract says.
@@ -47,6 +47,5 @@ describe('lighting worker: fan-out', () => {
     );
     expect(done.status).toBe(DispatchStatus.AllSuccessful);
     expect(done.counts.delivered).toBe(LAMPS);
-    expect(ms).toBeLessThan(10_000);
   });
 });

@@ -2,11 +2,21 @@ import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import mqtt, { type MqttClient } from 'mqtt';
 import pino from 'pino';
-import { JobName, type BusEvents, type LampAction } from '@sc/contracts';
+import { JobName, type AlarmChangedEvent, type DeviceChange, type DispatchProgressEvent, type FamilyName, type LampAction } from '@sc/contracts';
+import type { DeviceWorker } from '@sc/device-runtime';
 import { JobProducer, RedisBus } from '@sc/messaging';
 import { createTestDatabase, uniquePrefix, type TestDatabase } from '@sc/testing';
 import { loadWorkerConfig, type WorkerConfig } from '../src/config/worker-config';
-import { LightingWorker, type LightingWorkerOverrides } from '../src/lighting-worker';
+import { startLightingWorker, type LightingWorkerOverrides } from '../src/lighting-worker';
+
+/** One device's change as the bus carried it (one DeviceStateChanged holds every device of a write). */
+export type DeviceChangeSeen = Omit<DeviceChange, 'changed'> & {
+  family: FamilyName;
+  changed: Record<string, unknown> & Partial<DeviceChange<'lamp'>['changed']>;
+};
+
+/** A worker under test, with the counters the tests read. */
+export type TestWorker = DeviceWorker & { snapshot(): ReturnType<DeviceWorker['counters']['snapshot']> };
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
@@ -17,8 +27,12 @@ export class WorkerHarness {
   readonly codePrefix = `T${randomBytes(3).toString('hex')}-`;
   db!: TestDatabase;
   producer!: JobProducer;
-  worker: LightingWorker | null = null;
-  readonly events: { [E in keyof BusEvents]: BusEvents[E][] } = { DeviceStateChanged: [], DispatchProgress: [], AlarmChanged: [] };
+  worker: TestWorker | null = null;
+  readonly events: { DeviceStateChanged: DeviceChangeSeen[]; DispatchProgress: DispatchProgressEvent[]; AlarmChanged: AlarmChangedEvent[] } = {
+    DeviceStateChanged: [],
+    DispatchProgress: [],
+    AlarmChanged: [],
+  };
   private busRedis!: Redis;
   private bus!: RedisBus;
   private jobCounter = 0;
@@ -29,7 +43,9 @@ export class WorkerHarness {
     this.busRedis = new Redis(REDIS_URL);
     this.bus = new RedisBus(this.busRedis, this.prefix);
     await this.bus.subscribe(REDIS_URL, {
-      DeviceStateChanged: (e) => this.events.DeviceStateChanged.push(e),
+      DeviceStateChanged: (e) => {
+        for (const change of e.changes) this.events.DeviceStateChanged.push({ family: e.family, ...change } as DeviceChangeSeen);
+      },
       DispatchProgress: (e) => this.events.DispatchProgress.push(e),
       AlarmChanged: (e) => this.events.AlarmChanged.push(e),
     });
@@ -51,8 +67,9 @@ export class WorkerHarness {
     };
   }
 
-  async startWorker(overrides: Partial<WorkerConfig> = {}, extra: LightingWorkerOverrides = {}): Promise<LightingWorker> {
-    this.worker = await LightingWorker.start(this.config(overrides), pino({ level: process.env.LOG_LEVEL ?? 'silent' }), extra);
+  async startWorker(overrides: Partial<WorkerConfig> = {}, extra: LightingWorkerOverrides = {}): Promise<TestWorker> {
+    const worker = await startLightingWorker(this.config(overrides), pino({ level: process.env.LOG_LEVEL ?? 'silent' }), extra);
+    this.worker = Object.assign(worker, { snapshot: () => worker.counters.snapshot() });
     return this.worker;
   }
 

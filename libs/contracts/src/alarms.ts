@@ -1,6 +1,6 @@
 import type { PageQuery } from './envelope';
 import type { FaultCode } from './devices';
-import type { DeviceFamily } from './mqtt';
+import type { FamilyName } from './families';
 
 /**
  * What an alarm is about: a fault code a device reported (spec section 3, codes 1 to 8), a lamp lit while the sun is
@@ -82,7 +82,7 @@ export interface AlarmSummary {
 
 /** An alarm was raised, acknowledged or cleared (pushed to the roles of its device family). */
 export interface AlarmChangedEvent {
-  family: DeviceFamily;
+  family: FamilyName;
   change: 'raised' | 'acknowledged' | 'cleared';
   alarm: AlarmRow;
   at: string;

@@ -1,25 +1,33 @@
 import type { AlarmChangedEvent } from './alarms';
+import type { FamilyLiveFields, FamilyName } from './families';
 import type { DispatchStatus } from './statuses';
 import type { DispatchCounts } from './lighting';
-import type { DeviceFamily } from './mqtt';
-import { Role } from './roles';
 
-/** A stored device's state changed (reported by the device, its Last Will, or a dispatch). */
-export interface DeviceStateChangedEvent {
-  family: DeviceFamily;
-  /** The device's record id (device.id). */
+/** One device's stored state changed: only the fields that changed, named as in the family's list rows. */
+export interface DeviceChange<F extends FamilyName = FamilyName> {
+  /** The device's record id (device.id; a lamp gateway's own id). */
   recordId: number;
   deviceCode: string;
-  /** Only the fields that changed, named as in the family's list rows (LampRow for lamps). */
-  changed: Record<string, unknown>;
-  /** ISO 8601. */
-  at: string;
+  changed: Partial<FamilyLiveFields[F]>;
 }
+
+/**
+ * Stored states of one family's devices changed (reported by the devices, their Last Wills, or a dispatch): the
+ * changes of one write, or of one push frame, together. Typed per family: narrowing on `family` types `changed`.
+ */
+export type DeviceStateChangedEvent = {
+  [F in FamilyName]: {
+    family: F;
+    changes: DeviceChange<F>[];
+    /** ISO 8601. */
+    at: string;
+  };
+}[FamilyName];
 
 /** A dispatch's rows moved. */
 export interface DispatchProgressEvent {
   dispatchId: string;
-  family: DeviceFamily;
+  family: FamilyName;
   status: DispatchStatus;
   counts: DispatchCounts;
   total: number;
@@ -27,8 +35,9 @@ export interface DispatchProgressEvent {
 }
 
 /**
- * Events the workers publish on Redis pub/sub and the gateway pushes over socket.io under the same names. One map:
- * the worker, the gateway and the browser all type their side with it.
+ * Events the workers publish on Redis pub/sub and the gateway pushes over socket.io under the same names, to the
+ * sockets watching that event of that family. One map: the worker, the gateway and the browser all type their side
+ * with it.
  */
 export interface BusEvents {
   DeviceStateChanged: DeviceStateChangedEvent;
@@ -38,19 +47,11 @@ export interface BusEvents {
 
 export type BusEventName = keyof BusEvents;
 
-/** The Redis channel of each event (after the installation's key prefix). */
-export const BUS_CHANNELS: Readonly<Record<BusEventName, string>> = {
-  DeviceStateChanged: 'events:DeviceStateChanged',
-  DispatchProgress: 'events:DispatchProgress',
-  AlarmChanged: 'events:AlarmChanged',
-};
+/** Every event once (a missing one fails to compile). */
+const EVENTS: Readonly<Record<BusEventName, true>> = { DeviceStateChanged: true, DispatchProgress: true, AlarmChanged: true };
+export const BUS_EVENT_NAMES = Object.keys(EVENTS) as readonly BusEventName[];
 
-/**
- * Who receives a family's events: the roles that may open its pages (spec section 6; smart lamp pages are admin
- * only). Administrators always do.
- */
-export const FAMILY_EVENT_ROLES: Readonly<Partial<Record<DeviceFamily, readonly string[]>>> = {
-  lamp: [Role.Admin],
-  'lamp-gateway': [Role.Admin],
-  strip: [Role.Admin],
-};
+/** The Redis channel of an event (after the installation's key prefix). */
+export function busChannelOf(event: BusEventName): string {
+  return `events:${event}`;
+}

@@ -20,3 +20,4 @@ export * from './strategy';
 export * from './strip';
 export * from './imports';
 export * from './poles';
+export * from './families';

@@ -2,7 +2,8 @@ import type { PageQuery } from './envelope';
 import type { DimmingLevel, FaultCode, LampStatus, OnlineState, StrategyMode } from './devices';
 import type { LampSchedule, StrategyModeData } from './strategy';
 import { DispatchStatus } from './statuses';
-import type { DeviceFamily, LampTelemetryMessage } from './mqtt';
+import type { DeviceFamily } from './mqtt';
+import type { LampTelemetryMessage } from './families';
 
 export const LAMP_NAME_MAX = 64;
 

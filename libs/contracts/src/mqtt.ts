@@ -1,4 +1,6 @@
-import { DeviceType, type DimmingLevel, type FaultCode, type LightEffectType, type Zone } from './devices';
+import type { FromSchema } from 'json-schema-to-ts';
+import { DeviceType, type DimmingLevel } from './devices';
+import type { ACK_SCHEMA, FAULT_EVENT_SCHEMA, OFFLINE_SCHEMA, StripEffectParams } from './families';
 import type { LampSchedule } from './strategy';
 
 /**
@@ -85,7 +87,7 @@ export interface CommandMessage<Type extends string = string, Params = unknown> 
   expiresAt: string;
 }
 
-/** Lamp commands: at least switch and dim. */
+/** Lamp commands (their params are declared in families/lamp.family.ts). */
 export type LampCommand =
   | CommandMessage<'switch', { on: boolean }>
   | CommandMessage<'dim', { level: DimmingLevel }>
@@ -95,98 +97,17 @@ export type LampCommand =
   | CommandMessage<'schedule', LampSchedule>;
 export type LampCommandType = LampCommand['type'];
 
-/**
- * Strip light command: one light effect (spec section 3) on one or both zones. Type 1 carries effect -1 on, -2 off
- * or -3 switch; type 2 a breathing effect 1 to 7; type 3 an explosive flash effect 8 to 15; type 6 a colour instead
- * of an effect (lower-case `#rrggbb`). `schedule` gives the strip a strip strategy, run by its own clock as lamps do: both
- * zones lit at the schedule's level, dark at 0.
- */
+/** Strip light commands: one light effect, or a strip strategy's schedule (families/strip.family.ts). */
 export type StripCommand = CommandMessage<'effect', StripEffectParams> | CommandMessage<'schedule', LampSchedule>;
 
-export interface StripEffectParams {
-  type: LightEffectType;
-  /** Absent for type 6 (set colour). */
-  effect?: number;
-  /** Type 6 only. */
-  color?: string;
-  /** The zones the effect applies to: L, R, or both. */
-  zones: Zone[];
-}
-
-/** What one zone of a strip light shows. */
-export interface StripZoneState {
-  on: boolean;
-  /** The effect type running: 1 plain on/off, 2 breathing, 3 explosive flash, 6 a set colour. */
-  type: LightEffectType;
-  /** The running breathing or flashing effect; -1 lit or -2 dark for type 1; null for type 6. */
-  effect: number | null;
-  /** `#rrggbb`: the colour the zone lights (and breathes or flashes) in. */
-  color: string;
-}
-
-/** `state` of a strip light (retained), as the strip reports it. */
-export interface StripStateMessage {
-  online: true;
-  /** Brightness, percent 0 to 100. */
-  bri: number;
-  zones: Record<Zone, StripZoneState>;
-  /** True while the strip's controller is synchronizing its zones with its gateway (status label "synchronizing"). */
-  synchronizing?: boolean;
-  /** The gateway the strip hangs off. */
-  gatewayId?: string;
-  hardwareVersion?: string;
-  softwareVersion?: string;
-}
-
 /** `ack`: the device's answer to a command id. */
-export interface AckMessage {
-  id: string;
-  ok: boolean;
-  error?: string;
-}
-
-/** `state` of a single lamp (retained), as the lamp reports it. */
-export interface LampStateMessage {
-  online: true;
-  on: boolean;
-  level: DimmingLevel;
-  /** The lamp gateway the lamp hangs off. */
-  gatewayId?: string;
-  hardwareVersion?: string;
-  softwareVersion?: string;
-  /** Hours lit since installation. */
-  totalIlluminationHours?: number;
-}
-
-/** `state` of a lamp gateway (family `lamp-gateway`, retained); its Last Will is OfflineStateMessage. */
-export interface LampGatewayStateMessage {
-  online: true;
-  /** How many lamps it speaks for. */
-  lamps?: number;
-  hardwareVersion?: string;
-  softwareVersion?: string;
-}
+export type AckMessage = FromSchema<typeof ACK_SCHEMA>;
 
 /** What the broker publishes for a device that dropped off (its Last Will), and what a device sends before it leaves. */
-export interface OfflineStateMessage {
-  online: false;
-}
+export type OfflineStateMessage = FromSchema<typeof OFFLINE_SCHEMA>;
 
-/** `telemetry` of a single lamp. */
-export interface LampTelemetryMessage {
-  /** ISO 8601 time of the readings. */
-  ts: string;
-  /** Volts. */
-  voltage: number;
-  /** Amperes. */
-  current: number;
-  /** Watts. */
-  power: number;
-  /** 0 to 1. */
-  powerFactor: number;
-  /** Signal strength, dBm. */
-  signal: number;
-}
+/** `event`: a fault of spec section 3, raised or cleared. */
+export type DeviceEventMessage = FromSchema<typeof FAULT_EVENT_SCHEMA>;
 
 /**
  * `event` of a radar (`city/v1/radar/{radarCode}/event`, QoS 0): something moved in its field. Lamps whose schedule
@@ -196,11 +117,4 @@ export interface RadarEventMessage {
   /** ISO 8601 time of the detection. */
   ts: string;
   event: 'presence';
-}
-
-/** `event`: a fault of spec section 3, raised or cleared. */
-export interface DeviceEventMessage {
-  ts: string;
-  code: FaultCode;
-  active: boolean;
 }

@@ -1,6 +1,7 @@
 /**
  * Work queues between the gateway and the device-family workers (BullMQ). Every job name belongs to one queue and
- * has one payload type; a worker refuses to start when one of its queue's jobs has no handler, or two.
+ * has one payload type; a worker refuses to start when one of its queue's jobs has no handler, or two. Each family's
+ * declaration (families/) names the queue and job of its dispatches; QUEUE_OF_JOB is derived from them.
  */
 export enum QueueName {
   LampDistribution = 'lamp-distribution',
@@ -9,22 +10,16 @@ export enum QueueName {
   AdPublishing = 'ad-publishing',
 }
 
-export enum JobName {
-  /** Send the commands of one dispatch to its lamps (first attempt or a retry of the failed ones). */
-  DistributeLampDispatch = 'distribute-lamp-dispatch',
-}
+export const JobName = {
+  /** Send the commands of one lamp dispatch (first attempt or a retry of the failed ones). */
+  DistributeLampDispatch: 'distribute-lamp-dispatch',
+  /** The same for a strip light dispatch. */
+  DistributeStripDispatch: 'distribute-strip-dispatch',
+} as const;
+export type JobName = (typeof JobName)[keyof typeof JobName];
 
-export interface JobPayloads {
-  [JobName.DistributeLampDispatch]: { dispatchId: string };
-}
-
-export const QUEUE_OF_JOB: Readonly<Record<JobName, QueueName>> = {
-  [JobName.DistributeLampDispatch]: QueueName.LampDistribution,
-};
+/** Every job so far hands one dispatch of the command ledger to the worker of its family. */
+export type JobPayloads = { [J in JobName]: { dispatchId: string } };
 
 /** One job, typed by its name. */
 export type Job<N extends JobName = JobName> = { [K in N]: { name: K; data: JobPayloads[K] } }[N];
-
-export function jobsOfQueue(queue: QueueName): JobName[] {
-  return (Object.keys(QUEUE_OF_JOB) as JobName[]).filter((job) => QUEUE_OF_JOB[job] === queue);
-}

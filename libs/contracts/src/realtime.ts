@@ -1,5 +1,5 @@
-import type { AlarmChangedEvent } from './alarms';
-import type { DeviceStateChangedEvent, DispatchProgressEvent } from './events';
+import type { BusEventName, BusEvents } from './events';
+import type { FamilyName } from './families';
 
 /** socket.io, served by the gateway beside the REST API. */
 export const SOCKET_PATH = '/socket.io';
@@ -10,28 +10,36 @@ export enum SessionEndReason {
   Expired = 'expired',
 }
 
-/**
- * Events the server pushes. One map, used by the gateway (`Server<ClientToServerEvents, ServerToClientEvents>`)
- * and the browser (`Socket<ServerToClientEvents, ClientToServerEvents>`).
- */
-export interface ServerToClientEvents {
-  /** The session behind this socket ended; the socket is closed right after. */
-  SessionEnded: (payload: { reason: SessionEndReason }) => void;
-  /** A device's stored state changed (only to roles that may see its family). */
-  DeviceStateChanged: (payload: DeviceStateChangedEvent) => void;
-  /** A dispatch's rows moved (only to roles that may see its family). */
-  DispatchProgress: (payload: DispatchProgressEvent) => void;
-  /** An alarm was raised, acknowledged or cleared (only to roles that may see its family). */
-  AlarmChanged: (payload: AlarmChangedEvent) => void;
+/** One live feed a page can watch: an event of one device family (the state of its devices, its dispatches, its alarms). */
+export interface LiveTopic {
+  event: BusEventName;
+  family: FamilyName;
 }
 
-// Clients send nothing: the token at the handshake decides what they receive.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ClientToServerEvents {}
+/**
+ * Events the server pushes. One map, used by the gateway (`Server<ClientToServerEvents, ServerToClientEvents>`)
+ * and the browser (`Socket<ServerToClientEvents, ClientToServerEvents>`): every bus event under its own name, sent
+ * only to sockets that watch it and whose roles may see the family (spec section 6), and the end of the session.
+ */
+export type ServerToClientEvents = { [E in BusEventName]: (payload: BusEvents[E]) => void } & {
+  /** The session behind this socket ended; the socket is closed right after. */
+  SessionEnded: (payload: { reason: SessionEndReason }) => void;
+};
 
-/** Rooms a socket joins at connection, so events can be addressed by user, session or role. */
+/**
+ * What a socket asks for: the live feeds of the pages it has open, so a page receives only what it shows. A feed of
+ * a family the socket's roles may not see is ignored; the acknowledgement lists the feeds the socket now receives.
+ * A socket that reconnects watches again (the server forgets).
+ */
+export interface ClientToServerEvents {
+  watch: (topics: LiveTopic[], joined?: (feeds: LiveTopic[]) => void) => void;
+  unwatch: (topics: LiveTopic[], left?: (feeds: LiveTopic[]) => void) => void;
+}
+
+/** Rooms a socket joins, so events can be addressed by user, session, role or live feed. */
 export const rooms = {
   user: (userId: number) => `user:${userId}`,
   session: (sessionId: string) => `session:${sessionId}`,
   role: (role: string) => `role:${role}`,
+  live: (topic: LiveTopic) => `live:${topic.event}:${topic.family}`,
 };

@@ -10,7 +10,7 @@ import {
   type OnlineState,
 } from './devices';
 import type { PageQuery } from './envelope';
-import type { LampTelemetryMessage, StripEffectParams, StripZoneState } from './mqtt';
+import type { LampTelemetryMessage, StripEffectParams, StripZoneState } from './families';
 
 export const STRIP_ZONES: readonly Zone[] = [Zone.Left, Zone.Right];
 export const LIGHT_EFFECT_TYPES: readonly LightEffectType[] = [

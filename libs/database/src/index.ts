@@ -17,6 +17,7 @@ import { AlarmsAndEnergy1732193000000 } from './migrations/1732193000000-alarms-
 import { StripLights1732194000000 } from './migrations/1732194000000-strip-lights';
 import { LampPolesAndImportGroups1732195000000 } from './migrations/1732195000000-lamp-poles-and-import-groups';
 import { DeviceCodeChanges1732196000000 } from './migrations/1732196000000-device-code-changes';
+import { DeviceRuntime1732197000000 } from './migrations/1732197000000-device-runtime';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
@@ -40,6 +41,7 @@ export const MIGRATIONS = [
   StripLights1732194000000,
   LampPolesAndImportGroups1732195000000,
   DeviceCodeChanges1732196000000,
+  DeviceRuntime1732197000000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

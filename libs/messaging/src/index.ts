@@ -3,5 +3,5 @@ export * from './job-producer';
 export * from './job-handlers';
 export * from './redis-bus';
 export * from './mqtt-connection';
-export * from './device-messages';
 export * from './job-worker';
+export * from './mqtt-intake-connection';

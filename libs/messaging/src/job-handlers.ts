@@ -21,12 +21,16 @@ export function OnJob(job: JobName): MethodDecorator {
 export class JobHandlerError extends Error {}
 
 /**
- * The handlers of one queue, found on the given objects by @OnJob. Throws, naming them, when a job of the queue
- * has no handler or more than one, or when a handler is for a job of another queue: a worker with a gap or a clash
- * must not start.
+ * The handlers of one queue, found on the given objects by @OnJob, and given directly (`direct`). Throws, naming
+ * them, when a job of the queue has no handler or more than one, or when a handler is for a job of another queue: a
+ * worker with a gap or a clash must not start.
  */
-export function collectJobHandlers(queue: QueueName, providers: object[]): Map<JobName, JobHandler> {
-  const found = new Map<JobName, JobHandler[]>();
+export function collectJobHandlers(
+  queue: QueueName,
+  providers: object[],
+  direct: ReadonlyMap<JobName, JobHandler> = new Map(),
+): Map<JobName, JobHandler> {
+  const found = new Map<JobName, JobHandler[]>([...direct].map(([job, handler]) => [job, [handler]]));
   for (const provider of providers) {
     const declared: Declared[] = Reflect.getMetadata(HANDLERS, Object.getPrototypeOf(provider)) ?? [];
     for (const { job, method } of declared) {

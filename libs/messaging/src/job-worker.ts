@@ -1,6 +1,6 @@
 import { Worker, type ConnectionOptions, type WorkerOptions } from 'bullmq';
 import type { JobName, QueueName } from '@sc/contracts';
-import { collectJobHandlers } from './job-handlers';
+import { collectJobHandlers, type JobHandler } from './job-handlers';
 import { bullPrefix } from './naming';
 
 export interface JobWorkerOptions extends Omit<WorkerOptions, 'connection' | 'prefix'> {
@@ -9,11 +9,12 @@ export interface JobWorkerOptions extends Omit<WorkerOptions, 'connection' | 'pr
 }
 
 /**
- * A BullMQ worker for one queue whose jobs go to the @OnJob handlers of `providers`. The handlers are checked first:
- * a job of the queue without a handler, or with two, throws here and the worker never starts.
+ * A BullMQ worker for one queue whose jobs go to the @OnJob handlers of `providers` and to the `direct` ones. The
+ * handlers are checked first: a job of the queue without a handler, or with two, throws here and the worker never
+ * starts.
  */
-export function createJobWorker(queue: QueueName, providers: object[], options: JobWorkerOptions): Worker {
-  const handlers = collectJobHandlers(queue, providers);
+export function createJobWorker(queue: QueueName, providers: object[], options: JobWorkerOptions, direct?: ReadonlyMap<JobName, JobHandler>): Worker {
+  const handlers = collectJobHandlers(queue, providers, direct);
   const { connection, redisPrefix, ...rest } = options;
   return new Worker(
     queue,

@@ -1,4 +1,4 @@
-import { BUS_CHANNELS, type BusEventName } from '@sc/contracts';
+import { busChannelOf, type BusEventName } from '@sc/contracts';
 
 /** BullMQ keys of an installation live under its Redis prefix, like every other key (`sc:bull:<queue>:…`). */
 export function bullPrefix(redisPrefix: string): string {
@@ -7,5 +7,5 @@ export function bullPrefix(redisPrefix: string): string {
 
 /** The Redis pub/sub channel of one bus event for an installation. */
 export function busChannel(redisPrefix: string, event: BusEventName): string {
-  return `${redisPrefix}${BUS_CHANNELS[event]}`;
+  return `${redisPrefix}${busChannelOf(event)}`;
 }

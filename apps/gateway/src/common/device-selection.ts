@@ -9,9 +9,6 @@ export const REGION_AND_BELOW = `WITH RECURSIVE below AS (
 /** An error names at most this many unknown ids; the rest are counted. */
 const UNKNOWN_IDS_SHOWN = 10;
 
-/** The family tables a control action can target, each keyed by device_id. */
-export type FamilyTable = 'lamp' | 'strip_light';
-
 export async function assertRegionExists(tx: EntityManager, regionId: number): Promise<void> {
   const rows: unknown[] = await tx.query(`SELECT 1 FROM region WHERE id = $1`, [regionId]);
   if (rows.length === 0) throw AppException.field('regionId', 'regionNotFound');
@@ -23,7 +20,7 @@ export async function assertRegionExists(tx: EntityManager, regionId: number): P
  */
 export async function devicesByIds(
   tx: EntityManager,
-  table: FamilyTable,
+  table: string,
   ids: readonly number[],
   unknown: (shown: string) => AppException,
 ): Promise<number[]> {
@@ -43,7 +40,7 @@ export async function devicesByIds(
 }
 
 /** The devices of one family in a region and its sub-regions, locked like devicesByIds; none at all gets `empty`. */
-export async function devicesOfRegion(tx: EntityManager, table: FamilyTable, regionId: number, empty: () => AppException): Promise<number[]> {
+export async function devicesOfRegion(tx: EntityManager, table: string, regionId: number, empty: () => AppException): Promise<number[]> {
   await assertRegionExists(tx, regionId);
   const rows: { id: number }[] = await tx.query(
     `SELECT d.id FROM device d JOIN ${table} f ON f.device_id = d.id

@@ -11,6 +11,8 @@ export interface AppConfig {
   sessionTtlSeconds: number;
   /** How long a dispatch's commands may wait for their devices before they expire; a retry gives as long again. */
   dispatchTtlSeconds: number;
+  /** Device state changes of one family are pushed to a browser at most once per frame of this many milliseconds. */
+  pushFrameMs: number;
   consoleOrigin: string;
   uploadDir: string;
   webDist: string;
@@ -46,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisPrefix: env.REDIS_PREFIX ?? 'sc:',
     sessionTtlSeconds: int(env.SESSION_TTL_HOURS, 12) * 3600,
     dispatchTtlSeconds: int(env.DISPATCH_TTL_SECONDS, 60),
+    pushFrameMs: Math.max(1, int(env.PUSH_FRAME_MS, 50)),
     consoleOrigin: env.CONSOLE_ORIGIN ?? `http://localhost:${port},http://127.0.0.1:${port}`,
     uploadDir: env.UPLOAD_DIR ?? 'var/uploads',
     webDist: env.WEB_DIST ?? 'apps/web/dist',

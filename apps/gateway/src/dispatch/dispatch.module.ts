@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
 import { DispatchController } from './dispatch.controller';
+import { DeviceControlService } from './device-control.service';
 import { DispatchService } from './dispatch.service';
 import { OutboxRelay } from './outbox-relay';
 
-/** The command ledger and the relay that hands its outbox rows to the work queues (one relay per gateway process). */
+/**
+ * The command ledger: control actions of every family (DeviceControlService), a dispatch's progress and retries, and
+ * the relay that hands outbox rows to the work queues (one relay per gateway process).
+ */
 @Module({
   controllers: [DispatchController],
-  providers: [DispatchService, OutboxRelay],
-  exports: [DispatchService],
+  providers: [DispatchService, DeviceControlService, OutboxRelay],
+  exports: [DispatchService, DeviceControlService],
 })
 export class DispatchModule {}

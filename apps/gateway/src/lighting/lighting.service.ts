@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Button, DeviceFamily, DeviceType, type LampControlResult, type LampRow, type PageResult } from '@sc/contracts';
+import { Button, DeviceType, LAMP_FAMILY, type LampControlResult, type LampRow, type PageResult } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
 import { Where, likeContains, pagedQuery } from '../common/sql';
-import { DispatchService } from '../dispatch/dispatch.service';
-import { REGION_AND_BELOW, assertRegionExists, devicesByIds, devicesOfRegion } from '../common/device-selection';
+import { DeviceControlService, type SelectionWording } from '../dispatch/device-control.service';
+import { REGION_AND_BELOW, assertRegionExists, devicesByIds } from '../common/device-selection';
 import { InjectDb } from '../infra/database';
 import type { LampBatchUpdateGatewayDto, LampBindGatewayDto, LampEditMqttDto, LampIdsDto } from './dto/equipment.dto';
 import type { LampAddOrEditDto, LampControlDto, LampPageDto } from './dto/lamp.dto';
@@ -27,7 +27,7 @@ const LAMP_FROM = `device d JOIN lamp l ON l.device_id = d.id LEFT JOIN region r
 export class LightingService {
   constructor(
     @InjectDb() private readonly db: DataSource,
-    private readonly dispatches: DispatchService,
+    private readonly devices: DeviceControlService,
   ) {}
 
   page(q: LampPageDto): Promise<PageResult<LampRow>> {
@@ -214,27 +214,14 @@ export class LightingService {
    * refused request dispatches nothing.
    */
   async control(caller: Caller, dto: LampControlDto): Promise<LampControlResult> {
-    this.dispatches.assertMayControl(caller, DeviceFamily.Lamp, dto.action);
-    const byIds = dto.ids !== undefined && dto.ids !== null;
-    const byRegion = dto.regionId !== undefined && dto.regionId !== null;
-    if (byIds && byRegion) throw AppException.badRequest('lampSelectionAmbiguous');
-    if (!byRegion && (!byIds || dto.ids?.length === 0)) throw AppException.badRequest('lampSelectionEmpty');
     // A JSON null passes the optional level's validation: for dim it is as missing as no level at all.
     if (dto.action === 'dim' && (dto.level === undefined || dto.level === null)) throw AppException.field('level', 'pleaseSelect');
-    const params = dto.action === 'dim' ? { level: dto.level } : {};
-    try {
-      const dispatchId = await this.db.transaction(async (tx) => {
-        const deviceIds = byIds ? await lampsByIds(tx, dto.ids ?? []) : await lampsOfRegion(tx, dto.regionId as number);
-        // `level` is what was last commanded; `bri` stays what the lamp reports.
-        if (dto.action === 'dim') await tx.query(`UPDATE lamp SET level = $2 WHERE device_id = ANY($1::int[])`, [deviceIds, dto.level]);
-        return this.dispatches.create(tx, { family: DeviceFamily.Lamp, action: dto.action, params, createdBy: caller.username, deviceIds });
-      });
-      return { dispatchId };
-    } catch (err) {
-      // The row locks make this unlikely: a lamp deleted while its dispatch was being written.
-      if (isForeignKeyViolation(err)) throw AppException.field(byIds ? 'ids' : 'regionId', 'lampSelectionEmpty');
-      throw err;
-    }
+    return this.devices.dispatch(caller, LAMP_FAMILY, dto, dto.action, LAMP_SELECTION, async (tx, deviceIds) => {
+      if (dto.action !== 'dim') return { params: {} };
+      // `level` is what was last commanded; `bri` stays what the lamp reports.
+      await tx.query(`UPDATE lamp SET level = $2 WHERE device_id = ANY($1::int[])`, [deviceIds, dto.level]);
+      return { params: { level: dto.level } };
+    });
   }
 }
 
@@ -262,12 +249,16 @@ export async function gatewayByCode(tx: EntityManager, code: string, field: stri
   return gateway;
 }
 
-/** The given lamps, locked against deletion until the dispatch is written; every id must be a lamp. */
-export function lampsByIds(tx: EntityManager, ids: readonly number[]): Promise<number[]> {
-  return devicesByIds(tx, 'lamp', ids, (shown) => AppException.field('ids', 'unknownLamps', { ids: shown }));
-}
+/** How lamp selections are refused. */
+export const LAMP_SELECTION: SelectionWording = {
+  empty: 'lampSelectionEmpty',
+  ambiguous: 'lampSelectionAmbiguous',
+  unknown: (shown) => AppException.field('ids', 'unknownLamps', { ids: shown }),
+  emptyRegion: () => AppException.field('regionId', 'regionHasNoLamps'),
+  gone: (byIds) => AppException.field(byIds ? 'ids' : 'regionId', 'lampSelectionEmpty'),
+};
 
-/** The lamps of a region and of its sub-regions, locked like lampsByIds; an empty region is refused. */
-export function lampsOfRegion(tx: EntityManager, regionId: number): Promise<number[]> {
-  return devicesOfRegion(tx, 'lamp', regionId, () => AppException.field('regionId', 'regionHasNoLamps'));
+/** The given lamps, locked against deletion until the caller's transaction ends; every id must be a lamp. */
+export function lampsByIds(tx: EntityManager, ids: readonly number[]): Promise<number[]> {
+  return devicesByIds(tx, LAMP_FAMILY.table, ids, LAMP_SELECTION.unknown);
 }

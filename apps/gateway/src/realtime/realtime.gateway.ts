@@ -1,7 +1,26 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { WebSocketGateway, WebSocketServer, type OnGatewayConnection, type OnGatewayDisconnect, type OnGatewayInit } from '@nestjs/websockets';
+import {
+  ConnectedSocket,
+  MessageBody,
+  SubscribeMessage,
+  WebSocketGateway,
+  WebSocketServer,
+  type OnGatewayConnection,
+  type OnGatewayDisconnect,
+  type OnGatewayInit,
+} from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
-import { SOCKET_PATH, SessionEndReason, rooms, type ClientToServerEvents, type ServerToClientEvents } from '@sc/contracts';
+import {
+  BUS_EVENT_NAMES,
+  SOCKET_PATH,
+  SessionEndReason,
+  familyEventRoles,
+  isFamilyName,
+  rooms,
+  type ClientToServerEvents,
+  type LiveTopic,
+  type ServerToClientEvents,
+} from '@sc/contracts';
 import { AccessCache, type AccessChange } from '../auth/access-cache.service';
 import { bearerToken } from '../auth/auth.guard';
 import { SessionService } from '../auth/session.service';
@@ -11,6 +30,8 @@ interface SocketData {
   caller: Caller;
   /** The session epoch when the handshake began reading the session. */
   epoch: number;
+  /** The live feeds the socket asked for, by room (it is in the rooms its roles allow). */
+  watched: Map<string, LiveTopic>;
 }
 type TypedServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type TypedSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -28,6 +49,24 @@ export function handshakeToken(socket: Pick<Socket, 'handshake'>): string {
 
 function roleRooms(caller: Caller): string[] {
   return caller.roles.map(rooms.role);
+}
+
+/** At most this many feeds per watch message (every event of every family is far fewer). */
+const MAX_TOPICS = 100;
+
+/** The well-formed feeds of a watch message; anything else in it is ignored. */
+export function liveTopicsOf(body: unknown): LiveTopic[] {
+  if (!Array.isArray(body)) return [];
+  return body.slice(0, MAX_TOPICS).filter((t): t is LiveTopic => {
+    const topic = t as Partial<LiveTopic> | null;
+    return !!topic && BUS_EVENT_NAMES.includes(topic.event as LiveTopic['event']) && isFamilyName(topic.family);
+  });
+}
+
+/** Whether a caller's roles may see a family's live events (spec section 6: the roles of its pages). */
+export function mayWatch(caller: Caller, topic: LiveTopic): boolean {
+  const allowed = familyEventRoles(topic.family);
+  return caller.roles.some((role) => allowed.includes(role));
 }
 
 /**
@@ -64,6 +103,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
           if (!caller) return next(new Error('loggedOut'));
           socket.data.caller = caller;
           socket.data.epoch = epoch;
+          socket.data.watched = new Map();
           void socket.join([rooms.user(caller.userId), rooms.session(caller.sessionId), ...roleRooms(caller)]);
           next();
         })
@@ -152,13 +192,48 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
       const keep = new Set(roleRooms(now));
       for (const room of socket.rooms) if (room.startsWith(rooms.role('')) && !keep.has(room)) void socket.leave(room);
       void socket.join([...keep]);
+      // A feed the new roles may not see is left; one they may see again is joined again.
+      for (const [room, topic] of socket.data.watched) {
+        if (mayWatch(now, topic)) void socket.join(room);
+        else void socket.leave(room);
+      }
     }
   }
 
-  /** Pushes an event to every socket of these roles (the rooms each socket joined for its roles). */
-  sendToRoles<E extends keyof ServerToClientEvents>(roles: readonly string[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void {
-    if (!this.server || roles.length === 0) return;
-    this.server.to(roles.map(rooms.role)).emit(event, ...args);
+  /** A page opened: its feeds are joined, those the socket's roles may see (the others are ignored, not an error). */
+  @SubscribeMessage('watch')
+  watch(@ConnectedSocket() socket: TypedSocket, @MessageBody() body: unknown): LiveTopic[] {
+    const { caller, watched } = socket.data;
+    if (!caller) return [];
+    for (const topic of liveTopicsOf(body)) {
+      const room = rooms.live(topic);
+      watched.set(room, topic);
+      if (mayWatch(caller, topic)) void socket.join(room);
+    }
+    return [...watched.values()].filter((topic) => socket.rooms.has(rooms.live(topic)));
+  }
+
+  /** A page closed: its feeds are left. */
+  @SubscribeMessage('unwatch')
+  unwatch(@ConnectedSocket() socket: TypedSocket, @MessageBody() body: unknown): LiveTopic[] {
+    const topics = liveTopicsOf(body);
+    for (const topic of topics) {
+      const room = rooms.live(topic);
+      socket.data.watched?.delete(room);
+      void socket.leave(room);
+    }
+    return topics;
+  }
+
+  /** Whether any socket of this process watches a feed. */
+  isWatched(topic: LiveTopic): boolean {
+    return (this.server?.sockets.adapter.rooms.get(rooms.live(topic))?.size ?? 0) > 0;
+  }
+
+  /** Pushes an event to the sockets watching its feed (they joined only feeds their roles may see). */
+  sendToWatchers<E extends LiveTopic['event']>(event: E, family: LiveTopic['family'], ...args: Parameters<ServerToClientEvents[E]>): void {
+    if (!this.server) return;
+    (this.server.to(rooms.live({ event, family })).emit as (event: E, ...args: Parameters<ServerToClientEvents[E]>) => boolean)(event, ...args);
   }
 
   onApplicationShutdown(): void {

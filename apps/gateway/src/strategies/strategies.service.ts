@@ -1,8 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
+import { commandLedger } from '@sc/device-runtime';
 import {
   Button,
   DeviceFamily,
+  LAMP_FAMILY,
+  STRIP_FAMILY,
   OnlineState,
   StrategyMode,
   type DimmingLevel,
@@ -20,14 +23,15 @@ import {
 import type { MessageKey } from '@sc/i18n';
 import { disagreesWithSchedule, intervalAt, nightOf, nightSun, planNight, strategyProblems } from '@sc/schedule';
 import { AppException } from '../common/app-exception';
-import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
+import { isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
 import { Where, likeContains, pagedQuery } from '../common/sql';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { DispatchService, SCHEDULE_HOLDERS } from '../dispatch/dispatch.service';
+import { DeviceControlService, type SelectionWording } from '../dispatch/device-control.service';
 import { InjectDb } from '../infra/database';
 import { lampPlaces } from './lamp-places';
-import { lampsByIds, lampsOfRegion } from '../lighting/lighting.service';
+import { LAMP_SELECTION } from '../lighting/lighting.service';
+import { sqlOf } from '../infra/sql';
 import type { MismatchQueryDto, StrategyAddOrEditDto, StrategyDistributeDto, StrategyPageDto } from './dto/strategy.dto';
 
 const STRATEGY_COLUMNS = `s.id, s.name, s.family, s.mode, s.mode_data AS "modeData", s.periods, s.updated_at AS "updatedAt",
@@ -74,7 +78,7 @@ export class StrategiesService {
   constructor(
     @InjectDb() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dispatches: DispatchService,
+    private readonly devices: DeviceControlService,
   ) {}
 
   page(family: StrategyFamily, q: StrategyPageDto): Promise<PageResult<StrategyRow>> {
@@ -145,67 +149,49 @@ export class StrategiesService {
    * (strategyId, mode, modeData, jobList) and sent through the ledger as a `schedule` command, replacing any older
    * schedule still on its way to it, in one transaction (distributeSchedules).
    */
-  async distribute(caller: Caller, dto: StrategyDistributeDto): Promise<LampControlResult> {
-    this.dispatches.assertMayControl(caller, DeviceFamily.Lamp, 'schedule');
-    const byIds = dto.ids !== undefined && dto.ids !== null;
-    const byRegion = dto.regionId !== undefined && dto.regionId !== null;
-    if (byIds && byRegion) throw AppException.badRequest('lampSelectionAmbiguous');
-    if (!byRegion && (!byIds || dto.ids?.length === 0)) throw AppException.badRequest('lampSelectionEmpty');
-    try {
-      const dispatchId = await this.db.transaction((tx) =>
-        this.distributeSchedules(tx, caller, 'lamp', dto.id, () =>
-          byIds ? lampsByIds(tx, dto.ids ?? []) : lampsOfRegion(tx, dto.regionId as number),
-        ),
-      );
-      return { dispatchId };
-    } catch (err) {
-      if (isForeignKeyViolation(err)) throw AppException.field(byIds ? 'ids' : 'regionId', 'lampSelectionEmpty');
-      throw err;
-    }
+  distribute(caller: Caller, dto: StrategyDistributeDto): Promise<LampControlResult> {
+    return this.distributeSchedules(caller, LAMP_FAMILY, dto, LAMP_SELECTION);
   }
 
   /**
-   * The distribution shared by lamp and strip strategies, in the caller's transaction: each device's schedule is
-   * compiled with its own place and recorded on it (strategyId, mode, modeData, jobList), the open items of its
-   * earlier schedule dispatches are expired (DispatchService.supersedeSchedules), and the schedules go out through the
-   * ledger as one `schedule` dispatch, whose id is returned.
+   * The distribution of lamp and strip strategies: once the devices are selected and locked (DeviceControlService),
+   * each device's schedule is compiled with its own place and recorded on it (strategyId, mode, modeData, jobList), the
+   * open rows of its earlier schedule dispatches are expired, and the schedules go out through the ledger as one
+   * `schedule` dispatch, all in one transaction.
    */
   async distributeSchedules(
-    tx: EntityManager,
     caller: Caller,
-    family: StrategyFamily,
-    strategyId: number,
-    selectDevices: () => Promise<number[]>,
-  ): Promise<string> {
-    const [strategy]: { id: number; name: string; mode: StrategyMode; modeData: unknown; periods: unknown }[] = await tx.query(
-      `SELECT id, name, mode, mode_data AS "modeData", periods FROM strategy WHERE id = $1 AND family = $2 FOR KEY SHARE`,
-      [strategyId, family],
-    );
-    if (!strategy) throw AppException.field('id', 'strategyNotFound');
-    const rules = { mode: strategy.mode, modeData: strategy.modeData, periods: strategy.periods } as StrategyRules;
-    const deviceIds = await selectDevices();
-    const places = await this.placesOf(tx, deviceIds);
-    const schedules: LampSchedule[] = deviceIds.map((id) => ({
-      strategyId: strategy.id,
-      name: strategy.name,
-      rules,
-      place: (places.get(id) as { place: SchedulePlace }).place,
-    }));
-    const deviceFamily = family === 'strip' ? DeviceFamily.Strip : DeviceFamily.Lamp;
-    await this.dispatches.supersedeSchedules(tx, deviceFamily, deviceIds);
-    await tx.query(
-      `UPDATE ${SCHEDULE_HOLDERS[deviceFamily]} h SET strategy_id = $2, mode = $3, mode_data = $4, job_list = t.job_list
-         FROM unnest($1::int[], $5::jsonb[]) AS t(device_id, job_list)
-        WHERE h.device_id = t.device_id`,
-      [deviceIds, strategy.id, strategy.mode, JSON.stringify(strategy.modeData), schedules.map((s) => JSON.stringify(s))],
-    );
-    return this.dispatches.create(tx, {
-      family: deviceFamily,
-      action: 'schedule',
-      params: { strategyId: strategy.id, name: strategy.name },
-      createdBy: caller.username,
-      deviceIds,
-      itemParams: schedules,
+    family: typeof LAMP_FAMILY | typeof STRIP_FAMILY,
+    dto: StrategyDistributeDto,
+    wording: SelectionWording,
+  ): Promise<LampControlResult> {
+    const strategyFamily: StrategyFamily = family.family === DeviceFamily.Strip ? 'strip' : 'lamp';
+    const find = (tx: EntityManager | DataSource, lock: string) =>
+      tx.query(`SELECT id, name, mode, mode_data AS "modeData", periods FROM strategy WHERE id = $1 AND family = $2 ${lock}`, [
+        dto.id,
+        strategyFamily,
+      ]) as Promise<{ id: number; name: string; mode: StrategyMode; modeData: unknown; periods: unknown }[]>;
+    // A missing strategy is named before anything about the devices, as the form shows it first.
+    if ((await find(this.db, '')).length === 0) throw AppException.field('id', 'strategyNotFound');
+    return this.devices.dispatch(caller, family, dto, 'schedule', wording, async (tx, deviceIds) => {
+      const [strategy] = await find(tx, 'FOR KEY SHARE');
+      if (!strategy) throw AppException.field('id', 'strategyNotFound');
+      const rules = { mode: strategy.mode, modeData: strategy.modeData, periods: strategy.periods } as StrategyRules;
+      const places = await this.placesOf(tx, deviceIds);
+      const schedules: LampSchedule[] = deviceIds.map((id) => ({
+        strategyId: strategy.id,
+        name: strategy.name,
+        rules,
+        place: (places.get(id) as { place: SchedulePlace }).place,
+      }));
+      await commandLedger.supersedeSchedules(sqlOf(tx), family.family, deviceIds);
+      await tx.query(
+        `UPDATE ${family.table} h SET strategy_id = $2, mode = $3, mode_data = $4, job_list = t.job_list
+           FROM unnest($1::int[], $5::jsonb[]) AS t(device_id, job_list)
+          WHERE h.device_id = t.device_id`,
+        [deviceIds, strategy.id, strategy.mode, JSON.stringify(strategy.modeData), schedules.map((s) => JSON.stringify(s))],
+      );
+      return { params: { strategyId: strategy.id, name: strategy.name }, itemParams: schedules };
     });
   }
 

@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
-import { DeviceFamily, type LampControlResult, type PageResult, type StrategyRow } from '@sc/contracts';
-import { AppException } from '../common/app-exception';
-import { isForeignKeyViolation } from '../common/pg-errors';
+import { STRIP_FAMILY, type LampControlResult, type PageResult, type StrategyRow } from '@sc/contracts';
 import type { Caller } from '../common/request-context';
-import { DispatchService } from '../dispatch/dispatch.service';
-import { InjectDb } from '../infra/database';
 import type { StrategyAddOrEditDto, StrategyDistributeDto, StrategyPageDto } from '../strategies/dto/strategy.dto';
 import { StrategiesService } from '../strategies/strategies.service';
-import { stripsByIds, stripsOfRegion } from './strips.service';
+import { STRIP_SELECTION } from './strips.service';
 
 /**
  * Strip light strategies (/smartLamp/lightStrategy): the strategies helper's engine with family `strip` (the same
@@ -17,11 +12,7 @@ import { stripsByIds, stripsOfRegion } from './strips.service';
  */
 @Injectable()
 export class StripStrategiesService {
-  constructor(
-    @InjectDb() private readonly db: DataSource,
-    private readonly strategies: StrategiesService,
-    private readonly dispatches: DispatchService,
-  ) {}
+  constructor(private readonly strategies: StrategiesService) {}
 
   page(q: StrategyPageDto): Promise<PageResult<StrategyRow>> {
     return this.strategies.page('strip', q);
@@ -41,22 +32,7 @@ export class StripStrategiesService {
    * each strip's schedule is compiled with its own place, recorded on the strip and sent as a `schedule` command,
    * replacing any older schedule still on its way to it, in one transaction (StrategiesService.distributeSchedules).
    */
-  async distribute(caller: Caller, dto: StrategyDistributeDto): Promise<LampControlResult> {
-    this.dispatches.assertMayControl(caller, DeviceFamily.Strip, 'schedule');
-    const byIds = dto.ids !== undefined && dto.ids !== null;
-    const byRegion = dto.regionId !== undefined && dto.regionId !== null;
-    if (byIds && byRegion) throw AppException.badRequest('stripSelectionAmbiguous');
-    if (!byRegion && (!byIds || dto.ids?.length === 0)) throw AppException.badRequest('stripSelectionEmpty');
-    try {
-      const dispatchId = await this.db.transaction((tx) =>
-        this.strategies.distributeSchedules(tx, caller, 'strip', dto.id, () =>
-          byIds ? stripsByIds(tx, dto.ids ?? []) : stripsOfRegion(tx, dto.regionId as number),
-        ),
-      );
-      return { dispatchId };
-    } catch (err) {
-      if (isForeignKeyViolation(err)) throw AppException.badRequest('stripSelectionEmpty');
-      throw err;
-    }
+  distribute(caller: Caller, dto: StrategyDistributeDto): Promise<LampControlResult> {
+    return this.strategies.distributeSchedules(caller, STRIP_FAMILY, dto, STRIP_SELECTION);
   }
 }

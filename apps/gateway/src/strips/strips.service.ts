@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Button, DeviceFamily, DeviceType, stripStatusLabels, type LampControlResult, type PageResult, type StripRow } from '@sc/contracts';
+import { Button, DeviceType, STRIP_FAMILY, stripStatusLabels, type LampControlResult, type PageResult, type StripRow } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
 import { Where, likeContains, pagedQuery } from '../common/sql';
-import { DispatchService } from '../dispatch/dispatch.service';
+import { DeviceControlService, type SelectionWording } from '../dispatch/device-control.service';
 import { InjectDb } from '../infra/database';
-import { REGION_AND_BELOW, assertRegionExists, devicesByIds, devicesOfRegion } from '../common/device-selection';
+import { REGION_AND_BELOW, assertRegionExists } from '../common/device-selection';
 import type { StripAddOrEditDto, StripEffectDto, StripPageDto } from './dto/strip.dto';
 import { checkStripEffect } from './strip-effect';
 
@@ -22,7 +22,7 @@ const STRIP_COLUMNS = `d.id, d.name AS "lampName", d.code AS "clientId", d.regio
 export class StripsService {
   constructor(
     @InjectDb() private readonly db: DataSource,
-    private readonly dispatches: DispatchService,
+    private readonly devices: DeviceControlService,
   ) {}
 
   async page(q: StripPageDto): Promise<PageResult<StripRow>> {
@@ -120,27 +120,7 @@ export class StripsService {
    */
   async effect(caller: Caller, dto: StripEffectDto): Promise<LampControlResult> {
     const { action, params } = checkStripEffect(dto);
-    this.dispatches.assertMayControl(caller, DeviceFamily.Strip, action);
-    const byIds = dto.ids !== undefined && dto.ids !== null;
-    const byRegion = dto.regionId !== undefined && dto.regionId !== null;
-    if (byIds && byRegion) throw AppException.badRequest('stripSelectionAmbiguous');
-    if (!byRegion && (!byIds || dto.ids?.length === 0)) throw AppException.badRequest('stripSelectionEmpty');
-    try {
-      const dispatchId = await this.db.transaction(async (tx) => {
-        const deviceIds = byIds ? await stripsByIds(tx, dto.ids ?? []) : await stripsOfRegion(tx, dto.regionId as number);
-        return this.dispatches.create(tx, {
-          family: DeviceFamily.Strip,
-          action,
-          params: { ...params },
-          createdBy: caller.username,
-          deviceIds,
-        });
-      });
-      return { dispatchId };
-    } catch (err) {
-      if (isForeignKeyViolation(err)) throw AppException.badRequest('stripSelectionEmpty');
-      throw err;
-    }
+    return this.devices.dispatch(caller, STRIP_FAMILY, dto, action, STRIP_SELECTION, () => ({ params: { ...params } }));
   }
 }
 
@@ -149,12 +129,11 @@ async function assertStripGroup(tx: EntityManager, groupId: number): Promise<voi
   if (rows.length === 0) throw AppException.field('groupId', 'stripGroupInvalid');
 }
 
-/** The given strips, locked against deletion until the dispatch is written; every id must be a strip light. */
-export function stripsByIds(tx: EntityManager, ids: readonly number[]): Promise<number[]> {
-  return devicesByIds(tx, 'strip_light', ids, (shown) => AppException.badRequest('unknownStrips', { ids: shown }));
-}
-
-/** The strips of a region and of its sub-regions, locked like stripsByIds; a region without strips is refused. */
-export function stripsOfRegion(tx: EntityManager, regionId: number): Promise<number[]> {
-  return devicesOfRegion(tx, 'strip_light', regionId, () => AppException.field('regionId', 'regionHasNoStrips'));
-}
+/** How strip light selections are refused. */
+export const STRIP_SELECTION: SelectionWording = {
+  empty: 'stripSelectionEmpty',
+  ambiguous: 'stripSelectionAmbiguous',
+  unknown: (shown) => AppException.badRequest('unknownStrips', { ids: shown }),
+  emptyRegion: () => AppException.field('regionId', 'regionHasNoStrips'),
+  gone: () => AppException.badRequest('stripSelectionEmpty'),
+};

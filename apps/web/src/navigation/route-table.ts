@@ -46,10 +46,10 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     roles: [Role.Admin, Role.Visit],
     children: [
       { path: '/smartLamp/equipmentManage', title: 'equipmentManage', roles: [Role.Admin], namespaces: ['imports', 'lighting', 'region'] },
-      { path: '/smartLamp/lampControl', title: 'lampControl', roles: [Role.Admin], namespaces: ['lighting', 'region'] },
-      { path: '/smartLamp/lampStrategy', title: 'lampStrategy', roles: [Role.Admin], namespaces: ['lighting', 'region', 'strategy'] },
-      { path: '/smartLamp/lightManage', title: 'lightManage', roles: [Role.Admin], namespaces: ['lighting', 'region', 'strip'] },
-      { path: '/smartLamp/lightStrategy', title: 'lightStrategy', roles: [Role.Admin], namespaces: ['lighting', 'region', 'strategy', 'strip'] },
+      { path: '/smartLamp/lampControl', title: 'lampControl', roles: [Role.Admin], namespaces: ['dispatch', 'lighting', 'region'] },
+      { path: '/smartLamp/lampStrategy', title: 'lampStrategy', roles: [Role.Admin], namespaces: ['dispatch', 'lighting', 'region', 'strategy'] },
+      { path: '/smartLamp/lightManage', title: 'lightManage', roles: [Role.Admin], namespaces: ['dispatch', 'lighting', 'region', 'strip'] },
+      { path: '/smartLamp/lightStrategy', title: 'lightStrategy', roles: [Role.Admin], namespaces: ['dispatch', 'region', 'strategy', 'strip'] },
       // Not in the spec's route table ("further route groups are not shown"): alarms and energy of issue 5.
       { path: '/smartLamp/lampAlarm', title: 'lampAlarm', roles: [Role.Admin], namespaces: ['alarms', 'lighting', 'region', 'system'] },
       { path: '/smartLamp/energy', title: 'energy', roles: [Role.Admin], namespaces: ['energy', 'system'] },

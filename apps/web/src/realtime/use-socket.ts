@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import type { ServerToClientEvents } from '@sc/contracts';
+import { useEffect, useRef } from 'react';
+import type { BusEventName, BusEvents, FamilyName } from '@sc/contracts';
 import type { RealtimeSocket } from './socket';
 
 type Listener = (...args: never[]) => void;
@@ -10,11 +10,13 @@ type LooseSocket = { on(name: string, listener: Listener): unknown; off(name: st
  * Runs `use` with the tab's socket once the socket client has loaded (it is not part of any page's first download)
  * and undoes it when the component unmounts.
  */
-function withSocket(use: (socket: LooseSocket) => () => void): () => void {
+function withSocket(use: (socket: RealtimeSocket, loose: LooseSocket, realtime: typeof import('./socket')) => () => void): () => void {
   let undo: (() => void) | undefined;
   let cancelled = false;
-  void import('./socket').then(({ connectRealtime }) => {
-    if (!cancelled) undo = use(connectRealtime() as RealtimeSocket as unknown as LooseSocket);
+  void import('./socket').then((realtime) => {
+    if (cancelled) return;
+    const socket = realtime.connectRealtime();
+    undo = use(socket, socket as unknown as LooseSocket, realtime);
   });
   return () => {
     cancelled = true;
@@ -22,15 +24,30 @@ function withSocket(use: (socket: LooseSocket) => () => void): () => void {
   };
 }
 
-/** Subscribes a component to one typed server event for as long as it is mounted. */
-export function useSocketEvent<E extends keyof ServerToClientEvents>(event: E, handler: ServerToClientEvents[E]): void {
+/**
+ * Receives one live feed (an event of one device family) for as long as the component is mounted: the server is
+ * asked for it while any component watches it, so a page gets only what it shows. The latest `handler` is called.
+ */
+export function useLiveFeed<E extends BusEventName>(event: E, family: FamilyName, handler: (payload: BusEvents[E]) => void): void {
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  });
   useEffect(
     () =>
-      withSocket((socket) => {
-        socket.on(event, handler as Listener);
-        return () => socket.off(event, handler as Listener);
+      withSocket((socket, loose, realtime) => {
+        const topic = { event, family };
+        const listener = (payload: BusEvents[E]) => {
+          if (payload.family === family) latest.current(payload);
+        };
+        loose.on(event, listener as Listener);
+        realtime.watchFeed(socket, topic);
+        return () => {
+          loose.off(event, listener as Listener);
+          realtime.unwatchFeed(socket, topic);
+        };
       }),
-    [event, handler],
+    [event, family],
   );
 }
 
@@ -41,14 +58,14 @@ export function useSocketEvent<E extends keyof ServerToClientEvents>(event: E, h
 export function useSocketReconnect(handler: () => void): void {
   useEffect(
     () =>
-      withSocket((socket) => {
-        let connectedBefore = socket.connected;
+      withSocket((_socket, loose) => {
+        let connectedBefore = loose.connected;
         const onConnect = () => {
           if (connectedBefore) handler();
           connectedBefore = true;
         };
-        socket.on('connect', onConnect);
-        return () => socket.off('connect', onConnect);
+        loose.on('connect', onConnect);
+        return () => loose.off('connect', onConnect);
       }),
     [handler],
   );

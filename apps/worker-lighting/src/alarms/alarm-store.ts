@@ -3,9 +3,8 @@ import type { PoolClient } from 'pg';
 import { DeviceFamily, type AlarmChangedEvent, type AlarmRow } from '@sc/contracts';
 import { ALARM_ROW_COLUMNS, ALARM_ROW_FROM } from '@sc/database';
 import type { RedisBus } from '@sc/messaging';
-import type { BatchRecorder } from '../intake/batch-recorder';
-import type { LampEvent } from '../lamps/lamp-state';
-import type { LampChange } from '../lamps/lamp-store';
+import type { ChangeObserver, RowChange } from '@sc/device-runtime';
+import type { LampEvent } from '../families/lamp.handler';
 import { faultTransitions, type AlarmTransition } from './fault-transitions';
 
 export interface AlarmChange {
@@ -65,17 +64,21 @@ export class AlarmNotifier {
 }
 
 /** The intake's part: fault codes that became active raise alarms, codes that cleared clear them. */
-export class FaultAlarmRecorder implements BatchRecorder {
+export class FaultAlarmRecorder implements ChangeObserver<DeviceFamily.Lamp> {
+  readonly family = DeviceFamily.Lamp;
+
   constructor(
     private readonly alarms: AlarmStore,
     private readonly notifier: AlarmNotifier,
   ) {}
 
-  async record(client: PoolClient, changes: readonly LampChange[], events: ReadonlyMap<number, readonly LampEvent[]>): Promise<() => void> {
+  async observe(
+    client: PoolClient,
+    changes: readonly RowChange<DeviceFamily.Lamp>[],
+    events: ReadonlyMap<number, readonly LampEvent[]>,
+  ): Promise<() => void> {
     // Every lamp with a fault event, even when its codes end as they began (a clear and a raise in one batch).
-    const transitions = changes
-      .filter((change) => events.get(change.deviceId)?.some((event) => event.kind === 'fault'))
-      .flatMap((change) => faultTransitions(change.deviceId, change.before.faults, events.get(change.deviceId) ?? []));
+    const transitions = changes.flatMap((change) => faultTransitions(change.recordId, change.before.faults, events.get(change.recordId) ?? []));
     if (transitions.length === 0) return () => undefined;
     const applied = await this.alarms.apply(client, transitions);
     return () => this.notifier.notify(applied);

@@ -1,5 +1,5 @@
 import { AlarmKind, type FaultCode } from '@sc/contracts';
-import type { LampEvent } from '../lamps/lamp-state';
+import type { LampEvent } from '../families/lamp.handler';
 
 /** An alarm to raise, or the open alarm of that device and condition to clear. */
 export interface AlarmTransition {
@@ -20,10 +20,12 @@ export function faultTransitions(deviceId: number, faultsBefore: readonly FaultC
   const active = new Set<FaultCode>(faultsBefore);
   const transitions: AlarmTransition[] = [];
   for (const event of events) {
-    if (event.kind !== 'fault' || active.has(event.code) === event.active) continue;
-    if (event.active) active.add(event.code);
-    else active.delete(event.code);
-    transitions.push({ deviceId, kind: AlarmKind.Fault, code: event.code, raise: event.active, at: event.at });
+    if (event.kind !== 'report' || event.channel !== 'event') continue;
+    const { code, active: raised } = event.report;
+    if (active.has(code) === raised) continue;
+    if (raised) active.add(code);
+    else active.delete(code);
+    transitions.push({ deviceId, kind: AlarmKind.Fault, code, raise: raised, at: event.at });
   }
   return transitions;
 }

@@ -1,11 +1,9 @@
 import type { Logger } from 'pino';
 import type { Pool, PoolClient } from 'pg';
-import { AlarmKind, LampStatus, OnlineState, type LampSchedule, type SchedulePlace } from '@sc/contracts';
+import { AlarmKind, DeviceFamily, LampStatus, OnlineState, type LampSchedule, type SchedulePlace } from '@sc/contracts';
 import { resolvePlace, type PlaceParts } from '@sc/schedule';
-import { inTransaction } from '../infra/database';
-import type { BatchRecorder } from '../intake/batch-recorder';
-import type { LampEvent } from '../lamps/lamp-state';
-import type { LampChange } from '../lamps/lamp-store';
+import { inTransaction, type ChangeObserver, type RowChange } from '@sc/device-runtime';
+import type { LampEvent } from '../families/lamp.handler';
 import type { AlarmNotifier, AlarmStore } from './alarm-store';
 import type { AlarmTransition } from './fault-transitions';
 import { LightJudge } from './light-conditions';
@@ -49,7 +47,8 @@ interface RegionPlaceRow {
  * whose switch, network or status changed shortly after the intake wrote them. Raising and clearing are idempotent
  * (AlarmStore), so replicas running the same check at once publish each change once.
  */
-export class LightConditionCheck implements BatchRecorder {
+export class LightConditionCheck implements ChangeObserver<DeviceFamily.Lamp> {
+  readonly family = DeviceFamily.Lamp;
   private timer: NodeJS.Timeout | null = null;
   private touchTimer: NodeJS.Timeout | null = null;
   private touched = new Set<number>();
@@ -79,11 +78,15 @@ export class LightConditionCheck implements BatchRecorder {
   }
 
   /** The intake's hook: lamps that reported their state, or whose light or status changed, are checked soon after the commit. */
-  async record(_client: PoolClient, changes: readonly LampChange[], events: ReadonlyMap<number, readonly LampEvent[]>): Promise<() => void> {
-    const reported = (c: LampChange) => events.get(c.deviceId)?.some((e) => e.kind === 'state') ?? false;
+  async observe(
+    _client: PoolClient,
+    changes: readonly RowChange<DeviceFamily.Lamp>[],
+    events: ReadonlyMap<number, readonly LampEvent[]>,
+  ): Promise<() => void> {
+    const reported = (c: RowChange) => events.get(c.recordId)?.some((e) => e.kind === 'report' && e.channel === 'state') ?? false;
     const ids = changes
       .filter((c) => 'switchState' in c.changed || 'networkStatus' in c.changed || 'status' in c.changed || reported(c))
-      .map((c) => c.deviceId);
+      .map((c) => c.recordId);
     return () => this.touch(ids);
   }
 

@@ -1,6 +1,7 @@
 import { AlarmKind, FaultCode, StrategyMode, type LampSchedule } from '@sc/contracts';
 import { faultTransitions } from './fault-transitions';
 import { lightConditions, sunIsUp } from './light-conditions';
+import type { LampEvent } from '../families/lamp.handler';
 
 const EQUATOR_UTC = { latitude: 0, longitude: 0, timeZone: 'UTC' };
 const NOON = new Date('2026-11-21T12:00:00Z');
@@ -46,13 +47,14 @@ describe('light conditions', () => {
 describe('fault transitions', () => {
   const at = NOON.toISOString();
   it('raises a code that becomes active and clears one that stops, ignoring repeats', () => {
-    const events = [
-      { kind: 'fault', code: FaultCode.VoltageLow, active: true, at },
-      { kind: 'fault', code: FaultCode.VoltageLow, active: true, at },
-      { kind: 'fault', code: FaultCode.TemperatureHigh, active: false, at },
-      { kind: 'telemetry', telemetry: { ts: at, voltage: 180, current: 0.5, power: 90, powerFactor: 0.9, signal: -70 }, at },
-      { kind: 'fault', code: FaultCode.NotGrounded, active: false, at },
-    ] as const;
+    const fault = (code: FaultCode, active: boolean): LampEvent => ({ kind: 'report', channel: 'event', report: { ts: at, code, active }, at });
+    const events: LampEvent[] = [
+      fault(FaultCode.VoltageLow, true),
+      fault(FaultCode.VoltageLow, true),
+      fault(FaultCode.TemperatureHigh, false),
+      { kind: 'report', channel: 'telemetry', report: { ts: at, voltage: 180, current: 0.5, power: 90, powerFactor: 0.9, signal: -70 }, at },
+      fault(FaultCode.NotGrounded, false),
+    ];
     expect(faultTransitions(7, [FaultCode.TemperatureHigh], events)).toEqual([
       { deviceId: 7, kind: AlarmKind.Fault, code: FaultCode.VoltageLow, raise: true, at },
       { deviceId: 7, kind: AlarmKind.Fault, code: FaultCode.TemperatureHigh, raise: false, at },

@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
-import type { BatchRecorder } from '../intake/batch-recorder';
-import type { LampEvent } from '../lamps/lamp-state';
-import type { LampChange } from '../lamps/lamp-store';
+import { DeviceFamily } from '@sc/contracts';
+import type { ChangeObserver, RowChange } from '@sc/device-runtime';
+import type { LampEvent } from '../families/lamp.handler';
 import { DEFAULT_INTEGRATION, integrateReadings, type IntegrationOptions, type PowerReading } from './energy-integration';
 
 /** A reading stamped this far ahead of its arrival is taken at its arrival time (a device clock running fast). */
@@ -18,21 +18,27 @@ function readingOf(ts: string, watts: number, arrivedAt: string): PowerReading {
  * added to its hourly sums (lamp_energy_hourly) in the batch's transaction, so a reading is counted exactly when
  * it replaces the stored one.
  */
-export class EnergyRecorder implements BatchRecorder {
+export class EnergyRecorder implements ChangeObserver<DeviceFamily.Lamp> {
+  readonly family = DeviceFamily.Lamp;
+
   constructor(private readonly options: IntegrationOptions = DEFAULT_INTEGRATION) {}
 
-  async record(client: PoolClient, changes: readonly LampChange[], events: ReadonlyMap<number, readonly LampEvent[]>): Promise<() => void> {
+  async observe(
+    client: PoolClient,
+    changes: readonly RowChange<DeviceFamily.Lamp>[],
+    events: ReadonlyMap<number, readonly LampEvent[]>,
+  ): Promise<() => void> {
     const rows = new Map<string, { deviceId: number; hour: number; wh: number; lit: number; covered: number }>();
     for (const change of changes) {
       if (!('telemetry' in change.changed)) continue;
-      const readings = (events.get(change.deviceId) ?? []).flatMap((e) =>
-        e.kind === 'telemetry' ? [readingOf(e.telemetry.ts, e.telemetry.power, e.at)] : [],
+      const readings = (events.get(change.recordId) ?? []).flatMap((e) =>
+        e.kind === 'report' && e.channel === 'telemetry' ? [readingOf(e.report.ts, e.report.power, e.at)] : [],
       );
       const before = change.before.telemetry;
       const previous = before ? { at: Date.parse(before.ts), watts: before.power } : null;
       for (const slice of integrateReadings(previous, readings, this.options)) {
-        rows.set(`${change.deviceId}:${slice.hour}`, {
-          deviceId: change.deviceId,
+        rows.set(`${change.recordId}:${slice.hour}`, {
+          deviceId: change.recordId,
           hour: slice.hour,
           wh: slice.wh,
           lit: slice.litSeconds,

@@ -1,8 +1,17 @@
 import { useCallback } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { AlarmActionRequest, AlarmActionResult, AlarmChangedEvent, AlarmPageQuery, AlarmRow, AlarmSummary, PageResult } from '@sc/contracts';
+import {
+  DeviceFamily,
+  type AlarmActionRequest,
+  type AlarmActionResult,
+  type AlarmChangedEvent,
+  type AlarmPageQuery,
+  type AlarmRow,
+  type AlarmSummary,
+  type PageResult,
+} from '@sc/contracts';
 import { get, post } from '@/api/request';
-import { useSocketEvent, useSocketReconnect } from '@/realtime/use-socket';
+import { useLiveFeed, useSocketReconnect } from '@/realtime/use-socket';
 
 export const alarmKeys = {
   all: ['alarms'] as const,
@@ -78,8 +87,9 @@ function reloadSoon(queryClient: QueryClient): void {
  */
 export function useLiveAlarms(): void {
   const queryClient = useQueryClient();
-  useSocketEvent(
+  useLiveFeed(
     'AlarmChanged',
+    DeviceFamily.Lamp,
     useCallback(
       (event: AlarmChangedEvent) => {
         patchAlarmRows(queryClient, event.alarm);

@@ -1,10 +1,8 @@
-import { useCallback } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DeviceFamily,
-  type DeviceStateChangedEvent,
   type DispatchDetail,
-  type DispatchProgressEvent,
   type LampAddOrEditRequest,
   type LampControlRequest,
   type LampControlResult,
@@ -13,7 +11,7 @@ import {
   type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
-import { useSocketEvent, useSocketReconnect } from '@/realtime/use-socket';
+import { useLiveRows } from '@/realtime/live-rows';
 
 export const lightingKeys = {
   all: ['lighting'] as const,
@@ -21,7 +19,6 @@ export const lightingKeys = {
   lampPage: (query: LampPageQuery) => ['lighting', 'lamps', query] as const,
   /** Outside 'lamps', whose entries are all list pages. */
   lampDetail: (id: number) => ['lighting', 'lampDetail', id] as const,
-  dispatch: (id: string) => ['lighting', 'dispatch', id] as const,
 };
 
 export function useLampPage(query: LampPageQuery) {
@@ -54,83 +51,15 @@ export function useLampControl() {
   return useMutation({ mutationFn: (body: LampControlRequest) => post<LampControlResult>('/light/lampControl', body) });
 }
 
-export function useRetryFailed() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => post<null>('/dispatch/retryFailed', { id }),
-    onSuccess: (_data, id) => queryClient.invalidateQueries({ queryKey: lightingKeys.dispatch(id) }),
-  });
+/** Describes a lamp dispatch in the dispatch panel: its action, with the level of a dim. */
+export function describeLampDispatch(t: TFunction, detail: DispatchDetail): string {
+  const level = (detail.params as { level?: number } | null)?.level;
+  return t(`lighting:dispatch.action.${detail.action}`, { level });
 }
 
-export function useDispatchDetail(id: string | null) {
-  return useQuery({
-    queryKey: lightingKeys.dispatch(id ?? ''),
-    queryFn: ({ signal }) => get<DispatchDetail>('/dispatch/detail', { id: id! }, { signal }),
-    enabled: Boolean(id),
-    staleTime: Infinity,
-  });
+/** Keeps the lamp pages' rows (and an open lamp's details) live without polling. */
+export function useLiveLamps(): void {
+  useLiveRows<LampRow>(DeviceFamily.Lamp, lightingKeys.lamps, LIVE_LAMPS);
 }
 
-/** Writes a lamp's changed fields into every cached list page that shows it. */
-export function patchLampRows(queryClient: QueryClient, event: DeviceStateChangedEvent): void {
-  queryClient.setQueriesData<PageResult<LampRow>>({ queryKey: lightingKeys.lamps }, (page) => {
-    if (!page || !page.list.some((row) => row.id === event.recordId)) return page;
-    return { ...page, list: page.list.map((row) => (row.id === event.recordId ? { ...row, ...(event.changed as Partial<LampRow>) } : row)) };
-  });
-  queryClient.setQueryData<LampRow>(lightingKeys.lampDetail(event.recordId), (row) =>
-    row ? { ...row, ...(event.changed as Partial<LampRow>) } : row,
-  );
-}
-
-/** Moves a cached dispatch to the counts and status of a progress event. */
-export function patchDispatch(queryClient: QueryClient, event: DispatchProgressEvent): void {
-  queryClient.setQueryData<DispatchDetail>(lightingKeys.dispatch(event.dispatchId), (detail) =>
-    detail ? { ...detail, counts: event.counts, status: event.status, total: event.total } : detail,
-  );
-}
-
-/** The per-lamp rows of an open dispatch are fetched again at most this often while progress events arrive. */
-const DISPATCH_ROWS_REFRESH_MS = 1_000;
-const pendingRowRefresh = new Map<string, ReturnType<typeof setTimeout>>();
-
-/** Fetches a dispatch's rows once the current burst of progress events has had a second to settle. */
-function refreshDispatchRows(queryClient: QueryClient, dispatchId: string): void {
-  if (pendingRowRefresh.has(dispatchId)) return;
-  pendingRowRefresh.set(
-    dispatchId,
-    setTimeout(() => {
-      pendingRowRefresh.delete(dispatchId);
-      void queryClient.invalidateQueries({ queryKey: lightingKeys.dispatch(dispatchId) });
-    }, DISPATCH_ROWS_REFRESH_MS),
-  );
-}
-
-/**
- * Keeps the lighting pages live without polling: lamp and dispatch events patch the cached answers, and a socket
- * that reconnects reloads them, since events sent while it was away are gone.
- */
-export function useLiveLighting(): void {
-  const queryClient = useQueryClient();
-  useSocketEvent(
-    'DeviceStateChanged',
-    useCallback(
-      (event: DeviceStateChangedEvent) => {
-        if (event.family === DeviceFamily.Lamp) patchLampRows(queryClient, event);
-      },
-      [queryClient],
-    ),
-  );
-  useSocketEvent(
-    'DispatchProgress',
-    useCallback(
-      (event: DispatchProgressEvent) => {
-        patchDispatch(queryClient, event);
-        // Counts come with the event; the per-lamp rows behind them are fetched again, at most once a second, and
-        // only for a dispatch someone has open.
-        if (queryClient.getQueryData(lightingKeys.dispatch(event.dispatchId))) refreshDispatchRows(queryClient, event.dispatchId);
-      },
-      [queryClient],
-    ),
-  );
-  useSocketReconnect(useCallback(() => void queryClient.invalidateQueries({ queryKey: lightingKeys.all }), [queryClient]));
-}
+const LIVE_LAMPS = { detailKey: lightingKeys.lampDetail };

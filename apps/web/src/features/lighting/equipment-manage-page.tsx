@@ -3,7 +3,7 @@ import { Badge, Group, Loader, Tabs, Tooltip } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { PagePanel } from '@/components/page-panel';
-import { useLiveLighting } from './api';
+import { useLiveLamps } from './api';
 import { useLiveGateways } from './equipment-live';
 import { LampsTab } from './lamps-tab';
 import { EQUIPMENT_TABS, type EquipmentTab, type LampSearch } from './search';
@@ -21,7 +21,7 @@ export function EquipmentManagePage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const tab: EquipmentTab = search.tab ?? 'lamps';
-  useLiveLighting();
+  useLiveLamps();
   useLiveGateways();
   const setTab = (next: EquipmentTab) => void navigate({ search: (old) => ({ ...old, tab: next === 'lamps' ? undefined : next }) });
   const openLamps = (filter: LampSearch) => void navigate({ search: { ...filter } });

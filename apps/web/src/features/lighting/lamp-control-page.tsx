@@ -5,7 +5,7 @@ import { modals } from '@mantine/modals';
 import { IconBulb, IconBulbOff, IconAdjustments } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { Button as ButtonPermission, DIMMING_LEVELS, type DimmingLevel, type LampAction, type LampControlRequest } from '@sc/contracts';
+import { Button as ButtonPermission, DIMMING_LEVELS, DeviceFamily, type DimmingLevel, type LampAction, type LampControlRequest } from '@sc/contracts';
 import { PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { areaPathLabel, useAreaTree } from '@/components/area-cascader';
@@ -14,10 +14,10 @@ import { SelectionSummary } from '@/components/selection';
 import { useButton } from '@/auth/session-store';
 import { currentLanguage } from '@/i18n';
 import { paging } from '@/navigation/search-params';
-import { useLampControl, useLampPage, useLiveLighting } from './api';
+import { describeLampDispatch, useLampControl, useLampPage, useLiveLamps } from './api';
 import { TelemetryCell } from './lamp-badges';
 import { LampFilters } from './lamp-filters';
-import { DispatchPanel } from './dispatch-panel';
+import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { LampPickTable, TargetModeSwitch, TargetRegionField, useLampTarget } from './lamp-target';
 
 const route = getRouteApi('/_auth/_shell/smartLamp/lampControl');
@@ -41,7 +41,7 @@ export function LampControlPage() {
   const canOpen = useButton(ButtonPermission.OpenLamp);
   const canClose = useButton(ButtonPermission.CloseLamp);
   const canDim = useButton(ButtonPermission.OpenAndClose);
-  useLiveLighting();
+  useLiveLamps();
 
   const rows = lamps.data?.list ?? [];
   const target = useLampTarget(rows.map((r) => r.id));
@@ -168,7 +168,7 @@ export function LampControlPage() {
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 5 }}>
-          <DispatchPanel dispatchId={search.dispatch ?? null} />
+          <DispatchPanel family={DeviceFamily.Lamp} dispatchId={search.dispatch ?? null} describe={describeLampDispatch} />
         </Grid.Col>
       </Grid>
     </PagePanel>

@@ -9,8 +9,10 @@ import {
   type LampRow,
   type PageResult,
 } from '@sc/contracts';
-import { lightingKeys, patchDispatch, patchLampRows } from './api';
-import { patchGatewayRows } from './equipment-live';
+import { patchLiveRows } from '@/realtime/live-rows';
+import { dispatchKeys, patchDispatch } from '@/features/dispatch/api';
+import { lightingKeys } from './api';
+import { equipmentKeys } from './equipment-api';
 import { validateEquipmentSearch, validateLampControlSearch, validateLampSearch } from './search';
 
 const lamp = (id: number, overrides: Partial<LampRow> = {}): LampRow => ({
@@ -60,11 +62,9 @@ describe('live lighting cache', () => {
     const untouched = { list: [lamp(21)], total: 30 };
     client.setQueryData<PageResult<LampRow>>(other, untouched);
 
-    patchLampRows(client, {
+    patchLiveRows(client, lightingKeys.lamps, {
       family: DeviceFamily.Lamp,
-      recordId: 2,
-      deviceCode: 'LAMP-2',
-      changed: { status: LampStatus.Offline, networkStatus: OnlineState.Offline },
+      changes: [{ recordId: 2, deviceCode: 'LAMP-2', changed: { status: LampStatus.Offline, networkStatus: OnlineState.Offline } }],
       at: new Date().toISOString(),
     });
 
@@ -79,7 +79,7 @@ describe('live lighting cache', () => {
   it('moves a cached dispatch to the counts and status of a progress event', () => {
     const client = new QueryClient();
     const counts = { queued: 0, sent: 2, delivered: 0, failed: 0, expired: 0 };
-    client.setQueryData<DispatchDetail>(lightingKeys.dispatch('d1'), {
+    client.setQueryData<DispatchDetail>(dispatchKeys.detail('d1'), {
       id: 'd1',
       family: DeviceFamily.Lamp,
       action: 'on',
@@ -100,7 +100,7 @@ describe('live lighting cache', () => {
       total: 2,
       at: '',
     });
-    const detail = client.getQueryData<DispatchDetail>(lightingKeys.dispatch('d1'))!;
+    const detail = client.getQueryData<DispatchDetail>(dispatchKeys.detail('d1'))!;
     expect(detail.status).toBe(DispatchStatus.PartiallySuccessful);
     expect(detail.counts).toEqual({ queued: 0, sent: 0, delivered: 1, failed: 0, expired: 1 });
   });
@@ -123,16 +123,19 @@ describe('live lighting cache', () => {
   it('patches an open lamp detail and the gateway pages from live events', () => {
     const client = new QueryClient();
     client.setQueryData<LampRow>(lightingKeys.lampDetail(7), lamp(7));
-    patchLampRows(client, { family: DeviceFamily.Lamp, recordId: 7, deviceCode: 'LAMP-7', changed: { status: LampStatus.Synchronizing }, at: '' });
+    patchLiveRows(
+      client,
+      lightingKeys.lamps,
+      { family: DeviceFamily.Lamp, changes: [{ recordId: 7, deviceCode: 'LAMP-7', changed: { status: LampStatus.Synchronizing } }], at: '' },
+      { detailKey: lightingKeys.lampDetail },
+    );
     expect(client.getQueryData<LampRow>(lightingKeys.lampDetail(7))!.status).toBe(LampStatus.Synchronizing);
 
-    const key = ['lighting', 'gateways', 'page', { pageNum: 1, pageSize: 20 }];
+    const key = [...equipmentKeys.gateways, 'page', { pageNum: 1, pageSize: 20 }];
     client.setQueryData(key, { list: [{ id: 3, gatewayId: 'GW-3', networkStatus: OnlineState.Online }], total: 1 });
-    patchGatewayRows(client, {
+    patchLiveRows(client, equipmentKeys.gateways, {
       family: DeviceFamily.LampGateway,
-      recordId: 3,
-      deviceCode: 'GW-3',
-      changed: { networkStatus: OnlineState.Offline },
+      changes: [{ recordId: 3, deviceCode: 'GW-3', changed: { networkStatus: OnlineState.Offline } }],
       at: '',
     });
     expect(client.getQueryData<PageResult<{ networkStatus: OnlineState }>>(key)!.list[0].networkStatus).toBe(OnlineState.Offline);

@@ -2,7 +2,6 @@ import { useCallback, useRef } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DeviceFamily,
-  type DeviceStateChangedEvent,
   type LampControlResult,
   type LampScheduleView,
   type PageResult,
@@ -14,7 +13,7 @@ import {
   type StrategyRow,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
-import { useSocketEvent, useSocketReconnect } from '@/realtime/use-socket';
+import { useLiveFeed, useSocketReconnect } from '@/realtime/use-socket';
 
 export const strategyKeys = {
   all: ['strategy'] as const,
@@ -90,14 +89,12 @@ export function useLiveSchedules(): void {
     void queryClient.invalidateQueries({ queryKey: strategyKeys.mismatches });
     void queryClient.invalidateQueries({ queryKey: ['strategy', 'lampSchedule'] });
   }, [queryClient]);
-  useSocketEvent(
+  useLiveFeed(
     'DeviceStateChanged',
-    useCallback(
-      (event: DeviceStateChangedEvent) => {
-        if (event.family === DeviceFamily.Lamp && !timer.current) timer.current = setTimeout(refresh, MISMATCH_REFRESH_MS);
-      },
-      [refresh],
-    ),
+    DeviceFamily.Lamp,
+    useCallback(() => {
+      if (!timer.current) timer.current = setTimeout(refresh, MISMATCH_REFRESH_MS);
+    }, [refresh]),
   );
   useSocketReconnect(useCallback(() => void queryClient.invalidateQueries({ queryKey: strategyKeys.all }), [queryClient]));
 }

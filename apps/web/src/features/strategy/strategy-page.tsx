@@ -5,12 +5,12 @@ import { IconCalendarTime } from '@tabler/icons-react';
 import { useDebouncedValue } from '@mantine/hooks';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { StrategyMode, type ScheduleMismatches } from '@sc/contracts';
+import { DeviceFamily, StrategyMode, type ScheduleMismatches } from '@sc/contracts';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { paging } from '@/navigation/search-params';
 import { parseTime } from '@/utils/format';
-import { useLampPage, useLiveLighting } from '@/features/lighting/api';
-import { DispatchPanel } from '@/features/lighting/dispatch-panel';
+import { describeLampDispatch, useLampPage, useLiveLamps } from '@/features/lighting/api';
+import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { useDeleteStrategy, useLiveSchedules, useMismatches, useStrategyPage } from './api';
 import { StrategyAddButton, StrategyTable, useStrategyDialogs } from './strategy-table';
 
@@ -118,7 +118,7 @@ export function StrategyPage() {
   const strategies = useStrategyPage({ pageNum, pageSize, name: search.name, mode: search.mode });
   const mismatches = useMismatches();
   const remove = useDeleteStrategy();
-  useLiveLighting();
+  useLiveLamps();
   useLiveSchedules();
 
   const dialogs = useStrategyDialogs(remove, (dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true }));
@@ -195,7 +195,7 @@ export function StrategyPage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 5 }}>
           <Stack gap="md">
-            <DispatchPanel dispatchId={search.dispatch ?? null} />
+            <DispatchPanel family={DeviceFamily.Lamp} dispatchId={search.dispatch ?? null} describe={describeLampDispatch} />
             <MismatchCard data={mismatches.data} onOpen={openLamp} />
             <ScheduleLookup onOpen={openLamp} />
           </Stack>

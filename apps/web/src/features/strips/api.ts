@@ -1,9 +1,6 @@
-import { useCallback } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DeviceFamily,
-  stripStatusLabels,
-  type DeviceStateChangedEvent,
   type LampControlResult,
   type PageResult,
   type StripAddOrEditRequest,
@@ -15,7 +12,7 @@ import {
   type StripRow,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
-import { useSocketEvent, useSocketReconnect } from '@/realtime/use-socket';
+import { useLiveRows } from '@/realtime/live-rows';
 
 export const stripKeys = {
   all: ['strips'] as const,
@@ -55,34 +52,9 @@ export function useStripEffect() {
   return useMutation({ mutationFn: (body: StripEffectRequest) => post<LampControlResult>('/light/stripEffect', body) });
 }
 
-/** Writes a strip's changed fields into every cached list page that shows it; the status labels follow. */
-export function patchStripRows(queryClient: QueryClient, event: DeviceStateChangedEvent): void {
-  queryClient.setQueriesData<PageResult<StripRow>>({ queryKey: stripKeys.all }, (page) => {
-    if (!page || !page.list.some((row) => row.id === event.recordId)) return page;
-    return {
-      ...page,
-      list: page.list.map((row) => {
-        if (row.id !== event.recordId) return row;
-        const next = { ...row, ...(event.changed as Partial<StripRow>) };
-        return { ...next, statusLabels: stripStatusLabels(next.status, next.faults) };
-      }),
-    };
-  });
-}
-
-/** Strip events patch the cached strip lists; a socket that reconnects reloads them. */
+/** Keeps the strip lists live without polling (the worker announces the status labels and colour with the fields behind them). */
 export function useLiveStrips(): void {
-  const queryClient = useQueryClient();
-  useSocketEvent(
-    'DeviceStateChanged',
-    useCallback(
-      (event: DeviceStateChangedEvent) => {
-        if (event.family === DeviceFamily.Strip) patchStripRows(queryClient, event);
-      },
-      [queryClient],
-    ),
-  );
-  useSocketReconnect(useCallback(() => void queryClient.invalidateQueries({ queryKey: stripKeys.all }), [queryClient]));
+  useLiveRows<StripRow>(DeviceFamily.Strip, stripKeys.all);
 }
 
 export function useStripStrategyPage(query: StrategyPageQuery) {

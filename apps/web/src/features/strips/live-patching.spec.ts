@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { DeviceFamily, LampStatus, OnlineState, StripLightStatus, type PageResult, type StripRow } from '@sc/contracts';
-import { patchStripRows, stripKeys } from './api';
+import { patchLiveRows } from '@/realtime/live-rows';
+import { stripKeys } from './api';
 import { validateStripSearch } from './search';
 
 const strip = (id: number, overrides: Partial<StripRow> = {}): StripRow => ({
@@ -31,22 +32,27 @@ const strip = (id: number, overrides: Partial<StripRow> = {}): StripRow => ({
 });
 
 describe('strip list live patching', () => {
-  it('patches the strip in every cached page and recomputes its status labels', () => {
+  it('patches the strip in every cached page, status labels included, and leaves the other rows as they were', () => {
     const queryClient = new QueryClient();
     const query = { pageNum: 1, pageSize: 20 };
     queryClient.setQueryData<PageResult<StripRow>>(stripKeys.page(query), { list: [strip(1), strip(2)], total: 2 });
-    const event = (changed: Record<string, unknown>) => ({ family: DeviceFamily.Strip, recordId: 1, deviceCode: 'STRIP-1', changed, at: '' });
+    const untouched = queryClient.getQueryData<PageResult<StripRow>>(stripKeys.page(query))!.list[1];
+    const event = (changed: Record<string, unknown>) => ({
+      family: DeviceFamily.Strip as const,
+      changes: [{ recordId: 1, deviceCode: 'STRIP-1', changed }],
+      at: '',
+    });
 
-    patchStripRows(queryClient, event({ status: LampStatus.Normal, networkStatus: OnlineState.Online }));
+    patchLiveRows(queryClient, stripKeys.all, event({ status: LampStatus.Normal, networkStatus: OnlineState.Online, statusLabels: ['normal'] }));
     let rows = queryClient.getQueryData<PageResult<StripRow>>(stripKeys.page(query))!.list;
     expect(rows[0]).toMatchObject({ status: 0, networkStatus: 1, statusLabels: ['normal'] });
-    expect(rows[1]).toBe(rows[1]);
+    expect(rows[1]).toBe(untouched);
 
-    // A fault alone (no status in the event) still changes the labels.
-    patchStripRows(queryClient, event({ faults: [2, 7] }));
+    // The worker announces the labels that follow from a fault with it.
+    patchLiveRows(queryClient, stripKeys.all, event({ faults: [2, 7], statusLabels: ['bLightFailure', 'voltageTooHigh'] }));
     rows = queryClient.getQueryData<PageResult<StripRow>>(stripKeys.page(query))!.list;
-    expect(rows[0].statusLabels).toEqual(['bLightFailure', 'voltageTooHigh']);
-    expect(rows[1].statusLabels).toEqual(['synchronizing']);
+    expect(rows[0]).toMatchObject({ faults: [2, 7], statusLabels: ['bLightFailure', 'voltageTooHigh'], status: 0 });
+    expect(rows[1]).toBe(untouched);
   });
 
   it('keeps only a well-formed dispatch id and the filters in the address', () => {

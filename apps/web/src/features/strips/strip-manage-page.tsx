@@ -3,7 +3,7 @@ import { ActionIcon, Button, Grid, Group, Stack, Table, TextInput } from '@manti
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { Button as ButtonPermission, type StripRow } from '@sc/contracts';
+import { Button as ButtonPermission, DeviceFamily, type StripRow } from '@sc/contracts';
 import { AreaCascader } from '@/components/area-cascader';
 import { confirmDelete } from '@/components/confirm';
 import { notifySuccess } from '@/components/notify';
@@ -13,8 +13,7 @@ import { SelectPageHeader, SelectableRow, SelectionSummary, usePageSelection } f
 import { NameCodeCell, TableEmptyRow } from '@/components/table-parts';
 import { useButton } from '@/auth/session-store';
 import { compact, paging } from '@/navigation/search-params';
-import { useLiveLighting } from '@/features/lighting/api';
-import { DispatchPanel } from '@/features/lighting/dispatch-panel';
+import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { LampStatusBadge, NetworkBadge, TelemetryCell } from '@/features/lighting/lamp-badges';
 import { useDeleteStrip, useLiveStrips, useStripPage } from './api';
 import { StripLabels, StripZones } from './strip-badges';
@@ -39,7 +38,6 @@ export function StripManagePage() {
   const canDelete = useButton(ButtonPermission.Delete);
   useLiveStrips();
   // Dispatch progress events, for the panel.
-  useLiveLighting();
 
   const [editing, setEditing] = useState<StripRow | null>(null);
   const [formOpen, setFormOpen] = useState(false);
@@ -196,7 +194,7 @@ export function StripManagePage() {
               selected={[...selected]}
               onDispatched={(dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true })}
             />
-            <DispatchPanel dispatchId={search.dispatch ?? null} describe={describeStripDispatch} />
+            <DispatchPanel family={DeviceFamily.Strip} dispatchId={search.dispatch ?? null} describe={describeStripDispatch} />
           </Stack>
         </Grid.Col>
       </Grid>

@@ -2,10 +2,10 @@ import { Suspense, lazy } from 'react';
 import { Grid, Stack, Table } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { DeviceFamily } from '@sc/contracts';
 import { PagePanel } from '@/components/page-panel';
 import { paging } from '@/navigation/search-params';
-import { useLiveLighting } from '@/features/lighting/api';
-import { DispatchPanel } from '@/features/lighting/dispatch-panel';
+import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { StrategyAddButton, StrategyTable, useStrategyDialogs } from '@/features/strategy/strategy-table';
 import { useDeleteStripStrategy, useStripStrategyPage } from './api';
 import { describeStripDispatch } from './strip-effect-card';
@@ -28,7 +28,6 @@ export function StripStrategyPage() {
   const strategies = useStripStrategyPage({ pageNum, pageSize });
   const remove = useDeleteStripStrategy();
   // Dispatch progress events, for the panel.
-  useLiveLighting();
 
   const dialogs = useStrategyDialogs(remove, (dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true }));
   const { editing, setEditing, distributing, setDistributing } = dialogs;
@@ -53,7 +52,7 @@ export function StripStrategyPage() {
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 5 }}>
-          <DispatchPanel dispatchId={search.dispatch ?? null} describe={describeStripDispatch} />
+          <DispatchPanel family={DeviceFamily.Strip} dispatchId={search.dispatch ?? null} describe={describeStripDispatch} />
         </Grid.Col>
       </Grid>
       <Suspense fallback={null}>

@@ -138,23 +138,6 @@ export const lighting = {
     nothingSelected: 'Please select a list item',
   },
   dispatch: {
-    title: 'Dispatch progress',
-    empty: 'Send a command to follow its progress here, lamp by lamp.',
-    status: {
-      toBeSent: 'To be sent',
-      partiallySuccessful: 'Partially successful',
-      allSuccessful: 'All successful',
-      allFailures: 'All failures',
-      sentSuccess: 'Sent successfully',
-      sentFailed: 'Sending failed',
-    },
-    state: {
-      queued: 'Queued',
-      sent: 'Sent',
-      delivered: 'Delivered',
-      failed: 'Failed',
-      expired: 'Expired',
-    },
     action: {
       on: 'Open',
       off: 'Close',
@@ -162,13 +145,5 @@ export const lighting = {
       schedule: 'Distribute strategy',
       sync: 'Sync data',
     },
-    progress: '{{done}} of {{total}} answered',
-    retryFailed: 'Retry failed only',
-    retried: 'The failed lamps were sent the command again',
-    attempts: 'Attempts',
-    lastError: 'Last error',
-    lamp: 'Lamp',
-    createdBy: 'Sent by {{name}}',
-    expiresAt: 'Expires {{time}}',
   },
 };

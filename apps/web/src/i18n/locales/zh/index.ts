@@ -10,6 +10,7 @@ import { poles } from './poles';
 import { imports } from './imports';
 import { strategy } from './strategy';
 import { strip } from './strip';
+import { dispatch } from './dispatch';
 
 /** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
 const catalogue = {
@@ -26,5 +27,6 @@ const catalogue = {
   energy,
   strategy,
   strip,
+  dispatch,
 };
 export default catalogue;

@@ -1,0 +1,90 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { FamilyDeclaration, FamilyName, LampControlResult } from '@sc/contracts';
+import { commandLedger } from '@sc/device-runtime';
+import type { MessageKey } from '@sc/i18n';
+import { AppException } from '../common/app-exception';
+import { devicesByIds, devicesOfRegion } from '../common/device-selection';
+import { isForeignKeyViolation } from '../common/pg-errors';
+import type { Caller } from '../common/request-context';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectDb } from '../infra/database';
+import { sqlOf } from '../infra/sql';
+import { assertMayControl } from './dispatch.service';
+
+/** The devices a control action is for: the given ids, or every device of the family in a region and below it. */
+export interface DeviceSelection {
+  ids?: readonly number[] | null;
+  regionId?: number | null;
+}
+
+/** How a family words a selection it refuses (its own catalogue messages). */
+export interface SelectionWording {
+  /** Neither ids nor a region, or no ids. */
+  empty: MessageKey;
+  /** Both ids and a region. */
+  ambiguous: MessageKey;
+  /** Ids that are not devices of the family (`shown` lists them). */
+  unknown: (shown: string) => AppException;
+  /** A region without devices of the family. */
+  emptyRegion: () => AppException;
+  /** A selected device was deleted while the dispatch was being written. */
+  gone: (byIds: boolean) => AppException;
+}
+
+/** What a dispatch sends, decided once its devices are selected and locked (in the dispatch's transaction). */
+export interface DispatchContent {
+  params: Record<string, unknown>;
+  /** Per-device command parameters, in the order of the device ids, for commands that differ by device. */
+  itemParams?: readonly unknown[];
+}
+
+/**
+ * One control action of any family: the button the family declares for the action, the selection (ids or a region),
+ * the devices locked against deletion, and the dispatch, its rows and its hand-over to the family's worker written
+ * in one transaction. Any problem refuses the whole request, so a refused request dispatches nothing.
+ */
+@Injectable()
+export class DeviceControlService {
+  constructor(
+    @InjectDb() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async dispatch(
+    caller: Caller,
+    family: FamilyDeclaration & { family: FamilyName },
+    selection: DeviceSelection,
+    action: string,
+    wording: SelectionWording,
+    content: (tx: EntityManager, deviceIds: number[]) => Promise<DispatchContent> | DispatchContent,
+  ): Promise<LampControlResult> {
+    assertMayControl(caller, family.family, action);
+    const byIds = selection.ids !== undefined && selection.ids !== null;
+    const byRegion = selection.regionId !== undefined && selection.regionId !== null;
+    if (byIds && byRegion) throw AppException.badRequest(wording.ambiguous);
+    if (!byRegion && (!byIds || selection.ids?.length === 0)) throw AppException.badRequest(wording.empty);
+    try {
+      const dispatchId = await this.db.transaction(async (tx) => {
+        const deviceIds = byIds
+          ? await devicesByIds(tx, family.table, selection.ids ?? [], wording.unknown)
+          : await devicesOfRegion(tx, family.table, selection.regionId as number, wording.emptyRegion);
+        const { params, itemParams } = await content(tx, deviceIds);
+        return commandLedger.create(sqlOf(tx), {
+          family: family.family,
+          action,
+          params,
+          itemParams,
+          createdBy: caller.username,
+          deviceIds,
+          ttlSeconds: this.config.dispatchTtlSeconds,
+        });
+      });
+      return { dispatchId };
+    } catch (err) {
+      // The row locks make this unlikely: a device deleted while its dispatch was being written.
+      if (isForeignKeyViolation(err)) throw wording.gone(byIds);
+      throw err;
+    }
+  }
+}

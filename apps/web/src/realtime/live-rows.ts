@@ -1,0 +1,53 @@
+import { useCallback } from 'react';
+import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import type { DeviceStateChangedEvent, FamilyName, PageResult } from '@sc/contracts';
+import { useLiveFeed, useSocketReconnect } from './use-socket';
+
+export interface LiveRowsOptions<Row> {
+  /** Fields of a row computed from others (a strip's status labels), recomputed after each patch. */
+  derive?: (row: Row) => Partial<Row>;
+  /** Where a single device's cached record lives (a detail drawer), patched like the rows. */
+  detailKey?: (recordId: number) => QueryKey;
+}
+
+/**
+ * Writes a family's changed fields into every cached page under `queryKey` that shows the devices (and into their
+ * cached details): the rows change in place, nothing is fetched. Pages that show none of them are left as they are.
+ */
+export function patchLiveRows<Row extends { id: number }>(
+  queryClient: QueryClient,
+  queryKey: QueryKey,
+  event: DeviceStateChangedEvent,
+  options: LiveRowsOptions<Row> = {},
+): void {
+  const changes = new Map<number, Partial<Row>>(event.changes.map((c) => [c.recordId, c.changed as Partial<Row>]));
+  const patch = (row: Row): Row => {
+    const next = { ...row, ...changes.get(row.id) };
+    return options.derive ? { ...next, ...options.derive(next) } : next;
+  };
+  queryClient.setQueriesData<PageResult<Row>>({ queryKey }, (page) => {
+    if (!page || !Array.isArray(page.list) || !page.list.some((row) => changes.has(row.id))) return page;
+    return { ...page, list: page.list.map((row) => (changes.has(row.id) ? patch(row) : row)) };
+  });
+  if (options.detailKey) {
+    for (const id of changes.keys()) queryClient.setQueryData<Row>(options.detailKey(id), (row) => (row ? patch(row) : row));
+  }
+}
+
+/**
+ * Keeps a family's cached list pages live without polling: the family's device changes patch them as they come (at
+ * most one push per frame), and a socket that reconnects reloads them, since changes sent while it was away are gone.
+ */
+export function useLiveRows<Row extends { id: number }>(family: FamilyName, queryKey: QueryKey, options: LiveRowsOptions<Row> = {}): void {
+  const queryClient = useQueryClient();
+  const { derive, detailKey } = options;
+  useLiveFeed(
+    'DeviceStateChanged',
+    family,
+    useCallback(
+      (event: DeviceStateChangedEvent) => patchLiveRows<Row>(queryClient, queryKey, event, { derive, detailKey }),
+      [queryClient, queryKey, derive, detailKey],
+    ),
+  );
+  useSocketReconnect(useCallback(() => void queryClient.invalidateQueries({ queryKey }), [queryClient, queryKey]));
+}

@@ -1,0 +1,152 @@
+import type { JSONSchema } from 'json-schema-to-ts';
+import { FaultCode, type DeviceType } from '../devices';
+import type { DeviceFamily } from '../mqtt';
+import type { JobName, QueueName } from '../queues';
+import type { Button, Role } from '../roles';
+
+/** A JSON Schema literal (`as const`), from which the payload's TypeScript type is derived with FromSchema. */
+export type JsonSchema = Exclude<JSONSchema, boolean>;
+
+/** Device → platform channels whose payloads a family declares (acks are the same for every family). */
+export type ReportChannel = 'state' | 'telemetry' | 'event';
+
+/** One command type a family's devices take on `cmd`: the schema of its `params`, and what it does. */
+export interface CommandDeclaration {
+  readonly description: string;
+  readonly params: JsonSchema;
+}
+
+/**
+ * Everything about a device family that more than one part of the product needs, declared once: the gateway derives
+ * its control buttons, event rooms and queue hand-over from it, the device runtime its subscriptions, known devices
+ * and commands, the browser its live fields, and docs/asyncapi.yaml its channels and messages.
+ *
+ * defineFamily ties a declaration to the family's list row (LampRow for lamps): the live fields name its
+ * properties, so the events that carry them (DeviceStateChanged) are typed per family.
+ */
+export interface FamilyDeclaration {
+  /** The MQTT family: the `{family}` level of the device's topics. */
+  readonly family: DeviceFamily;
+  /** What one device of the family is called, in English (documentation, logs). */
+  readonly title: string;
+  /** The registry type (`device.type`) of its devices; null for devices with records of their own (lamp gateways). */
+  readonly deviceType: DeviceType | null;
+  /**
+   * The family's table, one row per device: keyed by `device_id` when the devices are in the registry, else by its
+   * own `id` with the device code in `code`.
+   */
+  readonly table: string;
+  /** The work queue and job that hand its dispatches to its worker; null for families that take no commands. */
+  readonly queue: QueueName | null;
+  readonly job: JobName | null;
+  /** The control actions (dispatch actions) the console may send, each with the button it needs (spec section 6). */
+  readonly actions: Readonly<Record<string, Button>>;
+  /** Roles that receive the family's live events, besides administrators (the roles that may open its pages). */
+  readonly eventRoles: readonly Role[];
+  /** The row fields that devices and dispatches change: what DeviceStateChanged may carry. */
+  readonly liveFields: readonly string[];
+  /** Payload schemas of what its devices report; a device's Last Will (`{ "online": false }`) is common to all. */
+  readonly reports: Readonly<Partial<Record<ReportChannel, JsonSchema>>>;
+  /** The command types its devices take, by `type`. */
+  readonly commands: Readonly<Record<string, CommandDeclaration>>;
+}
+
+/** A declaration tied to its list row type (a type only: nothing is stored). */
+export interface RowTyped<Row> {
+  readonly liveFields: readonly (keyof Row & string)[];
+  readonly rowType?: Row;
+}
+
+/** The row type a declaration names. */
+export type RowOf<D> = D extends RowTyped<infer Row> ? Row : never;
+
+/** The fields a family's DeviceStateChanged may carry. */
+export type LiveFieldsOf<D extends FamilyDeclaration> = Pick<RowOf<D>, D['liveFields'][number] & keyof RowOf<D>>;
+
+/**
+ * Declares a family, checking it against FamilyDeclaration while keeping its literal types (the live field names,
+ * the action names). Called as `defineFamily<LampRow>()({ ... })`.
+ */
+export function defineFamily<Row>() {
+  return <const D extends FamilyDeclaration & RowTyped<Row>>(declaration: D): D & RowTyped<Row> => declaration;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Schemas every family shares.
+
+/** Device codes are used as one topic level: no separators or wildcards, at most 64 characters. */
+export const DEVICE_CODE_SCHEMA = { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' } as const satisfies JsonSchema;
+
+/** A hardware or software version a device reports. */
+export const VERSION_SCHEMA = { type: 'string', maxLength: 32 } as const satisfies JsonSchema;
+
+/** ISO 8601 time of a reading or an event. */
+export const TIMESTAMP_SCHEMA = { type: 'string', format: 'date-time', maxLength: 40 } as const satisfies JsonSchema;
+
+/** What the broker publishes for a device that dropped off (its Last Will), and what a device sends before it leaves. */
+export const OFFLINE_SCHEMA = {
+  title: 'Offline',
+  description: 'The Last Will, or a device leaving on purpose (retained, on `state`).',
+  type: 'object',
+  required: ['online'],
+  properties: { online: { const: false } },
+} as const satisfies JsonSchema;
+
+/** `ack`: the device's answer to one command id (every family). */
+export const ACK_SCHEMA = {
+  title: 'Ack',
+  type: 'object',
+  required: ['id', 'ok'],
+  properties: {
+    id: { type: 'string', format: 'uuid', description: 'The command id answered.' },
+    ok: { type: 'boolean' },
+    error: {
+      type: 'string',
+      description: 'Why the command was not applied (for example `expired`, `bad command`, `driver fault`); kept to 255 characters.',
+    },
+  },
+} as const satisfies JsonSchema;
+
+/** The envelope of every command: the `params` schema comes from the family's command declarations. */
+export function commandEnvelopeSchema(type: string, params: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    required: ['id', 'type', 'params', 'expiresAt'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', format: 'uuid', description: 'Command id; the device applies it at most once.' },
+      type: { const: type },
+      params,
+      expiresAt: {
+        type: 'string',
+        format: 'date-time',
+        description: 'The device ignores the command after this time and acks it with `ok: false`, `error: "expired"`.',
+      },
+    },
+  };
+}
+
+/** `event`: a fault of spec section 3 (codes 1 to 8), raised or cleared; lamps and strip lights report them. */
+export const FAULT_EVENT_SCHEMA = {
+  title: 'Fault',
+  type: 'object',
+  required: ['ts', 'code', 'active'],
+  properties: {
+    ts: TIMESTAMP_SCHEMA,
+    code: {
+      type: 'integer',
+      enum: [
+        FaultCode.VoltageLow,
+        FaultCode.VoltageHigh,
+        FaultCode.AFlashes,
+        FaultCode.ALedFailure,
+        FaultCode.TemperatureHigh,
+        FaultCode.BFlashes,
+        FaultCode.BLedFailure,
+        FaultCode.NotGrounded,
+      ],
+      description: '1 voltage low, 2 voltage high, 3 A flashes, 4 A LED failure, 5 temperature high, 6 B flashes, 7 B LED failure, 8 not grounded.',
+    },
+    active: { type: 'boolean', description: 'True when the fault is raised, false when it clears.' },
+  },
+} as const satisfies JsonSchema;

@@ -1,0 +1,244 @@
+import { createServer, type Server } from 'node:http';
+import type { Worker } from 'bullmq';
+import Redis from 'ioredis';
+import type { Logger } from 'pino';
+import { jobsOfQueue, type FamilyName, type JobName, type QueueName } from '@sc/contracts';
+import { createJobWorker, MqttConnection, RedisBus, type JobHandler } from '@sc/messaging';
+import { CommandSender } from './dispatch/command-sender';
+import { DispatchProgress } from './dispatch/dispatch-progress';
+import { DispatchTracker } from './dispatch/dispatch-tracker';
+import { distributeHandlers } from './dispatch/distribute.processor';
+import { StateEvents } from './events/state-events';
+import type { AnyFamilyHandler, ChangeObserver } from './family/family-handler';
+import { FamilyWrites } from './family/family-writes';
+import { ReportParser } from './family/report-parser';
+import { RowStore } from './family/row-store';
+import { Counters, type CounterSnapshot } from './infra/counters';
+import { createPool } from './infra/database';
+import { DeviceCodeChanges } from './intake/device-code-changes';
+import { DeviceIntake } from './intake/device-intake';
+import { IntakeWriter } from './intake/intake-writer';
+import { KnownDevices } from './intake/known-devices';
+import type { RuntimeConfig } from './runtime-config';
+
+export interface DeviceWorkerOptions {
+  /** The worker's short name (`lighting`): client ids, logs, its default intake group. */
+  name: string;
+  /** The families this worker serves: their traffic, their rows, and the dispatch jobs of their queues. */
+  families: readonly AnyFamilyHandler[];
+  /** What the worker writes beside its families' rows (lighting: alarms, energy, day-burning checks). */
+  observers?: readonly ChangeObserver[];
+  /** Handlers of other jobs on the families' queues (none so far). */
+  jobs?: ReadonlyMap<JobName, JobHandler>;
+  /** Runs last when the worker stops: closes what the worker opened beside the runtime. */
+  onStopped?: () => Promise<void>;
+  config: RuntimeConfig;
+  logger: Logger;
+}
+
+export interface DeviceWorkerHealth {
+  status: 'ok' | 'degraded';
+  mqtt: boolean;
+  /** Accepted device messages waiting to be stored. */
+  backlog: number;
+  counters: CounterSnapshot;
+}
+
+/** Everything opened so far, closed in reverse order when start-up fails or the process stops. */
+type Closer = () => Promise<unknown>;
+
+/**
+ * A device worker: for each served family, the intake of its devices' traffic (a shared subscription, batched
+ * writes acknowledged once stored), its commands (the dispatch jobs of its queue, sending with re-sends, expiry,
+ * progress) and its live events on the Redis bus; plus GET /health and a graceful stop. A family brings only its
+ * handler (how its fields change, what its actions send); a worker adds its own rules as observers.
+ */
+export class DeviceWorker {
+  readonly counters = new Counters();
+  private closers: Closer[] = [];
+  private jobWorkers: Worker[] = [];
+  private intake: DeviceIntake | null = null;
+  private writer: IntakeWriter | null = null;
+  private tracker: DispatchTracker | null = null;
+  private progress: DispatchProgress | null = null;
+  private mqtt: MqttConnection | null = null;
+  private stopping: Promise<void> | null = null;
+
+  private constructor(private readonly options: DeviceWorkerOptions) {}
+
+  static async start(options: DeviceWorkerOptions): Promise<DeviceWorker> {
+    const worker = new DeviceWorker(options);
+    try {
+      await worker.open();
+    } catch (err) {
+      await worker.closeAll();
+      throw err;
+    }
+    return worker;
+  }
+
+  get config(): RuntimeConfig {
+    return this.options.config;
+  }
+
+  get mqttConnected(): boolean {
+    return (this.mqtt?.connected ?? false) && (this.intake?.connected ?? false);
+  }
+
+  health(): DeviceWorkerHealth {
+    const mqtt = this.mqttConnected;
+    return { status: mqtt ? 'ok' : 'degraded', mqtt, backlog: this.writer?.backlog ?? 0, counters: this.counters.snapshot() };
+  }
+
+  /** Reads every known device's stored state again (also done at start and after a broker reconnect). */
+  catchUp(): Promise<number> {
+    return this.intake?.catchUp() ?? Promise.resolve(0);
+  }
+
+  private async open(): Promise<void> {
+    const { config, logger, name, families } = this.options;
+    const declarations = families.map((f) => f.declaration);
+    const pool = createPool(config.databaseUrl);
+    this.closers.push(() => pool.end());
+    await pool.query('SELECT 1');
+
+    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 200, 2000) });
+    redis.on('error', (err) => logger.debug({ err: err.message }, 'redis connection error'));
+    this.closers.push(() => redis.quit().catch(() => redis.disconnect()));
+    const bus = new RedisBus(redis, config.redisPrefix);
+
+    const mqtt = await MqttConnection.connect(config.mqttUrl, {
+      clientIdPrefix: `${name}-commands`,
+      client: { protocolVersion: 5 },
+      onStateChange: (state, detail) => logger[state === 'connected' ? 'info' : 'warn']({ state, detail }, 'mqtt connection'),
+    });
+    this.mqtt = mqtt;
+    this.closers.push(() => mqtt.close());
+
+    const progress = new DispatchProgress(pool, bus, logger, config.progressIntervalMs);
+    this.progress = progress;
+    const stores = new Map<FamilyName, RowStore>(families.map((f) => [f.declaration.family, new RowStore(f)]));
+    const writes = new FamilyWrites(stores, this.options.observers ?? [], new StateEvents(bus, logger));
+    const handlers = new Map<FamilyName, AnyFamilyHandler>(families.map((f) => [f.declaration.family, f]));
+    const sender = new CommandSender(pool, mqtt, handlers, writes, progress, this.counters, logger, config, config.publishChunk);
+
+    // Each queue of a served family gets a job worker; its handlers are checked before anything consumes: a job of
+    // the queue without a handler (a family on it this worker does not serve), or with two, stops start-up here.
+    const queues = [...new Set(declarations.flatMap((d) => (d.queue ? [d.queue] : [])))];
+    for (const queue of queues) this.jobWorkers.push(this.createJobWorker(queue, redis, sender));
+
+    const devices = new KnownDevices(pool, declarations, config.unknownDeviceRetryMs);
+    this.closers.push(async () => devices.stop());
+    // Listening first, so no change between the load and the LISTEN can be missed.
+    const codeChanges = new DeviceCodeChanges(config.databaseUrl, (change) => devices.forget(change), logger);
+    this.closers.push(() => codeChanges.stop());
+    await codeChanges.start();
+    const known = await devices.load();
+
+    const writer = new IntakeWriter(pool, writes, progress, this.counters, logger, {
+      batchSize: config.intakeBatchSize,
+      flushMs: config.intakeFlushMs,
+    });
+    this.writer = writer;
+    this.closers.push(async () => writer.stop());
+    this.intake = new DeviceIntake(declarations, new ReportParser(declarations), devices, writer, this.counters, logger, {
+      mqttUrl: config.mqttUrl,
+      name,
+      group: config.intakeGroup,
+      connections: config.intakeConnections,
+      window: config.intakeWindow,
+    });
+
+    progress.start();
+    for (const observer of this.options.observers ?? []) observer.start?.();
+    await this.intake.start();
+    this.tracker = new DispatchTracker(pool, sender, writes, progress, this.counters, logger, {
+      intervalMs: config.trackerIntervalMs,
+      orphanAfterMs: config.orphanAfterMs,
+    });
+    this.tracker.start();
+    for (const jobWorker of this.jobWorkers) {
+      void jobWorker.run().catch((err: Error) => logger.error({ err: err.message }, 'job worker stopped'));
+      await jobWorker.waitUntilReady();
+    }
+
+    const countersTimer = setInterval(
+      () => logger.info({ backlog: writer.backlog, counters: this.counters.snapshot() }, 'counters'),
+      config.countersLogMs,
+    );
+    countersTimer.unref();
+    this.closers.push(async () => clearInterval(countersTimer));
+    if (config.healthPort !== null) await this.serveHealth(config.healthPort);
+    logger.info({ families: declarations.map((d) => d.family), devices: known, queues, group: config.intakeGroup }, `${name} worker started`);
+  }
+
+  private createJobWorker(queue: QueueName, redis: Redis, sender: CommandSender): Worker {
+    const { config, logger } = this.options;
+    const served = new Set(this.options.families.map((f) => f.declaration.job));
+    const handlers = distributeHandlers(
+      jobsOfQueue(queue).filter((job) => served.has(job)),
+      sender,
+      logger,
+    );
+    for (const [job, handler] of this.options.jobs ?? []) handlers.set(job, handler);
+    const connection = redis.duplicate();
+    connection.on('error', () => undefined);
+    this.closers.push(() => connection.quit().catch(() => connection.disconnect()));
+    const jobWorker = createJobWorker(
+      queue,
+      [],
+      {
+        connection,
+        redisPrefix: config.redisPrefix,
+        concurrency: config.concurrency,
+        autorun: false,
+        // A worker killed mid-job loses its lock soon, so another replica (or the restarted one) takes the job over.
+        lockDuration: 10_000,
+        stalledInterval: 5_000,
+      },
+      handlers,
+    );
+    jobWorker.on('error', (err) => logger.warn({ err: err.message }, 'job worker error'));
+    jobWorker.on('failed', (job, err) => logger.error({ job: job?.id, err: err.message }, 'job failed'));
+    return jobWorker;
+  }
+
+  private async serveHealth(port: number): Promise<void> {
+    const server: Server = createServer((req, res) => {
+      if (req.url !== '/health') {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+        return;
+      }
+      // Not ready while the broker is away: commands could not go out and device traffic would not come in.
+      const health = this.health();
+      res.writeHead(health.mqtt ? 200 : 503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(health));
+    });
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, resolve));
+    this.closers.push(() => new Promise((resolve) => server.close(resolve)));
+  }
+
+  /**
+   * Stops taking jobs (waiting for those running), leaves the intake group and stores (and acknowledges) what came,
+   * finishes the tracker pass and the progress in hand, then closes MQTT, Redis and PostgreSQL.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      await Promise.all(this.jobWorkers.map((w) => w.close().catch(() => undefined)));
+      await this.intake?.stop().catch(() => undefined);
+      await this.tracker?.stop();
+      for (const observer of this.options.observers ?? []) await observer.stop?.();
+      await this.progress?.stop();
+      await this.closeAll();
+      await this.options.onStopped?.();
+      this.options.logger.info({ counters: this.counters.snapshot() }, `${this.options.name} worker stopped`);
+    })();
+    return this.stopping;
+  }
+
+  private async closeAll(): Promise<void> {
+    await Promise.all(this.jobWorkers.map((w) => w.close().catch(() => undefined)));
+    for (const close of this.closers.reverse()) await close().catch(() => undefined);
+    this.closers = [];
+  }
+}

@@ -1,0 +1,97 @@
+import type { PoolClient } from 'pg';
+import type { FamilyName } from '@sc/contracts';
+import type { AnyFamilyHandler, ColumnSpec, DeviceEvent, RowChange } from './family-handler';
+
+type Fields = Record<string, unknown>;
+
+/** A stored value as the family's fields hold it: timestamps as ISO strings, everything else as pg returns it. */
+function fromDb(value: unknown, type: ColumnSpec['type']): unknown {
+  if (value === null || value === undefined) return null;
+  if (type === 'timestamptz') return value instanceof Date ? value.toISOString() : String(value);
+  return value;
+}
+
+/** A field's value as one element of the unnest() array of its column. */
+function toDb(value: unknown, type: ColumnSpec['type']): unknown {
+  if (value === null || value === undefined) return null;
+  if (type === 'jsonb') return JSON.stringify(value);
+  if (type === 'smallint[]') return `{${(value as number[]).join(',')}}`;
+  return value;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Only the fields whose values differ. */
+export function changedFields<T extends Fields>(before: T, after: T): Partial<T> {
+  const changed: Partial<T> = {};
+  for (const key of Object.keys(after) as (keyof T)[]) if (!same(before[key], after[key])) changed[key] = after[key];
+  return changed;
+}
+
+/**
+ * A family's stored fields, changed for many devices with two statements inside the caller's transaction: the rows
+ * are locked in key order (so concurrent writers cannot deadlock on them), the family's reducer computes the new
+ * fields, and one UPDATE from unnest() writes every row that changed. Both statements are built once from the
+ * handler's columns.
+ */
+export class RowStore {
+  readonly family: FamilyName;
+  private readonly select: string;
+  private readonly update: string;
+  private readonly fields: [field: string, spec: ColumnSpec][];
+
+  constructor(private readonly handler: AnyFamilyHandler) {
+    const { declaration } = handler;
+    this.family = declaration.family;
+    this.fields = Object.entries(handler.columns as Record<string, ColumnSpec>);
+    const inRegistry = declaration.deviceType !== null;
+    const key = inRegistry ? 'device_id' : 'id';
+    const code = inRegistry ? 'd.code' : 'f.code';
+    const cols = this.fields.map(([field, spec]) => `f.${spec.column} AS "${field}"`).join(', ');
+    const from = inRegistry ? `${declaration.table} f JOIN device d ON d.id = f.device_id` : `${declaration.table} f`;
+    this.select = `SELECT f.${key} AS "recordId", ${code} AS "deviceCode", ${cols} FROM ${from}
+                    WHERE f.${key} = ANY($1::int[]) ORDER BY f.${key} FOR UPDATE OF f`;
+    const sets = this.fields.map(([, spec]) => `${spec.column} = u.${spec.column}`).join(', ');
+    const arrays = this.fields.map(([, spec], i) => `$${i + 2}::${spec.type === 'smallint[]' ? 'text' : spec.type}[]`).join(', ');
+    const names = this.fields.map(([, spec]) => spec.column).join(', ');
+    const casts = this.fields
+      .map(([, spec]) => (spec.type === 'smallint[]' ? `${spec.column}::smallint[] AS ${spec.column}` : spec.column))
+      .join(', ');
+    this.update = `UPDATE ${declaration.table} f SET ${sets}
+                     FROM (SELECT id, ${casts} FROM unnest($1::int[], ${arrays}) AS t(id, ${names})) u
+                    WHERE f.${key} = u.id`;
+  }
+
+  /** Applies each device's events in order; answers the devices whose fields changed. */
+  async apply(client: PoolClient, events: ReadonlyMap<number, readonly DeviceEvent[]>): Promise<RowChange[]> {
+    if (events.size === 0) return [];
+    const { rows } = await client.query<Fields & { recordId: number; deviceCode: string }>(this.select, [[...events.keys()]]);
+    const changes: RowChange[] = [];
+    const updated: Fields[] = [];
+    const ids: number[] = [];
+    for (const row of rows) {
+      const before: Fields = {};
+      for (const [field, spec] of this.fields) before[field] = fromDb(row[field], spec.type);
+      const after = (events.get(row.recordId) ?? []).reduce<Fields>((fields, event) => this.handler.reduce(fields, event) as Fields, before);
+      const changed = changedFields(before, after);
+      if (Object.keys(changed).length === 0) continue;
+      updated.push(after);
+      const derive = this.handler.derive as ((fields: Fields) => Fields) | undefined;
+      if (derive) {
+        const derivedBefore = derive(before);
+        Object.assign(changed, changedFields(derivedBefore, derive(after)));
+        Object.assign(before, derivedBefore);
+      }
+      changes.push({ recordId: row.recordId, deviceCode: row.deviceCode, before, changed } as RowChange);
+      ids.push(row.recordId);
+    }
+    if (updated.length > 0) {
+      await client.query(this.update, [ids, ...this.fields.map(([field, spec]) => updated.map((fields) => toDb(fields[field], spec.type)))]);
+    }
+    return changes;
+  }
+}

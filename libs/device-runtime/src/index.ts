@@ -1,0 +1,18 @@
+export * from './device-worker';
+export * from './runtime-config';
+export * from './family/family-handler';
+export * from './family/row-store';
+export * from './family/report-parser';
+export * from './ledger/command-ledger';
+export * from './infra/counters';
+export * from './infra/database';
+export * from './infra/logger';
+export * from './intake/known-devices';
+export * from './intake/device-code-changes';
+
+import { DeviceWorker, type DeviceWorkerOptions } from './device-worker';
+
+/** Starts a device worker serving the given families (DeviceWorker). */
+export function startDeviceWorker(options: DeviceWorkerOptions): Promise<DeviceWorker> {
+  return DeviceWorker.start(options);
+}

@@ -1,0 +1,172 @@
+import type { Logger } from 'pino';
+import type { Pool } from 'pg';
+import type { AckMessage, FamilyName } from '@sc/contracts';
+import type { AcknowledgeMessage } from '@sc/messaging';
+import type { DispatchProgress } from '../dispatch/dispatch-progress';
+import type { DeviceEvent } from '../family/family-handler';
+import { EventsByFamily, type FamilyWrites } from '../family/family-writes';
+import type { Counters } from '../infra/counters';
+import { inTransaction, isTransientDatabaseError } from '../infra/database';
+import { commandLedger } from '../ledger/command-ledger';
+
+type Item =
+  | { kind: 'event'; family: FamilyName; recordId: number; event: DeviceEvent; acknowledge: AcknowledgeMessage | null }
+  | { kind: 'ack'; family: FamilyName; recordId: number; ack: AckMessage; acknowledge: AcknowledgeMessage | null };
+
+export interface WriterSettings {
+  /** At most this many messages per transaction. */
+  batchSize: number;
+  /** A batch is written at most this long after its first message arrived (when it has not filled up before). */
+  flushMs: number;
+}
+
+const RETRY_MIN_MS = 200;
+const RETRY_MAX_MS = 5000;
+
+/**
+ * Accepted device messages, written in batches: one transaction per batch records the acks in the ledger, applies
+ * every device's events to its family's rows and lets the observers record what follows. Batches are written one
+ * after another, so a device's messages are applied in arrival order.
+ *
+ * A message is acknowledged to the broker only after the transaction holding it committed: what the broker counts
+ * as delivered is stored, and a worker killed at any moment loses nothing the broker had let go of. While the
+ * database is unreachable a batch is tried again (and the broker holds back the rest once the connections' receive
+ * windows are full, so memory stays bounded). A batch the database refuses for what it holds is split until the
+ * message at fault is found; that one is logged, counted and acknowledged, so it cannot block those behind it.
+ */
+export class IntakeWriter {
+  private pending: Item[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> | null = null;
+  private stopped = false;
+  /** Messages taken in, and messages done with (stored, or dropped after a refusal), in arrival order. */
+  private taken = 0;
+  private done = 0;
+  private readonly watchers: { upTo: number; resolve: () => void }[] = [];
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly writes: FamilyWrites,
+    private readonly progress: DispatchProgress,
+    private readonly counters: Counters,
+    private readonly logger: Logger,
+    private readonly settings: WriterSettings,
+  ) {}
+
+  /** Accepted messages not yet stored. */
+  get backlog(): number {
+    return this.pending.length;
+  }
+
+  addEvent(family: FamilyName, recordId: number, event: DeviceEvent, acknowledge: AcknowledgeMessage | null): void {
+    this.take({ kind: 'event', family, recordId, event, acknowledge });
+  }
+
+  addAck(family: FamilyName, recordId: number, ack: AckMessage, acknowledge: AcknowledgeMessage | null): void {
+    this.take({ kind: 'ack', family, recordId, ack, acknowledge });
+  }
+
+  /** Resolves once every message taken in so far is stored, whatever keeps arriving after it. */
+  whenWritten(): Promise<void> {
+    if (this.done >= this.taken || this.stopped) return Promise.resolve();
+    const upTo = this.taken;
+    this.kick();
+    return new Promise((resolve) => this.watchers.push({ upTo, resolve }));
+  }
+
+  /** Stops retrying a database that is gone; what is not stored stays unacknowledged, for the broker to deliver again. */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    for (const watcher of this.watchers.splice(0)) watcher.resolve();
+  }
+
+  private take(item: Item): void {
+    this.taken++;
+    this.pending.push(item);
+    this.added();
+  }
+
+  private finished(count: number): void {
+    this.done += count;
+    while (this.watchers.length > 0 && this.watchers[0].upTo <= this.done) this.watchers.shift()!.resolve();
+  }
+
+  private added(): void {
+    if (this.writing) return;
+    if (this.pending.length >= this.settings.batchSize) this.kick();
+    else this.timer ??= setTimeout(() => this.kick(), this.settings.flushMs);
+  }
+
+  /** Starts the write loop unless it runs; it takes batch after batch until nothing is pending. */
+  private kick(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.writing || this.pending.length === 0) return;
+    this.writing = this.drain().finally(() => {
+      this.writing = null;
+      if (this.pending.length > 0 && !this.stopped) this.added();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0 && !this.stopped) {
+      const batch = this.pending.splice(0, this.settings.batchSize);
+      await this.writeWhole(batch);
+    }
+  }
+
+  /** Writes a batch, waiting out an unreachable database; splits a batch the database refuses. */
+  private async writeWhole(batch: Item[]): Promise<void> {
+    for (let delay = RETRY_MIN_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
+      try {
+        await this.write(batch);
+        return;
+      } catch (err) {
+        if (!isTransientDatabaseError(err)) return this.split(batch, err);
+        if (this.stopped) return;
+        this.counters.add('writeRetries');
+        this.logger.warn({ err: (err as Error).message, messages: batch.length, retryInMs: delay }, 'device messages not stored yet; trying again');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  private async split(batch: Item[], err: unknown): Promise<void> {
+    if (batch.length === 1) {
+      const [item] = batch;
+      this.counters.add('writeErrors');
+      this.logger.error(
+        { err: (err as Error).message, family: item.family, device: item.recordId, kind: item.kind },
+        'device message refused by the database: dropped',
+      );
+      item.acknowledge?.();
+      this.finished(1);
+      return;
+    }
+    const half = Math.ceil(batch.length / 2);
+    await this.writeWhole(batch.slice(0, half));
+    await this.writeWhole(batch.slice(half));
+  }
+
+  private async write(batch: readonly Item[]): Promise<void> {
+    const acks = batch.flatMap((item) =>
+      item.kind === 'ack' ? [{ deviceId: item.recordId, commandId: item.ack.id, ok: item.ack.ok, error: item.ack.error }] : [],
+    );
+    const { answered, publish } = await inTransaction(this.pool, async (client) => {
+      const answered = await commandLedger.recordAcks(client, acks);
+      const events = new EventsByFamily();
+      for (const item of batch) if (item.kind === 'event') events.add(item.family, item.recordId, item.event);
+      // Ack outcomes follow the devices' own reports of the batch: a delivered command stays visible.
+      events.addAnswers(answered);
+      return { answered, publish: await this.writes.apply(client, events) };
+    });
+    this.counters.add('written', batch.length);
+    this.counters.add('acks', answered.length);
+    this.counters.add('acksIgnored', acks.length - answered.length);
+    publish();
+    if (answered.length > 0) this.progress.touch(answered.map((row) => row.dispatch_id));
+    for (const item of batch) item.acknowledge?.();
+    this.finished(batch.length);
+  }
+}

@@ -1,0 +1,340 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DispatchItemState,
+  DispatchStatus,
+  dispatchStatusOf,
+  familyDeclaration,
+  type DispatchCounts,
+  type DispatchDetail,
+  type DispatchItemRow,
+  type FamilyName,
+} from '@sc/contracts';
+
+/**
+ * What the ledger needs of a database connection: pg's Pool and PoolClient fit as they are; the gateway adapts its
+ * TypeORM EntityManager (sqlOfEntityManager). Every statement here runs in the caller's connection, so the caller
+ * decides the transaction.
+ */
+export interface SqlExecutor {
+  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+/** A ledger row taken for publishing, with what its command needs. */
+export interface TakenItem {
+  dispatch_id: string;
+  device_id: number;
+  command_id: string;
+  code: string;
+  family: FamilyName;
+  action: string;
+  params: unknown;
+  expires_at: Date;
+}
+
+/** A row an ack, a refusal or the expiry just ended. */
+export interface AnsweredItem {
+  dispatch_id: string;
+  device_id: number;
+  state: DispatchItemState;
+  family: FamilyName;
+  action: string;
+  params: unknown;
+}
+
+export interface AckToRecord {
+  deviceId: number;
+  commandId: string;
+  ok: boolean;
+  error?: string;
+}
+
+export interface NewDispatch {
+  family: FamilyName;
+  action: string;
+  params: Record<string, unknown>;
+  createdBy: string;
+  deviceIds: readonly number[];
+  /** Per-device command parameters, in the order of deviceIds, for commands that differ by device (a lamp's schedule). */
+  itemParams?: readonly unknown[];
+  /** How long the devices have to answer. */
+  ttlSeconds: number;
+}
+
+/** Re-send timing: the first wait for an ack; each further attempt waits twice as long, up to maxBackoffMs. */
+export interface AckTiming {
+  ackTimeoutMs: number;
+  maxBackoffMs: number;
+}
+
+/** Which queued rows to take: those of one dispatch (its job), or any left queued too long (a lost or failed job). */
+export type QueuedScope = { dispatchId: string } | { queuedForMs: number };
+
+/** What an item replaced by a newer schedule shows as its last error. */
+export const SUPERSEDED = 'superseded';
+
+const OPEN = [DispatchItemState.Queued, DispatchItemState.Sent];
+
+/** The job id of one hand-over of a dispatch: adding it twice (a relay that crashed before deleting its row) is a no-op. */
+export function dispatchJobId(job: string, dispatchId: string, round: number): string {
+  return `${job}:${dispatchId}:${round}`;
+}
+
+function emptyCounts(): DispatchCounts {
+  return { queued: 0, sent: 0, delivered: 0, failed: 0, expired: 0 };
+}
+
+const TAKEN_COLUMNS = `i.dispatch_id, i.device_id, i.command_id, dev.code, d.family, d.action, coalesce(i.params, d.params) AS params, d.expires_at`;
+
+/**
+ * The command ledger: a dispatch, one row per target device, the outbox row that hands the dispatch to its family's
+ * worker, and each row's way from queued to delivered, failed or expired. The gateway writes dispatches and retries
+ * through it and the device runtime moves the rows; nothing else writes these tables. Rows are taken
+ * `FOR UPDATE SKIP LOCKED` and re-checked, so any number of gateway and worker replicas can share the ledger.
+ *
+ * Counts by state live in `dispatch_tally`, kept by triggers on the rows (migration 1732197000000-device-runtime).
+ */
+export const commandLedger = {
+  /** Writes a dispatch, its queued rows and its hand-over to the family's queue; returns the dispatch id. */
+  async create(sql: SqlExecutor, dispatch: NewDispatch): Promise<string> {
+    const id = randomUUID();
+    await sql.query(
+      `INSERT INTO dispatch (id, family, action, params, created_by, expires_at) VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
+      [id, dispatch.family, dispatch.action, JSON.stringify(dispatch.params), dispatch.createdBy, dispatch.ttlSeconds],
+    );
+    if (dispatch.itemParams) {
+      await sql.query(
+        `INSERT INTO dispatch_item (dispatch_id, device_id, command_id, params)
+         SELECT $1, t.device_id, gen_random_uuid(), t.params FROM unnest($2::int[], $3::jsonb[]) AS t(device_id, params)`,
+        [id, dispatch.deviceIds, dispatch.itemParams.map((p) => JSON.stringify(p))],
+      );
+    } else {
+      await sql.query(
+        `INSERT INTO dispatch_item (dispatch_id, device_id, command_id) SELECT $1, device_id, gen_random_uuid() FROM unnest($2::int[]) AS device_id`,
+        [id, dispatch.deviceIds],
+      );
+    }
+    await commandLedger.handOver(sql, dispatch.family, id, 1);
+    return id;
+  },
+
+  /** Adds the outbox row that hands a dispatch to its family's queue (round 1 for a new dispatch, a new round per retry). */
+  async handOver(sql: SqlExecutor, family: FamilyName, dispatchId: string, round: number): Promise<void> {
+    const declaration = familyDeclaration(family);
+    if (!declaration?.job || !declaration.queue) throw new Error(`The device family "${family}" takes no commands`);
+    await sql.query(`INSERT INTO outbox (queue, job_name, job_id, payload) VALUES ($1, $2, $3, $4)`, [
+      declaration.queue,
+      declaration.job,
+      dispatchJobId(declaration.job, dispatchId, round),
+      JSON.stringify({ dispatchId }),
+    ]);
+  },
+
+  /** A dispatch with its counts and every row, or null. */
+  async detail(sql: SqlExecutor, id: string): Promise<DispatchDetail | null> {
+    const { rows } = await sql.query<Omit<DispatchDetail, 'status' | 'counts' | 'total' | 'items'>>(
+      `SELECT id, family, action, params, created_by AS "createdBy", created_at AS "createdAt", expires_at AS "expiresAt"
+         FROM dispatch WHERE id = $1`,
+      [id],
+    );
+    const dispatch = rows[0];
+    if (!dispatch) return null;
+    const [{ rows: items }, counts] = await Promise.all([
+      sql.query<DispatchItemRow>(
+        `SELECT i.device_id AS "deviceId", d.code AS "deviceCode", d.name AS "deviceName", i.state, i.attempts,
+                i.last_error AS "lastError", i.updated_at AS "updatedAt"
+           FROM dispatch_item i JOIN device d ON d.id = i.device_id
+          WHERE i.dispatch_id = $1
+          ORDER BY i.device_id`,
+        [id],
+      ),
+      commandLedger.counts(sql, [id]),
+    ]);
+    const c = counts.get(id) ?? emptyCounts();
+    return { ...dispatch, status: dispatchStatusOf(c), counts: c, total: total(c), items };
+  },
+
+  /** Counts by state of each dispatch, from its tally. */
+  async counts(sql: SqlExecutor, ids: readonly string[]): Promise<Map<string, DispatchCounts>> {
+    const { rows } = await sql.query<DispatchCounts & { dispatch_id: string }>(
+      `SELECT dispatch_id, sum(queued)::int AS queued, sum(sent)::int AS sent, sum(delivered)::int AS delivered,
+              sum(failed)::int AS failed, sum(expired)::int AS expired
+         FROM dispatch_tally WHERE dispatch_id = ANY($1::uuid[]) GROUP BY dispatch_id`,
+      [ids],
+    );
+    return new Map(rows.map(({ dispatch_id, ...counts }) => [dispatch_id, counts]));
+  },
+
+  /** Locks a dispatch (a retry), answering its family and action; null when it does not exist. */
+  async lock(sql: SqlExecutor, id: string): Promise<{ family: FamilyName; action: string } | null> {
+    const { rows } = await sql.query<{ family: FamilyName; action: string }>(`SELECT family, action FROM dispatch WHERE id = $1 FOR UPDATE`, [id]);
+    return rows[0] ?? null;
+  },
+
+  /**
+   * Schedule distributions and schedule retries of a family take turns (an advisory lock until the transaction
+   * ends), so each sees what the one before it committed.
+   */
+  async lockSchedules(sql: SqlExecutor, family: FamilyName): Promise<void> {
+    await sql.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`sc:schedule:${family}`]);
+  },
+
+  /**
+   * Before a new schedule goes to these devices: expires the still-open rows of the family's earlier schedule
+   * dispatches to them, so the worker neither sends nor re-sends an older schedule after the newer one. Rows are
+   * locked in a fixed order before the devices are touched, as the worker does.
+   */
+  async supersedeSchedules(sql: SqlExecutor, family: FamilyName, deviceIds: readonly number[]): Promise<number> {
+    await commandLedger.lockSchedules(sql, family);
+    const { rowCount } = await sql.query(
+      `WITH open AS (
+         SELECT i.dispatch_id, i.device_id FROM dispatch_item i JOIN dispatch d ON d.id = i.dispatch_id
+          WHERE i.device_id = ANY($1::int[]) AND i.state = ANY($3::text[]) AND d.family = $2 AND d.action = 'schedule'
+          ORDER BY i.dispatch_id, i.device_id FOR UPDATE OF i)
+       UPDATE dispatch_item i SET state = $4, last_error = $5, next_attempt_at = NULL, updated_at = now()
+         FROM open WHERE i.dispatch_id = open.dispatch_id AND i.device_id = open.device_id AND i.state = ANY($3::text[])`,
+      [deviceIds, family, OPEN, DispatchItemState.Expired, SUPERSEDED],
+    );
+    return rowCount ?? 0;
+  },
+
+  /**
+   * Queues the failed and expired rows of a dispatch again, with new command ids (a device must not take a retry for
+   * the command it already answered), their attempts kept. `heldBy`: for schedules, only rows whose device's record
+   * (that table's job_list) still holds the row's schedule.
+   */
+  async requeueFailed(sql: SqlExecutor, id: string, heldBy?: string): Promise<number> {
+    const stillHeld = heldBy
+      ? `AND EXISTS (SELECT 1 FROM ${heldBy} h WHERE h.device_id = dispatch_item.device_id AND h.job_list = dispatch_item.params)`
+      : '';
+    const { rowCount } = await sql.query(
+      `UPDATE dispatch_item SET state = $2, command_id = gen_random_uuid(), next_attempt_at = NULL, updated_at = now()
+        WHERE dispatch_id = $1 AND state IN ($3, $4) ${stillHeld}`,
+      [id, DispatchItemState.Queued, DispatchItemState.Failed, DispatchItemState.Expired],
+    );
+    return rowCount ?? 0;
+  },
+
+  /** Rows of a dispatch that failed or expired (and were not requeued). */
+  async unanswered(sql: SqlExecutor, id: string): Promise<number> {
+    const counts = (await commandLedger.counts(sql, [id])).get(id) ?? emptyCounts();
+    return counts.failed + counts.expired;
+  },
+
+  /** Gives a retried dispatch another expiry period and reopens it. */
+  async reopen(sql: SqlExecutor, id: string, ttlSeconds: number): Promise<void> {
+    await sql.query(
+      `UPDATE dispatch SET expires_at = greatest(expires_at, now()) + make_interval(secs => $2), finished_at = NULL, status = $3 WHERE id = $1`,
+      [id, ttlSeconds, DispatchStatus.ToBeSent],
+    );
+  },
+
+  // -------------------------------------------------------------------------------------------------------------
+  // The worker's side.
+
+  /**
+   * Takes up to `limit` queued rows in scope and marks them sent (with their first ack deadline) in the caller's
+   * transaction, BEFORE their commands go out: an ack can then never find its row still queued, and a crash after
+   * the commit only delays the command until the tracker re-sends it under the same id.
+   */
+  async takeQueued(sql: SqlExecutor, scope: QueuedScope, limit: number, timing: AckTiming): Promise<TakenItem[]> {
+    const filter = 'dispatchId' in scope ? 'i.dispatch_id = $4' : `i.updated_at < now() - $4 * interval '1 millisecond'`;
+    const { rows } = await sql.query<TakenItem>(
+      `WITH picked AS (
+         SELECT i.dispatch_id, i.device_id FROM dispatch_item i JOIN dispatch d ON d.id = i.dispatch_id
+          WHERE ${filter} AND i.state = 'queued' AND d.expires_at > now()
+          ORDER BY i.dispatch_id, i.device_id LIMIT $3 FOR UPDATE OF i SKIP LOCKED)
+       UPDATE dispatch_item i
+          SET state = 'sent', attempts = i.attempts + 1, sent_at = now(), updated_at = now(), last_error = NULL,
+              next_attempt_at = now() + least($1 * power(2, i.attempts), $2) * interval '1 millisecond'
+         FROM picked, dispatch d, device dev
+        WHERE i.dispatch_id = picked.dispatch_id AND i.device_id = picked.device_id AND d.id = i.dispatch_id AND dev.id = i.device_id
+      RETURNING ${TAKEN_COLUMNS}`,
+      [timing.ackTimeoutMs, timing.maxBackoffMs, limit, 'dispatchId' in scope ? scope.dispatchId : scope.queuedForMs],
+    );
+    return rows;
+  },
+
+  /** Takes sent rows still unanswered at their next attempt time, for a re-send under the same command id. */
+  async takeDueForResend(sql: SqlExecutor, limit: number, timing: AckTiming): Promise<TakenItem[]> {
+    const { rows } = await sql.query<TakenItem>(
+      `WITH due AS (
+         SELECT dispatch_id, device_id FROM dispatch_item
+          WHERE state = 'sent' AND next_attempt_at <= now()
+          ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       UPDATE dispatch_item i
+          SET attempts = i.attempts + 1, sent_at = now(), updated_at = now(),
+              next_attempt_at = now() + least($1 * power(2, i.attempts), $2) * interval '1 millisecond'
+         FROM due, dispatch d, device dev
+        WHERE i.dispatch_id = due.dispatch_id AND i.device_id = due.device_id AND d.id = i.dispatch_id AND dev.id = i.device_id
+          AND d.expires_at > now()
+      RETURNING ${TAKEN_COLUMNS}`,
+      [timing.ackTimeoutMs, timing.maxBackoffMs, limit],
+    );
+    return rows;
+  },
+
+  /**
+   * Records acks: an ack answers only an open row of the device it came from (a device cannot answer another's
+   * command, and a repeated ack finds its row already answered). Answers the rows it ended.
+   */
+  async recordAcks(sql: SqlExecutor, acks: readonly AckToRecord[]): Promise<AnsweredItem[]> {
+    if (acks.length === 0) return [];
+    const { rows } = await sql.query<AnsweredItem>(
+      `UPDATE dispatch_item i
+          SET state = CASE WHEN a.ok THEN 'delivered' ELSE 'failed' END,
+              last_error = CASE WHEN a.ok THEN NULL ELSE left(coalesce(nullif(a.error, ''), 'failed'), 255) END,
+              next_attempt_at = NULL, updated_at = now()
+         FROM unnest($1::uuid[], $2::int[], $3::boolean[], $4::text[]) AS a(command_id, device_id, ok, error), dispatch d
+        WHERE i.command_id = a.command_id AND i.device_id = a.device_id AND i.state IN ('queued', 'sent') AND d.id = i.dispatch_id
+      RETURNING i.dispatch_id, i.device_id, i.state, d.family, d.action, coalesce(i.params, d.params) AS params`,
+      [acks.map((a) => a.commandId), acks.map((a) => a.deviceId), acks.map((a) => a.ok), acks.map((a) => a.error ?? null)],
+    );
+    return rows;
+  },
+
+  /** Rows still open at their dispatch's expiry become expired; found through the open dispatches, not every open row. */
+  async expireDue(sql: SqlExecutor, limit: number): Promise<AnsweredItem[]> {
+    const { rows } = await sql.query<AnsweredItem>(
+      `WITH overdue AS (SELECT id FROM dispatch WHERE finished_at IS NULL AND expires_at <= now()),
+            due AS (
+              SELECT i.dispatch_id, i.device_id FROM dispatch_item i
+               WHERE i.dispatch_id IN (SELECT id FROM overdue) AND i.state IN ('queued', 'sent')
+               LIMIT $1 FOR UPDATE OF i SKIP LOCKED)
+       UPDATE dispatch_item i SET state = 'expired', last_error = 'expired', next_attempt_at = NULL, updated_at = now()
+         FROM due, dispatch d WHERE i.dispatch_id = due.dispatch_id AND i.device_id = due.device_id AND d.id = i.dispatch_id
+       RETURNING i.dispatch_id, i.device_id, i.state, d.family, d.action, coalesce(i.params, d.params) AS params`,
+      [limit],
+    );
+    return rows;
+  },
+
+  /** Each dispatch's family and whether it was finished already. */
+  async dispatches(sql: SqlExecutor, ids: readonly string[]): Promise<{ id: string; family: FamilyName; finished: boolean }[]> {
+    const { rows } = await sql.query<{ id: string; family: FamilyName; finished: boolean }>(
+      `SELECT id, family, finished_at IS NOT NULL AS finished FROM dispatch WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return rows;
+  },
+
+  /** Records a dispatch's end and its batch status, exactly once across replicas. */
+  async finish(sql: SqlExecutor, id: string, status: DispatchStatus): Promise<void> {
+    await sql.query(`UPDATE dispatch SET finished_at = now(), status = $2 WHERE id = $1 AND finished_at IS NULL`, [id, status]);
+  },
+
+  /** Dispatches whose rows are all terminal but which were never finished (their last change was seen by a replica that died). */
+  async finishable(sql: SqlExecutor, limit: number): Promise<string[]> {
+    const { rows } = await sql.query<{ id: string }>(
+      `SELECT d.id FROM dispatch d
+        WHERE d.finished_at IS NULL
+          AND (SELECT sum(t.queued + t.sent) FROM dispatch_tally t WHERE t.dispatch_id = d.id) = 0
+        LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => r.id);
+  },
+};
+
+export function total(counts: DispatchCounts): number {
+  return counts.queued + counts.sent + counts.delivered + counts.failed + counts.expired;
+}
