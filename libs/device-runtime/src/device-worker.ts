@@ -174,12 +174,11 @@ export class DeviceWorker {
 
   private createJobWorker(queue: QueueName, redis: Redis, sender: CommandSender): Worker {
     const { config, logger } = this.options;
-    const served = new Set(this.options.families.map((f) => f.declaration.job));
-    const handlers = distributeHandlers(
-      jobsOfQueue(queue).filter((job) => served.has(job)),
-      sender,
-      logger,
-    );
+    // The queue's jobs are those of the declared families on it and of the families served here (which a test, or
+    // a family being built, may declare outside libs/contracts).
+    const served = this.options.families.flatMap((f) => (f.declaration.queue === queue && f.declaration.job ? [f.declaration.job] : []));
+    const expected = [...new Set([...jobsOfQueue(queue), ...served, ...(this.options.jobs?.keys() ?? [])])];
+    const handlers = distributeHandlers(served, sender, logger);
     for (const [job, handler] of this.options.jobs ?? []) handlers.set(job, handler);
     const connection = redis.duplicate();
     connection.on('error', () => undefined);
@@ -197,6 +196,7 @@ export class DeviceWorker {
         stalledInterval: 5_000,
       },
       handlers,
+      expected,
     );
     jobWorker.on('error', (err) => logger.warn({ err: err.message }, 'job worker error'));
     jobWorker.on('failed', (job, err) => logger.error({ job: job?.id, err: err.message }, 'job failed'));

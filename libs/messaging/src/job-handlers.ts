@@ -29,6 +29,7 @@ export function collectJobHandlers(
   queue: QueueName,
   providers: object[],
   direct: ReadonlyMap<JobName, JobHandler> = new Map(),
+  expected: readonly JobName[] = jobsOfQueue(queue),
 ): Map<JobName, JobHandler> {
   const found = new Map<JobName, JobHandler[]>([...direct].map(([job, handler]) => [job, [handler]]));
   for (const provider of providers) {
@@ -39,7 +40,6 @@ export function collectJobHandlers(
       found.set(job, [...(found.get(job) ?? []), (fn as JobHandler).bind(provider) as JobHandler]);
     }
   }
-  const expected = jobsOfQueue(queue);
   const problems: string[] = [];
   for (const job of expected) {
     const count = found.get(job)?.length ?? 0;

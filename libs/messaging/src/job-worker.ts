@@ -13,8 +13,15 @@ export interface JobWorkerOptions extends Omit<WorkerOptions, 'connection' | 'pr
  * handlers are checked first: a job of the queue without a handler, or with two, throws here and the worker never
  * starts.
  */
-export function createJobWorker(queue: QueueName, providers: object[], options: JobWorkerOptions, direct?: ReadonlyMap<JobName, JobHandler>): Worker {
-  const handlers = collectJobHandlers(queue, providers, direct);
+export function createJobWorker(
+  queue: QueueName,
+  providers: object[],
+  options: JobWorkerOptions,
+  direct?: ReadonlyMap<JobName, JobHandler>,
+  /** The jobs of the queue, when more than the declared families' (a family declared outside libs/contracts). */
+  expected?: readonly JobName[],
+): Worker {
+  const handlers = collectJobHandlers(queue, providers, direct, expected);
   const { connection, redisPrefix, ...rest } = options;
   return new Worker(
     queue,

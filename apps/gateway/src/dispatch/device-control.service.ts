@@ -71,7 +71,7 @@ export class DeviceControlService {
           : await devicesOfRegion(tx, family.table, selection.regionId as number, wording.emptyRegion);
         const { params, itemParams } = await content(tx, deviceIds);
         return commandLedger.create(sqlOf(tx), {
-          family: family.family,
+          family,
           action,
           params,
           itemParams,

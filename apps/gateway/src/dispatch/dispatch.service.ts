@@ -46,14 +46,16 @@ export class DispatchService {
       const dispatch = await commandLedger.lock(sql, id);
       if (!dispatch) throw AppException.notFound();
       assertMayControl(caller, dispatch.family, dispatch.action);
-      const holder = dispatch.action === 'schedule' ? familyDeclaration(dispatch.family)?.table : undefined;
+      const declaration = familyDeclaration(dispatch.family);
+      if (!declaration) throw AppException.notFound();
+      const holder = dispatch.action === 'schedule' ? declaration.table : undefined;
       if (holder) await commandLedger.lockSchedules(sql, dispatch.family);
       const retried = await commandLedger.requeueFailed(sql, id, holder);
       if (!retried) throw AppException.badRequest((await commandLedger.unanswered(sql, id)) > 0 ? 'retrySuperseded' : 'nothingToRetry');
       await commandLedger.reopen(sql, id, this.config.dispatchTtlSeconds);
       // Each hand-over needs a job id of its own (the first job may still be kept as completed); the dispatch row is
       // locked, so two retries of one dispatch never share a millisecond.
-      await commandLedger.handOver(sql, dispatch.family, id, Date.now());
+      await commandLedger.handOver(sql, declaration, id, Date.now());
       return { dispatchId: id, retried };
     });
   }

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { FAMILY_OF_DEVICE_TYPE, type DeviceType, type FamilyDeclaration } from '@sc/contracts';
+import type { DeviceType, FamilyDeclaration } from '@sc/contracts';
 import type { DeviceCodeChange } from './device-code-changes';
 
 /** Where a family's device records are: the registry (`device`, by type), or a table of its own with a `code` column. */
@@ -23,6 +23,8 @@ export class KnownDevices {
   /** Moves on every announced change. */
   private epoch = 0;
   private readonly sources = new Map<string, Source>();
+  /** The served family of each registry type. */
+  private readonly familyOfType = new Map<DeviceType, string>();
 
   constructor(
     private readonly pool: Pool,
@@ -30,7 +32,10 @@ export class KnownDevices {
     private readonly retryMs: number,
     private readonly lookupDelayMs = 10,
   ) {
-    for (const family of families) this.sources.set(family.family, family);
+    for (const family of families) {
+      this.sources.set(family.family, family);
+      if (family.deviceType !== null) this.familyOfType.set(family.deviceType, family.family);
+    }
   }
 
   /** Loads every served device; answers how many there are. */
@@ -43,7 +48,7 @@ export class KnownDevices {
         'SELECT id, code, type FROM device WHERE type = ANY($1::smallint[])',
         [types],
       );
-      for (const row of rows) found.push([keyOf(FAMILY_OF_DEVICE_TYPE[row.type], row.code), row.id]);
+      for (const row of rows) found.push([keyOf(this.familyOfType.get(row.type)!, row.code), row.id]);
     }
     for (const source of this.sources.values()) {
       if (source.deviceType !== null) continue;
@@ -71,7 +76,7 @@ export class KnownDevices {
       return;
     }
     for (const announced of change.keys) {
-      const key = familyKey(announced);
+      const key = this.familyKey(announced);
       if (!key) continue;
       this.byCode.delete(key);
       this.missedAt.delete(key);
@@ -110,7 +115,7 @@ export class KnownDevices {
           `SELECT d.id, d.code, d.type FROM device d JOIN unnest($1::smallint[], $2::text[]) AS k(type, code) ON d.type = k.type AND d.code = k.code`,
           [inRegistry.map((w) => this.sources.get(w.family)!.deviceType), inRegistry.map((w) => w.code)],
         );
-        for (const row of rows) found.set(keyOf(FAMILY_OF_DEVICE_TYPE[row.type], row.code), row.id);
+        for (const row of rows) found.set(keyOf(this.familyOfType.get(row.type)!, row.code), row.id);
       }
       for (const source of this.sources.values()) {
         if (source.deviceType !== null) continue;
@@ -140,6 +145,20 @@ export class KnownDevices {
     }
   }
 
+  /**
+   * The cache key of an announced key: the registry announces `<device type>/<code>` (migration
+   * 1732196000000-device-code-changes), tables of their own `<family>/<code>`.
+   */
+  private familyKey(announced: string): string | null {
+    const slash = announced.indexOf('/');
+    if (slash <= 0) return null;
+    const head = announced.slice(0, slash);
+    const code = announced.slice(slash + 1);
+    if (!/^\d+$/.test(head)) return keyOf(head, code);
+    const family = this.familyOfType.get(Number(head) as DeviceType);
+    return family ? keyOf(family, code) : null;
+  }
+
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -156,18 +175,4 @@ function keyOf(family: string, code: string): string {
 function splitKey(key: string): { family: string; code: string } {
   const slash = key.indexOf('/');
   return { family: key.slice(0, slash), code: key.slice(slash + 1) };
-}
-
-/**
- * The cache key of an announced key: the registry announces `<device type>/<code>` (migration
- * 1732196000000-device-code-changes), tables of their own `<family>/<code>`.
- */
-function familyKey(announced: string): string | null {
-  const slash = announced.indexOf('/');
-  if (slash <= 0) return null;
-  const head = announced.slice(0, slash);
-  const code = announced.slice(slash + 1);
-  if (!/^\d+$/.test(head)) return keyOf(head, code);
-  const family = FAMILY_OF_DEVICE_TYPE[Number(head) as DeviceType];
-  return family ? keyOf(family, code) : null;
 }

@@ -3,10 +3,10 @@ import {
   DispatchItemState,
   DispatchStatus,
   dispatchStatusOf,
-  familyDeclaration,
   type DispatchCounts,
   type DispatchDetail,
   type DispatchItemRow,
+  type FamilyDeclaration,
   type FamilyName,
 } from '@sc/contracts';
 
@@ -49,7 +49,7 @@ export interface AckToRecord {
 }
 
 export interface NewDispatch {
-  family: FamilyName;
+  family: FamilyDeclaration;
   action: string;
   params: Record<string, unknown>;
   createdBy: string;
@@ -99,7 +99,7 @@ export const commandLedger = {
     const id = randomUUID();
     await sql.query(
       `INSERT INTO dispatch (id, family, action, params, created_by, expires_at) VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
-      [id, dispatch.family, dispatch.action, JSON.stringify(dispatch.params), dispatch.createdBy, dispatch.ttlSeconds],
+      [id, dispatch.family.family, dispatch.action, JSON.stringify(dispatch.params), dispatch.createdBy, dispatch.ttlSeconds],
     );
     if (dispatch.itemParams) {
       await sql.query(
@@ -118,9 +118,8 @@ export const commandLedger = {
   },
 
   /** Adds the outbox row that hands a dispatch to its family's queue (round 1 for a new dispatch, a new round per retry). */
-  async handOver(sql: SqlExecutor, family: FamilyName, dispatchId: string, round: number): Promise<void> {
-    const declaration = familyDeclaration(family);
-    if (!declaration?.job || !declaration.queue) throw new Error(`The device family "${family}" takes no commands`);
+  async handOver(sql: SqlExecutor, declaration: FamilyDeclaration, dispatchId: string, round: number): Promise<void> {
+    if (!declaration.job || !declaration.queue) throw new Error(`The device family "${declaration.family}" takes no commands`);
     await sql.query(`INSERT INTO outbox (queue, job_name, job_id, payload) VALUES ($1, $2, $3, $4)`, [
       declaration.queue,
       declaration.job,
