@@ -1,5 +1,7 @@
+import Ajv from 'ajv';
 import {
   FaultCode,
+  LAMP_FAMILY,
   LampStatus,
   OnlineState,
   StrategyMode,
@@ -164,5 +166,23 @@ describe('the schedule command', () => {
       switchState: 1,
       bri: 60,
     });
+  });
+});
+
+describe('commands against their declared schemas', () => {
+  const ajv = new Ajv({ strict: false });
+  const valid = (type: string, params: unknown) => ajv.validate(LAMP_FAMILY.commands[type as keyof typeof LAMP_FAMILY.commands].params, params);
+
+  it('sends exactly what LAMP_FAMILY declares for every action', () => {
+    for (const [action, params] of [
+      ['on', {}],
+      ['off', {}],
+      ['dim', { level: 60 }],
+      ['sync', {}],
+      ['schedule', schedule],
+    ] as const) {
+      const body = lampCommandOf(action, params)!;
+      expect({ action, valid: valid(body.type, body.params) }).toEqual({ action, valid: true });
+    }
   });
 });

@@ -1,5 +1,7 @@
+import Ajv from 'ajv';
 import {
   FaultCode,
+  STRIP_FAMILY,
   LampStatus,
   LightEffectType,
   OnlineState,
@@ -9,7 +11,7 @@ import {
   type StripZoneState,
 } from '@sc/contracts';
 import { changedFields } from '@sc/device-runtime';
-import { reduceStrip, stripHandler, type StripEvent, type StripFields } from './strip.handler';
+import { reduceStrip, stripCommandOf, stripHandler, type StripEvent, type StripFields } from './strip.handler';
 
 const applyStripEvents = (strip: StripFields, events: readonly StripEvent[]) => events.reduce(reduceStrip, strip);
 const changedStripFields = changedFields<StripFields>;
@@ -102,5 +104,16 @@ describe('what strip lights announce besides their stored fields', () => {
     });
     expect(derive(strip({ zones: { L: { ...dark, color: '#123456' }, R: dark } })).color).toBe('#123456');
     expect(derive(strip()).statusLabels).toEqual(['synchronizing']);
+  });
+});
+
+describe('strip commands against their declared schemas', () => {
+  it('sends exactly what STRIP_FAMILY declares', () => {
+    const ajv = new Ajv({ strict: false });
+    const effect = stripCommandOf('breathing', { type: LightEffectType.Breathing, effect: 3, zones: [Zone.Left] })!;
+    expect(ajv.validate(STRIP_FAMILY.commands.effect.params, effect.params)).toBe(true);
+    const colour = stripCommandOf('colour', { type: LightEffectType.SetColour, color: '#ff8800', zones: [Zone.Left, Zone.Right] })!;
+    expect(ajv.validate(STRIP_FAMILY.commands.effect.params, colour.params)).toBe(true);
+    expect(stripCommandOf('colour', { type: LightEffectType.SetColour, color: 'red', zones: [Zone.Left] })).toBeNull();
   });
 });
