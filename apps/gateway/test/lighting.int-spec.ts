@@ -359,6 +359,24 @@ describe('street lamps and the command ledger', () => {
         counts: { queued: 0, sent: 0, delivered: 1, failed: 0, expired: 2 },
       });
 
+      // A page of the rows, or of the rows in one state; the tally answers the counts whatever the page.
+      const page = (await admin.get<DispatchDetail>(`/api/dispatch/detail?id=${dispatchId}&pageNum=2&pageSize=1`)).body.data;
+      expect({ codes: page.items.map((i) => i.deviceCode), itemsTotal: page.itemsTotal, total: page.total }).toEqual({
+        codes: ['T-0002'],
+        itemsTotal: 3,
+        total: 3,
+      });
+      const expired = (await admin.get<DispatchDetail>(`/api/dispatch/detail?id=${dispatchId}&pageNum=1&pageSize=50&state=expired`)).body.data;
+      expect({ codes: expired.items.map((i) => i.deviceCode), itemsTotal: expired.itemsTotal }).toEqual({
+        codes: ['T-0002', 'T-0003'],
+        itemsTotal: 2,
+      });
+      const badPage = await admin.get(`/api/dispatch/detail?id=${dispatchId}&pageNum=1&pageSize=500&state=lost`);
+      expect({ status: badPage.status, fields: (badPage.body.data as { errors: { field: string }[] }).errors.map((f) => f.field).sort() }).toEqual({
+        status: 400,
+        fields: ['pageSize', 'state'],
+      });
+
       const unknown = await admin.get('/api/dispatch/detail?id=00000000-0000-4000-8000-000000000000');
       expect(unknown.status).toBe(404);
       const malformed = await admin.get('/api/dispatch/detail?id=42');

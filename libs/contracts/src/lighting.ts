@@ -119,7 +119,18 @@ export interface DispatchItemRow {
   updatedAt: string;
 }
 
-/** GET /api/dispatch/detail?id= */
+/**
+ * GET /api/dispatch/detail?id=: a dispatch with every row, or with `pageNum` and `pageSize` one page of its rows
+ * (ordered by device, optionally only those in `state`): a dispatch to 50,000 devices is followed a page at a time.
+ */
+export interface DispatchDetailQuery {
+  id: string;
+  pageNum?: number;
+  pageSize?: number;
+  state?: DispatchItemState;
+}
+
+/** GET /api/dispatch/detail */
 export interface DispatchDetail {
   id: string;
   family: DeviceFamily;
@@ -131,7 +142,10 @@ export interface DispatchDetail {
   createdBy: string;
   createdAt: string;
   expiresAt: string;
+  /** Its rows: all of them, or the page asked for. */
   items: DispatchItemRow[];
+  /** How many rows match the query's state (all rows without one): what `items` pages through. */
+  itemsTotal: number;
 }
 
 /**

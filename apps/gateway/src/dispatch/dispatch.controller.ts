@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Role, type DispatchDetail } from '@sc/contracts';
 import { Audit, CurrentCaller, RequireRoles } from '../common/decorators';
 import type { Caller } from '../common/request-context';
-import { DispatchIdDto } from './dto/dispatch.dto';
+import { DispatchDetailDto, DispatchIdDto } from './dto/dispatch.dto';
 import { DispatchService, type RetryResult } from './dispatch.service';
 
 /**
@@ -17,10 +17,10 @@ import { DispatchService, type RetryResult } from './dispatch.service';
 export class DispatchController {
   constructor(private readonly dispatches: DispatchService) {}
 
-  /** The batch status, its counts by state, and one row per target device. */
+  /** The batch status, its counts by state, and its rows (one per target device): all, or a page. */
   @Get('detail')
-  detail(@Query() q: DispatchIdDto): Promise<DispatchDetail> {
-    return this.dispatches.detail(q.id);
+  detail(@Query() q: DispatchDetailDto): Promise<DispatchDetail> {
+    return this.dispatches.detail(q);
   }
 
   /** Queues the failed and expired commands again (the same button as the original action). */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { controlButton, familyDeclaration, type DispatchDetail } from '@sc/contracts';
+import { controlButton, familyDeclaration, type DispatchDetail, type DispatchDetailQuery } from '@sc/contracts';
 import { commandLedger } from '@sc/device-runtime';
 import { AppException } from '../common/app-exception';
 import type { Caller } from '../common/request-context';
@@ -28,8 +28,8 @@ export class DispatchService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async detail(id: string): Promise<DispatchDetail> {
-    const detail = await commandLedger.detail(sqlOf(this.db), id);
+  async detail(query: DispatchDetailQuery): Promise<DispatchDetail> {
+    const detail = await commandLedger.detail(sqlOf(this.db), query);
     if (!detail) throw AppException.notFound();
     return detail;
   }

@@ -5,6 +5,7 @@ import {
   dispatchStatusOf,
   type DispatchCounts,
   type DispatchDetail,
+  type DispatchDetailQuery,
   type DispatchItemRow,
   type FamilyDeclaration,
   type FamilyName,
@@ -128,28 +129,31 @@ export const commandLedger = {
     ]);
   },
 
-  /** A dispatch with its counts and every row, or null. */
-  async detail(sql: SqlExecutor, id: string): Promise<DispatchDetail | null> {
-    const { rows } = await sql.query<Omit<DispatchDetail, 'status' | 'counts' | 'total' | 'items'>>(
+  /** A dispatch with its counts and its rows (all, or one page of those in a state), or null. */
+  async detail(sql: SqlExecutor, query: DispatchDetailQuery): Promise<DispatchDetail | null> {
+    const { id } = query;
+    const { rows } = await sql.query<Omit<DispatchDetail, 'status' | 'counts' | 'total' | 'items' | 'itemsTotal'>>(
       `SELECT id, family, action, params, created_by AS "createdBy", created_at AS "createdAt", expires_at AS "expiresAt"
          FROM dispatch WHERE id = $1`,
       [id],
     );
     const dispatch = rows[0];
     if (!dispatch) return null;
+    const paged = query.pageSize !== undefined;
     const [{ rows: items }, counts] = await Promise.all([
       sql.query<DispatchItemRow>(
         `SELECT i.device_id AS "deviceId", d.code AS "deviceCode", d.name AS "deviceName", i.state, i.attempts,
                 i.last_error AS "lastError", i.updated_at AS "updatedAt"
            FROM dispatch_item i JOIN device d ON d.id = i.device_id
-          WHERE i.dispatch_id = $1
-          ORDER BY i.device_id`,
-        [id],
+          WHERE i.dispatch_id = $1 AND ($2::text IS NULL OR i.state = $2)
+          ORDER BY i.device_id ${paged ? 'LIMIT $3 OFFSET $4' : ''}`,
+        [id, query.state ?? null, ...(paged ? [query.pageSize, ((query.pageNum ?? 1) - 1) * (query.pageSize ?? 0)] : [])],
       ),
       commandLedger.counts(sql, [id]),
     ]);
     const c = counts.get(id) ?? emptyCounts();
-    return { ...dispatch, status: dispatchStatusOf(c), counts: c, total: total(c), items };
+    const itemsTotal = query.state ? c[query.state] : total(c);
+    return { ...dispatch, status: dispatchStatusOf(c), counts: c, total: total(c), items, itemsTotal };
   },
 
   /** Counts by state of each dispatch, from its tally. */

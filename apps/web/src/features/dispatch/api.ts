@@ -1,19 +1,38 @@
 import { useCallback } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { DispatchDetail, DispatchProgressEvent, FamilyName } from '@sc/contracts';
+import type { DispatchDetail, DispatchDetailQuery, DispatchItemState, DispatchProgressEvent, FamilyName } from '@sc/contracts';
 import { get, post } from '@/api/request';
 import { useLiveFeed, useSocketReconnect } from '@/realtime/use-socket';
 
 export const dispatchKeys = {
   all: ['dispatch'] as const,
+  /** Every cached page of one dispatch. */
   detail: (id: string) => ['dispatch', id] as const,
+  page: (id: string, page: DispatchRowsPage) => ['dispatch', id, page] as const,
 };
 
-export function useDispatchDetail(id: string | null) {
+/** The panel shows a dispatch's rows this many at a time (a dispatch may have tens of thousands). */
+export const DISPATCH_ROWS_PAGE = 50;
+
+export interface DispatchRowsPage {
+  pageNum: number;
+  state?: DispatchItemState;
+}
+
+export function useDispatchDetail(id: string | null, page: DispatchRowsPage = { pageNum: 1 }) {
   return useQuery({
-    queryKey: dispatchKeys.detail(id ?? ''),
-    queryFn: ({ signal }) => get<DispatchDetail>('/dispatch/detail', { id: id! }, { signal }),
+    queryKey: dispatchKeys.page(id ?? '', page),
+    queryFn: ({ signal }) => {
+      const query: DispatchDetailQuery = {
+        id: id!,
+        pageNum: page.pageNum,
+        pageSize: DISPATCH_ROWS_PAGE,
+        ...(page.state ? { state: page.state } : {}),
+      };
+      return get<DispatchDetail>('/dispatch/detail', { ...query }, { signal });
+    },
     enabled: Boolean(id),
+    placeholderData: (previous) => previous,
     // Progress events keep it current (useLiveDispatches).
     staleTime: Infinity,
   });
@@ -27,9 +46,9 @@ export function useRetryFailed() {
   });
 }
 
-/** Moves a cached dispatch to the counts and status of a progress event. */
+/** Moves every cached page of a dispatch to the counts and status of a progress event. */
 export function patchDispatch(queryClient: QueryClient, event: DispatchProgressEvent): void {
-  queryClient.setQueryData<DispatchDetail>(dispatchKeys.detail(event.dispatchId), (detail) =>
+  queryClient.setQueriesData<DispatchDetail>({ queryKey: dispatchKeys.detail(event.dispatchId) }, (detail) =>
     detail ? { ...detail, counts: event.counts, status: event.status, total: event.total } : detail,
   );
 }
@@ -63,7 +82,8 @@ export function useLiveDispatches(family: FamilyName): void {
     useCallback(
       (event: DispatchProgressEvent) => {
         patchDispatch(queryClient, event);
-        if (queryClient.getQueryData(dispatchKeys.detail(event.dispatchId))) refreshDispatchRows(queryClient, event.dispatchId);
+        if (queryClient.getQueriesData({ queryKey: dispatchKeys.detail(event.dispatchId) }).length > 0)
+          refreshDispatchRows(queryClient, event.dispatchId);
       },
       [queryClient],
     ),

@@ -1,11 +1,12 @@
-import { Badge, Button, Group, Paper, Progress, ScrollArea, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { useState } from 'react';
+import { Badge, Button, Group, Pagination, Paper, Progress, ScrollArea, Stack, Table, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { DispatchItemState, DispatchStatus, TERMINAL_ITEM_STATES, type DispatchDetail, type FamilyName } from '@sc/contracts';
 import { notifySuccess } from '@/components/notify';
 import { parseTime } from '@/utils/format';
-import { useDispatchDetail, useLiveDispatches, useRetryFailed } from './api';
+import { DISPATCH_ROWS_PAGE, useDispatchDetail, useLiveDispatches, useRetryFailed, type DispatchRowsPage } from './api';
 
 const STATE_COLOR: Record<DispatchItemState, string> = {
   [DispatchItemState.Delivered]: 'teal',
@@ -23,10 +24,15 @@ const STATUS_COLOR: Record<string, string> = {
 };
 
 /**
- * One dispatch of any family, live: status, counts by state, and each device's row (spec section 4 statuses).
- * `describe` names the action in the family's own words.
+ * One dispatch of any family, live: status, counts by state, and each device's row (spec section 4 statuses), a page
+ * at a time; a count filters the rows to its state. `describe` names the action in the family's own words.
  */
-export function DispatchPanel({
+export function DispatchPanel(props: { family: FamilyName; dispatchId: string | null; describe: (t: TFunction, detail: DispatchDetail) => string }) {
+  // A new dispatch starts on the first page of all its rows.
+  return <DispatchProgressView key={props.dispatchId ?? ''} {...props} />;
+}
+
+function DispatchProgressView({
   family,
   dispatchId,
   describe,
@@ -37,7 +43,8 @@ export function DispatchPanel({
 }) {
   const { t } = useTranslation();
   useLiveDispatches(family);
-  const detail = useDispatchDetail(dispatchId);
+  const [page, setPage] = useState<DispatchRowsPage>({ pageNum: 1 });
+  const detail = useDispatchDetail(dispatchId, page);
   const retry = useRetryFailed();
   const data = detail.data;
 
@@ -98,9 +105,21 @@ export function DispatchPanel({
             {t('dispatch:progress', { done, total: data.total })}
           </Text>
           {states.map((state) => (
-            <Badge key={state} color={STATE_COLOR[state]} variant="light" data-state={state} data-count={data.counts[state]}>
-              {`${t(`dispatch:state.${state}`)} ${data.counts[state]}`}
-            </Badge>
+            <UnstyledButton
+              key={state}
+              aria-pressed={page.state === state}
+              aria-label={t('dispatch:showState', { state: t(`dispatch:state.${state}`) })}
+              onClick={() => setPage({ pageNum: 1, state: page.state === state ? undefined : state })}
+            >
+              <Badge
+                color={STATE_COLOR[state]}
+                variant={page.state === state ? 'filled' : 'light'}
+                data-state={state}
+                data-count={data.counts[state]}
+              >
+                {`${t(`dispatch:state.${state}`)} ${data.counts[state]}`}
+              </Badge>
+            </UnstyledButton>
           ))}
         </Group>
         <ScrollArea.Autosize mah={320}>
@@ -138,6 +157,19 @@ export function DispatchPanel({
             </Table.Tbody>
           </Table>
         </ScrollArea.Autosize>
+        {data.itemsTotal > DISPATCH_ROWS_PAGE && (
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <Text size="xs" c="dimmed" data-testid="dispatch-rows">
+              {t('dispatch:rows', { shown: data.items.length, total: data.itemsTotal })}
+            </Text>
+            <Pagination
+              size="sm"
+              total={Math.ceil(data.itemsTotal / DISPATCH_ROWS_PAGE)}
+              value={page.pageNum}
+              onChange={(pageNum) => setPage({ ...page, pageNum })}
+            />
+          </Group>
+        )}
       </Stack>
     </Paper>
   );

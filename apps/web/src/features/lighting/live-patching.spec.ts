@@ -79,7 +79,7 @@ describe('live lighting cache', () => {
   it('moves a cached dispatch to the counts and status of a progress event', () => {
     const client = new QueryClient();
     const counts = { queued: 0, sent: 2, delivered: 0, failed: 0, expired: 0 };
-    client.setQueryData<DispatchDetail>(dispatchKeys.detail('d1'), {
+    client.setQueryData<DispatchDetail>(dispatchKeys.page('d1', { pageNum: 1 }), {
       id: 'd1',
       family: DeviceFamily.Lamp,
       action: 'on',
@@ -91,6 +91,7 @@ describe('live lighting cache', () => {
       createdAt: '',
       expiresAt: '',
       items: [],
+      itemsTotal: 2,
     });
     patchDispatch(client, {
       dispatchId: 'd1',
@@ -100,7 +101,7 @@ describe('live lighting cache', () => {
       total: 2,
       at: '',
     });
-    const detail = client.getQueryData<DispatchDetail>(dispatchKeys.detail('d1'))!;
+    const detail = client.getQueryData<DispatchDetail>(dispatchKeys.page('d1', { pageNum: 1 }))!;
     expect(detail.status).toBe(DispatchStatus.PartiallySuccessful);
     expect(detail.counts).toEqual({ queued: 0, sent: 0, delivered: 1, failed: 0, expired: 1 });
   });

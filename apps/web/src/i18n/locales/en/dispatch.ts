@@ -21,6 +21,8 @@ export const dispatch = {
   retryFailed: 'Retry failed only',
   retried: 'The failed devices were sent the command again',
   stateColumn: 'Status',
+  showState: 'Show only the rows {{state}}',
+  rows: '{{shown}} of {{total}} rows',
   attempts: 'Attempts',
   lastError: 'Last error',
   device: 'Device',

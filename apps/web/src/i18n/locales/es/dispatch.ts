@@ -15,6 +15,8 @@ export const dispatch = {
   retryFailed: 'Reintentar solo las fallidas',
   retried: 'Se ha vuelto a enviar la orden a los dispositivos fallidos',
   stateColumn: 'Estado',
+  showState: 'Mostrar solo las filas: {{state}}',
+  rows: '{{shown}} de {{total}} filas',
   attempts: 'Intentos',
   lastError: 'Último error',
   device: 'Dispositivo',

@@ -15,6 +15,8 @@ export const dispatch = {
   retryFailed: '失敗分のみ再試行',
   retried: '失敗したデバイスにコマンドを再送信しました',
   stateColumn: 'ステータス',
+  showState: '{{state}} の行だけを表示',
+  rows: '{{total}} 行中 {{shown}} 行',
   attempts: '試行回数',
   lastError: '直近のエラー',
   device: 'デバイス',

@@ -15,6 +15,8 @@ export const dispatch = {
   retryFailed: '仅重试失败项',
   retried: '已向失败的设备重新下发指令',
   stateColumn: '状态',
+  showState: '仅显示{{state}}的行',
+  rows: '共 {{total}} 行，显示 {{shown}} 行',
   attempts: '尝试次数',
   lastError: '最近错误',
   device: '设备',
