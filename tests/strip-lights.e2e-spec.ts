@@ -4,7 +4,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { DispatchStatus, FaultCode, LampStatus, OnlineState, type PageResult, type StripRow } from '@sc/contracts';
 import { waitFor, type ApiClient } from '@sc/testing';
-import { startStripFleet, type StripFleet } from '../apps/device-sim/src/strip-fleet';
+import { startStripFleet, type StripFleet } from '../apps/device-sim/src';
 import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected } from './support/browser';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import { MQTT_URL, signIn, startWorkerProcess, uniqueCodePrefix, waitForDispatchDone, type RunningWorker } from './support/pipeline';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { FleetOptions } from './fleet';
+import type { FleetOptions } from './families/lamp.sim';
 
 export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | --count N --prefix P] [--ack-latency 50-300] [--failure-rate 0.02]
        [--offline 0.05] [--telemetry-interval 10] [--lamps-per-gateway 50] [--individual | --multiplexed]

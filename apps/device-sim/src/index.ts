@@ -1,4 +1,3 @@
-export * from './fleet';
-export * from './fleet-plan';
-export * from './lamp-behaviour';
-export * from './strip-fleet';
+export * from './kit';
+export * from './families/lamp.sim';
+export * from './families/strip.sim';

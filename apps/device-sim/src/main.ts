@@ -1,6 +1,6 @@
 import { USAGE, parseCliArgs, type CliSettings } from './cli-args';
-import { startFleet } from './fleet';
-import { startStripFleet } from './strip-fleet';
+import { startFleet } from './families/lamp.sim';
+import { startStripFleet } from './families/strip.sim';
 import { createLogger } from './logger';
 
 async function main(): Promise<void> {

@@ -2,7 +2,7 @@ import { DeviceFamily, FaultCode, MqttChannel, mqttTopics, type AckMessage, type
 import { waitFor } from '@sc/testing';
 import mqtt, { type MqttClient } from 'mqtt';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { startFleet, type Fleet } from '../src';
+import { startFleet, startStripFleet, type Fleet, type StripFleet } from '../src';
 
 // Topics are fixed by the contract, so each run uses lamp codes of its own.
 const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
@@ -11,28 +11,29 @@ const lampTopic = (code: string, channel: MqttChannel) => mqttTopics.of(DeviceFa
 const inAMinute = () => new Date(Date.now() + 60_000).toISOString();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The platform's side of the contract: sends commands, records what devices of one run publish. */
+/** The platform's side of the contract: sends commands, records what devices of one family and one run publish. */
 class Platform {
   readonly received: { code: string; channel: MqttChannel; body: unknown }[] = [];
 
   private constructor(
     private readonly client: MqttClient,
     private readonly prefix: string,
+    private readonly family: DeviceFamily,
   ) {
     client.on('message', (topic, payload) => {
       const parsed = mqttTopics.parse(topic);
-      if (!parsed || parsed.family !== DeviceFamily.Lamp || !parsed.deviceId.startsWith(this.prefix)) return;
+      if (!parsed || parsed.family !== this.family || !parsed.deviceId.startsWith(this.prefix)) return;
       this.received.push({ code: parsed.deviceId, channel: parsed.channel, body: payload.length ? JSON.parse(payload.toString()) : null });
     });
   }
 
-  static async connect(prefix: string): Promise<Platform> {
+  static async connect(prefix: string, family = DeviceFamily.Lamp): Promise<Platform> {
     // MQTT 5 so the subscription can skip the broker's retained messages of other runs (retain handling 2).
     const client = await mqtt.connectAsync(MQTT_URL, { protocolVersion: 5, clientId: `${prefix}platform` });
-    const platform = new Platform(client, prefix);
+    const platform = new Platform(client, prefix, family);
     // QoS 0 deliveries are not held in the broker's per-client queue, which would drop a 5,000-ack burst beyond its limit.
     await client.subscribeAsync(
-      [MqttChannel.Ack, MqttChannel.State, MqttChannel.Telemetry, MqttChannel.Event].map((c) => mqttTopics.all(DeviceFamily.Lamp, c)),
+      [MqttChannel.Ack, MqttChannel.State, MqttChannel.Telemetry, MqttChannel.Event].map((c) => mqttTopics.all(family, c)),
       { qos: 0, rh: 2 },
     );
     return platform;
@@ -47,7 +48,8 @@ class Platform {
   }
 
   send(code: string, body: unknown): Promise<unknown> {
-    return this.client.publishAsync(lampTopic(code, MqttChannel.Cmd), typeof body === 'string' ? body : JSON.stringify(body), { qos: 1 });
+    const topic = mqttTopics.of(this.family, code, MqttChannel.Cmd);
+    return this.client.publishAsync(topic, typeof body === 'string' ? body : JSON.stringify(body), { qos: 1 });
   }
 
   end(): Promise<void> {
@@ -308,5 +310,68 @@ describe('a 5,000-lamp fleet multiplexed over gateway connections', () => {
     expect(await retained(lampTopic(code, MqttChannel.State))).toEqual({ online: false });
     await fleet.bringOnline(code);
     expect(await retained(lampTopic(code, MqttChannel.State))).toMatchObject({ online: true, level: 80 });
+  });
+});
+
+describe('strip lights on the same kit', () => {
+  const prefix = runPrefix();
+  const stripTopic = (code: string) => mqttTopics.of(DeviceFamily.Strip, code, MqttChannel.State);
+  let platform: Platform;
+  let fleet: StripFleet;
+  let codes: readonly string[];
+
+  beforeAll(async () => {
+    platform = await Platform.connect(prefix, DeviceFamily.Strip);
+    fleet = await startStripFleet({
+      mqttUrl: MQTT_URL,
+      strips: [`${prefix}S1`, `${prefix}S2`],
+      gatewayPrefix: `${prefix}SGW-`,
+      ackLatencyMs: { min: 5, max: 20 },
+      syncMs: 300,
+      telemetryIntervalMs: 200,
+    });
+    codes = fleet.codes;
+  });
+
+  afterAll(async () => {
+    await fleet?.stop({ clearRetained: true });
+    await platform?.end();
+  });
+
+  it('reports synchronizing after connecting, then its zones, through its gateway', async () => {
+    await waitFor(() => platform.of<{ synchronizing: boolean }>(codes[0], MqttChannel.State).find((s) => !s.synchronizing));
+    expect(platform.of(codes[0], MqttChannel.State)[0]).toMatchObject({ online: true, synchronizing: true, gatewayId: `${prefix}SGW-0001` });
+    expect(await retained(stripTopic(codes[0]))).toMatchObject({ online: true, synchronizing: false, bri: 0 });
+    expect(await retained(mqttTopics.of(DeviceFamily.LampGateway, `${prefix}SGW-0001`, MqttChannel.State))).toEqual({ online: true, strips: 2 });
+    await waitFor(() => (codes.every((c) => platform.of(c, MqttChannel.Telemetry).length > 0) ? true : undefined), 3000);
+  });
+
+  it('applies an effect once per id and refuses an effect of another type', async () => {
+    const code = codes[1];
+    const id = randomUUID();
+    const command = { id, type: 'effect', params: { type: 6, color: '#ff8800', zones: ['L', 'R'] }, expiresAt: inAMinute() };
+    await platform.send(code, command);
+    await platform.send(code, command);
+    await waitFor(() => (platform.acksFor(code, id).length === 2 ? true : undefined));
+    expect(platform.acksFor(code, id)).toEqual([
+      { id, ok: true },
+      { id, ok: true },
+    ]);
+    expect(fleet.strip(code)).toMatchObject({ applied: 1, bri: 100, zones: { L: { on: true, type: 6, color: '#ff8800' } } });
+    expect(fleet.stats).toMatchObject({ commandsApplied: 1, duplicatesIgnored: 1 });
+    const bad = randomUUID();
+    await platform.send(code, { id: bad, type: 'effect', params: { type: 2, effect: -1, zones: ['L'] }, expiresAt: inAMinute() });
+    expect(await waitFor(() => platform.acksFor(code, bad)[0])).toEqual({ id: bad, ok: false, error: 'bad command' });
+  });
+
+  it('publishes faults and is reported offline by its gateway', async () => {
+    const code = codes[0];
+    await fleet.raiseFault(code, FaultCode.BLedFailure);
+    await waitFor(() => platform.of(code, MqttChannel.Event)[0]);
+    expect(fleet.strip(code)!.faults).toEqual([FaultCode.BLedFailure]);
+    await fleet.takeOffline(code);
+    expect(await retained(stripTopic(code))).toEqual({ online: false });
+    await fleet.bringOnline(code);
+    expect(await retained(stripTopic(code))).toMatchObject({ online: true });
   });
 });

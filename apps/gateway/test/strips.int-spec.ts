@@ -12,7 +12,7 @@ import { Client } from 'pg';
 import { waitFor, type ApiClient } from '@sc/testing';
 import type { AppException } from '../src/common/app-exception';
 import type { Caller } from '../src/common/request-context';
-import { loadStripsFromDatabase } from '../../device-sim/src/strip-fleet';
+import { loadStripsFromDatabase } from '../../device-sim/src';
 import { DEMO_STRIPS, loadDemoStrips } from '../src/demo/demo-strips';
 import { StripsService } from '../src/strips/strips.service';
 import { startTestGateway, type TestGateway } from './harness';

@@ -1,4 +1,4 @@
-import { startStripFleet, type StripFleet } from '../../device-sim/src/strip-fleet';
+import { startStripFleet, type StripFleet } from '../../device-sim/src';
 import { DispatchStatus, FaultCode, JobName, LampStatus, StrategyMode, type LampSchedule, type StripAction } from '@sc/contracts';
 import pino from 'pino';
 import { waitFor } from '@sc/testing';

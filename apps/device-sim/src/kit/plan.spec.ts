@@ -1,10 +1,4 @@
-import { generateLampCodes, pickIndexes, planFleet } from './fleet-plan';
-
-describe('generateLampCodes', () => {
-  it('numbers codes from 1 with five digits', () => {
-    expect(generateLampCodes(3, 'T-')).toEqual(['T-00001', 'T-00002', 'T-00003']);
-  });
-});
+import { pickIndexes, planFleet } from './plan';
 
 describe('planFleet', () => {
   it('keeps recorded gateways and fills generated ones with the rest', () => {

@@ -1,30 +1,31 @@
-import { DEVICE_CODE_PATTERN, DeviceType, type LampSchedule } from '@sc/contracts';
+import { DEVICE_CODE_PATTERN, type FamilyDeclaration, type LampSchedule } from '@sc/contracts';
 import { Client } from 'pg';
 
-/** A lamp to simulate, with the gateway recorded for it if any. */
-export interface LampSeed {
+/** A device to simulate, with the gateway recorded for it if any. */
+export interface DeviceSeed {
   code: string;
   gatewayId?: string;
-  /** The schedule the lamp was last given (its jobList): a controller keeps it across restarts. */
+  /** The schedule the device was last given (its jobList): a controller keeps it across restarts. */
   schedule?: LampSchedule;
 }
 
-/** Lamp codes `prefix` + a five-digit number from 1: LAMP-00001, LAMP-00002, ... */
-export function generateLampCodes(count: number, prefix = 'LAMP-'): string[] {
-  return Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(5, '0')}`);
-}
-
-/** The registry's single lamps, with the gateway the lamp record names (empty means none recorded). */
-export async function loadLampsFromDatabase(databaseUrl: string): Promise<LampSeed[]> {
+/**
+ * The registry's devices of a family, with the gateway their records name (an empty one means none recorded) and, when
+ * asked, the schedule they were last given. The family's table is keyed by `device_id` and has `gateway_id` (and
+ * `job_list` for schedules), as `lamp` and `strip_light` do.
+ */
+export async function loadSeeds(databaseUrl: string, declaration: FamilyDeclaration, options: { schedules: boolean }): Promise<DeviceSeed[]> {
+  if (declaration.deviceType === null) throw new Error(`device-sim: ${declaration.family} devices are not in the registry`);
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    // The table name comes from the family's declaration, never from input.
     const { rows } = await client.query<{ code: string; gateway_id: string | null; job_list: LampSchedule | null }>(
-      `SELECT d.code, nullif(l.gateway_id, '') AS gateway_id, l.job_list
-         FROM device d LEFT JOIN lamp l ON l.device_id = d.id
+      `SELECT d.code, nullif(t.gateway_id, '') AS gateway_id, ${options.schedules ? 't.job_list' : 'NULL AS job_list'}
+         FROM device d LEFT JOIN ${declaration.table} t ON t.device_id = d.id
         WHERE d.type = $1
         ORDER BY d.code`,
-      [DeviceType.SingleLamp],
+      [declaration.deviceType],
     );
     return rows.map((r) => ({
       code: r.code,
@@ -37,17 +38,17 @@ export async function loadLampsFromDatabase(databaseUrl: string): Promise<LampSe
 }
 
 export interface FleetPlan {
-  /** Gateway id → the codes of the lamps hanging off it, in order. */
+  /** Gateway id → the codes of the devices hanging off it, in order. */
   gateways: Map<string, string[]>;
   /** Codes that cannot be a topic level (or are repeated), left out. */
   rejected: string[];
 }
 
 /**
- * Lamps with a recorded gateway stay with it; the others fill generated gateways `gatewayPrefix` + number,
- * `lampsPerGateway` at a time. Gateway ids are MQTT client ids, so two fleets on one broker need distinct prefixes.
+ * Devices with a recorded gateway stay with it; the others fill generated gateways `gatewayPrefix` + number,
+ * `perGateway` at a time. Gateway ids are MQTT client ids, so two fleets on one broker need distinct prefixes.
  */
-export function planFleet(seeds: readonly LampSeed[], lampsPerGateway: number, gatewayPrefix: string): FleetPlan {
+export function planFleet(seeds: readonly DeviceSeed[], perGateway: number, gatewayPrefix: string): FleetPlan {
   const gateways = new Map<string, string[]>();
   const rejected: string[] = [];
   const seen = new Set<string>();
@@ -59,14 +60,14 @@ export function planFleet(seeds: readonly LampSeed[], lampsPerGateway: number, g
     }
     seen.add(seed.code);
     if (seed.gatewayId) {
-      const lamps = gateways.get(seed.gatewayId) ?? [];
-      lamps.push(seed.code);
-      gateways.set(seed.gatewayId, lamps);
+      const codes = gateways.get(seed.gatewayId) ?? [];
+      codes.push(seed.code);
+      gateways.set(seed.gatewayId, codes);
     } else {
       unassigned.push(seed.code);
     }
   }
-  const size = Math.max(1, Math.floor(lampsPerGateway));
+  const size = Math.max(1, Math.floor(perGateway));
   for (let i = 0; i < unassigned.length; i += size) {
     const id = `${gatewayPrefix}${String(i / size + 1).padStart(4, '0')}`;
     gateways.set(id, [...(gateways.get(id) ?? []), ...unassigned.slice(i, i + size)]);

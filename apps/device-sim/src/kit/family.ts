@@ -1,0 +1,60 @@
+import type { CommandMessage, FamilyDeclaration, FaultCode } from '@sc/contracts';
+import type { CommandBody } from './commands';
+import type { DeviceSeed } from './plan';
+
+export type Random = () => number;
+
+/** What a family's behaviour may ask of the fleet it runs in. */
+export interface FamilyContext {
+  /** Source of every random draw (a test may make it deterministic). */
+  readonly random: Random;
+  /** The simulated time, in milliseconds: the clock devices run their schedules by. */
+  clock(): number;
+}
+
+/** The context of one device, as it comes online. */
+export interface DeviceContext<State> extends FamilyContext {
+  /** Runs `change` on the device's state after `ms` (not once the fleet stops); when it answers true the state is reported. */
+  after(ms: number, change: (state: State) => boolean): void;
+}
+
+/** What the kit tells a family about the device it reports for. */
+export interface DeviceInfo {
+  readonly code: string;
+  readonly gatewayId: string;
+}
+
+/**
+ * A device family's behaviour, which is all a family adds to the kit (kit/fleet.ts): the kit connects, answers and
+ * de-duplicates commands, injects faults and failures, takes devices offline, and publishes what the family reports.
+ * `State` is one device's state, which the family changes in place.
+ */
+export interface SimulatedFamily<State, C extends CommandMessage = CommandMessage, Heard = unknown> {
+  /** The family's declaration in libs/contracts: its MQTT family and the commands (and their params schemas) it takes. */
+  readonly declaration: FamilyDeclaration;
+  /** The gateways its devices hang off: their declaration and their retained `state` for `devices` devices. */
+  readonly gateway: { readonly declaration: FamilyDeclaration; state(devices: number): object };
+  /** A device's state when the simulation starts; a seed's schedule is there only if the family would accept it as a command. */
+  initial(seed: DeviceSeed, ctx: FamilyContext): State;
+  /** What the declared params schemas cannot say; a command it refuses is answered 'bad command'. */
+  accepts?(command: CommandBody<C>): boolean;
+  /** Applies a valid, live command (once per id). The device then acks and reports its state, as after any applied command. */
+  apply(state: State, command: C, ctx: FamilyContext): void;
+  /** The retained `state` payload of an online device. */
+  report(state: State, device: DeviceInfo): object;
+  /** One `telemetry` reading, taken `now`. */
+  telemetry(state: State, faults: ReadonlySet<FaultCode>, now: Date, random: Random): object;
+  /** Every schedule tick and clock change, for each online device: true when its state changed (it is then reported). */
+  tick?(state: State, ctx: FamilyContext): boolean;
+  /** Each time the device comes online (connects, reconnects, is brought back), before its state is reported. */
+  connected?(state: State, ctx: DeviceContext<State>): void;
+  /**
+   * Topics the family's devices listen to besides their commands, on one connection per fleet: `read` turns a
+   * message into what `hear` gets (null ignores it); `hear` answers per online device whether its state changed.
+   */
+  readonly listens?: {
+    readonly topics: readonly string[];
+    read(topic: string, payload: Buffer): Heard | null;
+    hear(state: State, heard: Heard, ctx: FamilyContext): boolean;
+  };
+}

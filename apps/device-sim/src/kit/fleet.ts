@@ -1,0 +1,642 @@
+import {
+  FaultCode,
+  MqttChannel,
+  type DeviceFamily,
+  mqttTopics,
+  type AckMessage,
+  type CommandMessage,
+  type DeviceEventMessage,
+  type OfflineStateMessage,
+} from '@sc/contracts';
+import mqtt, { type MqttClient } from 'mqtt';
+import pino, { type Logger } from 'pino';
+import { SimClock } from './clock';
+import { BAD_COMMAND, CommandReader, DRIVER_FAULT, EXPIRED, RecentResults } from './commands';
+import type { DeviceContext, DeviceInfo, FamilyContext, Random, SimulatedFamily } from './family';
+import { pickIndexes, planFleet, type DeviceSeed } from './plan';
+
+/** The settings every simulated family takes. */
+export interface SimulationOptions {
+  /** Default mqtt://127.0.0.1:1883. */
+  mqttUrl?: string;
+  /** Time from receiving a command to acking it, drawn uniformly. Default 50–300 ms. */
+  ackLatencyMs?: { min: number; max: number };
+  /** Fraction of valid, live commands answered ok:false 'driver fault'. Default 0. */
+  failureRate?: number;
+  /** Fraction of devices that start offline (reported offline by their gateway, never answering). Default 0. */
+  offlineFraction?: number;
+  /** Telemetry period per device; 0 turns telemetry off. Default 10 000 ms. */
+  telemetryIntervalMs?: number;
+  /** Default 1, so an intake benchmark can account for every reading. */
+  telemetryQos?: 0 | 1;
+  /**
+   * One MQTT connection per device (a real Last Will per device) instead of one per gateway. Default: on for fleets
+   * of at most 500 devices, off above, where per-device sockets would cost more than the simulation itself.
+   */
+  individualConnections?: boolean;
+  /** Source of every random draw, so tests can make behaviour deterministic. */
+  random?: Random;
+  logger?: Logger;
+  /** How long start-up waits for each connection. Default 10 s. */
+  connectTimeoutMs?: number;
+  /** How often (real milliseconds) devices look at their clock for their schedules. Default 1000. */
+  scheduleTickMs?: number;
+}
+
+export interface RunnerOptions extends SimulationOptions {
+  /** Devices per generated gateway (devices whose record names a gateway stay with it). */
+  devicesPerGateway: number;
+  /** Prefix of generated gateway ids, which are also MQTT client ids. */
+  gatewayPrefix: string;
+  /** A start time (default now) and a speed (default 1), or a clock the caller moves itself. */
+  clock?: { start?: Date; speed?: number } | (() => Date);
+}
+
+export interface FleetStats {
+  /** Commands that reached a live device, duplicates included. */
+  commandsReceived: number;
+  commandsApplied: number;
+  /** Redelivered ids: acked again with the first answer, not applied. */
+  duplicatesIgnored: number;
+  /** Answered 'bad command'. */
+  commandsRejected: number;
+  commandsExpired: number;
+  /** Answered 'driver fault' (the failure rate). */
+  commandsFailed: number;
+  /** Payloads without a readable id: nothing to answer to. */
+  commandsUnreadable: number;
+  /** Commands for devices that are offline behind a live gateway: lost, as on the street. */
+  commandsLostOffline: number;
+  acksSent: number;
+  statesSent: number;
+  telemetrySent: number;
+  eventsSent: number;
+  publishErrors: number;
+}
+
+/** What every simulated fleet offers its caller, whatever the family. */
+export interface DeviceFleet {
+  readonly codes: readonly string[];
+  readonly gatewayIds: readonly string[];
+  /** A copy of the counters. */
+  readonly stats: FleetStats;
+  raiseFault(code: string, fault: FaultCode): Promise<void>;
+  clearFault(code: string, fault: FaultCode): Promise<void>;
+  /** Drops the device: its own connection ends without DISCONNECT (the broker publishes its Last Will); a multiplexed one is reported offline by its gateway. */
+  takeOffline(code: string): Promise<void>;
+  bringOnline(code: string): Promise<void>;
+  /** The simulated time now. */
+  now(): Date;
+  /**
+   * Moves the simulated clock (and optionally its speed); every device then applies what its schedule says at that
+   * time, and the returned promise waits until their new states are published.
+   */
+  setClock(at: Date, speed?: number): Promise<void>;
+  /** Empties the retained state of every device and gateway of this fleet (test clean-up). */
+  clearRetained(): Promise<void>;
+  /** Disconnects cleanly: no Last Will fires, retained states stay as they were unless `clearRetained`. */
+  stop(options?: { clearRetained?: boolean }): Promise<void>;
+}
+
+/** One device as the fleet holds it; `state` is the family's, live. */
+export interface DeviceView<State> extends DeviceInfo {
+  /** Whether the device has its own MQTT connection (and so its own Last Will). */
+  readonly individual: boolean;
+  readonly online: boolean;
+  /** Active faults, in code order. */
+  readonly faults: FaultCode[];
+  /** Commands applied so far (never more than once per id). */
+  readonly applied: number;
+  readonly state: Readonly<State>;
+}
+
+const INDIVIDUAL_CONNECTION_LIMIT = 500;
+const OFFLINE: OfflineStateMessage = { online: false };
+const OFFLINE_PAYLOAD = JSON.stringify(OFFLINE);
+const FAULT_CODES = new Set<number>(Object.values(FaultCode).filter((v): v is number => typeof v === 'number'));
+/** Width of one telemetry slot (see startTelemetry). */
+const TELEMETRY_SLOT_MS = 20;
+
+class SimGateway<State> {
+  client!: MqttClient;
+  readonly devices: SimDevice<State>[] = [];
+
+  constructor(
+    readonly id: string,
+    readonly stateTopic: string,
+  ) {}
+}
+
+class SimDevice<State> implements DeviceInfo {
+  readonly faults = new Set<FaultCode>();
+  readonly recent = new RecentResults();
+  online = true;
+  /** Its own connection, when `individual`. */
+  client?: MqttClient;
+  applied = 0;
+
+  constructor(
+    readonly code: string,
+    readonly gateway: SimGateway<State>,
+    readonly individual: boolean,
+    private readonly family: DeviceFamily,
+    readonly state: State,
+  ) {}
+
+  get gatewayId(): string {
+    return this.gateway.id;
+  }
+
+  topic(channel: MqttChannel): string {
+    return mqttTopics.of(this.family, this.code, channel);
+  }
+
+  /** The connection the device speaks through, if it can speak at all. */
+  get link(): MqttClient | undefined {
+    if (!this.online) return undefined;
+    return this.individual ? this.client : this.gateway.client;
+  }
+}
+
+function zeroStats(): FleetStats {
+  return {
+    commandsReceived: 0,
+    commandsApplied: 0,
+    duplicatesIgnored: 0,
+    commandsRejected: 0,
+    commandsExpired: 0,
+    commandsFailed: 0,
+    commandsUnreadable: 0,
+    commandsLostOffline: 0,
+    acksSent: 0,
+    statesSent: 0,
+    telemetrySent: 0,
+    eventsSent: 0,
+    publishErrors: 0,
+  };
+}
+
+function waitForConnect(client: MqttClient, timeoutMs: number, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      client.off('connect', onConnect);
+      client.off('error', done);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onConnect = () => done();
+    const timer = setTimeout(() => done(new Error(`${what}: no connection to the MQTT broker within ${timeoutMs} ms`)), timeoutMs);
+    client.once('connect', onConnect);
+    client.once('error', done);
+  });
+}
+
+/**
+ * The fleet runner every simulated family shares: its devices over their gateways, their MQTT connections, command
+ * handling, faults, telemetry and schedule ticks. A family's fleet extends it with its own snapshot (`lamp(code)`).
+ */
+export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard = unknown> implements DeviceFleet {
+  readonly codes: string[] = [];
+  readonly gatewayIds: string[];
+  private readonly counters = zeroStats();
+  private readonly devices = new Map<string, SimDevice<State>>();
+  private readonly gateways: SimGateway<State>[] = [];
+  /** Acks waiting out their latency and other delayed changes, cancelled on stop. */
+  private readonly pending = new Set<NodeJS.Timeout>();
+  private telemetryTimer?: NodeJS.Timeout;
+  private scheduleTimer?: NodeJS.Timeout;
+  private listener?: MqttClient;
+  private readonly clock: SimClock;
+  private readonly reader: CommandReader<C>;
+  private readonly context: FamilyContext;
+  private stopping = false;
+  private stopped?: Promise<void>;
+  private readonly random: Random;
+  private readonly logger: Logger;
+  private readonly mqttUrl: string;
+  private readonly latency: { min: number; max: number };
+  private readonly connectTimeoutMs: number;
+
+  constructor(
+    private readonly family: SimulatedFamily<State, C, Heard>,
+    private readonly options: RunnerOptions,
+    seeds: readonly DeviceSeed[],
+  ) {
+    this.random = options.random ?? Math.random;
+    this.logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'device-sim' } });
+    this.mqttUrl = options.mqttUrl ?? 'mqtt://127.0.0.1:1883';
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    const { min = 50, max = 300 } = options.ackLatencyMs ?? {};
+    this.latency = { min: Math.max(0, min), max: Math.max(min, max) };
+    const clock = options.clock;
+    this.clock = typeof clock === 'function' ? new SimClock(null, 1, clock) : new SimClock(clock?.start ?? null, clock?.speed ?? 1);
+    this.reader = new CommandReader<C>(family.declaration, family.accepts?.bind(family));
+    this.context = { random: this.random, clock: () => this.clock.now() };
+
+    const plan = planFleet(seeds, options.devicesPerGateway, options.gatewayPrefix);
+    if (plan.rejected.length > 0)
+      this.logger.warn(
+        { family: family.declaration.family, codes: plan.rejected.slice(0, 20), count: plan.rejected.length },
+        'device codes left out: not usable as a topic level, or repeated',
+      );
+    const seedOf = new Map<string, DeviceSeed>();
+    for (const seed of seeds) if (!seedOf.has(seed.code)) seedOf.set(seed.code, seed);
+    const total = [...plan.gateways.values()].reduce((n, codes) => n + codes.length, 0);
+    const individual = options.individualConnections ?? total <= INDIVIDUAL_CONNECTION_LIMIT;
+    const offline = pickIndexes(total, Math.round(total * (options.offlineFraction ?? 0)), this.random);
+    for (const [gatewayId, codes] of plan.gateways) {
+      const gateway = new SimGateway<State>(gatewayId, mqttTopics.of(family.gateway.declaration.family, gatewayId, MqttChannel.State));
+      this.gateways.push(gateway);
+      for (const code of codes) {
+        const device = new SimDevice(
+          code,
+          gateway,
+          individual,
+          family.declaration.family,
+          family.initial(this.seedFor(seedOf.get(code)!), this.context),
+        );
+        device.online = !offline.has(this.codes.length);
+        gateway.devices.push(device);
+        this.devices.set(code, device);
+        this.codes.push(code);
+      }
+    }
+    this.gatewayIds = this.gateways.map((g) => g.id);
+  }
+
+  get stats(): FleetStats {
+    return { ...this.counters };
+  }
+
+  /** Connects every gateway and device, publishes their retained states, and starts telemetry and ticks. */
+  async run(): Promise<this> {
+    try {
+      await this.start();
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+    return this;
+  }
+
+  private async start(): Promise<void> {
+    const started = Date.now();
+    // Gateways first: they report the devices that start offline.
+    await Promise.all(this.gateways.map((g) => this.connectGateway(g)));
+    await Promise.all([...this.devices.values()].filter((d) => d.individual && d.online).map((d) => this.connectDevice(d)));
+    const interval = this.options.telemetryIntervalMs ?? 10_000;
+    if (interval > 0) this.startTelemetry(interval);
+    await this.listen();
+    if (this.family.tick) this.scheduleTimer = setInterval(() => void this.tick(), this.options.scheduleTickMs ?? 1000);
+    this.logger.info(
+      {
+        family: this.family.declaration.family,
+        devices: this.devices.size,
+        gateways: this.gateways.length,
+        individual: this.codes.length > 0 && this.devices.get(this.codes[0])!.individual,
+        ms: Date.now() - started,
+      },
+      'device-sim fleet connected',
+    );
+  }
+
+  device(code: string): DeviceView<State> | undefined {
+    const d = this.devices.get(code);
+    if (!d) return undefined;
+    return {
+      code,
+      gatewayId: d.gateway.id,
+      individual: d.individual,
+      online: d.online,
+      faults: [...d.faults].sort((a, b) => a - b),
+      applied: d.applied,
+      state: d.state,
+    };
+  }
+
+  now(): Date {
+    return new Date(this.clock.now());
+  }
+
+  async setClock(at: Date, speed?: number): Promise<void> {
+    this.clock.set(at, speed);
+    await this.tick();
+  }
+
+  async raiseFault(code: string, fault: FaultCode): Promise<void> {
+    await this.setFault(code, fault, true);
+  }
+
+  async clearFault(code: string, fault: FaultCode): Promise<void> {
+    await this.setFault(code, fault, false);
+  }
+
+  async takeOffline(code: string): Promise<void> {
+    const device = this.mustGet(code);
+    if (!device.online) return;
+    device.online = false;
+    if (device.individual) {
+      const client = device.client;
+      device.client = undefined;
+      // Forced end: the socket closes without DISCONNECT, so the broker publishes the device's Last Will.
+      if (client) await client.endAsync(true);
+    } else {
+      // A connection shared by many devices has one Will only: the gateway reports its device gone instead.
+      await this.publish(device.gateway.client, device.topic(MqttChannel.State), OFFLINE_PAYLOAD, 1, true, 'statesSent');
+    }
+  }
+
+  async bringOnline(code: string): Promise<void> {
+    const device = this.mustGet(code);
+    if (device.online) return;
+    device.online = true;
+    if (device.individual) await this.connectDevice(device);
+    else await this.announce(device);
+  }
+
+  async clearRetained(): Promise<void> {
+    const writes: Promise<void>[] = [];
+    for (const gateway of this.gateways) {
+      writes.push(this.publish(gateway.client, gateway.stateTopic, '', 1, true));
+      for (const device of gateway.devices) writes.push(this.publish(gateway.client, device.topic(MqttChannel.State), '', 1, true));
+    }
+    await Promise.all(writes);
+  }
+
+  stop(options: { clearRetained?: boolean } = {}): Promise<void> {
+    this.stopped ??= this.shutdown(options.clearRetained ?? false);
+    return this.stopped;
+  }
+
+  private async shutdown(clearRetained: boolean): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.telemetryTimer);
+    clearInterval(this.scheduleTimer);
+    await this.listener?.endAsync().catch(() => undefined);
+    for (const timer of this.pending) clearTimeout(timer);
+    this.pending.clear();
+    if (clearRetained) await this.clearRetained();
+    const clients = [...this.gateways.map((g) => g.client), ...[...this.devices.values()].map((d) => d.client)].filter((c): c is MqttClient => !!c);
+    // A clean DISCONNECT: the broker discards the Wills, so the retained states say what the devices last reported.
+    await Promise.all(clients.map((c) => c.endAsync(!c.connected).catch(() => undefined)));
+    this.logger.info({ family: this.family.declaration.family, ...this.counters }, 'device-sim fleet stopped');
+  }
+
+  /** The seed as the family gets it: a stored schedule only if the device would take it as a `schedule` command. */
+  private seedFor(seed: DeviceSeed): DeviceSeed {
+    if (!seed.schedule || this.reader.takes('schedule', seed.schedule)) return seed;
+    const { schedule: _refused, ...rest } = seed;
+    return rest;
+  }
+
+  private mustGet(code: string): SimDevice<State> {
+    const device = this.devices.get(code);
+    if (!device) throw new Error(`device-sim: no simulated ${this.family.declaration.family} ${code}`);
+    return device;
+  }
+
+  private createClient(clientId: string, willTopic: string): MqttClient {
+    const client = mqtt.connect(this.mqttUrl, {
+      clientId,
+      clean: true,
+      keepalive: 30,
+      reconnectPeriod: 1000,
+      connectTimeout: this.connectTimeoutMs,
+      // Subscriptions are renewed by our own reconnect handlers, together with the state announcement.
+      resubscribe: false,
+      will: { topic: willTopic, payload: Buffer.from(OFFLINE_PAYLOAD), qos: 1, retain: true },
+    });
+    client.on('error', (err) => this.logger.warn({ clientId, err: err.message }, 'MQTT connection error'));
+    return client;
+  }
+
+  private async connectGateway(gateway: SimGateway<State>): Promise<void> {
+    const client = this.createClient(gateway.id, gateway.stateTopic);
+    gateway.client = client;
+    client.on('message', (topic, payload) => {
+      const parsed = mqttTopics.parse(topic);
+      const device =
+        parsed?.family === this.family.declaration.family && parsed.channel === MqttChannel.Cmd ? this.devices.get(parsed.deviceId) : undefined;
+      if (device && device.gateway === gateway && !device.individual) this.handleCommand(device, payload);
+    });
+    await waitForConnect(client, this.connectTimeoutMs, `gateway ${gateway.id}`);
+    await this.announceGateway(gateway);
+    client.on(
+      'connect',
+      () =>
+        void this.announceGateway(gateway).catch((err: Error) =>
+          this.logger.warn({ gateway: gateway.id, err: err.message }, 'gateway re-announce failed'),
+        ),
+    );
+  }
+
+  /** Subscribes to its multiplexed devices' commands and reports itself and every device it speaks for. */
+  private async announceGateway(gateway: SimGateway<State>): Promise<void> {
+    const client = gateway.client;
+    // Its own devices' topics only: `+/cmd` would hand every gateway every command.
+    const multiplexed = gateway.devices.filter((d) => !d.individual);
+    if (multiplexed.length > 0)
+      await client.subscribeAsync(
+        multiplexed.map((d) => d.topic(MqttChannel.Cmd)),
+        { qos: 1 },
+      );
+    const writes = [this.publish(client, gateway.stateTopic, JSON.stringify(this.family.gateway.state(gateway.devices.length)), 1, true)];
+    for (const device of gateway.devices) {
+      if (!device.online) writes.push(this.publish(client, device.topic(MqttChannel.State), OFFLINE_PAYLOAD, 1, true, 'statesSent'));
+      else if (!device.individual) writes.push(this.announce(device));
+    }
+    await Promise.all(writes);
+  }
+
+  private async connectDevice(device: SimDevice<State>): Promise<void> {
+    const client = this.createClient(device.code, device.topic(MqttChannel.State));
+    device.client = client;
+    client.on('message', (_topic, payload) => this.handleCommand(device, payload));
+    await waitForConnect(client, this.connectTimeoutMs, `${this.family.declaration.family} ${device.code}`);
+    const announce = async () => {
+      await client.subscribeAsync(device.topic(MqttChannel.Cmd), { qos: 1 });
+      await this.announce(device);
+    };
+    await announce();
+    // After a broker restart the Will has fired: say the device is back.
+    client.on(
+      'connect',
+      () => void announce().catch((err: Error) => this.logger.warn({ device: device.code, err: err.message }, 'device re-announce failed')),
+    );
+  }
+
+  /** The device is online: the family may react (a strip synchronizes), then its state is reported. */
+  private announce(device: SimDevice<State>): Promise<void> {
+    if (this.family.connected) {
+      const context: DeviceContext<State> = {
+        ...this.context,
+        after: (ms, change) =>
+          this.later(() => {
+            if (change(device.state)) void this.publishState(device);
+          }, ms),
+      };
+      this.family.connected(device.state, context);
+    }
+    return this.publishState(device);
+  }
+
+  /**
+   * Extra topics a family listens to (a lamp's radars): the devices hear them directly, with no platform in between,
+   * on one connection per fleet.
+   */
+  private async listen(): Promise<void> {
+    const listens = this.family.listens;
+    if (!listens) return;
+    const client = mqtt.connect(this.mqttUrl, {
+      clientId: `${this.gatewayIds[0] ?? 'sim'}-listener-${Math.floor(Math.random() * 1e9).toString(36)}`,
+      clean: true,
+      reconnectPeriod: 1000,
+      connectTimeout: this.connectTimeoutMs,
+    });
+    client.on('error', (err) => this.logger.warn({ err: err.message }, 'listener connection error'));
+    client.on('message', (topic, payload) => {
+      if (this.stopping) return;
+      const heard = listens.read(topic, payload);
+      if (heard === null) return;
+      for (const device of this.devices.values()) {
+        if (device.online && listens.hear(device.state, heard, this.context)) void this.publishState(device);
+      }
+    });
+    this.listener = client;
+    await waitForConnect(client, this.connectTimeoutMs, 'listener');
+    await client.subscribeAsync([...listens.topics], { qos: 0 });
+  }
+
+  /** Each online device whose schedule now says something else takes it and reports it. */
+  private tick(): Promise<void> {
+    if (this.stopping || !this.family.tick) return Promise.resolve();
+    const reports: Promise<void>[] = [];
+    for (const device of this.devices.values()) {
+      if (device.online && this.family.tick(device.state, this.context)) reports.push(this.publishState(device));
+    }
+    return Promise.all(reports).then(() => undefined);
+  }
+
+  private handleCommand(device: SimDevice<State>, payload: Buffer): void {
+    if (this.stopping) return;
+    if (!device.online) {
+      this.counters.commandsLostOffline++;
+      return;
+    }
+    this.counters.commandsReceived++;
+    const read = this.reader.read(payload);
+    if (read.kind === 'unreadable') {
+      this.counters.commandsUnreadable++;
+      this.logger.debug({ device: device.code }, 'command without a readable id dropped');
+      return;
+    }
+    const id = read.kind === 'command' ? read.command.id : read.id;
+    const now = Date.now();
+    const earlier = device.recent.get(id);
+    if (earlier) {
+      this.counters.duplicatesIgnored++;
+      this.answerLater(device, earlier, false);
+      return;
+    }
+    let ack: AckMessage;
+    let keepUntil = now + 60_000;
+    if (read.kind === 'invalid') {
+      this.counters.commandsRejected++;
+      ack = { id, ok: false, error: BAD_COMMAND };
+    } else if (read.expiresAtMs <= now) {
+      this.counters.commandsExpired++;
+      ack = { id, ok: false, error: EXPIRED };
+    } else if (this.random() < (this.options.failureRate ?? 0)) {
+      this.counters.commandsFailed++;
+      ack = { id, ok: false, error: DRIVER_FAULT };
+      keepUntil = read.expiresAtMs;
+    } else {
+      this.family.apply(device.state, read.command, this.context);
+      device.applied++;
+      this.counters.commandsApplied++;
+      ack = { id, ok: true };
+      keepUntil = read.expiresAtMs;
+    }
+    device.recent.remember(ack, keepUntil, now);
+    this.answerLater(device, ack, ack.ok);
+  }
+
+  /** The ack after the configured latency, then (after an applied command) the new retained state. */
+  private answerLater(device: SimDevice<State>, ack: AckMessage, applied: boolean): void {
+    this.later(
+      () => {
+        const link = device.link;
+        if (!link) return;
+        void this.publish(link, device.topic(MqttChannel.Ack), JSON.stringify(ack), 1, false, 'acksSent');
+        if (applied) void this.publishState(device);
+      },
+      this.latency.min + this.random() * (this.latency.max - this.latency.min),
+    );
+  }
+
+  private later(run: () => void, ms: number): void {
+    const timer = setTimeout(() => {
+      this.pending.delete(timer);
+      if (!this.stopping) run();
+    }, ms);
+    this.pending.add(timer);
+  }
+
+  private publishState(device: SimDevice<State>): Promise<void> {
+    const state = this.family.report(device.state, device);
+    return this.publish(device.link, device.topic(MqttChannel.State), JSON.stringify(state), 1, true, 'statesSent');
+  }
+
+  private async setFault(code: string, fault: FaultCode, active: boolean): Promise<void> {
+    if (!FAULT_CODES.has(fault)) throw new Error(`device-sim: ${fault} is not a fault code`);
+    const device = this.mustGet(code);
+    if (active) device.faults.add(fault);
+    else device.faults.delete(fault);
+    const event: DeviceEventMessage = { ts: new Date().toISOString(), code: fault, active };
+    await this.publish(device.link, device.topic(MqttChannel.Event), JSON.stringify(event), 1, false, 'eventsSent');
+  }
+
+  /**
+   * Devices are spread over 20 ms slots of one period, so readings arrive evenly, as from real devices whose clocks
+   * are not in step, instead of in a few bursts per period.
+   */
+  private startTelemetry(intervalMs: number): void {
+    const tick = Math.min(TELEMETRY_SLOT_MS, intervalMs);
+    const slots = Math.max(1, Math.round(intervalMs / tick));
+    const buckets: SimDevice<State>[][] = Array.from({ length: slots }, () => []);
+    [...this.devices.values()].forEach((device, i) => buckets[i % slots].push(device));
+    const qos = this.options.telemetryQos ?? 1;
+    let n = 0;
+    this.telemetryTimer = setInterval(() => {
+      const now = new Date();
+      for (const device of buckets[n++ % slots]) {
+        const link = device.link;
+        if (!link) continue;
+        const reading = this.family.telemetry(device.state, device.faults, now, this.random);
+        void this.publish(link, device.topic(MqttChannel.Telemetry), JSON.stringify(reading), qos, false, 'telemetrySent');
+      }
+    }, tick);
+  }
+
+  /** Never rejects: a failed publish is counted and logged, and the simulation goes on. */
+  private publish(
+    client: MqttClient | undefined,
+    topic: string,
+    body: string,
+    qos: 0 | 1,
+    retain: boolean,
+    counter?: keyof FleetStats,
+  ): Promise<void> {
+    if (!client) return Promise.resolve();
+    return client.publishAsync(topic, body, { qos, retain }).then(
+      () => {
+        if (counter) this.counters[counter]++;
+      },
+      (err: Error) => {
+        this.counters.publishErrors++;
+        this.logger.debug({ topic, err: err.message }, 'publish failed');
+      },
+    );
+  }
+}

@@ -1,0 +1,5 @@
+export * from './clock';
+export * from './commands';
+export * from './family';
+export * from './fleet';
+export * from './plan';
