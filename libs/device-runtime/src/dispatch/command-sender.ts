@@ -18,6 +18,9 @@ const PUBLISH_WAIT_MS = 10_000;
  * command until the tracker re-sends it under the same id.
  */
 export class CommandSender {
+  /** The families served: the only ones whose ledger rows this worker takes. */
+  readonly families: readonly FamilyName[];
+
   constructor(
     private readonly pool: Pool,
     private readonly mqtt: MqttConnection,
@@ -28,7 +31,9 @@ export class CommandSender {
     private readonly logger: Logger,
     private readonly timing: AckTiming,
     private readonly chunkSize: number,
-  ) {}
+  ) {
+    this.families = [...handlers.keys()];
+  }
 
   /** Sends every queued row in scope, chunk by chunk; returns how many commands were published. */
   async sendQueued(scope: QueuedScope): Promise<number> {
@@ -36,7 +41,7 @@ export class CommandSender {
     const inFlight: Promise<void>[] = [];
     for (;;) {
       const taken = await inTransaction(this.pool, async (client) => {
-        const items = await commandLedger.takeQueued(client, scope, this.chunkSize, this.timing);
+        const items = await commandLedger.takeQueued(client, scope, this.chunkSize, this.timing, this.families);
         const events = new EventsByFamily();
         events.addSending(items);
         return { items, publish: await this.writes.apply(client, events) };
@@ -55,7 +60,7 @@ export class CommandSender {
 
   /** Re-publishes rows still unanswered at their next attempt time, under the same command id. */
   async resendOverdue(limit = 5000): Promise<number> {
-    const rows = await commandLedger.takeDueForResend(this.pool, limit, this.timing);
+    const rows = await commandLedger.takeDueForResend(this.pool, limit, this.timing, this.families);
     if (rows.length === 0) return 0;
     this.progress.touch(new Set(rows.map((row) => row.dispatch_id)));
     await this.publish(rows);

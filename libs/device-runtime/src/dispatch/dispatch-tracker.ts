@@ -69,7 +69,7 @@ export class DispatchTracker {
   /** Rows still open at their dispatch's expiry become expired, and their devices hear that their command went unanswered. */
   async expireOverdue(limit = 5000): Promise<number> {
     const result = await inTransaction(this.pool, async (client) => {
-      const rows = await commandLedger.expireDue(client, limit);
+      const rows = await commandLedger.expireDue(client, limit, this.sender.families);
       const events = new EventsByFamily();
       events.addAnswers(rows);
       return { rows, publish: await this.writes.apply(client, events) };

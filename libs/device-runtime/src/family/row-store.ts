@@ -19,10 +19,24 @@ function toDb(value: unknown, type: ColumnSpec['type']): unknown {
   return value;
 }
 
+/**
+ * Equal values, JSON ones by content: PostgreSQL hands jsonb objects back with their keys in its own order (shorter
+ * keys first), so an object a device reports again unchanged must not differ from the stored one by key order alone.
+ * Array order counts; a key holding undefined is no key (as in JSON).
+ */
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((value, i) => same(value, b[i]));
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x).filter((key) => x[key] !== undefined);
+  if (keys.length !== Object.keys(y).filter((key) => y[key] !== undefined).length) return false;
+  return keys.every((key) => Object.hasOwn(y, key) && same(x[key], y[key]));
 }
 
 /** Only the fields whose values differ. */

@@ -101,7 +101,7 @@ export class DeviceIntake {
       });
       for (const family of this.families) {
         if (!this.parser.reads(family.family, MqttChannel.State)) continue;
-        const codes = this.devices.codes(family.family);
+        const codes = await this.devices.codes(family.family);
         for (let i = 0; i < codes.length && !this.closed; i += CATCH_UP_CHUNK) {
           const chunk = codes
             .slice(i, i + CATCH_UP_CHUNK)

@@ -164,7 +164,13 @@ export class IntakeWriter {
     this.counters.add('written', batch.length);
     this.counters.add('acks', answered.length);
     this.counters.add('acksIgnored', acks.length - answered.length);
-    publish();
+    // The batch is stored: a failure to announce it must not write it again (as a retry would) nor keep its messages
+    // from being acknowledged.
+    try {
+      publish();
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message, messages: batch.length }, 'stored device messages not announced');
+    }
     if (answered.length > 0) this.progress.touch(answered.map((row) => row.dispatch_id));
     for (const item of batch) item.acknowledge?.();
     this.finished(batch.length);

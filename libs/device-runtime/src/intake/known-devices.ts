@@ -59,12 +59,31 @@ export class KnownDevices {
     return found.length;
   }
 
-  /** The codes of every known device of a family (for reading their stored states). */
-  codes(family: string): string[] {
-    const prefix = `${family}/`;
-    const out: string[] = [];
-    for (const key of this.byCode.keys()) if (key.startsWith(prefix)) out.push(key.slice(prefix.length));
-    return out;
+  /**
+   * The codes of every device of a family (for reading their stored states), read from the database: the cache holds
+   * only what was loaded and looked up since the last change emptied it (a bulk import is announced as `*`, a lost
+   * LISTEN connection clears everything), so devices that have not reported since would be missed. The cache is
+   * filled with them on the way. While the database is unreachable, the cached codes.
+   */
+  async codes(family: string): Promise<string[]> {
+    const source = this.sources.get(family);
+    if (!source) return [];
+    const epoch = this.epoch;
+    try {
+      const { rows } =
+        source.deviceType === null
+          ? await this.pool.query<{ id: number; code: string }>(`SELECT id, code FROM ${source.table}`)
+          : await this.pool.query<{ id: number; code: string }>('SELECT id, code FROM device WHERE type = ANY($1::smallint[])', [
+              [source.deviceType],
+            ]);
+      if (epoch === this.epoch) for (const row of rows) this.byCode.set(keyOf(family, row.code), row.id);
+      return rows.map((row) => row.code);
+    } catch {
+      const prefix = `${family}/`;
+      const out: string[] = [];
+      for (const key of this.byCode.keys()) if (key.startsWith(prefix)) out.push(key.slice(prefix.length));
+      return out;
+    }
   }
 
   /** Drops what a change of device codes makes stale: the keys it names, or everything. */

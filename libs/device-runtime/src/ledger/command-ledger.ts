@@ -238,13 +238,16 @@ export const commandLedger = {
    * Takes up to `limit` queued rows in scope and marks them sent (with their first ack deadline) in the caller's
    * transaction, BEFORE their commands go out: an ack can then never find its row still queued, and a crash after
    * the commit only delays the command until the tracker re-sends it under the same id.
+   *
+   * `families`: only rows of dispatches of these families (the worker's): workers of other families share the
+   * ledger, and a row taken by a worker without the family's handler would be marked sent but never published.
    */
-  async takeQueued(sql: SqlExecutor, scope: QueuedScope, limit: number, timing: AckTiming): Promise<TakenItem[]> {
+  async takeQueued(sql: SqlExecutor, scope: QueuedScope, limit: number, timing: AckTiming, families?: readonly string[]): Promise<TakenItem[]> {
     const filter = 'dispatchId' in scope ? 'i.dispatch_id = $4' : `i.updated_at < now() - $4 * interval '1 millisecond'`;
     const { rows } = await sql.query<TakenItem>(
       `WITH picked AS (
          SELECT i.dispatch_id, i.device_id FROM dispatch_item i JOIN dispatch d ON d.id = i.dispatch_id
-          WHERE ${filter} AND i.state = 'queued' AND d.expires_at > now()
+          WHERE ${filter} AND i.state = 'queued' AND d.expires_at > now() AND ($5::text[] IS NULL OR d.family = ANY($5::text[]))
           ORDER BY i.dispatch_id, i.device_id LIMIT $3 FOR UPDATE OF i SKIP LOCKED)
        UPDATE dispatch_item i
           SET state = 'sent', attempts = i.attempts + 1, sent_at = now(), updated_at = now(), last_error = NULL,
@@ -252,18 +255,21 @@ export const commandLedger = {
          FROM picked, dispatch d, device dev
         WHERE i.dispatch_id = picked.dispatch_id AND i.device_id = picked.device_id AND d.id = i.dispatch_id AND dev.id = i.device_id
       RETURNING ${TAKEN_COLUMNS}`,
-      [timing.ackTimeoutMs, timing.maxBackoffMs, limit, 'dispatchId' in scope ? scope.dispatchId : scope.queuedForMs],
+      [timing.ackTimeoutMs, timing.maxBackoffMs, limit, 'dispatchId' in scope ? scope.dispatchId : scope.queuedForMs, families ?? null],
     );
     return rows;
   },
 
-  /** Takes sent rows still unanswered at their next attempt time, for a re-send under the same command id. */
-  async takeDueForResend(sql: SqlExecutor, limit: number, timing: AckTiming): Promise<TakenItem[]> {
+  /**
+   * Takes sent rows still unanswered at their next attempt time, for a re-send under the same command id; only rows
+   * of dispatches of `families` (the worker's), as in takeQueued.
+   */
+  async takeDueForResend(sql: SqlExecutor, limit: number, timing: AckTiming, families?: readonly string[]): Promise<TakenItem[]> {
     const { rows } = await sql.query<TakenItem>(
       `WITH due AS (
-         SELECT dispatch_id, device_id FROM dispatch_item
-          WHERE state = 'sent' AND next_attempt_at <= now()
-          ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+         SELECT i.dispatch_id, i.device_id FROM dispatch_item i JOIN dispatch d ON d.id = i.dispatch_id
+          WHERE i.state = 'sent' AND i.next_attempt_at <= now() AND ($4::text[] IS NULL OR d.family = ANY($4::text[]))
+          ORDER BY i.next_attempt_at LIMIT $3 FOR UPDATE OF i SKIP LOCKED)
        UPDATE dispatch_item i
           SET attempts = i.attempts + 1, sent_at = now(), updated_at = now(),
               next_attempt_at = now() + least($1 * power(2, i.attempts), $2) * interval '1 millisecond'
@@ -271,7 +277,7 @@ export const commandLedger = {
         WHERE i.dispatch_id = due.dispatch_id AND i.device_id = due.device_id AND d.id = i.dispatch_id AND dev.id = i.device_id
           AND d.expires_at > now()
       RETURNING ${TAKEN_COLUMNS}`,
-      [timing.ackTimeoutMs, timing.maxBackoffMs, limit],
+      [timing.ackTimeoutMs, timing.maxBackoffMs, limit, families ?? null],
     );
     return rows;
   },
@@ -295,10 +301,16 @@ export const commandLedger = {
     return rows;
   },
 
-  /** Rows still open at their dispatch's expiry become expired; found through the open dispatches, not every open row. */
-  async expireDue(sql: SqlExecutor, limit: number): Promise<AnsweredItem[]> {
+  /**
+   * Rows still open at their dispatch's expiry become expired; found through the open dispatches, not every open row.
+   * Only dispatches of `families` (the worker's): the worker that expires a row tells its device, through the
+   * family's handler.
+   */
+  async expireDue(sql: SqlExecutor, limit: number, families?: readonly string[]): Promise<AnsweredItem[]> {
     const { rows } = await sql.query<AnsweredItem>(
-      `WITH overdue AS (SELECT id FROM dispatch WHERE finished_at IS NULL AND expires_at <= now()),
+      `WITH overdue AS (
+              SELECT id FROM dispatch
+               WHERE finished_at IS NULL AND expires_at <= now() AND ($2::text[] IS NULL OR family = ANY($2::text[]))),
             due AS (
               SELECT i.dispatch_id, i.device_id FROM dispatch_item i
                WHERE i.dispatch_id IN (SELECT id FROM overdue) AND i.state IN ('queued', 'sent')
@@ -306,7 +318,7 @@ export const commandLedger = {
        UPDATE dispatch_item i SET state = 'expired', last_error = 'expired', next_attempt_at = NULL, updated_at = now()
          FROM due, dispatch d WHERE i.dispatch_id = due.dispatch_id AND i.device_id = due.device_id AND d.id = i.dispatch_id
        RETURNING i.dispatch_id, i.device_id, i.state, d.family, d.action, coalesce(i.params, d.params) AS params`,
-      [limit],
+      [limit, families ?? null],
     );
     return rows;
   },
