@@ -21,7 +21,8 @@ export interface IntakeConnectionOptions {
   /**
    * MQTT 5 Receive Maximum: QoS 1 messages the broker may have in flight to this connection, unacknowledged. Since
    * messages are acknowledged only once they are stored, this bounds what the process holds; the broker keeps the
-   * rest.
+   * rest. Brokers do not all keep to it (Mosquitto 2.0 may send more), so the connection also stops reading its socket
+   * while it holds this many, and reads again once half of them are acknowledged.
    */
   receiveMaximum: number;
   keepaliveSeconds?: number;
@@ -65,6 +66,9 @@ export class MqttIntakeConnection {
   private reconnectDelay = RECONNECT_MIN_MS;
   private closed = false;
   private corked = false;
+  /** QoS 1 messages handed on and not yet acknowledged, on the current connection. */
+  private inHand = 0;
+  private paused = false;
   private everConnected = false;
   readonly clientId: string;
 
@@ -83,6 +87,11 @@ export class MqttIntakeConnection {
 
   get connected(): boolean {
     return this.socket !== null;
+  }
+
+  /** Messages handed on and not acknowledged yet. */
+  get unacknowledged(): number {
+    return this.inHand;
   }
 
   /** Subscribes (and keeps the subscriptions across reconnects); throws when the broker refuses any. */
@@ -203,6 +212,8 @@ export class MqttIntakeConnection {
     const keepaliveMs = (this.options.keepaliveSeconds ?? 30) * 1000;
     let answered = true;
     this.keepaliveTimer = setInterval(() => {
+      // Not reading (the process holds its window of messages), the connection cannot see the answer to a ping.
+      if (this.paused) return;
       // A broker that has not answered the last ping within a keep-alive period is gone, however the socket looks.
       if (!answered) return socket.destroy(new Error('MQTT keep-alive timed out'));
       answered = false;
@@ -224,6 +235,9 @@ export class MqttIntakeConnection {
   private detach(socket: Socket): void {
     if (this.socket !== socket) return;
     this.socket = null;
+    // What the lost connection had in hand is the broker's again.
+    this.inHand = 0;
+    this.paused = false;
     clearInterval(this.keepaliveTimer);
     const lost = new Error('MQTT connection lost');
     for (const pending of this.waiting.values()) pending.reject(lost);
@@ -274,10 +288,18 @@ export class MqttIntakeConnection {
     const generation = this.generation;
     const messageId = packet.messageId;
     let acked = false;
+    if (++this.inHand >= this.options.receiveMaximum && !this.paused) {
+      this.paused = true;
+      this.socket?.pause();
+    }
     this.options.onMessage(packet.topic, payload, () => {
       if (acked || generation !== this.generation) return;
       acked = true;
       this.write({ cmd: 'puback', messageId, reasonCode: 0 });
+      if (--this.inHand <= this.options.receiveMaximum / 2 && this.paused) {
+        this.paused = false;
+        this.socket?.resume();
+      }
     });
   }
 

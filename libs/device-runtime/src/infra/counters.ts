@@ -17,6 +17,8 @@ export interface CounterSnapshot {
   writeErrors: number;
   /** Writes tried again because the database was unreachable or busy. */
   writeRetries: number;
+  /** Stored states passed over because the device had reported live since they were asked for. */
+  storedSuperseded: number;
 }
 
 /** What the worker has done since it started; logged periodically and read by tests and GET /health. */
@@ -33,6 +35,7 @@ export class Counters {
     expired: 0,
     writeErrors: 0,
     writeRetries: 0,
+    storedSuperseded: 0,
   };
 
   add(counter: Exclude<keyof CounterSnapshot, 'rejected'>, n = 1): void {

@@ -38,11 +38,13 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
  * the database refuses) fails again the same way.
  */
 export function isTransientDatabaseError(err: unknown): boolean {
-  // A fault of the program itself fails again the same way.
-  if (err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError || err instanceof SyntaxError) return false;
   const code = (err as { code?: unknown } | null)?.code;
-  // pg's own connection failures ("Connection terminated unexpectedly", pool time-outs) carry no code.
-  if (typeof code !== 'string') return true;
+  // pg's own connection failures carry no code, only their words; anything else without a code (a fault of the
+  // program, a family's rule that throws) would fail again the same way.
+  if (typeof code !== 'string') return err instanceof Error && PG_CONNECTION_FAILURE.test(err.message);
   if (/^E[A-Z]+$/.test(code)) return true; // Node socket errors: ECONNREFUSED, ECONNRESET, ETIMEDOUT…
   return code.startsWith('08') || code.startsWith('53') || code.startsWith('57P') || RETRYABLE.has(code) || code === '55P03';
 }
+
+/** How pg words a connection that failed, was lost, or could not be had from the pool in time. */
+const PG_CONNECTION_FAILURE = /connection terminated|connection error|not queryable|timeout exceeded when trying to connect|connect(ion)? timeout/i;

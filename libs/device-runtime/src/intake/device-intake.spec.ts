@@ -170,4 +170,24 @@ describe('DeviceIntake.receive', () => {
     await tick(30);
     expect(writer.addEvent.mock.calls.map(([, , event]) => event.report.level)).toEqual(levels);
   });
+
+  it('passes over a stored state of a device heard live since the stored states were asked for, and acknowledges it', async () => {
+    const { devices, writer, counters, intake } = setUp();
+    await devices.load();
+    // As while catchUp() reads the stored states.
+    (intake as unknown as { heardLive: Set<string> | null }).heardLive = new Set();
+    const payload = (level: number) => Buffer.from(JSON.stringify({ ...STATE, level }));
+    intake.receive('city/v1/lamp/L-1/state', payload(80), jest.fn());
+    const storedAck = jest.fn();
+    intake.receive('city/v1/lamp/L-1/state', payload(20), storedAck, true);
+    await tick();
+    expect(writer.addEvent.mock.calls.map(([, , event]) => event.report.level)).toEqual([80]);
+    expect(storedAck).toHaveBeenCalled();
+    expect(counters.snapshot().storedSuperseded).toBe(1);
+    // Once the stored states are read, nothing is passed over.
+    (intake as unknown as { heardLive: Set<string> | null }).heardLive = null;
+    intake.receive('city/v1/lamp/L-1/state', payload(40), jest.fn(), true);
+    await tick();
+    expect(writer.addEvent.mock.calls.map(([, , event]) => event.report.level)).toEqual([80, 40]);
+  });
 });

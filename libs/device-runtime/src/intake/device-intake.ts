@@ -35,6 +35,11 @@ export class DeviceIntake {
   private subscriptions: IntakeSubscription[] = [];
   private closed = false;
   private catchingUp: Promise<number> | null = null;
+  /**
+   * While stored states are read: the devices heard live meanwhile. A stored state comes from before the reading
+   * began, so it must not overwrite what such a device has reported since.
+   */
+  private heardLive: Set<string> | null = null;
 
   constructor(
     private readonly families: readonly FamilyDeclaration[],
@@ -90,13 +95,14 @@ export class DeviceIntake {
     let read = 0;
     let connection: MqttIntakeConnection | undefined;
     const started = Date.now();
+    this.heardLive = new Set();
     try {
       connection = await MqttIntakeConnection.connect(this.settings.mqttUrl, {
         clientIdPrefix: `${this.settings.name}-catch-up`,
         receiveMaximum: CATCH_UP_CHUNK * 2,
         onMessage: (topic, payload, ack) => {
           read++;
-          this.receive(topic, payload, ack);
+          this.receive(topic, payload, ack, true);
         },
       });
       for (const family of this.families) {
@@ -117,6 +123,7 @@ export class DeviceIntake {
     } catch (err) {
       this.logger.warn({ err: (err as Error).message, states: read }, 'could not read every stored device state');
     } finally {
+      this.heardLive = null;
       await connection?.close().catch(() => undefined);
     }
     return read;
@@ -132,13 +139,23 @@ export class DeviceIntake {
     await Promise.all(this.connections.map((c) => c.close().catch(() => undefined)));
   }
 
-  receive(topic: string, payload: Buffer, ack: AcknowledgeMessage | null): void {
+  /** One message from the broker; `stored`: a retained state read by catchUp(), not live traffic. */
+  receive(topic: string, payload: Buffer, ack: AcknowledgeMessage | null, stored = false): void {
     this.counters.add('received');
     const parsed = mqttTopics.parse(topic);
     const family = parsed && this.families.some((f) => f.family === parsed.family) ? (parsed.family as FamilyName) : null;
     if (!parsed || !family || parsed.channel === MqttChannel.Cmd) return this.reject('bad-topic', topic, ack);
     const message = this.parser.parse(family, parsed.channel, payload);
     if (!message) return this.reject('malformed', parsed.deviceId, ack);
+    if (this.heardLive) {
+      const device = `${family}/${parsed.deviceId}`;
+      if (!stored) this.heardLive.add(device);
+      else if (this.heardLive.has(device)) {
+        ack?.();
+        this.counters.add('storedSuperseded');
+        return;
+      }
+    }
     const at = new Date().toISOString();
     const accept = (recordId: number) => {
       this.counters.add('accepted');

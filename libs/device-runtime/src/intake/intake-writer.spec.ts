@@ -257,3 +257,16 @@ describe('IntakeWriter', () => {
     expect(counters.snapshot()).toMatchObject({ written: 2, writeRetries: 0, writeErrors: 0 });
   });
 });
+
+describe('IntakeWriter: errors of the program itself', () => {
+  it('treats an error that is no database failure as the batch’s fault: split, dropped and counted, never retried forever', async () => {
+    const { db, counters, writer, add } = setUp({ flushMs: 1000 });
+    const BAD = 3;
+    // A family's rule that throws on one device's message.
+    db.failApply = (ids) => (ids.includes(BAD) ? new Error('a family rule failed') : null);
+    for (const id of range(1, 4)) add(id);
+    await writer.whenWritten();
+    expect(db.transactions.flat()).toEqual([1, 2, 4]);
+    expect(counters.snapshot()).toMatchObject({ written: 3, writeErrors: 1, writeRetries: 0 });
+  });
+});
