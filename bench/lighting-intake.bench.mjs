@@ -290,7 +290,10 @@ async function main() {
       ],
       ['stored', `${fmt(c.written)} (acknowledged to the broker once stored)`],
       ['lost', `${fmt(lost)} (sent − stored − dropped by the broker)`],
-      ['worker RSS series', `${workerRss.map((v) => v.toFixed(0)).join(' → ')} MB (growth from the first to the second half: ${rssGrowth.toFixed(0)} MB)`],
+      [
+        'worker RSS series',
+        `${workerRss.map((v) => v.toFixed(0)).join(' → ')} MB (growth from the first to the second half: ${rssGrowth.toFixed(0)} MB)`,
+      ],
       ['lamps reported', `${fmt(stored.reported)} of ${fmt(settings.devices)} in the last 30 s (${fmt(stored.with_telemetry)} with telemetry)`],
       [
         'socket events',

@@ -6,7 +6,7 @@ import Redis from 'ioredis';
 import pg from 'pg';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -200,7 +200,7 @@ export class BenchPlatform {
       MQTT_URL: services.mqttUrl,
       REDIS_PREFIX: this.redisPrefix,
       INTAKE_GROUP: this.intakeGroup,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'warn',
       LOG_FORMAT: 'json',
       ...extra,
     };
@@ -242,11 +242,19 @@ export class BenchPlatform {
     });
   }
 
-  /** A long-running child; its output is kept (last 200 kB) for errors and for the simulator's final counters. */
+  /**
+   * A long-running child; its output is kept (last 200 kB) for errors and for the simulator's final counters, and
+   * written whole to BENCH_LOG_DIR/<name>.log when that is set.
+   */
   spawn(name, args, extraEnv = {}) {
     const child = spawn(process.execPath, args, { cwd: ROOT, env: this.serviceEnv(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
     this.outputs.set(name, '');
-    const keep = (d) => this.outputs.set(name, (this.outputs.get(name) + d).slice(-200_000));
+    const file = env.BENCH_LOG_DIR ? join(env.BENCH_LOG_DIR, `${name}.log`) : null;
+    if (file) mkdirSync(env.BENCH_LOG_DIR, { recursive: true });
+    const keep = (d) => {
+      this.outputs.set(name, (this.outputs.get(name) + d).slice(-200_000));
+      if (file) appendFileSync(file, d);
+    };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     this.children.set(name, child);

@@ -152,10 +152,17 @@ export class DeviceWorker {
     progress.start();
     for (const observer of this.options.observers ?? []) observer.start?.();
     await this.intake.start();
-    this.tracker = new DispatchTracker(pool, sender, writes, progress, this.counters, logger, {
-      intervalMs: config.trackerIntervalMs,
-      orphanAfterMs: config.orphanAfterMs,
-    });
+    const intake = this.intake;
+    this.tracker = new DispatchTracker(
+      pool,
+      sender,
+      writes,
+      progress,
+      this.counters,
+      logger,
+      { intervalMs: config.trackerIntervalMs, orphanAfterMs: config.orphanAfterMs },
+      () => (intake.holdingBack ? null : Math.max(writer.lagMs, writer.ackTimeMs)),
+    );
     this.tracker.start();
     for (const jobWorker of this.jobWorkers) {
       void jobWorker.run().catch((err: Error) => logger.error({ err: err.message }, 'job worker stopped'));

@@ -94,6 +94,11 @@ export class MqttIntakeConnection {
     return this.inHand;
   }
 
+  /** Whether it holds its whole window and has stopped reading: the broker keeps what comes next. */
+  get full(): boolean {
+    return this.paused;
+  }
+
   /** Subscribes (and keeps the subscriptions across reconnects); throws when the broker refuses any. */
   async subscribe(subscriptions: readonly IntakeSubscription[]): Promise<void> {
     for (const s of subscriptions) this.subscriptions.set(s.topic, s);

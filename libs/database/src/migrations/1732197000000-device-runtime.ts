@@ -12,12 +12,15 @@ const columns = STATES.join(', ');
  *
  * - `dispatch_tally`: each dispatch's rows counted by state, kept by statement-level triggers on `dispatch_item`, so
  *   progress of a 50,000-device dispatch is read from a few rows instead of counting its items ten times a second.
- *   Each transaction adds its deltas to one of TALLY_STRIPES rows (by backend), so writers to one dispatch do not
+ *   Each transaction adds its deltas to one of TALLY_STRIPES rows (by transaction id), so writers to one dispatch do not
  *   queue on a single row; a dispatch's counts are the sum of its stripes.
  * - Announcements of lamp gateway codes (`lamp-gateway/<code>`) on the device codes channel, as the registry's are,
  *   so the workers' code caches follow gateways too.
  * - Room for in-place (HOT) updates of the rows devices update all the time: lamps and strip lights report every few
  *   seconds, and a page with free space lets PostgreSQL rewrite a row without touching its indexes.
+ * - Indexes that follow the ledger's work: the queued rows of a dispatch (its job takes them a chunk at a time; walking
+ *   the dispatch's rows from the start for each chunk made a 50,000-row dispatch quadratic), and the sent rows by their
+ *   next attempt (the re-sends). Queued rows have no next attempt, so the latter no longer holds them.
  */
 export class DeviceRuntime1732197000000 implements MigrationInterface {
   name = 'DeviceRuntime1732197000000';
@@ -43,7 +46,7 @@ export class DeviceRuntime1732197000000 implements MigrationInterface {
           WITH changes AS (${changes}),
                deltas AS (SELECT dispatch_id, ${sums} FROM changes GROUP BY dispatch_id ORDER BY dispatch_id)
           INSERT INTO dispatch_tally AS t (dispatch_id, stripe, ${columns})
-          SELECT dispatch_id, (pg_backend_pid() % ${TALLY_STRIPES})::smallint, ${STATES.map((s) => `coalesce(${s}, 0)`).join(', ')} FROM deltas
+          SELECT dispatch_id, (txid_current() % ${TALLY_STRIPES})::smallint, ${STATES.map((s) => `coalesce(${s}, 0)`).join(', ')} FROM deltas
            WHERE EXISTS (SELECT 1 FROM dispatch WHERE id = deltas.dispatch_id)
           ON CONFLICT (dispatch_id, stripe) DO UPDATE SET ${STATES.map((s) => `${s} = t.${s} + excluded.${s}`).join(', ')};`;
     const added = 'SELECT dispatch_id, state, count(*) AS n FROM changed_new GROUP BY 1, 2';
@@ -95,9 +98,16 @@ export class DeviceRuntime1732197000000 implements MigrationInterface {
     }
 
     for (const table of ['lamp', 'strip_light', 'lamp_gateway']) await q.query(`ALTER TABLE ${table} SET (fillfactor = 70)`);
+
+    await q.query(`CREATE INDEX dispatch_item_queued_idx ON dispatch_item (dispatch_id, device_id) WHERE state = 'queued'`);
+    await q.query(`DROP INDEX dispatch_item_open_idx`);
+    await q.query(`CREATE INDEX dispatch_item_resend_idx ON dispatch_item (next_attempt_at) WHERE state = 'sent'`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP INDEX dispatch_item_resend_idx`);
+    await q.query(`CREATE INDEX dispatch_item_open_idx ON dispatch_item (next_attempt_at) WHERE state IN ('queued', 'sent')`);
+    await q.query(`DROP INDEX dispatch_item_queued_idx`);
     for (const table of ['lamp', 'strip_light', 'lamp_gateway']) await q.query(`ALTER TABLE ${table} RESET (fillfactor)`);
     for (const [name] of GATEWAY_TRIGGERS) await q.query(`DROP TRIGGER IF EXISTS ${name} ON lamp_gateway`);
     await q.query(`DROP FUNCTION IF EXISTS sc_family_codes_changed()`);

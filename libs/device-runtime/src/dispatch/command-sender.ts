@@ -11,6 +11,8 @@ import type { DispatchProgress } from './dispatch-progress';
 
 /** How long a chunk of publishes may wait for the broker before the tracker is left to re-send it. */
 const PUBLISH_WAIT_MS = 10_000;
+/** Chunks being published at once: one goes out while the next is taken. */
+const PUBLISHING_CHUNKS = 1;
 
 /**
  * Publishes the ledger's commands. Rows are marked sent (and their devices `sending`) in a transaction BEFORE their
@@ -35,11 +37,17 @@ export class CommandSender {
     this.families = [...handlers.keys()];
   }
 
-  /** Sends every queued row in scope, chunk by chunk; returns how many commands were published. */
+  /**
+   * Sends every queued row in scope, chunk by chunk; returns how many commands were published. A chunk is taken (and
+   * its ack time-out starts) only once the broker has acknowledged all but the last chunk published: taking rows
+   * faster than the broker takes their commands would start their time-outs while they still wait in this process,
+   * and make them look unanswered.
+   */
   async sendQueued(scope: QueuedScope): Promise<number> {
     let sent = 0;
     const inFlight: Promise<void>[] = [];
     for (;;) {
+      if (inFlight.length >= PUBLISHING_CHUNKS) await inFlight[inFlight.length - PUBLISHING_CHUNKS];
       const taken = await inTransaction(this.pool, async (client) => {
         const items = await commandLedger.takeQueued(client, scope, this.chunkSize, this.timing, this.families);
         const events = new EventsByFamily();
@@ -58,9 +66,12 @@ export class CommandSender {
     return sent;
   }
 
-  /** Re-publishes rows still unanswered at their next attempt time, under the same command id. */
-  async resendOverdue(limit = 5000): Promise<number> {
-    const rows = await commandLedger.takeDueForResend(this.pool, limit, this.timing, this.families);
+  /**
+   * Re-publishes rows still unanswered at their next attempt time, under the same command id; `graceMs` moves that
+   * time on by how far behind the intake is.
+   */
+  async resendOverdue(limit = 5000, graceMs = 0): Promise<number> {
+    const rows = await commandLedger.takeDueForResend(this.pool, limit, this.timing, this.families, graceMs);
     if (rows.length === 0) return 0;
     this.progress.touch(new Set(rows.map((row) => row.dispatch_id)));
     await this.publish(rows);

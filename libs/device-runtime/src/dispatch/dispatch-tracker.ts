@@ -13,6 +13,13 @@ export interface TrackerTiming {
   orphanAfterMs: number;
 }
 
+/**
+ * How much later than its ack time-out a command's ack may still come, milliseconds: how far behind the devices this
+ * worker's intake is, or how long acks take right now, whichever is more; null while the broker holds more of the
+ * devices' messages than the worker has taken in (its window is full), so nothing can be said of the acks among them.
+ */
+export type IntakeLag = () => number | null;
+
 /** Sweeps that need not run on every tick. */
 const SLOW_SWEEP_EVERY_MS = 2000;
 
@@ -34,6 +41,7 @@ export class DispatchTracker {
     private readonly counters: Counters,
     private readonly logger: Logger,
     private readonly timing: TrackerTiming,
+    private readonly intakeLag: IntakeLag = () => 0,
   ) {}
 
   start(): void {
@@ -46,10 +54,15 @@ export class DispatchTracker {
     await this.tick;
   }
 
-  /** One pass: expire, re-send, and now and then pick up orphans and unfinished dispatches. */
+  /**
+   * One pass: expire, re-send, and now and then pick up orphans and unfinished dispatches. A command is re-sent when
+   * its ack has not come: not while its ack may be among those the worker has not stored yet, so a slow moment of
+   * the platform itself never doubles the commands.
+   */
   async runOnce(): Promise<void> {
     await this.expireOverdue();
-    await this.sender.resendOverdue();
+    const lag = this.intakeLag();
+    if (lag !== null) await this.sender.resendOverdue(5000, lag);
     if (Date.now() - this.lastSlowSweep >= SLOW_SWEEP_EVERY_MS) {
       this.lastSlowSweep = Date.now();
       await this.sender.sendQueued({ queuedForMs: this.timing.orphanAfterMs });

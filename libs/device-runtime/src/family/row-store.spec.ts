@@ -93,14 +93,14 @@ describe('RowStore', () => {
     const { fake, statements } = client([storedRow(7)]);
     await store.apply(fake, new Map([[7, [report({ level: 40 })]]]));
     expect(statements.map((s) => s.sql)).toEqual([
-      'SELECT f.device_id AS "recordId", d.code AS "deviceCode", f.level AS "level", f.n AS "count", f.reading AS "reading", ' +
+      'SELECT f.device_id AS "recordId", (SELECT d.code FROM device d WHERE d.id = f.device_id) AS "deviceCode", f.level AS "level", f.n AS "count", f.reading AS "reading", ' +
         'f.enabled AS "enabled", f.label AS "label", f.readings AS "readings", f.reported_at AS "reportedAt", f.codes AS "codes" ' +
-        'FROM test_sensor f JOIN device d ON d.id = f.device_id WHERE f.device_id = ANY($1::int[]) ORDER BY f.device_id FOR UPDATE OF f',
+        'FROM test_sensor f WHERE f.device_id = ANY($1::int[]) ORDER BY f.device_id FOR UPDATE OF f',
       'UPDATE test_sensor f SET level = u.level, n = u.n, reading = u.reading, enabled = u.enabled, label = u.label, ' +
         'readings = u.readings, reported_at = u.reported_at, codes = u.codes ' +
         'FROM (SELECT id, level, n, reading, enabled, label, readings, reported_at, codes::smallint[] AS codes ' +
         'FROM unnest($1::int[], $2::smallint[], $3::int[], $4::float8[], $5::boolean[], $6::text[], $7::jsonb[], $8::timestamptz[], $9::text[]) ' +
-        'AS t(id, level, n, reading, enabled, label, readings, reported_at, codes)) u WHERE f.device_id = u.id',
+        'AS t(id, level, n, reading, enabled, label, readings, reported_at, codes)) u WHERE f.device_id = u.id AND f.device_id = ANY($1::int[])',
     ]);
     expect(statements[0].params).toEqual([[7]]);
   });
@@ -112,7 +112,7 @@ describe('RowStore', () => {
     expect(statements[0].sql).toMatch(
       /^SELECT f\.id AS "recordId", f\.code AS "deviceCode", .* FROM test_own f WHERE f\.id = ANY\(\$1::int\[\]\) ORDER BY f\.id FOR UPDATE OF f$/,
     );
-    expect(statements[1].sql).toMatch(/^UPDATE test_own f SET .* WHERE f\.id = u\.id$/);
+    expect(statements[1].sql).toMatch(/^UPDATE test_own f SET .* WHERE f\.id = u\.id AND f\.id = ANY\(\$1::int\[\]\)$/);
   });
 
   it('applies each device’s events in order and writes only the devices that changed, with their values as pg takes them', async () => {

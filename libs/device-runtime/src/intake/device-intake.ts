@@ -55,6 +55,11 @@ export class DeviceIntake {
     return this.connections.length > 0 && this.connections.every((c) => c.connected);
   }
 
+  /** Whether a connection holds its whole window: more messages than the worker has taken in wait in the broker. */
+  get holdingBack(): boolean {
+    return this.connections.some((c) => c.full);
+  }
+
   async start(): Promise<void> {
     const { mqttUrl, name, group, window } = this.settings;
     for (let i = 0; i < this.settings.connections; i++) {

@@ -9,9 +9,9 @@ import type { Counters } from '../infra/counters';
 import { inTransaction, isTransientDatabaseError } from '../infra/database';
 import { commandLedger } from '../ledger/command-ledger';
 
-type Item =
-  | { kind: 'event'; family: FamilyName; recordId: number; event: DeviceEvent; acknowledge: AcknowledgeMessage | null }
-  | { kind: 'ack'; family: FamilyName; recordId: number; ack: AckMessage; acknowledge: AcknowledgeMessage | null };
+type Item = { family: FamilyName; recordId: number; acknowledge: AcknowledgeMessage | null; arrivedAt: number } & (
+  { kind: 'event'; event: DeviceEvent } | { kind: 'ack'; ack: AckMessage }
+);
 
 export interface WriterSettings {
   /** At most this many messages per transaction. */
@@ -21,6 +21,8 @@ export interface WriterSettings {
 }
 
 const RETRY_MIN_MS = 200;
+/** Ack times kept for ackTimeMs. */
+const ACK_TIMES_KEPT = 2000;
 const RETRY_MAX_MS = 5000;
 
 /**
@@ -36,6 +38,11 @@ const RETRY_MAX_MS = 5000;
  */
 export class IntakeWriter {
   private pending: Item[] = [];
+  /** When the oldest message of the batch being written arrived. */
+  private writingSince: number | null = null;
+  /** How long recent acks took from their command's last send to being stored, milliseconds (a ring). */
+  private readonly ackTimes = new Float64Array(ACK_TIMES_KEPT);
+  private ackTimesSeen = 0;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> | null = null;
   private stopped = false;
@@ -58,12 +65,32 @@ export class IntakeWriter {
     return this.pending.length;
   }
 
+  /**
+   * How long the oldest message taken in and not yet stored has waited, milliseconds (0 when none waits): how far
+   * behind the devices the stored state is. An ack that arrived is not overdue while it waits here.
+   */
+  get lagMs(): number {
+    const oldest = this.writingSince ?? this.pending[0]?.arrivedAt;
+    return oldest === undefined ? 0 : Math.max(0, Date.now() - oldest);
+  }
+
+  /**
+   * How long acks take right now, from their command's last send to being stored (the 95th percentile of the last
+   * ACK_TIMES_KEPT; 0 before any): when the platform is busy it grows, and a command is not overdue before it.
+   */
+  get ackTimeMs(): number {
+    const n = Math.min(this.ackTimesSeen, ACK_TIMES_KEPT);
+    if (n === 0) return 0;
+    const sorted = this.ackTimes.slice(0, n).sort();
+    return sorted[Math.min(n - 1, Math.floor(n * 0.95))];
+  }
+
   addEvent(family: FamilyName, recordId: number, event: DeviceEvent, acknowledge: AcknowledgeMessage | null): void {
-    this.take({ kind: 'event', family, recordId, event, acknowledge });
+    this.take({ kind: 'event', family, recordId, event, acknowledge, arrivedAt: Date.now() });
   }
 
   addAck(family: FamilyName, recordId: number, ack: AckMessage, acknowledge: AcknowledgeMessage | null): void {
-    this.take({ kind: 'ack', family, recordId, ack, acknowledge });
+    this.take({ kind: 'ack', family, recordId, ack, acknowledge, arrivedAt: Date.now() });
   }
 
   /** Resolves once every message taken in so far is stored, whatever keeps arriving after it. */
@@ -112,7 +139,12 @@ export class IntakeWriter {
   private async drain(): Promise<void> {
     while (this.pending.length > 0 && !this.stopped) {
       const batch = this.pending.splice(0, this.settings.batchSize);
-      await this.writeWhole(batch);
+      this.writingSince = batch[0].arrivedAt;
+      try {
+        await this.writeWhole(batch);
+      } finally {
+        this.writingSince = null;
+      }
     }
   }
 
@@ -172,6 +204,7 @@ export class IntakeWriter {
       this.logger.error({ err: (err as Error).message, messages: batch.length }, 'stored device messages not announced');
     }
     if (answered.length > 0) this.progress.touch(answered.map((row) => row.dispatch_id));
+    for (const row of answered) if (row.ack_ms !== undefined && row.ack_ms !== null) this.ackTimes[this.ackTimesSeen++ % ACK_TIMES_KEPT] = row.ack_ms;
     for (const item of batch) item.acknowledge?.();
     this.finished(batch.length);
   }

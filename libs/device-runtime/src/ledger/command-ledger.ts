@@ -40,6 +40,8 @@ export interface AnsweredItem {
   family: FamilyName;
   action: string;
   params: unknown;
+  /** For an ack: how long after its last send it was stored, milliseconds. */
+  ack_ms?: number;
 }
 
 export interface AckToRecord {
@@ -84,7 +86,9 @@ function emptyCounts(): DispatchCounts {
   return { queued: 0, sent: 0, delivered: 0, failed: 0, expired: 0 };
 }
 
-const TAKEN_COLUMNS = `i.dispatch_id, i.device_id, i.command_id, dev.code, d.family, d.action, coalesce(i.params, d.params) AS params, d.expires_at`;
+/** What a taken row's command needs; the device code by a lookup per row, not a join the planner may hash whole. */
+const TAKEN_COLUMNS = `i.dispatch_id, i.device_id, i.command_id, (SELECT dev.code FROM device dev WHERE dev.id = i.device_id) AS code,
+  d.family, d.action, coalesce(i.params, d.params) AS params, d.expires_at`;
 
 /**
  * The command ledger: a dispatch, one row per target device, the outbox row that hands the dispatch to its family's
@@ -252,8 +256,8 @@ export const commandLedger = {
        UPDATE dispatch_item i
           SET state = 'sent', attempts = i.attempts + 1, sent_at = now(), updated_at = now(), last_error = NULL,
               next_attempt_at = now() + least($1 * power(2, i.attempts), $2) * interval '1 millisecond'
-         FROM picked, dispatch d, device dev
-        WHERE i.dispatch_id = picked.dispatch_id AND i.device_id = picked.device_id AND d.id = i.dispatch_id AND dev.id = i.device_id
+         FROM picked, dispatch d
+        WHERE i.dispatch_id = picked.dispatch_id AND i.device_id = picked.device_id AND d.id = i.dispatch_id
       RETURNING ${TAKEN_COLUMNS}`,
       [timing.ackTimeoutMs, timing.maxBackoffMs, limit, 'dispatchId' in scope ? scope.dispatchId : scope.queuedForMs, families ?? null],
     );
@@ -262,22 +266,24 @@ export const commandLedger = {
 
   /**
    * Takes sent rows still unanswered at their next attempt time, for a re-send under the same command id; only rows
-   * of dispatches of `families` (the worker's), as in takeQueued.
+   * of dispatches of `families` (the worker's), as in takeQueued. `graceMs`: how far behind the devices the intake is
+   * (an ack that arrived but is not stored yet must not make its command look lost).
    */
-  async takeDueForResend(sql: SqlExecutor, limit: number, timing: AckTiming, families?: readonly string[]): Promise<TakenItem[]> {
+  async takeDueForResend(sql: SqlExecutor, limit: number, timing: AckTiming, families?: readonly string[], graceMs = 0): Promise<TakenItem[]> {
     const { rows } = await sql.query<TakenItem>(
       `WITH due AS (
          SELECT i.dispatch_id, i.device_id FROM dispatch_item i JOIN dispatch d ON d.id = i.dispatch_id
-          WHERE i.state = 'sent' AND i.next_attempt_at <= now() AND ($4::text[] IS NULL OR d.family = ANY($4::text[]))
+          WHERE i.state = 'sent' AND i.next_attempt_at <= now() - $5 * interval '1 millisecond'
+            AND ($4::text[] IS NULL OR d.family = ANY($4::text[]))
           ORDER BY i.next_attempt_at LIMIT $3 FOR UPDATE OF i SKIP LOCKED)
        UPDATE dispatch_item i
           SET attempts = i.attempts + 1, sent_at = now(), updated_at = now(),
               next_attempt_at = now() + least($1 * power(2, i.attempts), $2) * interval '1 millisecond'
-         FROM due, dispatch d, device dev
-        WHERE i.dispatch_id = due.dispatch_id AND i.device_id = due.device_id AND d.id = i.dispatch_id AND dev.id = i.device_id
+         FROM due, dispatch d
+        WHERE i.dispatch_id = due.dispatch_id AND i.device_id = due.device_id AND d.id = i.dispatch_id
           AND d.expires_at > now()
       RETURNING ${TAKEN_COLUMNS}`,
-      [timing.ackTimeoutMs, timing.maxBackoffMs, limit, families ?? null],
+      [timing.ackTimeoutMs, timing.maxBackoffMs, limit, families ?? null, graceMs],
     );
     return rows;
   },
@@ -295,7 +301,9 @@ export const commandLedger = {
               next_attempt_at = NULL, updated_at = now()
          FROM unnest($1::uuid[], $2::int[], $3::boolean[], $4::text[]) AS a(command_id, device_id, ok, error), dispatch d
         WHERE i.command_id = a.command_id AND i.device_id = a.device_id AND i.state IN ('queued', 'sent') AND d.id = i.dispatch_id
-      RETURNING i.dispatch_id, i.device_id, i.state, d.family, d.action, coalesce(i.params, d.params) AS params`,
+          AND i.command_id = ANY($1::uuid[])
+      RETURNING i.dispatch_id, i.device_id, i.state, d.family, d.action, coalesce(i.params, d.params) AS params,
+                (extract(epoch FROM now() - i.sent_at) * 1000)::int AS ack_ms`,
       [acks.map((a) => a.commandId), acks.map((a) => a.deviceId), acks.map((a) => a.ok), acks.map((a) => a.error ?? null)],
     );
     return rows;
