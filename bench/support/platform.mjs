@@ -7,11 +7,13 @@ import pg from 'pg';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { freePort, mosquittoInstalled, startProjectBroker } from '../../scripts/broker.mjs';
+
+export { freePort };
 import { GATEWAY_NODE_FLAGS } from '../../scripts/lib.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -26,6 +28,13 @@ export const services = {
   redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   mqttUrl: env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
 };
+
+/**
+ * The benchmarks measure the product with the broker it ships: Mosquitto with deploy/mosquitto/mosquitto.conf on a free
+ * loopback port of the run's own (stopped when the run exits), unless MQTT_URL names another broker.
+ */
+export const broker = !env.MQTT_URL && mosquittoInstalled() ? await startProjectBroker() : null;
+if (broker) services.mqttUrl = broker.url;
 
 export const log = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -49,17 +58,6 @@ export function checkPrerequisites() {
   assertLoopback(services.serverUrl, 'PostgreSQL');
   assertLoopback(services.redisUrl, 'Redis');
   assertLoopback(services.mqttUrl, 'MQTT');
-}
-
-export function freePort() {
-  return new Promise((ok, ko) => {
-    const server = createServer();
-    server.once('error', ko);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => ok(port));
-    });
-  });
 }
 
 export async function withClient(url, run) {
@@ -222,7 +220,7 @@ export class BenchPlatform {
       } = await c.query(`INSERT INTO region (region_name, remark) VALUES ($1, 'benchmark') RETURNING id`, [`Bench ${this.codePrefix}`]);
       await c.query(
         `WITH d AS (INSERT INTO device (type, code, name, region_id)
-                    SELECT 1, $1 || lpad(g::text, 5, '0'), 'bench lamp ' || g, $3 FROM generate_series(1, $2::int) g RETURNING id)
+                    SELECT 1, $1 || lpad(g::text, greatest(5, length(g::text)), '0'), 'bench lamp ' || g, $3 FROM generate_series(1, $2::int) g RETURNING id)
          INSERT INTO lamp (device_id) SELECT id FROM d`,
         [this.codePrefix, count, region.id],
       );

@@ -1,6 +1,9 @@
-// Restarts the machine's MQTT broker under live traffic: every MQTT client on the machine loses its connection, so
-// this runs in the `faults` Jest project, after and apart from every other test.
+// Restarts the MQTT broker under live traffic: every MQTT client of the broker loses its connection, so this runs in
+// the `faults` Jest project, after and apart from every other test. `npm test` runs its own broker (scripts/broker.mjs)
+// and names its configuration and pid files; against a broker given by MQTT_URL alone, the machine's Mosquitto is
+// restarted as the machine starts it.
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { LampStatus } from '@sc/contracts';
 import { waitFor, type ApiClient } from '@sc/testing';
@@ -25,7 +28,8 @@ import {
 } from '../support/pipeline';
 
 const LAMPS = 100;
-const MOSQUITTO_CONF = '/etc/mosquitto/mosquitto.conf';
+const MOSQUITTO_CONF = process.env.MQTT_BROKER_CONF ?? '/etc/mosquitto/mosquitto.conf';
+const MOSQUITTO_PID_FILE = process.env.MQTT_BROKER_PID_FILE;
 
 const brokerAddress = () => {
   const url = new URL(MQTT_URL);
@@ -56,7 +60,8 @@ async function ensureBrokerRunning(): Promise<void> {
 /** SIGTERM to the broker (it saves its retained messages), a moment without it, then the same broker again. */
 async function restartBroker(downMs: number): Promise<number> {
   const started = Date.now();
-  spawnSync('pkill', ['-TERM', '-x', 'mosquitto']);
+  if (MOSQUITTO_PID_FILE && existsSync(MOSQUITTO_PID_FILE)) process.kill(Number(readFileSync(MOSQUITTO_PID_FILE, 'utf8').trim()), 'SIGTERM');
+  else spawnSync('pkill', ['-TERM', '-x', 'mosquitto']);
   await waitFor(async () => ((await brokerAnswers()) ? undefined : true), 10_000, 50);
   await sleep(downMs);
   await ensureBrokerRunning();

@@ -1,0 +1,126 @@
+// The project's MQTT broker: Mosquitto run with the shipped configuration (deploy/mosquitto/mosquitto.conf) on a
+// loopback port of its own, for `npm start`, `npm test` and the benchmarks. The shipped settings (in-flight window,
+// bounded queue) decide whether bursts such as 50,000 devices coming online at once reach the platform, so the
+// console is run and measured with them rather than with whatever broker the machine has. Plain Node, no dependencies.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+export const SHIPPED_BROKER_CONF = join(root, 'deploy', 'mosquitto', 'mosquitto.conf');
+
+/** Whether Mosquitto is installed here (without it, the scripts use the broker at MQTT_URL or 127.0.0.1:1883). */
+export function mosquittoInstalled() {
+  return spawnSync('mosquitto', ['-h'], { stdio: 'ignore' }).error === undefined;
+}
+
+/** Whether something accepts TCP connections on the port (127.0.0.1). */
+export function portAnswers(port, timeoutMs = 500) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.setTimeout(timeoutMs, () => done(false));
+  });
+}
+
+/** A loopback port nobody listens on now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The shipped configuration with its listeners replaced by one on 127.0.0.1:`port`, and a pid file: everything else
+ * (limits, persistence, and, where the file sets them, credentials and access lists) is used as shipped.
+ */
+export function brokerConfig(port) {
+  // A directory of its own, writable by the user Mosquitto drops to when started as root.
+  const dir = mkdtempSync(join(tmpdir(), 'sc-mosquitto-'));
+  chmodSync(dir, 0o777);
+  const shipped = readFileSync(SHIPPED_BROKER_CONF, 'utf8')
+    .split('\n')
+    .filter((line) => !/^\s*(listener|port|bind_address|pid_file)\b/.test(line));
+  const pidFile = join(dir, 'mosquitto.pid');
+  const confFile = join(dir, 'mosquitto.conf');
+  writeFileSync(
+    confFile,
+    [`# Made from ${SHIPPED_BROKER_CONF} by scripts/broker.mjs`, `listener ${port} 127.0.0.1`, `pid_file ${pidFile}`, ...shipped].join('\n'),
+  );
+  return { dir, confFile, pidFile };
+}
+
+/**
+ * Starts Mosquitto with the shipped configuration on `port` (a free one when not given) and waits until it accepts
+ * connections. Answers its URL, its configuration and pid files (for a test that restarts it) and `stop()`.
+ */
+export async function startProjectBroker({ port, quiet = true } = {}) {
+  const chosen = port ?? (await freePort());
+  if (await portAnswers(chosen)) {
+    throw new Error(
+      `Port ${chosen} is already taken: stop what listens there, or set MQTT_PORT to another port (or MQTT_URL to a broker of your own).`,
+    );
+  }
+  const { dir, confFile, pidFile } = brokerConfig(chosen);
+  const child = spawn('mosquitto', ['-c', confFile], { stdio: quiet ? 'ignore' : 'inherit' });
+  // Not a reason for the script to stay alive: it is stopped with the script (below).
+  child.unref();
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let failure;
+  child.once('error', (error) => (failure = error));
+  const deadline = Date.now() + 10_000;
+  while (!(await portAnswers(chosen))) {
+    if (failure) throw new Error(`Mosquitto could not be started (${failure.message}); install it (Debian: apt-get install mosquitto).`);
+    if (child.exitCode !== null) throw new Error(`Mosquitto exited with ${child.exitCode} on start (configuration ${confFile}).`);
+    if (Date.now() > deadline) throw new Error(`Mosquitto did not answer on 127.0.0.1:${chosen} within 10 s.`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const killDaemon = () => {
+    if (!existsSync(pidFile)) return;
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    if (pid > 0 && pid !== child.pid) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  };
+  // A script that stops early (process.exit) takes its broker with it.
+  const onExit = () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    killDaemon();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
+  return {
+    port: chosen,
+    url: `mqtt://127.0.0.1:${chosen}`,
+    confFile,
+    pidFile,
+    /** Stops the broker, also when a test has restarted it as a daemon of its own (found by its pid file). */
+    async stop() {
+      process.off('exit', onExit);
+      if (child.exitCode === null) {
+        child.ref();
+        child.kill('SIGTERM');
+        await exited;
+      }
+      killDaemon();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
