@@ -18,6 +18,7 @@ import { StripLights1732194000000 } from './migrations/1732194000000-strip-light
 import { LampPolesAndImportGroups1732195000000 } from './migrations/1732195000000-lamp-poles-and-import-groups';
 import { DeviceCodeChanges1732196000000 } from './migrations/1732196000000-device-code-changes';
 import { DeviceRuntime1732197000000 } from './migrations/1732197000000-device-runtime';
+import { LampListIndexes1732198000000 } from './migrations/1732198000000-lamp-list-indexes';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
@@ -42,6 +43,7 @@ export const MIGRATIONS = [
   LampPolesAndImportGroups1732195000000,
   DeviceCodeChanges1732196000000,
   DeviceRuntime1732197000000,
+  LampListIndexes1732198000000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */
