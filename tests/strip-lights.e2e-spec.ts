@@ -78,7 +78,18 @@ describe('strip lights: the light manage page with simulated strips', () => {
     await page.getByTestId('strip-effect-send').click();
     await page.getByTestId('strip-effect-confirm').click();
 
-    await page.locator('[data-testid="dispatch-panel"][data-status="allSuccessful"]').waitFor({ timeout: 15_000 });
+    await page
+      .locator('[data-testid="dispatch-panel"][data-status="allSuccessful"]')
+      .waitFor({ timeout: 30_000 })
+      .catch(async (error: Error) => {
+        // Which side stopped: the ledger (rows still open) or the page (finished rows, stale panel).
+        const ledger = await gw.db.query(
+          `SELECT d.status, json_agg(json_build_object('state', i.state, 'attempts', i.attempts) ORDER BY i.device_id) AS items
+             FROM dispatch d JOIN dispatch_item i ON i.dispatch_id = d.id GROUP BY d.id, d.created_at ORDER BY d.created_at DESC LIMIT 1`,
+        );
+        const panel = await page.getByTestId('dispatch-panel').getAttribute('data-status');
+        throw new Error(`${error.message}\npanel: ${panel}; latest dispatch: ${JSON.stringify(ledger)}`);
+      });
     for (const code of codes.slice(0, 2)) {
       for (const zone of ['L', 'R']) await row(code).locator(`[data-testid="strip-zone-${zone}"][data-color="#ff8800"][data-on="true"]`).waitFor();
       expect(fleet.strip(code)?.zones.L).toEqual({ on: true, type: 6, effect: null, color: '#ff8800' });
