@@ -24,6 +24,7 @@ import { RedisService } from '../infra/redis.service';
 import { SpreadsheetUnreadableError, readSpreadsheet, type SheetContent } from '../uploads/spreadsheet-reader';
 import type { StoredUpload } from '../uploads/upload.service';
 import { keyOf, type ExistingRecord, type ImportColumn, type ImportTable, type RowToWrite, type RowValues } from './import-table';
+import { neutraliseCell, withoutNeutralisation } from './spreadsheet-cells';
 
 /** How long the bad rows of a refused import can be downloaded. */
 const REPORT_TTL_SECONDS = 3600;
@@ -51,7 +52,7 @@ interface StoredReport {
 function cellText(cell: unknown): string {
   if (cell === null || cell === undefined) return '';
   if (cell instanceof Date) return cell.toISOString();
-  return String(cell).trim();
+  return withoutNeutralisation(String(cell).trim());
 }
 
 /** Header text compared loosely: case, surrounding and repeated spaces do not matter. */
@@ -59,10 +60,10 @@ function normalise(text: string): string {
   return text.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** A workbook of one sheet from rows of cells. */
+/** A workbook of one sheet from rows of cells; text a spreadsheet program could take for a formula is neutralised. */
 export function workbook(rows: unknown[][], sheetName: string): Buffer {
   const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), sheetName);
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows.map((row) => row.map(neutraliseCell))), sheetName);
   return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
 }
 
