@@ -68,4 +68,31 @@ describe('createValidationPipe', () => {
     expect(dto).toBeInstanceOf(CreateUserDto);
     expect({ ...dto }).toEqual({ username: 'op01', password: ' Secret2026 ', groupId: 3, enabled: false });
   });
+
+  it('reuses the validated object of a short repeated input, but never keeps a long one', async () => {
+    const fresh = createValidationPipe();
+    const meta = { type: 'body' as const, metatype: UserPageDto, data: '' };
+    const first = await fresh.transform({ pageNum: 1, pageSize: 20 }, meta);
+    expect(await fresh.transform({ pageNum: 1, pageSize: 20 }, meta)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // Unknown query parameters are dropped, so a long one still makes a valid input.
+    const query = { type: 'query' as const, metatype: UserPageDto, data: '' };
+    const short = { pageNum: 1, pageSize: 20, t: 'x' };
+    expect(await fresh.transform(short, query)).toBe(await fresh.transform(short, query));
+    const long = { pageNum: 1, pageSize: 20, t: 'x'.repeat(5_000) };
+    const once = await fresh.transform(long, query);
+    expect(once).toEqual({ pageNum: 1, pageSize: 20 });
+    expect(await fresh.transform(long, query)).not.toBe(once);
+  });
+
+  it('keeps a bounded memo: an input pushed out by newer ones is validated again', async () => {
+    const fresh = createValidationPipe();
+    const meta = { type: 'body' as const, metatype: UserPageDto, data: '' };
+    const input = (n: number) => ({ pageNum: 1, pageSize: 20, username: `u${n}`.padEnd(30, 'a') });
+    const first = await fresh.transform(input(1), meta);
+    expect(await fresh.transform(input(1), meta)).toBe(first);
+    // Inputs of about 75 characters: some 26,000 fit in the memo’s 2,000,000; 40,000 push the first out.
+    for (let n = 2; n <= 40_000; n++) await fresh.transform(input(n), meta);
+    expect(await fresh.transform(input(1), meta)).not.toBe(first);
+  });
 });

@@ -38,7 +38,13 @@ function pipe(forbidUnknown: boolean): ValidationPipe {
   });
 }
 
-const MEMO_SIZE = 500;
+/**
+ * What the memo of validated inputs may hold, counted as the length of their JSON text (the validated objects are
+ * about as large): a few MB in all, whoever sends what. Inputs longer than MEMO_INPUT_MAX are validated every time;
+ * a console's repeated requests (paging, auto-refresh) are a few hundred characters.
+ */
+const MEMO_CHARS = 2_000_000;
+const MEMO_INPUT_MAX = 4_096;
 /** Inputs with secrets are never kept: a password must not linger in memory after its request. */
 const SECRET_KEY = /"[^"]*(pass|pwd|token|secret)[^"]*":/i;
 
@@ -60,7 +66,11 @@ function deepFreeze<T>(value: T): T {
 export function createValidationPipe(): PipeTransform {
   const strict = pipe(true);
   const lenient = pipe(false);
-  const memos = new WeakMap<object, Map<string, unknown>>();
+  // One memo for every input class, oldest first (Map keeps insertion order), bounded by MEMO_CHARS.
+  const classIds = new WeakMap<object, number>();
+  let nextClassId = 1;
+  const memo = new Map<string, unknown>();
+  let memoChars = 0;
   const validate = (value: unknown, metadata: ArgumentMetadata): unknown => (metadata.type === 'query' ? lenient : strict).transform(value, metadata);
   return {
     transform: async (value: unknown, metadata: ArgumentMetadata) => {
@@ -68,14 +78,20 @@ export function createValidationPipe(): PipeTransform {
       if (!dto || (metadata.type !== 'body' && metadata.type !== 'query') || value === null || typeof value !== 'object') {
         return validate(value, metadata);
       }
-      const key = `${metadata.type}:${JSON.stringify(value)}`;
-      if (SECRET_KEY.test(key)) return validate(value, metadata);
-      let memo = memos.get(dto);
-      if (!memo) memos.set(dto, (memo = new Map()));
+      const json = JSON.stringify(value);
+      if (json.length > MEMO_INPUT_MAX || SECRET_KEY.test(json)) return validate(value, metadata);
+      let classId = classIds.get(dto);
+      if (classId === undefined) classIds.set(dto, (classId = nextClassId++));
+      const key = `${classId}:${metadata.type}:${json}`;
       if (memo.has(key)) return memo.get(key);
       const valid = deepFreeze(await validate(value, metadata));
-      if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
       memo.set(key, valid);
+      memoChars += key.length;
+      for (const oldest of memo.keys()) {
+        if (memoChars <= MEMO_CHARS) break;
+        memo.delete(oldest);
+        memoChars -= oldest.length;
+      }
       return valid;
     },
   };
