@@ -47,6 +47,13 @@ describe('web console: shell', () => {
     [asAdmin, asVisitor] = await Promise.all([suite.signedIn('admin'), suite.signedIn('visitor')]);
   }, 60_000);
 
+  it('keeps the session token where the spec keeps it, in a cookie scripts read, sent only to this site', () => {
+    // The server authenticates from the Authorization header alone; the cookie is the console's own store.
+    const state = asAdmin as Exclude<StorageState, string | undefined>;
+    const token = state.cookies.find((cookie) => cookie.name === 'Token');
+    expect(token).toMatchObject({ sameSite: 'Strict', httpOnly: false, secure: false });
+  });
+
   describe('menu built from the permitted routes', () => {
     it('gives the administrator System Setting with its three pages, and Region Manage', async () => {
       const page = await open(asAdmin);

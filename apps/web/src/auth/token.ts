@@ -1,6 +1,12 @@
 import Cookies from 'js-cookie';
 
-/** The session token lives in the cookie `Token` (spec section 3, stored preferences). */
+/**
+ * The session token lives in the cookie `Token` (spec section 3, stored preferences), so scripts of the console can
+ * read it: that is where the spec keeps it. The server never reads this cookie: requests carry the token in their
+ * `Authorization` header and sockets in their handshake, so a request another site makes the browser send, cookie
+ * and all, is not signed in. SameSite=Strict keeps the cookie off such requests anyway, and Secure keeps it off plain
+ * http when the console is served over https.
+ */
 const TOKEN_COOKIE = 'Token';
 /** Permission names from the login answer, kept for the `/` redirect (spec section 2). */
 const MENU_LIST_KEY = 'menuList';
@@ -10,7 +16,7 @@ export function getToken(): string | undefined {
 }
 
 export function setToken(token: string): void {
-  Cookies.set(TOKEN_COOKIE, token, { sameSite: 'Lax', secure: window.location.protocol === 'https:' });
+  Cookies.set(TOKEN_COOKIE, token, { sameSite: 'Strict', secure: window.location.protocol === 'https:' });
 }
 
 export function removeToken(): void {
