@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { DEMO_PASSWORD } from '../apps/gateway/src/demo/demo-data';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
 
@@ -29,6 +30,42 @@ describe('gateway over HTTP', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain(`127.0.0.1:${gw.env.UPLOAD_PORT}`);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('answers only to its own host names: another Host gets 421 and signs nobody in (DNS rebinding)', async () => {
+    const send = (port: string, path: string, host: string, body?: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: Number(port),
+            path,
+            method: body ? 'POST' : 'GET',
+            headers: { host, 'content-type': 'application/json', 'accept-language': 'es' },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (d: Buffer) => (text += d.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    const login = JSON.stringify({ username: 'admin', password: DEMO_PASSWORD });
+    const port = String(new URL(gw.baseUrl).port);
+    const refused = await send(port, '/api/user/login', 'rebound.example:8080', login);
+    expect(refused.status).toBe(421);
+    expect(JSON.parse(refused.body)).toEqual({
+      code: 421,
+      data: null,
+      message: 'Esta consola no responde a la dirección rebound.example; ábrala en su dirección configurada',
+    });
+    expect((await send(port, '/', 'rebound.example')).status).toBe(421);
+    expect((await send(String(gw.env.UPLOAD_PORT), '/api/imports/uploadTarget', 'rebound.example')).status).toBe(421);
+    // Its own names, and health checks whatever the host (an orchestrator's probes call a pod by its address).
+    expect((await send(port, '/api/user/login', `localhost:${port}`, login)).status).toBe(200);
+    expect((await send(port, '/api/health', '10.42.0.7:8080')).status).toBe(200);
   });
 
   it('publishes OpenAPI generated from the DTOs', async () => {

@@ -19,11 +19,35 @@ import { NestPinoLogger, createRootLogger, logRequests } from './infra/logger';
 
 const rootLogger = createRootLogger('gateway');
 
+/** The Host header without its port. */
+function hostOf(header: string | undefined): string {
+  const value = header ?? '';
+  return value.startsWith('[') ? value.slice(0, value.indexOf(']') + 1) : value.replace(/:\d+$/, '');
+}
+
+/** Whether a host looks like a host name, an IPv4 address or a bracketed IPv6 address. */
+const looksLikeHost = (host: string): boolean => /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)$/.test(host);
+
 /** A Host header is only trusted as far as it looks like a host name, an IPv4 address or a bracketed IPv6 address. */
 function hostName(header: string | undefined): string {
-  const value = header ?? '';
-  const host = value.startsWith('[') ? value.slice(0, value.indexOf(']') + 1) : value.replace(/:\d+$/, '');
-  return /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)$/.test(host) ? host : 'localhost';
+  const host = hostOf(header);
+  return looksLikeHost(host) ? host : 'localhost';
+}
+
+/**
+ * Answers 421 to a request whose Host is not one of ALLOWED_HOSTS (DNS rebinding: a page of another site whose name
+ * the attacker points at this machine would otherwise talk to the console as if it were its own). Health checks are
+ * answered whatever the host, for the probes of an orchestrator that call a pod by its address.
+ */
+function hostGuard(config: AppConfig) {
+  const allowed = new Set(config.allowedHosts);
+  return (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (allowed.size === 0 || req.url.startsWith('/api/health')) return done();
+    const host = hostOf(req.headers.host);
+    if (allowed.has(host.toLowerCase())) return done();
+    const shown = looksLikeHost(host) ? host : '?';
+    void reply.status(421).send({ code: 421, data: null, message: translate(languageOf(req), 'hostNotAllowed', { host: shown }) });
+  };
 }
 
 /**
@@ -107,6 +131,7 @@ export async function createConsoleApp(config: AppConfig, accessCache: AccessCac
   await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
   const csp = contentSecurityPolicy(config);
   const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', hostGuard(config));
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('Content-Security-Policy', csp(req.headers.host));
     done();
@@ -154,6 +179,7 @@ export async function createUploadApp(config: AppConfig, accessCache: AccessCach
     logger: new NestPinoLogger(rootLogger),
   });
   app.setGlobalPrefix('api');
+  app.getHttpAdapter().getInstance().addHook('onRequest', hostGuard(config));
   logRequests(app.getHttpAdapter().getInstance(), rootLogger);
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -15,6 +15,19 @@ describe('configuration', () => {
     expect(config.login).toEqual({ maxFailuresPerUser: 10, maxFailuresPerIp: 100, windowSeconds: 900 });
   });
 
+  it('answers to the host names of the console origins and loopback, to the ones it is given, or to any with *', () => {
+    expect(loadConfig({}).allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]']);
+    expect(loadConfig({ CONSOLE_ORIGIN: 'https://city.example.org, http://10.1.2.3:8080' }).allowedHosts).toEqual([
+      'city.example.org',
+      '10.1.2.3',
+      'localhost',
+      '127.0.0.1',
+      '[::1]',
+    ]);
+    expect(loadConfig({ ALLOWED_HOSTS: 'Console.Example.org, console-internal' }).allowedHosts).toEqual(['console.example.org', 'console-internal']);
+    expect(loadConfig({ ALLOWED_HOSTS: '*' }).allowedHosts).toEqual([]);
+  });
+
   it('believes only the forwarding hops it is told about', () => {
     expect(parseTrustProxy(undefined)).toBe(false);
     expect(parseTrustProxy('0')).toBe(false);

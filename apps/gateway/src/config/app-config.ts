@@ -14,6 +14,11 @@ export interface AppConfig {
   /** Device state changes of one family are pushed to a browser at most once per frame of this many milliseconds. */
   pushFrameMs: number;
   consoleOrigin: string;
+  /**
+   * Host names the gateway answers to (the Host header, port aside); any other gets 421, so a name that an attacker's
+   * DNS points at this machine (DNS rebinding) reaches nothing. Empty: every host (ALLOWED_HOSTS=*).
+   */
+  allowedHosts: string[];
   uploadDir: string;
   webDist: string;
   login: { maxFailuresPerUser: number; maxFailuresPerIp: number; windowSeconds: number };
@@ -36,8 +41,25 @@ function int(value: string | undefined, fallback: number): number {
   return value !== undefined && value !== '' && Number.isFinite(n) ? n : fallback;
 }
 
+/** ALLOWED_HOSTS, or by default the host names of CONSOLE_ORIGIN and this machine's loopback names. */
+function allowedHosts(value: string | undefined, consoleOrigin: string): string[] {
+  if (value?.trim() === '*') return [];
+  const given = value ? value.split(',') : consoleOrigin.split(',').map((origin) => safeHostName(origin.trim()));
+  const loopback = value ? [] : ['localhost', '127.0.0.1', '[::1]'];
+  return [...new Set([...given, ...loopback].map((h) => h.trim().toLowerCase()).filter(Boolean))];
+}
+
+function safeHostName(origin: string): string {
+  try {
+    return new URL(origin).hostname;
+  } catch {
+    return '';
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = int(env.PORT, 8080);
+  const consoleOrigin = env.CONSOLE_ORIGIN ?? `http://localhost:${port},http://127.0.0.1:${port}`;
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -49,7 +71,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sessionTtlSeconds: int(env.SESSION_TTL_HOURS, 12) * 3600,
     dispatchTtlSeconds: int(env.DISPATCH_TTL_SECONDS, 60),
     pushFrameMs: Math.max(1, int(env.PUSH_FRAME_MS, 50)),
-    consoleOrigin: env.CONSOLE_ORIGIN ?? `http://localhost:${port},http://127.0.0.1:${port}`,
+    consoleOrigin,
+    allowedHosts: allowedHosts(env.ALLOWED_HOSTS, consoleOrigin),
     uploadDir: env.UPLOAD_DIR ?? 'var/uploads',
     webDist: env.WEB_DIST ?? 'apps/web/dist',
     login: {

@@ -49,6 +49,7 @@ export const enUS = {
     forbidden: 'You do not have permission to do this',
     notFound: 'The requested item does not exist',
     routeNotFound: 'No such API: {{path}}',
+    hostNotAllowed: 'This console does not answer to the address {{host}}; open it at its configured address',
     invalidCredentials: 'Incorrect username or password',
     tooManyLoginAttempts: 'Too many failed sign-in attempts, please try again in {{minutes}} minutes',
     accountDisabled: 'This account is disabled, please contact an administrator',

@@ -47,6 +47,7 @@ export const es: Catalogue = {
     forbidden: 'No tiene permiso para realizar esta acción',
     notFound: 'El elemento solicitado no existe',
     routeNotFound: 'No existe la API: {{path}}',
+    hostNotAllowed: 'Esta consola no responde a la dirección {{host}}; ábrala en su dirección configurada',
     invalidCredentials: 'Usuario o contraseña incorrectos',
     tooManyLoginAttempts: 'Demasiados intentos fallidos; inténtelo de nuevo dentro de {{minutes}} minutos',
     accountDisabled: 'Esta cuenta está desactivada; póngase en contacto con un administrador',

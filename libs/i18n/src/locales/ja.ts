@@ -47,6 +47,7 @@ export const ja: Catalogue = {
     forbidden: 'この操作を行う権限がありません',
     notFound: '指定された項目は存在しません',
     routeNotFound: 'API が存在しません：{{path}}',
+    hostNotAllowed: 'このコンソールはアドレス {{host}} では応答しません。設定されたアドレスで開いてください',
     invalidCredentials: 'ユーザー名またはパスワードが正しくありません',
     tooManyLoginAttempts: 'ログインの失敗が多すぎます。{{minutes}} 分後にもう一度お試しください',
     accountDisabled: 'このアカウントは無効です。管理者にお問い合わせください',

@@ -47,6 +47,7 @@ export const zhCN: Catalogue = {
     forbidden: '您没有执行此操作的权限',
     notFound: '请求的数据不存在',
     routeNotFound: '接口不存在：{{path}}',
+    hostNotAllowed: '本控制台不响应地址 {{host}}，请通过配置的地址访问',
     invalidCredentials: '用户名或密码错误',
     tooManyLoginAttempts: '登录失败次数过多，请 {{minutes}} 分钟后再试',
     accountDisabled: '该账号已被停用，请联系管理员',
