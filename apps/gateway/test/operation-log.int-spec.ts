@@ -100,6 +100,22 @@ describe('operation log', () => {
     expect(JSON.stringify(stored)).not.toMatch(/SmartCity@2026|wrong-password1/);
   });
 
+  it('never keeps a body that is not JSON: a sign-in sent as text is refused and logged without it', async () => {
+    const before = (await rows('Sign in')).length;
+    const answer = await fetch(`${gw.baseUrl}/api/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ username: 'editor', password: 'Plain-text2026' }),
+    });
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.status).toBeLessThan(500);
+    const stored = (await rows('Sign in')).slice(before);
+    expect(stored).toHaveLength(1);
+    expect(stored[0].request_params).toEqual({ query: {}, body: expect.stringMatching(/characters of text, not kept/) });
+    expect(JSON.stringify(stored)).not.toContain('Plain-text2026');
+    for (const row of stored) expect(JSON.stringify(row.request_params).length).toBeLessThan(4_200);
+  });
+
   it('removes every password field of a password change, and records sign-out', async () => {
     const visitor = await gw.signedIn('visitor');
     await visitor.post('/api/user/modifyPassword', { oldPassword: 'Wrong2026x', newPassword: 'Secret2026x', confirmPassword: 'Secret2026x' });

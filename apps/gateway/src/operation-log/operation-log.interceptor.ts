@@ -6,7 +6,7 @@ import { renderError, toAppException } from '../common/all-exceptions.filter';
 import { AUDIT_KEY } from '../common/decorators';
 import { clientIp, type AppRequest } from '../common/request-context';
 import { OperationLogService } from './operation-log.service';
-import { redact } from './redact';
+import { loggedParams } from './redact';
 
 /**
  * Writes one operation-log row for every handler marked @Audit, whether it succeeds or fails.
@@ -26,13 +26,14 @@ export class OperationLogInterceptor implements NestInterceptor {
     const started = Date.now();
     const methodName = `${ctx.getClass().name}.${ctx.getHandler().name}`;
     const write = (status: OperationStatus, errorMessage: string | null) => {
-      const body = req.body as Record<string, unknown> | undefined;
+      const body: unknown = req.body;
+      const named = body && typeof body === 'object' ? (body as Record<string, unknown>).username : undefined;
       return this.log.record({
         description,
         methodName,
-        requestParams: redact({ query: req.query ?? {}, body: body ?? {} }),
+        requestParams: loggedParams(req.query, body),
         // A sign-in has no caller yet: the user name it was for.
-        operator: req.caller?.username ?? (typeof body?.username === 'string' ? body.username.trim() : ''),
+        operator: req.caller?.username ?? (typeof named === 'string' ? named.trim().slice(0, 64) : ''),
         operatorId: req.caller?.userId ?? null,
         operationIp: clientIp(req),
         status,

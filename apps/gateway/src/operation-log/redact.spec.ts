@@ -1,4 +1,4 @@
-import { redact } from './redact';
+import { LOGGED_PARAMS_MAX, loggedParams, redact } from './redact';
 
 describe('redact', () => {
   it('hides every password, token, secret, authorization and cookie value, in any case', () => {
@@ -102,5 +102,31 @@ describe('redact', () => {
     const text = JSON.stringify(redact(deep));
     expect(text).toContain('[…]');
     expect(text).not.toContain('bottom');
+  });
+});
+
+describe('loggedParams', () => {
+  it('keeps the query and a JSON body with secrets hidden', () => {
+    expect(loggedParams({ pageNum: '1' }, { username: 'admin', password: 'SmartCity@2026' })).toEqual({
+      query: { pageNum: '1' },
+      body: { username: 'admin', password: '******' },
+    });
+  });
+
+  it('never keeps a body that is not JSON, whatever it holds', () => {
+    const text = '{"username":"admin","password":"SmartCity@2026"}';
+    const kept = loggedParams({}, text);
+    expect(JSON.stringify(kept)).not.toContain('SmartCity@2026');
+    expect(kept).toEqual({ query: {}, body: `[${text.length} characters of text, not kept]` });
+    expect(loggedParams({}, Buffer.from('password=SmartCity@2026'))).toEqual({ query: {}, body: '[binary data, not kept]' });
+  });
+
+  it('keeps at most a few kB of one request', () => {
+    const body = { ids: Array.from({ length: 100 }, (_, i) => ({ name: `${i}`.padEnd(900, 'x') })) };
+    const kept = loggedParams({}, body) as { truncated: boolean; characters: number; preview: string };
+    expect(kept.truncated).toBe(true);
+    expect(kept.characters).toBeGreaterThan(90_000);
+    expect(kept.preview).toHaveLength(LOGGED_PARAMS_MAX);
+    expect(JSON.stringify(kept).length).toBeLessThan(LOGGED_PARAMS_MAX + 200);
   });
 });

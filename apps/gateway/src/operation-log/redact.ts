@@ -12,3 +12,25 @@ export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string' && value.length > 1000) return `${value.slice(0, 1000)}…`;
   return value;
 }
+
+/** What one operation-log row keeps of a request's parameters, at most (JSON characters). */
+export const LOGGED_PARAMS_MAX = 4_000;
+
+/**
+ * The parameters an operation-log row keeps: the query and a JSON body, secrets hidden. A body that is not JSON (text,
+ * a form, anything the route then refused) is not kept at all, only its kind and size: nothing in it can be told a
+ * secret or not. Parameters longer than LOGGED_PARAMS_MAX are cut to a preview of that size.
+ */
+export function loggedParams(query: unknown, body: unknown): unknown {
+  const kept = {
+    query: redact(query ?? {}),
+    body:
+      body === undefined || body === null
+        ? {}
+        : typeof body === 'object' && !Buffer.isBuffer(body)
+          ? redact(body)
+          : `[${typeof body === 'string' ? `${body.length} characters of text` : 'binary data'}, not kept]`,
+  };
+  const json = JSON.stringify(kept);
+  return json.length <= LOGGED_PARAMS_MAX ? kept : { truncated: true, characters: json.length, preview: json.slice(0, LOGGED_PARAMS_MAX) };
+}
