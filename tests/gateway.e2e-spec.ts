@@ -80,6 +80,15 @@ describe('gateway over HTTP', () => {
     expect(Object.keys(doc.components.schemas.UserPageDto.properties ?? {})).toEqual(
       expect.arrayContaining(['pageNum', 'pageSize', 'username', 'groupId', 'enabled']),
     );
+    // Each route documented with the schema it validates, even where two modules have a "group add or edit".
+    const bodyOf = (path: string) =>
+      (doc.paths[path] as { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }).post.requestBody.content[
+        'application/json'
+      ].schema.$ref;
+    expect(bodyOf('/api/user/groupAddOrEdit')).toBe('#/components/schemas/GroupAddOrEditDto');
+    expect(Object.keys(doc.components.schemas.GroupAddOrEditDto.properties ?? {})).toEqual(expect.arrayContaining(['groupName', 'permissionMenu']));
+    expect(bodyOf('/api/light/groupAddOrEdit')).toBe('#/components/schemas/DeviceGroupAddOrEditDto');
+    expect(Object.keys(doc.components.schemas.DeviceGroupAddOrEditDto.properties ?? {})).toEqual(expect.arrayContaining(['type', 'name']));
     const html = await fetch(`${gw.baseUrl}/api/docs`);
     expect(html.status).toBe(200);
     expect(await html.text()).toContain('swagger');

@@ -218,6 +218,30 @@ describe('request validation', () => {
     });
   });
 
+  describe('bodies no validator should see', () => {
+    it('answers 400 to a body nested 100,000 deep, on the public sign-in route and as a signed-in user', async () => {
+      const deep = `${'{"a":'.repeat(100_000)}{}${'}'.repeat(100_000)}`;
+      for (const [path, headers] of [
+        ['/api/user/login', {}],
+        ['/api/bi/area/add', { Authorization: `Bearer ${admin.token}` }],
+      ] as const) {
+        const answer = await fetch(`${gw.baseUrl}${path}`, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: `{"username":"admin","password":"x","regionName":"Deep","extra":${deep}}`,
+        });
+        expect(answer.status).toBe(400);
+        expect(((await answer.json()) as { code: number }).code).toBe(400);
+      }
+    });
+
+    it('answers 400 to a NUL character in a text', async () => {
+      const answer = await as('en-US').post('/api/bi/area/add', { regionName: 'North\u0000Gate' });
+      expect(answer.status).toBe(400);
+      expect(answer.body.data.errors).toEqual([{ field: 'regionName', message: expect.any(String), reason: expect.any(String) }]);
+    });
+  });
+
   describe('page size', () => {
     it.each([
       ['en-US', 'Page size: Must be between 1 and 200'],

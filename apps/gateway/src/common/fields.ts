@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -42,6 +42,33 @@ function presence(o: Common): PropertyDecorator[] {
     : [IsNotEmpty({ message: msg(o.emptyKey ?? 'pleaseEnter') }), ApiProperty(doc)];
 }
 
+/** The largest id and integer PostgreSQL's `int` holds. */
+export const INT_MAX = 2_147_483_647;
+
+const INTEGER_TEXT = /^-?\d{1,16}$/;
+const DECIMAL_TEXT = /^-?\d{1,16}(\.\d{1,16})?$/;
+
+/**
+ * Numbers are numbers: a JSON number stays as it is, and decimal digits in text (query strings, forms) become their
+ * number; anything else (`true`, `"0x14"`, `"1e1"`, `" 12"`, `[]`) is left for the validator to refuse, where a plain
+ * `Number()` would read `true` as 1 and `"0x14"` as 20. Lists are converted element by element.
+ */
+export function StrictNumber(o: { decimal?: boolean } = {}): PropertyDecorator {
+  const text = o.decimal ? DECIMAL_TEXT : INTEGER_TEXT;
+  const one = (value: unknown) => (typeof value === 'string' && text.test(value) ? Number(value) : value);
+  return Transform(({ value }) => (Array.isArray(value) ? value.map(one) : one(value)));
+}
+
+/** Each element of a list a record id: a positive integer that PostgreSQL's `int` holds ('invalidValue' otherwise). */
+export function EachId(): PropertyDecorator {
+  return applyDecorators(
+    StrictNumber(),
+    IsInt({ each: true, message: msg('invalidValue') }),
+    Min(1, { each: true, message: msg('invalidValue') }),
+    Max(INT_MAX, { each: true, message: msg('invalidValue') }),
+  );
+}
+
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 export function TextField(o: Common & { max: number; trim?: boolean } = { max: 255 }): PropertyDecorator {
@@ -54,11 +81,11 @@ export function TextField(o: Common & { max: number; trim?: boolean } = { max: 2
 }
 
 export function IntField(o: Common & { min?: number; max?: number } = {}): PropertyDecorator {
-  const min = o.min ?? -2147483648;
-  const max = o.max ?? 2147483647;
+  const min = o.min ?? -INT_MAX - 1;
+  const max = o.max ?? INT_MAX;
   const range = msg('outOfRange', () => ({ min, max }));
   return applyDecorators(
-    Type(() => Number),
+    StrictNumber(),
     ...presence({ ...o, emptyKey: o.emptyKey ?? 'pleaseSelect' }),
     IsInt({ message: msg('mustBeInteger') }),
     Min(min, { message: range }),
@@ -104,7 +131,7 @@ export function DateField(o: Common = {}): PropertyDecorator {
 export function EnumField<T extends string | number>(values: readonly T[], o: Common = {}): PropertyDecorator {
   const numeric = typeof values[0] === 'number';
   return applyDecorators(
-    ...(numeric ? [Type(() => Number)] : []),
+    ...(numeric ? [StrictNumber()] : []),
     ...presence({ ...o, emptyKey: o.emptyKey ?? 'pleaseSelect' }),
     IsIn(values as unknown as unknown[], { message: msg('invalidValue') }),
     ApiProperty({ enum: values as unknown as (string | number)[], required: o.required !== false }),

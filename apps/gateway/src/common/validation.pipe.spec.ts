@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { LoginDto } from '../auth/dto/auth.dto';
+import { LampIdsDto } from '../lighting/dto/equipment.dto';
 import { CreateRegionDto } from '../regions/dto/region.dto';
 import { CreateUserDto, UserPageDto } from '../users/dto/users.dto';
 import { AppException } from './app-exception';
@@ -94,5 +96,39 @@ describe('createValidationPipe', () => {
     // Inputs of about 75 characters: some 26,000 fit in the memo’s 2,000,000; 40,000 push the first out.
     for (let n = 2; n <= 40_000; n++) await fresh.transform(input(n), meta);
     expect(await fresh.transform(input(1), meta)).not.toBe(first);
+  });
+
+  it('takes numbers as numbers: digits in text are read, true, hex, exponents and padded text are not', async () => {
+    for (const pageNum of [true, '0x14', '1e1', ' 12', '12 ', '1.0', [], {}]) {
+      expect(await problems(UserPageDto, { pageNum, pageSize: 20 })).toEqual([{ field: 'pageNum', key: 'mustBeInteger' }]);
+    }
+    const dto = (await pipe.transform({ pageNum: '12', pageSize: '20' }, { type: 'query', metatype: UserPageDto, data: '' })) as UserPageDto;
+    expect({ pageNum: dto.pageNum, pageSize: dto.pageSize }).toEqual({ pageNum: 12, pageSize: 20 });
+  });
+
+  it('refuses ids PostgreSQL cannot hold, and ids that are not numbers, in a list', async () => {
+    for (const id of [2_147_483_648, 1e300, '9999999999', true, '0x14', 0, -1, 1.5]) {
+      expect(await problems(LampIdsDto, { ids: [1, id] })).toEqual([{ field: 'ids', key: 'invalidValue' }]);
+    }
+    const dto = (await pipe.transform({ ids: [1, '2', 2_147_483_647] }, { type: 'body', metatype: LampIdsDto, data: '' })) as LampIdsDto;
+    expect(dto.ids).toEqual([1, 2, 2_147_483_647]);
+  });
+
+  it('refuses a body nested 100,000 deep, or deeper than 32, without running out of stack', async () => {
+    let deep: unknown = {};
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    expect(await problems(LoginDto, { username: 'admin', password: 'x', extra: deep })).toEqual([
+      { field: 'extra.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a', key: 'invalidValue' },
+    ]);
+    let nested: unknown = 1;
+    for (let i = 0; i < 40; i++) nested = [nested];
+    expect(await problems(UserPageDto, { pageNum: 1, pageSize: 20, username: nested })).toEqual([
+      { field: `username${'.0'.repeat(31)}`, key: 'invalidValue' },
+    ]);
+  });
+
+  it('refuses NUL characters in values and keys before they reach PostgreSQL', async () => {
+    expect(await problems(CreateRegionDto, { regionName: 'North\u0000' })).toEqual([{ field: 'regionName', key: 'invalidValue' }]);
+    expect(await problems(UserPageDto, { pageNum: 1, pageSize: 20, ['user\u0000name']: 'x' })).toEqual([{ field: 'body', key: 'invalidValue' }]);
   });
 });

@@ -48,6 +48,32 @@ const MEMO_INPUT_MAX = 4_096;
 /** Inputs with secrets are never kept: a password must not linger in memory after its request. */
 const SECRET_KEY = /"[^"]*(pass|pwd|token|secret)[^"]*":/i;
 
+/** Objects and arrays nested deeper than this are refused; no request of the console nests more than a few levels. */
+export const NESTING_MAX = 32;
+
+/**
+ * The first problem no validator should see: nesting deeper than NESTING_MAX (recursive code further on, down to
+ * JSON.stringify, would run out of stack on a body nested 100,000 deep) or a NUL character, which PostgreSQL refuses
+ * in text. Walked without recursion.
+ */
+export function structuralProblem(value: unknown): FieldProblem | null {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    const field = item.path || 'body';
+    if (typeof item.value === 'string') {
+      if (item.value.includes('\u0000')) return { field, key: 'invalidValue' };
+    } else if (item.value !== null && typeof item.value === 'object') {
+      if (item.depth >= NESTING_MAX) return { field, key: 'invalidValue' };
+      for (const [key, child] of Object.entries(item.value as Record<string, unknown>)) {
+        if (key.includes('\u0000')) return { field, key: 'invalidValue' };
+        stack.push({ value: child, path: item.path ? `${item.path}.${key}` : key, depth: item.depth + 1 });
+      }
+    }
+  }
+  return null;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -78,6 +104,8 @@ export function createValidationPipe(): PipeTransform {
       if (!dto || (metadata.type !== 'body' && metadata.type !== 'query') || value === null || typeof value !== 'object') {
         return validate(value, metadata);
       }
+      const problem = structuralProblem(value);
+      if (problem) throw AppException.badRequest('validationField', {}, [problem]);
       const json = JSON.stringify(value);
       if (json.length > MEMO_INPUT_MAX || SECRET_KEY.test(json)) return validate(value, metadata);
       let classId = classIds.get(dto);

@@ -5,7 +5,7 @@ import { AppException } from '../common/app-exception';
 import { isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
 import { InjectDb } from '../infra/database';
-import type { GroupAddOrEditDto, GroupMoveDto } from './dto/equipment.dto';
+import type { DeviceGroupAddOrEditDto, GroupMoveDto } from './dto/equipment.dto';
 import { assertGroupOfType } from './lighting.service';
 
 /**
@@ -24,7 +24,7 @@ export class DeviceGroupsService {
     );
   }
 
-  async save(caller: Caller, dto: GroupAddOrEditDto): Promise<{ id: number }> {
+  async save(caller: Caller, dto: DeviceGroupAddOrEditDto): Promise<{ id: number }> {
     if (!caller.buttons.includes(dto.id === undefined ? Button.Add : Button.Edit)) throw AppException.forbidden();
     try {
       if (dto.id === undefined) {

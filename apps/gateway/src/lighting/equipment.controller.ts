@@ -18,7 +18,7 @@ import { DeviceGroupsService } from './device-groups.service';
 import {
   GatewayAddOrEditDto,
   GatewayPageDto,
-  GroupAddOrEditDto,
+  DeviceGroupAddOrEditDto,
   GroupDelDto,
   GroupListDto,
   GroupMoveDto,
@@ -104,7 +104,7 @@ export class EquipmentController {
   @Post('groupAddOrEdit')
   @HttpCode(200)
   @Audit('Save device group')
-  saveGroup(@CurrentCaller() caller: Caller, @Body() dto: GroupAddOrEditDto): Promise<{ id: number }> {
+  saveGroup(@CurrentCaller() caller: Caller, @Body() dto: DeviceGroupAddOrEditDto): Promise<{ id: number }> {
     return this.groups.save(caller, dto);
   }
 

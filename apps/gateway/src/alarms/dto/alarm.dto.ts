@@ -1,6 +1,5 @@
 import { ApiProperty, IntersectionType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsInt, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray } from 'class-validator';
 import {
   ALARM_ACTION_MAX_IDS,
   ALARM_KINDS,
@@ -12,7 +11,7 @@ import {
   type AlarmPageQuery,
   type AlarmState,
 } from '@sc/contracts';
-import { BoolField, DateField, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { BoolField, DateField, EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 const FAULT_CODES = Object.values(FaultCode).filter((v): v is FaultCode => typeof v === 'number');
 
@@ -51,9 +50,7 @@ export class AlarmActionDto implements AlarmActionRequest {
   @IsArray({ message: msg('selectListItem') })
   @ArrayNotEmpty({ message: msg('selectListItem') })
   @ArrayMaxSize(ALARM_ACTION_MAX_IDS, { message: msg('outOfRange', () => ({ min: 1, max: ALARM_ACTION_MAX_IDS })) })
-  @Type(() => Number)
-  @IsInt({ each: true, message: msg('invalidValue') })
-  @Min(1, { each: true, message: msg('invalidValue') })
+  @EachId()
   @ApiProperty({ type: [Number], description: `The alarms, 1 to ${ALARM_ACTION_MAX_IDS}` })
   ids!: number[];
 }

@@ -1,8 +1,7 @@
 import { ApiProperty, IntersectionType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsInt, Matches, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, Matches } from 'class-validator';
 import { LAMP_NAME_MAX, type EnergyLampPageQuery, type EnergyPeriod, type EnergyQuery, type EnergySeriesQuery } from '@sc/contracts';
-import { EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 export const ENERGY_PERIODS: readonly EnergyPeriod[] = ['day', 'month'];
 
@@ -40,9 +39,7 @@ export class LampRatedPowerDto {
   @IsArray({ message: msg('selectListItem') })
   @ArrayNotEmpty({ message: msg('selectListItem') })
   @ArrayMaxSize(RATED_POWER_MAX_IDS, { message: msg('outOfRange', () => ({ min: 1, max: RATED_POWER_MAX_IDS })) })
-  @Type(() => Number)
-  @IsInt({ each: true, message: msg('invalidValue') })
-  @Min(1, { each: true, message: msg('invalidValue') })
+  @EachId()
   @ApiProperty({ type: [Number], description: 'The lamps (device ids)' })
   ids!: number[];
 

@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
 import {
   DEVICE_CODE_PATTERN,
   GATEWAY_NAME_MAX,
@@ -19,7 +18,7 @@ import {
   type LoopAddOrEditRequest,
   type LoopPageQuery,
 } from '@sc/contracts';
-import { EnumField, IdQueryDto, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { EachId, EnumField, IdQueryDto, IntField, PageDto, StrictNumber, TextField, msg } from '../../common/fields';
 
 const ONLINE_STATES = [OnlineState.Offline, OnlineState.Online] as const;
 
@@ -33,9 +32,7 @@ export function IdList(description: string, required = true): PropertyDecorator 
     IsArray({ message: msg('selectListItem') })(target, key);
     ArrayMinSize(1, { message: msg('selectListItem') })(target, key);
     ArrayMaxSize(EQUIPMENT_MAX_IDS, { message: msg('invalidValue') })(target, key);
-    Type(() => Number)(target, key);
-    IsInt({ each: true, message: msg('invalidValue') })(target, key);
-    Min(1, { each: true, message: msg('invalidValue') })(target, key);
+    EachId()(target, key);
     (required ? ApiProperty : ApiPropertyOptional)({ type: [Number], description })(target, key);
   };
 }
@@ -44,7 +41,7 @@ export function IdList(description: string, required = true): PropertyDecorator 
 export function Coordinate(limit: number): PropertyDecorator {
   return (target, key) => {
     IsOptional()(target, key);
-    Type(() => Number)(target, key);
+    StrictNumber({ decimal: true })(target, key);
     IsNumber({ allowNaN: false, allowInfinity: false }, { message: msg('invalidValue') })(target, key);
     Min(-limit, { message: msg('outOfRange', () => ({ min: -limit, max: limit })) })(target, key);
     Max(limit, { message: msg('outOfRange', () => ({ min: -limit, max: limit })) })(target, key);
@@ -170,7 +167,7 @@ export class GroupListDto {
 
 export class GroupDelDto extends IntersectionType(IdQueryDto, GroupListDto) {}
 
-export class GroupAddOrEditDto implements DeviceGroupAddOrEditRequest {
+export class DeviceGroupAddOrEditDto implements DeviceGroupAddOrEditRequest {
   @IntField({ min: 1, required: false, description: 'The group to rename; omit to add one' })
   id?: number;
 

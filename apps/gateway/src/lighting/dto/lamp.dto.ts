@@ -1,6 +1,5 @@
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, Matches, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, Matches } from 'class-validator';
 import {
   DEVICE_CODE_PATTERN,
   DIMMING_LEVELS,
@@ -13,7 +12,7 @@ import {
   type LampControlRequest,
   type LampPageQuery,
 } from '@sc/contracts';
-import { EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
 import { Coordinate } from './equipment.dto';
 
 const LAMP_STATUSES = Object.values(LampStatus).filter((v): v is LampStatus => typeof v === 'number');
@@ -93,9 +92,7 @@ export class LampControlDto implements LampControlRequest {
   @IsOptional()
   @IsArray({ message: msg('invalidValue') })
   @ArrayMaxSize(LAMP_CONTROL_MAX_IDS, { message: msg('invalidValue') })
-  @Type(() => Number)
-  @IsInt({ each: true, message: msg('invalidValue') })
-  @Min(1, { each: true, message: msg('invalidValue') })
+  @EachId()
   @ApiPropertyOptional({ type: [Number], description: 'The lamps (device ids) to control; or give regionId' })
   ids?: number[];
 

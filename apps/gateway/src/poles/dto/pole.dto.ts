@@ -1,6 +1,5 @@
 import { ApiProperty, IntersectionType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
 import {
   DEVICE_CODE_PATTERN,
   POLE_MOUNTABLE_TYPES,
@@ -11,7 +10,7 @@ import {
   type PoleMountableQuery,
   type PolePageQuery,
 } from '@sc/contracts';
-import { EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { EachId, EnumField, IntField, PageDto, StrictNumber, TextField, msg } from '../../common/fields';
 
 /** One mount or unmount names at most this many devices. */
 export const POLE_MOUNT_MAX_IDS = 100;
@@ -32,7 +31,7 @@ export class PolePageDto extends IntersectionType(PageDto, PoleFilterDto) implem
 function Coordinate(max: number): PropertyDecorator {
   const range = msg('outOfRange', () => ({ min: -max, max }));
   return (target, key) => {
-    Type(() => Number)(target, key);
+    StrictNumber({ decimal: true })(target, key);
     IsOptional()(target, key);
     IsNumber({ allowNaN: false, allowInfinity: false }, { message: msg('importNotNumber') })(target, key);
     Min(-max, { message: range })(target, key);
@@ -79,9 +78,7 @@ export class PoleMountDto implements PoleMountRequest {
   @IsArray({ message: msg('invalidValue') })
   @ArrayMinSize(1, { message: msg('selectListItem') })
   @ArrayMaxSize(POLE_MOUNT_MAX_IDS, { message: msg('invalidValue') })
-  @Type(() => Number)
-  @IsInt({ each: true, message: msg('invalidValue') })
-  @Min(1, { each: true, message: msg('invalidValue') })
+  @EachId()
   @ApiProperty({ type: [Number], description: 'Device ids' })
   deviceIds!: number[];
 }

@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional } from 'class-validator';
 import {
   STRATEGY_NAME_MAX,
   StrategyMode,
@@ -9,7 +8,7 @@ import {
   type StrategyPageQuery,
   type StrategyPeriod,
 } from '@sc/contracts';
-import { EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
 import { LAMP_CONTROL_MAX_IDS } from '../../lighting/dto/lamp.dto';
 
 const MODES = [StrategyMode.SunriseSunset, StrategyMode.Date, StrategyMode.Week, StrategyMode.Sensing] as const;
@@ -59,9 +58,7 @@ export class StrategyDistributeDto implements StrategyDistributeRequest {
   @IsOptional()
   @IsArray({ message: msg('invalidValue') })
   @ArrayMaxSize(LAMP_CONTROL_MAX_IDS, { message: msg('invalidValue') })
-  @Type(() => Number)
-  @IsInt({ each: true, message: msg('invalidValue') })
-  @Min(1, { each: true, message: msg('invalidValue') })
+  @EachId()
   @ApiPropertyOptional({ type: [Number], description: 'The lamps (device ids); or give regionId' })
   ids?: number[];
 

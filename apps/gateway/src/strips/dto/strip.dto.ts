@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { Allow, ArrayMaxSize, IsArray, IsInt, IsOptional, Matches, Min } from 'class-validator';
+import { Allow, ArrayMaxSize, IsArray, IsOptional, Matches } from 'class-validator';
 import {
   DEVICE_CODE_PATTERN,
   LAMP_NAME_MAX,
@@ -13,7 +12,7 @@ import {
   type StripPageQuery,
   type Zone,
 } from '@sc/contracts';
-import { EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 const LAMP_STATUSES = Object.values(LampStatus).filter((v): v is LampStatus => typeof v === 'number');
 const ONLINE_STATES = [OnlineState.Offline, OnlineState.Online] as const;
@@ -72,9 +71,7 @@ export class StripEffectDto implements StripEffectRequest {
   @IsOptional()
   @IsArray({ message: msg('invalidValue') })
   @ArrayMaxSize(STRIP_EFFECT_MAX_IDS, { message: msg('invalidValue') })
-  @Type(() => Number)
-  @IsInt({ each: true, message: msg('invalidValue') })
-  @Min(1, { each: true, message: msg('invalidValue') })
+  @EachId()
   @ApiPropertyOptional({ type: [Number], description: 'The strip lights (device ids); or give regionId' })
   ids?: number[];
 
