@@ -186,9 +186,10 @@ describe('lighting: live lamp state in sockets and the browser', () => {
 
     const requests = recordApiRequests(page);
     blocked = false;
+    // socket.io-client's next attempt may be up to 7.5 s away (1 s doubling to 5 s, ±50 %), then the list is fetched.
     await page
       .locator(`[data-testid="lamp-row-${code}"] [data-testid="lamp-status"][data-status="${LampStatus.DistributionSucceeded}"]`)
-      .waitFor({ timeout: 15_000 });
+      .waitFor({ timeout: 25_000 });
     expect(requests.some((r) => r.url().endsWith('/api/light/lampPage'))).toBe(true);
     expect(await page.getByTestId(`lamp-row-${code}`).textContent()).toContain('Off');
   }, 40_000);
