@@ -148,7 +148,10 @@ export function StringListField(values: readonly string[] | null, o: Common & { 
       ? [
           IsIn(values as string[], {
             each: true,
-            message: msg('unknownPermission', (a) => ({ name: String((a.value as unknown[]).find((v) => !values.includes(v as string))) })),
+            // The value may be anything the client sent (null, an object): only a list has an element to name.
+            message: msg('unknownPermission', (a) => ({
+              name: String(Array.isArray(a.value) ? a.value.find((v) => !values.includes(v as string)) : a.value),
+            })),
           }),
         ]
       : []),

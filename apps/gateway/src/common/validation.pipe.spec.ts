@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { LoginDto } from '../auth/dto/auth.dto';
 import { LampIdsDto } from '../lighting/dto/equipment.dto';
 import { CreateRegionDto } from '../regions/dto/region.dto';
-import { CreateUserDto, UserPageDto } from '../users/dto/users.dto';
+import { StrategyAddOrEditDto } from '../strategies/dto/strategy.dto';
+import { CreateUserDto, GroupAddOrEditDto, UserPageDto } from '../users/dto/users.dto';
 import { AppException } from './app-exception';
 import { createValidationPipe, decodeMessage } from './validation.pipe';
 
@@ -130,5 +131,22 @@ describe('createValidationPipe', () => {
   it('refuses NUL characters in values and keys before they reach PostgreSQL', async () => {
     expect(await problems(CreateRegionDto, { regionName: 'North\u0000' })).toEqual([{ field: 'regionName', key: 'invalidValue' }]);
     expect(await problems(UserPageDto, { pageNum: 1, pageSize: 20, ['user\u0000name']: 'x' })).toEqual([{ field: 'body', key: 'invalidValue' }]);
+  });
+
+  it('answers a field error, never a crash, for a permission list that is not a list', async () => {
+    for (const permissionMenu of [null, undefined, {}, { a: 1 }, 'userManage', 7]) {
+      const found = await problems(GroupAddOrEditDto, { groupName: 'Night', isAdmin: 0, permissionMenu });
+      expect(found.map((p) => p.field)).toEqual(['permissionMenu']);
+    }
+    expect(await problems(GroupAddOrEditDto, { groupName: 'Night', isAdmin: 0, permissionMenu: ['nope'] })).toEqual([
+      { field: 'permissionMenu', key: 'unknownPermission', params: { name: 'nope' } },
+    ]);
+  });
+
+  it('refuses a strategy mode given as a list', async () => {
+    for (const mode of [[2], ['2'], [], { 0: 2 }]) {
+      const found = await problems(StrategyAddOrEditDto, { name: 'Weeknights', mode, modeData: {}, periods: [] });
+      expect(found).toEqual([{ field: 'mode', key: 'invalidValue' }]);
+    }
   });
 });
