@@ -124,3 +124,15 @@ export async function startProjectBroker({ port, quiet = true } = {}) {
     },
   };
 }
+
+/**
+ * The broker a script's services use: when MQTT_URL names none and Mosquitto is installed, the project's broker is
+ * started (on `port`, a free one when not given) and MQTT_URL, MQTT_BROKER_CONF and MQTT_BROKER_PID_FILE are set for
+ * the script and its children. Answers the started broker, or null when MQTT_URL (or 127.0.0.1:1883) is used.
+ */
+export async function projectBrokerUnlessGiven({ port } = {}) {
+  if (process.env.MQTT_URL || !mosquittoInstalled()) return null;
+  const broker = await startProjectBroker({ port });
+  Object.assign(process.env, { MQTT_URL: broker.url, MQTT_BROKER_CONF: broker.confFile, MQTT_BROKER_PID_FILE: broker.pidFile });
+  return broker;
+}

@@ -2,20 +2,15 @@
 // console and API on http://localhost:8080 (uploads on 8888), and runs the lighting worker with a simulated fleet
 // of the demo lamps talking to the MQTT broker: Mosquitto with the shipped configuration (deploy/mosquitto) on
 // 127.0.0.1:1884 (MQTT_PORT), unless MQTT_URL names a broker of your own.
-import { mosquittoInstalled, startProjectBroker } from './broker.mjs';
+import { projectBrokerUnlessGiven } from './broker.mjs';
 import { GATEWAY_NODE_FLAGS, checkNode, ensureBuilt, ensureDependencies, fail, root, run, say, start } from './lib.mjs';
 
 checkNode();
 ensureDependencies();
 ensureBuilt();
 
-let broker = null;
-if (!process.env.MQTT_URL && mosquittoInstalled()) {
-  const port = Number(process.env.MQTT_PORT ?? 1884);
-  broker = await startProjectBroker({ port }).catch((error) => fail(error.message));
-  process.env.MQTT_URL = broker.url;
-  say(`MQTT broker (deploy/mosquitto/mosquitto.conf) on ${broker.url}`);
-}
+const broker = await projectBrokerUnlessGiven({ port: Number(process.env.MQTT_PORT ?? 1884) }).catch((error) => fail(error.message));
+if (broker) say(`MQTT broker (deploy/mosquitto/mosquitto.conf) on ${broker.url}`);
 
 const gateway = 'dist/apps/gateway/main.js';
 // The demo accounts have a published password: the demo listens on this machine only unless HOST says otherwise.

@@ -2,7 +2,7 @@
 // PostgreSQL, Redis and MQTT broker, and end to end against the built services), and prints one summary line.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { mosquittoInstalled, startProjectBroker } from './broker.mjs';
+import { projectBrokerUnlessGiven } from './broker.mjs';
 import { checkNode, ensureBuilt, ensureDependencies, fail, root, run, say } from './lib.mjs';
 
 checkNode();
@@ -10,11 +10,9 @@ ensureDependencies();
 
 // The tests' broker: Mosquitto with the shipped configuration on a free loopback port, unless MQTT_URL names one (or
 // Mosquitto is not installed: then the broker on 127.0.0.1:1883, e.g. docker compose's, which uses the same file).
-let broker = null;
-if (!process.env.MQTT_URL && mosquittoInstalled()) {
-  say('Starting an MQTT broker with the shipped configuration (deploy/mosquitto)…');
-  broker = await startProjectBroker().catch((error) => fail(error.message));
-  Object.assign(process.env, { MQTT_URL: broker.url, MQTT_BROKER_CONF: broker.confFile, MQTT_BROKER_PID_FILE: broker.pidFile });
+const broker = await projectBrokerUnlessGiven().catch((error) => fail(error.message));
+if (broker) {
+  say(`MQTT broker with the shipped configuration (deploy/mosquitto) on ${broker.url}`);
   const stopBroker = () => void broker.stop().finally(() => process.exit(130));
   process.on('SIGINT', stopBroker);
   process.on('SIGTERM', stopBroker);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { freePort, mosquittoInstalled, startProjectBroker } from '../../scripts/broker.mjs';
+import { freePort, projectBrokerUnlessGiven } from '../../scripts/broker.mjs';
 
 export { freePort };
 import { GATEWAY_NODE_FLAGS } from '../../scripts/lib.mjs';
@@ -33,7 +33,7 @@ export const services = {
  * The benchmarks measure the product with the broker it ships: Mosquitto with deploy/mosquitto/mosquitto.conf on a free
  * loopback port of the run's own (stopped when the run exits), unless MQTT_URL names another broker.
  */
-export const broker = !env.MQTT_URL && mosquittoInstalled() ? await startProjectBroker() : null;
+export const broker = await projectBrokerUnlessGiven();
 if (broker) services.mqttUrl = broker.url;
 
 export const log = (line = '') => process.stdout.write(`${line}\n`);
