@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { DeviceStateChangedEvent, FamilyName, PageResult } from '@sc/contracts';
-import { useLiveFeed, useSocketReconnect } from './use-socket';
+import { useLiveFeed } from './use-socket';
 
 export interface LiveRowsOptions<Row> {
   /** Fields of a row computed from others (a strip's status labels), recomputed after each patch. */
@@ -36,7 +36,8 @@ export function patchLiveRows<Row extends { id: number }>(
 
 /**
  * Keeps a family's cached list pages live without polling: the family's device changes patch them as they come (at
- * most one push per frame), and a socket that reconnects reloads them, since changes sent while it was away are gone.
+ * most one push per frame), and they are reloaded whenever changes may have been missed (the feed joined after
+ * the page began loading, or the socket reconnected).
  */
 export function useLiveRows<Row extends { id: number }>(family: FamilyName, queryKey: QueryKey, options: LiveRowsOptions<Row> = {}): void {
   const queryClient = useQueryClient();
@@ -48,6 +49,6 @@ export function useLiveRows<Row extends { id: number }>(family: FamilyName, quer
       (event: DeviceStateChangedEvent) => patchLiveRows<Row>(queryClient, queryKey, event, { derive, detailKey }),
       [queryClient, queryKey, derive, detailKey],
     ),
+    useCallback(() => void queryClient.invalidateQueries({ queryKey }), [queryClient, queryKey]),
   );
-  useSocketReconnect(useCallback(() => void queryClient.invalidateQueries({ queryKey }), [queryClient, queryKey]));
 }

@@ -8,13 +8,37 @@ export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 let socket: RealtimeSocket | null = null;
 
-/** The live feeds the open pages watch, with how many components watch each. */
-const watched = new Map<string, { topic: LiveTopic; count: number }>();
+/** Told when a feed this component watches has been joined after a gap (its first watch, or a reconnect). */
+export type FeedResync = () => void;
 
 /**
- * One socket per signed-in tab, authenticated by the token at the handshake. It receives the live feeds the open
- * pages watch, as far as the user's roles allow (the server decides).
+ * The live feeds the open pages watch: the resync of each component that watches one, and whether the server has
+ * confirmed that this socket receives it. Events sent before that confirmation never reach the tab, so whatever a
+ * page fetched before it may already be out of date.
  */
+const watched = new Map<string, { topic: LiveTopic; watchers: Map<symbol, FeedResync>; joined: boolean }>();
+
+/** Asks the server for feeds; once it answers, their watchers that were waiting load again what they show. */
+function join(live: RealtimeSocket, keys: string[]): void {
+  const entries = keys.flatMap((key) => {
+    const entry = watched.get(key);
+    return entry ? [entry] : [];
+  });
+  if (entries.length === 0) return;
+  live.emit(
+    'watch',
+    entries.map((entry) => entry.topic),
+    () => {
+      for (const entry of entries) {
+        // Unwatched meanwhile, or joined by a later answer: nothing is missing.
+        if (watched.get(rooms.live(entry.topic)) !== entry || entry.joined) continue;
+        entry.joined = true;
+        for (const resync of entry.watchers.values()) resync();
+      }
+    },
+  );
+}
+
 export function connectRealtime(): RealtimeSocket {
   if (socket) return socket;
   const opened: RealtimeSocket = io({
@@ -29,35 +53,32 @@ export function connectRealtime(): RealtimeSocket {
     confirmLoggedOut();
   });
   // A new connection (the first one, or after a drop) knows no feeds: the server forgets a socket's feeds with it.
-  opened.on('connect', () => {
-    if (watched.size > 0)
-      opened.emit(
-        'watch',
-        [...watched.values()].map((w) => w.topic),
-      );
+  opened.on('disconnect', () => {
+    for (const entry of watched.values()) entry.joined = false;
   });
+  opened.on('connect', () => join(opened, [...watched.keys()]));
   return opened;
 }
 
-/** Starts a feed for one more component; the server hears of it only when the first component asks. */
-export function watchFeed(live: RealtimeSocket, topic: LiveTopic): void {
+/**
+ * Starts a feed for one more component; the server hears of it only when the first component asks. `resync` is called
+ * once the feed is joined if the component had to wait for it (and after each reconnect), since whatever the
+ * component fetched meanwhile may have missed events. Returns the call that stops it for this component.
+ */
+export function watchFeed(live: RealtimeSocket, topic: LiveTopic, resync: FeedResync): () => void {
   const key = rooms.live(topic);
-  const entry = watched.get(key);
-  if (entry) {
-    entry.count++;
-    return;
-  }
-  watched.set(key, { topic, count: 1 });
-  if (live.connected) live.emit('watch', [topic]);
-}
-
-/** Stops a feed for one component; the server hears of it once no component watches it. */
-export function unwatchFeed(live: RealtimeSocket, topic: LiveTopic): void {
-  const key = rooms.live(topic);
-  const entry = watched.get(key);
-  if (!entry || --entry.count > 0) return;
-  watched.delete(key);
-  if (live.connected) live.emit('unwatch', [topic]);
+  const watcher = Symbol(key);
+  const entry = watched.get(key) ?? { topic, watchers: new Map<symbol, FeedResync>(), joined: false };
+  const first = entry.watchers.size === 0;
+  entry.watchers.set(watcher, resync);
+  watched.set(key, entry);
+  if (first && live.connected) join(live, [key]);
+  return () => {
+    entry.watchers.delete(watcher);
+    if (entry.watchers.size > 0 || watched.get(key) !== entry) return;
+    watched.delete(key);
+    if (live.connected) live.emit('unwatch', [topic]);
+  };
 }
 
 export function disconnectRealtime(): void {

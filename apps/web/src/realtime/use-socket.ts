@@ -26,47 +26,34 @@ function withSocket(use: (socket: RealtimeSocket, loose: LooseSocket, realtime: 
 
 /**
  * Receives one live feed (an event of one device family) for as long as the component is mounted: the server is
- * asked for it while any component watches it, so a page gets only what it shows. The latest `handler` is called.
+ * asked for it while any component watches it, so a page gets only what it shows. The latest `handler` is called
+ * with each event. The latest `resync` is called when events may have been missed: the feed was joined after the
+ * component had started loading what it shows, or the socket connected again after a drop (pub/sub events sent
+ * meanwhile are lost). It reloads from the API, the source of truth, rather than guessing what was missed.
  */
-export function useLiveFeed<E extends BusEventName>(event: E, family: FamilyName, handler: (payload: BusEvents[E]) => void): void {
-  const latest = useRef(handler);
+export function useLiveFeed<E extends BusEventName>(
+  event: E,
+  family: FamilyName,
+  handler: (payload: BusEvents[E]) => void,
+  resync: () => void,
+): void {
+  const latest = useRef({ handler, resync });
   useEffect(() => {
-    latest.current = handler;
+    latest.current = { handler, resync };
   });
   useEffect(
     () =>
       withSocket((socket, loose, realtime) => {
-        const topic = { event, family };
         const listener = (payload: BusEvents[E]) => {
-          if (payload.family === family) latest.current(payload);
+          if (payload.family === family) latest.current.handler(payload);
         };
         loose.on(event, listener as Listener);
-        realtime.watchFeed(socket, topic);
+        const stop = realtime.watchFeed(socket, { event, family }, () => latest.current.resync());
         return () => {
           loose.off(event, listener as Listener);
-          realtime.unwatchFeed(socket, topic);
+          stop();
         };
       }),
     [event, family],
-  );
-}
-
-/**
- * Runs `handler` each time the socket connects again after a drop. Pub/sub events sent meanwhile are lost, so pages
- * reload what they show from the API (which is the source of truth) instead of guessing what they missed.
- */
-export function useSocketReconnect(handler: () => void): void {
-  useEffect(
-    () =>
-      withSocket((_socket, loose) => {
-        let connectedBefore = loose.connected;
-        const onConnect = () => {
-          if (connectedBefore) handler();
-          connectedBefore = true;
-        };
-        loose.on('connect', onConnect);
-        return () => loose.off('connect', onConnect);
-      }),
-    [handler],
   );
 }

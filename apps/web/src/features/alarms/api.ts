@@ -11,7 +11,7 @@ import {
   type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
-import { useLiveFeed, useSocketReconnect } from '@/realtime/use-socket';
+import { useLiveFeed } from '@/realtime/use-socket';
 
 export const alarmKeys = {
   all: ['alarms'] as const,
@@ -83,7 +83,8 @@ function reloadSoon(queryClient: QueryClient): void {
 /**
  * Keeps the alarm page live without polling: a change to a shown alarm is written into the rows at once; a raised
  * alarm (which may belong on the page, by filters only the server applies) reloads the page and the summary, at once
- * and then at most once a second. A socket that reconnects reloads everything, since events sent meanwhile are gone.
+ * and then at most once a second. Whenever events may have been missed (the feed
+ * joined after the page began loading, or a reconnect), everything is reloaded.
  */
 export function useLiveAlarms(): void {
   const queryClient = useQueryClient();
@@ -97,6 +98,6 @@ export function useLiveAlarms(): void {
       },
       [queryClient],
     ),
+    useCallback(() => void queryClient.invalidateQueries({ queryKey: alarmKeys.all }), [queryClient]),
   );
-  useSocketReconnect(useCallback(() => void queryClient.invalidateQueries({ queryKey: alarmKeys.all }), [queryClient]));
 }

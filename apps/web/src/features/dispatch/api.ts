@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { DispatchDetail, DispatchDetailQuery, DispatchItemState, DispatchProgressEvent, FamilyName } from '@sc/contracts';
 import { get, post } from '@/api/request';
-import { useLiveFeed, useSocketReconnect } from '@/realtime/use-socket';
+import { useLiveFeed } from '@/realtime/use-socket';
 
 export const dispatchKeys = {
   all: ['dispatch'] as const,
@@ -71,8 +71,9 @@ function refreshDispatchRows(queryClient: QueryClient, dispatchId: string): void
 
 /**
  * Keeps a family's open dispatches live without polling: progress events patch the counts and status at once, and
- * the rows behind them are fetched again at most once a second, only for a dispatch someone has open. A socket that
- * reconnects reloads them.
+ * the rows behind them are fetched again at most once a second, only for a dispatch someone has open. They are
+ * reloaded whenever progress may have been missed: the feed was confirmed after the panel began loading (a fast
+ * dispatch can finish in between), or the socket reconnected.
  */
 export function useLiveDispatches(family: FamilyName): void {
   const queryClient = useQueryClient();
@@ -87,6 +88,6 @@ export function useLiveDispatches(family: FamilyName): void {
       },
       [queryClient],
     ),
+    useCallback(() => void queryClient.invalidateQueries({ queryKey: dispatchKeys.all }), [queryClient]),
   );
-  useSocketReconnect(useCallback(() => void queryClient.invalidateQueries({ queryKey: dispatchKeys.all }), [queryClient]));
 }

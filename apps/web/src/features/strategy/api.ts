@@ -13,7 +13,7 @@ import {
   type StrategyRow,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
-import { useLiveFeed, useSocketReconnect } from '@/realtime/use-socket';
+import { useLiveFeed } from '@/realtime/use-socket';
 
 export const strategyKeys = {
   all: ['strategy'] as const,
@@ -95,6 +95,6 @@ export function useLiveSchedules(): void {
     useCallback(() => {
       if (!timer.current) timer.current = setTimeout(refresh, MISMATCH_REFRESH_MS);
     }, [refresh]),
+    useCallback(() => void queryClient.invalidateQueries({ queryKey: strategyKeys.all }), [queryClient]),
   );
-  useSocketReconnect(useCallback(() => void queryClient.invalidateQueries({ queryKey: strategyKeys.all }), [queryClient]));
 }
