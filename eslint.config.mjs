@@ -17,6 +17,8 @@ export default tseslint.config(
         module: 'writable',
         URL: 'readonly',
         fetch: 'readonly',
+        FormData: 'readonly',
+        Blob: 'readonly',
         setTimeout: 'readonly',
         clearTimeout: 'readonly',
         performance: 'readonly',

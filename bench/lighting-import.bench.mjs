@@ -10,7 +10,6 @@
 // (every lamp unchanged), timing each from the first byte sent to the answer. It checks the database holds exactly the
 // imported lamps, prints a table and removes everything it made. Exit 1 when a target is missed, 2 when it could not
 // run. See docs/benchmarks.md.
-/* global FormData, Blob */
 import * as XLSX from '@e965/xlsx';
 import { existsSync } from 'node:fs';
 import { crc32, deflateRawSync } from 'node:zlib';

@@ -18,6 +18,7 @@ import { RealtimeGateway } from './realtime/realtime.gateway';
 import { RegionsController } from './regions/regions.controller';
 import { RegionsService } from './regions/regions.service';
 import { UploadService } from './uploads/upload.service';
+import { WorkbookReader } from './uploads/workbook-reader.service';
 import { FilesController } from './uploads/files.controller';
 import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
@@ -52,7 +53,7 @@ export class UploadAppModule {
       module: UploadAppModule,
       imports: [CoreModule.forRoot(config, 'uploads', accessCache), ImportsModule],
       controllers: [FilesController],
-      providers: [UploadService],
+      providers: [UploadService, WorkbookReader],
     };
   }
 }

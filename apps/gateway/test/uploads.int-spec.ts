@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import type { SpreadsheetInspection } from '@sc/contracts';
-import { ApiClient, workbookBuffer, type ApiAnswer } from '@sc/testing';
+import { ApiClient, manyRowsWorkbook, withLyingSizes, workbookBuffer, zipBombWorkbook, type ApiAnswer } from '@sc/testing';
 import { startTestGateway, type TestGateway } from './harness';
 
 const FIVE_MB = 5 * 1024 * 1024;
@@ -91,6 +91,33 @@ describe('spreadsheet uploads (upload port)', () => {
     // Not a real workbook inside, so it is refused for its content, not its size.
     expect(answer.status).toBe(400);
     expect(answer.body.message).toBe(ONLY_XLSX['en-US']);
+  });
+
+  it.each(['en-US', 'zh-CN'] as const)('refuses a 1 MB zip bomb that expands to 1 GB with 413, before parsing it (%s)', async (lng) => {
+    const bomb = await zipBombWorkbook(1024);
+    expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+    const answer = await inspect(form(bomb, 'bomb.xlsx'), lng);
+    expect(answer.status).toBe(413);
+    expect(answer.body).toEqual({
+      code: 413,
+      data: null,
+      message: {
+        'en-US': 'The workbook expands to more than 64 MB; split it into smaller files',
+        'zh-CN': '工作簿解压后超过 64 MB，请拆分为更小的文件',
+      }[lng],
+    });
+    // Its zip directory lies about the sizes: refused while inflating, as a broken file.
+    const lying = await inspect(form(withLyingSizes(bomb), 'bomb.xlsx'), lng);
+    expect(lying.status).toBe(400);
+    expect(lying.body.message).toBe(ONLY_XLSX[lng]);
+  });
+
+  it('refuses a file of a million rows (4.9 MB) before parsing it', async () => {
+    const rows = await manyRowsWorkbook(1_000_000);
+    expect(rows.length).toBeLessThan(FIVE_MB);
+    const answer = await inspect(form(rows, 'rows.xlsx'));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ code: 400, data: null, message: 'A file may hold at most 100000 rows' });
   });
 
   it('answers 400 when no file is sent', async () => {

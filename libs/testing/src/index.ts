@@ -2,3 +2,4 @@ export * from './test-database';
 export * from './api-client';
 export * from './wait';
 export * from './spreadsheets';
+export * from './attack-workbooks';

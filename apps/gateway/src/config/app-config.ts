@@ -20,6 +20,8 @@ export interface AppConfig {
    */
   allowedHosts: string[];
   uploadDir: string;
+  /** Workbooks (imports and previews) read at the same time by this process; one per user in any case. */
+  importConcurrency: number;
   webDist: string;
   login: { maxFailuresPerUser: number; maxFailuresPerIp: number; windowSeconds: number };
   /**
@@ -74,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     consoleOrigin,
     allowedHosts: allowedHosts(env.ALLOWED_HOSTS, consoleOrigin),
     uploadDir: env.UPLOAD_DIR ?? 'var/uploads',
+    importConcurrency: Math.max(1, int(env.IMPORT_CONCURRENCY, 2)),
     webDist: env.WEB_DIST ?? 'apps/web/dist',
     login: {
       maxFailuresPerUser: int(env.LOGIN_MAX_FAILURES_PER_USER, 10),

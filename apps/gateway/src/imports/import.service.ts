@@ -21,7 +21,8 @@ import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
 import { InjectDb } from '../infra/database';
 import { RedisService } from '../infra/redis.service';
-import { SpreadsheetUnreadableError, readSpreadsheet, type SheetContent } from '../uploads/spreadsheet-reader';
+import type { SheetContent } from '../uploads/spreadsheet-reader';
+import { WorkbookReader } from '../uploads/workbook-reader.service';
 import type { StoredUpload } from '../uploads/upload.service';
 import { keyOf, type ExistingRecord, type ImportColumn, type ImportTable, type RowToWrite, type RowValues } from './import-table';
 import { neutraliseCell, withoutNeutralisation } from './spreadsheet-cells';
@@ -77,6 +78,7 @@ export class ImportService {
   constructor(
     @InjectDb() private readonly db: DataSource,
     private readonly redis: RedisService,
+    private readonly workbooks: WorkbookReader,
   ) {}
 
   async importFile(table: ImportTable, upload: StoredUpload, caller: Caller, lng: Language): Promise<ImportResult> {
@@ -84,7 +86,7 @@ export class ImportService {
     if (!Number.isInteger(groupId) || groupId < 1) throw AppException.field(IMPORT_GROUP_FIELD, 'selectGroup');
     const dryRun = readDryRun(upload.fields[IMPORT_DRY_RUN_FIELD]);
     await this.assertGroup(this.db.manager, table, groupId);
-    const sheet = await this.firstSheet(upload.path);
+    const sheet = await this.firstSheet(caller, upload.path);
 
     const columnIndex = this.mapHeader(table, sheet.header, lng);
     const errors: ImportRowError[] = [];
@@ -155,14 +157,8 @@ export class ImportService {
     if (group.type !== (table.groupType as number)) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupWrongType');
   }
 
-  private async firstSheet(path: string): Promise<SheetContent> {
-    let sheets: SheetContent[];
-    try {
-      sheets = await readSpreadsheet(path, { maxRows: IMPORT_MAX_ROWS, blankRows: true, timeoutMs: 60_000, maxMemoryMb: 512 });
-    } catch (err) {
-      if (err instanceof SpreadsheetUnreadableError) throw AppException.badRequest('onlyXlsx');
-      throw err;
-    }
+  private async firstSheet(caller: Caller, path: string): Promise<SheetContent> {
+    const sheets = await this.workbooks.read(caller.userId, path, { maxRows: IMPORT_MAX_ROWS, blankRows: true, timeoutMs: 60_000, maxMemoryMb: 512 });
     const sheet = sheets[0];
     if (!sheet || sheet.rows.length === 0) throw AppException.badRequest('importNoRows');
     if (sheet.rowCount > IMPORT_MAX_ROWS) throw AppException.badRequest('importTooManyRows', { max: IMPORT_MAX_ROWS });

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { UploadService } from '../uploads/upload.service';
+import { WorkbookReader } from '../uploads/workbook-reader.service';
 import { ImportDownloadsController } from './import-downloads.controller';
 import { ImportService } from './import.service';
 import { ImportsController } from './imports.controller';
@@ -7,13 +8,13 @@ import { ImportsController } from './imports.controller';
 /** The imports themselves, on the upload port. */
 @Module({
   controllers: [ImportsController],
-  providers: [ImportService, UploadService],
+  providers: [ImportService, UploadService, WorkbookReader],
 })
 export class ImportsModule {}
 
 /** Templates, exports and error reports, on the console port. */
 @Module({
   controllers: [ImportDownloadsController],
-  providers: [ImportService],
+  providers: [ImportService, WorkbookReader],
 })
 export class ImportDownloadsModule {}

@@ -28,7 +28,8 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const XLSX = require('@e965/xlsx');
 const { path, maxRows, blankRows } = workerData;
-const book = XLSX.readFile(path, { dense: true, cellDates: true, sheetRows: maxRows + 1 });
+// Values only: no formatted text, HTML, number formats or styles, which would double what a large sheet holds.
+const book = XLSX.readFile(path, { dense: true, cellDates: true, cellText: false, cellHTML: false, cellNF: false, cellStyles: false, sheetRows: maxRows + 1 });
 parentPort.postMessage(book.SheetNames.map((name) => {
   const sheet = book.Sheets[name];
   const full = sheet['!fullref'] || sheet['!ref'];
