@@ -51,6 +51,19 @@ function hostGuard(config: AppConfig) {
 }
 
 /**
+ * The console port's API takes JSON bodies only: a body of another type (text, a form, XML) answers a translated 415
+ * before anything parses it, so no route sees a string where it expects an object and nothing is logged of it.
+ * A request without a body (GET, a POST with nothing in it) passes. socket.io answers its own paths.
+ */
+function jsonBodiesOnly(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (!hasBody || req.url.startsWith('/socket.io')) return done();
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type === 'application/json') return done();
+  void reply.status(415).send({ code: 415, data: null, message: translate(languageOf(req), 'jsonBodyExpected') });
+}
+
+/**
  * Scripts only from this origin, no inline script: the session token is readable by scripts, so nothing else may run.
  * connect-src adds the upload port on the host name the console was opened with; the header is built once per host.
  */
@@ -132,6 +145,7 @@ export async function createConsoleApp(config: AppConfig, accessCache: AccessCac
   const csp = contentSecurityPolicy(config);
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', hostGuard(config));
+  fastify.addHook('onRequest', jsonBodiesOnly);
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('Content-Security-Policy', csp(req.headers.host));
     done();

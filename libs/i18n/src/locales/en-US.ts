@@ -75,6 +75,7 @@ export const enUS = {
     outOfRange: 'Must be between {{min}} and {{max}}',
     unexpectedField: 'Unexpected field',
     malformedBody: 'The request body is not valid JSON',
+    jsonBodyExpected: 'Send the request body as JSON (Content-Type: application/json)',
     validationField: '{{field}}: {{message}}',
     payloadTooLarge: 'The request is too large',
     internalError: 'The server could not complete the request, please try again later',

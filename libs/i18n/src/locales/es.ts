@@ -73,6 +73,7 @@ export const es: Catalogue = {
     outOfRange: 'Debe estar entre {{min}} y {{max}}',
     unexpectedField: 'Campo no admitido',
     malformedBody: 'El cuerpo de la petición no es JSON válido',
+    jsonBodyExpected: 'Envíe el cuerpo de la solicitud como JSON (Content-Type: application/json)',
     validationField: '{{field}}: {{message}}',
     payloadTooLarge: 'La petición es demasiado grande',
     internalError: 'El servidor no pudo completar la petición; inténtelo de nuevo más tarde',

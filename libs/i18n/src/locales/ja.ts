@@ -73,6 +73,7 @@ export const ja: Catalogue = {
     outOfRange: '{{min}}〜{{max}} の範囲で指定してください',
     unexpectedField: 'このフィールドは使用できません',
     malformedBody: 'リクエスト本文が正しい JSON ではありません',
+    jsonBodyExpected: 'リクエスト本文は JSON で送信してください（Content-Type: application/json）',
     validationField: '{{field}}：{{message}}',
     payloadTooLarge: 'リクエストが大きすぎます',
     internalError: 'サーバーでリクエストを処理できませんでした。しばらくしてからお試しください',

@@ -73,6 +73,7 @@ export const zhCN: Catalogue = {
     outOfRange: '必须在 {{min}} 到 {{max}} 之间',
     unexpectedField: '不支持的字段',
     malformedBody: '请求内容不是有效的 JSON',
+    jsonBodyExpected: '请求体须为 JSON（Content-Type: application/json）',
     validationField: '{{field}}：{{message}}',
     payloadTooLarge: '请求内容过大',
     internalError: '服务器处理失败，请稍后再试',
