@@ -232,7 +232,26 @@ describe('lighting: alarms live from simulated faults, and energy from simulated
       // The rated power of a lamp is edited on the page; its full power and saving follow.
       const row = page.getByTestId(`energy-lamp-${lamps.codes[1]}`);
       await row.getByTestId('energy-rated-power-edit').click();
-      await page.getByTestId('energy-rated-power-input').fill('120');
+      const [before] = await gw.db.query<{ rated_power: number }>(`SELECT rated_power FROM lamp WHERE device_id = $1`, [
+        lamps.idByCode.get(lamps.codes[1]),
+      ]);
+      // What the operator typed is never clamped or rounded into something else: it is refused under the field, unsent.
+      const input = page.getByTestId('energy-rated-power-input');
+      for (const [typed, message] of [
+        ['-5', 'Must be between 1 and 10000'],
+        ['99999999', 'Must be between 1 and 10000'],
+        ['12.7', 'Must be a whole number'],
+      ]) {
+        await input.fill(typed);
+        await page.getByTestId('energy-rated-power-save').click();
+        await page.getByText(message, { exact: true }).waitFor({ timeout: 5000 });
+        expect(await input.inputValue()).toBe(`${typed} W`);
+      }
+      const [unchanged] = await gw.db.query<{ rated_power: number }>(`SELECT rated_power FROM lamp WHERE device_id = $1`, [
+        lamps.idByCode.get(lamps.codes[1]),
+      ]);
+      expect(unchanged.rated_power).toBe(before.rated_power);
+      await input.fill('120');
       await page.getByTestId('energy-rated-power-save').click();
       await page.locator(`[data-testid="energy-lamp-${lamps.codes[1]}"]`, { hasText: '120 W' }).waitFor({ timeout: 5000 });
       const [stored] = await gw.db.query<{ rated_power: number }>(`SELECT rated_power FROM lamp WHERE device_id = $1`, [

@@ -5,6 +5,7 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
+  IsNumber,
   IsIn,
   IsInt,
   IsISO8601,
@@ -17,6 +18,7 @@ import {
   ValidateBy,
   type ValidationArguments,
 } from 'class-validator';
+import type { NumberBounds } from '@sc/contracts';
 import type { MessageKey } from '@sc/i18n';
 
 /**
@@ -57,6 +59,19 @@ export function StrictNumber(o: { decimal?: boolean } = {}): PropertyDecorator {
   const text = o.decimal ? DECIMAL_TEXT : INTEGER_TEXT;
   const one = (value: unknown) => (typeof value === 'string' && text.test(value) ? Number(value) : value);
   return Transform(({ value }) => (Array.isArray(value) ? value.map(one) : one(value)));
+}
+
+/** An optional latitude or longitude (or any decimal of NUMBER_BOUNDS): a number within its bounds, never clamped. */
+export function Coordinate(bounds: NumberBounds): PropertyDecorator {
+  const range = msg('outOfRange', () => ({ min: bounds.min, max: bounds.max }));
+  return applyDecorators(
+    StrictNumber({ decimal: true }),
+    IsOptional(),
+    IsNumber({ allowNaN: false, allowInfinity: false }, { message: msg('importNotNumber') }),
+    Min(bounds.min, { message: range }),
+    Max(bounds.max, { message: range }),
+    ApiPropertyOptional({ type: Number, nullable: true, minimum: bounds.min, maximum: bounds.max }),
+  );
 }
 
 /** Each element of a list a record id: a positive integer that PostgreSQL's `int` holds ('invalidValue' otherwise). */

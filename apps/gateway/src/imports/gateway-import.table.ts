@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { DeviceType, GATEWAY_NAME_MAX } from '@sc/contracts';
+import { DeviceType, NUMBER_BOUNDS, GATEWAY_NAME_MAX } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
 import { REGION_AND_BELOW } from '../common/device-selection';
 import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
@@ -19,8 +19,8 @@ export const GATEWAY_IMPORT: ImportTable = {
     { key: 'name', kind: 'text', required: true, max: GATEWAY_NAME_MAX, example: 'Shennan Avenue gateway' },
     { key: 'regionId', kind: 'region', example: 'Futian District' },
     { key: 'addr', kind: 'text', max: 255, example: 'Shennan Avenue No. 1, cabinet 3' },
-    { key: 'longitude', kind: 'number', range: { min: -180, max: 180 }, example: 114.0579 },
-    { key: 'latitude', kind: 'number', range: { min: -90, max: 90 }, example: 22.5431 },
+    { key: 'longitude', kind: 'number', range: NUMBER_BOUNDS.longitude, example: 114.0579 },
+    { key: 'latitude', kind: 'number', range: NUMBER_BOUNDS.latitude, example: 22.5431 },
   ],
 
   async load(tx: EntityManager, codes: string[]): Promise<Map<string, ExistingRecord>> {

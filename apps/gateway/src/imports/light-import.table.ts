@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { DeviceType, LAMP_NAME_MAX } from '@sc/contracts';
+import { DeviceType, NUMBER_BOUNDS, LAMP_NAME_MAX } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
 import { REGION_AND_BELOW } from '../common/device-selection';
 import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
@@ -23,8 +23,8 @@ export const LIGHT_IMPORT: ImportTable = {
     { key: 'lampControlId', kind: 'text', max: 64, example: 'LC-10001' },
     { key: 'addr', kind: 'text', max: 255, example: 'Shennan Avenue No. 2' },
     { key: 'mac', kind: 'text', max: 32, example: '02:5c:00:00:27:11' },
-    { key: 'longitude', kind: 'number', range: { min: -180, max: 180 }, example: 114.0579 },
-    { key: 'latitude', kind: 'number', range: { min: -90, max: 90 }, example: 22.5431 },
+    { key: 'longitude', kind: 'number', range: NUMBER_BOUNDS.longitude, example: 114.0579 },
+    { key: 'latitude', kind: 'number', range: NUMBER_BOUNDS.latitude, example: 22.5431 },
     { key: 'poleCode', kind: 'pole', example: '' },
   ],
 

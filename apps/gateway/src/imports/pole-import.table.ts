@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { DeviceType, POLE_NAME_MAX } from '@sc/contracts';
+import { DeviceType, NUMBER_BOUNDS, POLE_NAME_MAX } from '@sc/contracts';
 import { poleWhere, type PoleFilters } from '../poles/pole-filters';
 import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
 
@@ -14,8 +14,8 @@ export const POLE_IMPORT: ImportTable = {
     { key: 'name', kind: 'text', required: true, max: POLE_NAME_MAX, example: 'Shennan Avenue pole 1' },
     { key: 'code', kind: 'code', required: true, example: 'POLE-10001' },
     { key: 'regionId', kind: 'region', example: 'Futian District' },
-    { key: 'longitude', kind: 'number', range: { min: -180, max: 180 }, example: 114.0579 },
-    { key: 'latitude', kind: 'number', range: { min: -90, max: 90 }, example: 22.5431 },
+    { key: 'longitude', kind: 'number', range: NUMBER_BOUNDS.longitude, example: 114.0579 },
+    { key: 'latitude', kind: 'number', range: NUMBER_BOUNDS.latitude, example: 22.5431 },
     { key: 'address', kind: 'text', max: 255, example: 'Shennan Avenue No. 2' },
     { key: 'remark', kind: 'text', max: 255, example: '' },
   ],

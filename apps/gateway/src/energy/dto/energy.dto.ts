@@ -1,6 +1,6 @@
 import { ApiProperty, IntersectionType } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, Matches } from 'class-validator';
-import { LAMP_NAME_MAX, type EnergyLampPageQuery, type EnergyPeriod, type EnergyQuery, type EnergySeriesQuery } from '@sc/contracts';
+import { LAMP_NAME_MAX, NUMBER_BOUNDS, type EnergyLampPageQuery, type EnergyPeriod, type EnergyQuery, type EnergySeriesQuery } from '@sc/contracts';
 import { EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 export const ENERGY_PERIODS: readonly EnergyPeriod[] = ['day', 'month'];
@@ -43,6 +43,6 @@ export class LampRatedPowerDto {
   @ApiProperty({ type: [Number], description: 'The lamps (device ids)' })
   ids!: number[];
 
-  @IntField({ min: 1, max: 10_000, description: 'Watts at full brightness', example: 100 })
+  @IntField({ min: NUMBER_BOUNDS.ratedPower.min, max: NUMBER_BOUNDS.ratedPower.max, description: 'Watts at full brightness', example: 100 })
   ratedPower!: number;
 }

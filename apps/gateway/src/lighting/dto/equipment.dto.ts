@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, Matches } from 'class-validator';
 import {
   DEVICE_CODE_PATTERN,
   GATEWAY_NAME_MAX,
+  NUMBER_BOUNDS,
   DEVICE_GROUP_NAME_MAX,
   LIGHTING_GROUP_TYPES,
   OnlineState,
@@ -18,7 +19,7 @@ import {
   type LoopAddOrEditRequest,
   type LoopPageQuery,
 } from '@sc/contracts';
-import { EachId, EnumField, IdQueryDto, IntField, PageDto, StrictNumber, TextField, msg } from '../../common/fields';
+import { Coordinate, EachId, EnumField, IdQueryDto, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 const ONLINE_STATES = [OnlineState.Offline, OnlineState.Online] as const;
 
@@ -34,18 +35,6 @@ export function IdList(description: string, required = true): PropertyDecorator 
     ArrayMaxSize(EQUIPMENT_MAX_IDS, { message: msg('invalidValue') })(target, key);
     EachId()(target, key);
     (required ? ApiProperty : ApiPropertyOptional)({ type: [Number], description })(target, key);
-  };
-}
-
-/** A latitude or longitude; null clears the position. */
-export function Coordinate(limit: number): PropertyDecorator {
-  return (target, key) => {
-    IsOptional()(target, key);
-    StrictNumber({ decimal: true })(target, key);
-    IsNumber({ allowNaN: false, allowInfinity: false }, { message: msg('invalidValue') })(target, key);
-    Min(-limit, { message: msg('outOfRange', () => ({ min: -limit, max: limit })) })(target, key);
-    Max(limit, { message: msg('outOfRange', () => ({ min: -limit, max: limit })) })(target, key);
-    ApiPropertyOptional({ type: Number, nullable: true })(target, key);
   };
 }
 
@@ -72,10 +61,10 @@ export class GatewayAddOrEditDto implements GatewayAddOrEditRequest {
   @TextField({ max: 255, required: false })
   addr?: string;
 
-  @Coordinate(90)
+  @Coordinate(NUMBER_BOUNDS.latitude)
   latitude?: number | null;
 
-  @Coordinate(180)
+  @Coordinate(NUMBER_BOUNDS.longitude)
   longitude?: number | null;
 }
 

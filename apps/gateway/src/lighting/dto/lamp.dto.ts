@@ -4,6 +4,7 @@ import {
   DEVICE_CODE_PATTERN,
   DIMMING_LEVELS,
   LAMP_NAME_MAX,
+  NUMBER_BOUNDS,
   LampStatus,
   OnlineState,
   type DimmingLevel,
@@ -12,8 +13,7 @@ import {
   type LampControlRequest,
   type LampPageQuery,
 } from '@sc/contracts';
-import { EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
-import { Coordinate } from './equipment.dto';
+import { Coordinate, EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 const LAMP_STATUSES = Object.values(LampStatus).filter((v): v is LampStatus => typeof v === 'number');
 const ONLINE_STATES = [OnlineState.Offline, OnlineState.Online] as const;
@@ -51,10 +51,10 @@ export class LampAddOrEditDto implements LampAddOrEditRequest {
   @IntField({ min: 1, required: false, description: 'Its device group (type single lamp); null for none; omitted on edit keeps it' })
   groupId?: number | null;
 
-  @Coordinate(90)
+  @Coordinate(NUMBER_BOUNDS.latitude)
   latitude?: number | null;
 
-  @Coordinate(180)
+  @Coordinate(NUMBER_BOUNDS.longitude)
   longitude?: number | null;
 
   @TextField({ max: 16, required: false, example: '#ffd27f', description: "'' for none" })

@@ -1,7 +1,8 @@
 import { ApiProperty, IntersectionType } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, Matches } from 'class-validator';
 import {
   DEVICE_CODE_PATTERN,
+  NUMBER_BOUNDS,
   POLE_MOUNTABLE_TYPES,
   POLE_NAME_MAX,
   type DeviceType,
@@ -10,7 +11,7 @@ import {
   type PoleMountableQuery,
   type PolePageQuery,
 } from '@sc/contracts';
-import { EachId, EnumField, IntField, PageDto, StrictNumber, TextField, msg } from '../../common/fields';
+import { Coordinate, EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 /** One mount or unmount names at most this many devices. */
 export const POLE_MOUNT_MAX_IDS = 100;
@@ -27,17 +28,6 @@ class PoleFilterDto {
 }
 
 export class PolePageDto extends IntersectionType(PageDto, PoleFilterDto) implements PolePageQuery {}
-
-function Coordinate(max: number): PropertyDecorator {
-  const range = msg('outOfRange', () => ({ min: -max, max }));
-  return (target, key) => {
-    StrictNumber({ decimal: true })(target, key);
-    IsOptional()(target, key);
-    IsNumber({ allowNaN: false, allowInfinity: false }, { message: msg('importNotNumber') })(target, key);
-    Min(-max, { message: range })(target, key);
-    Max(max, { message: range })(target, key);
-  };
-}
 
 export class PoleAddOrEditDto implements PoleAddOrEditRequest {
   @IntField({ min: 1, required: false, description: 'The pole to change; omit to add one' })
@@ -56,11 +46,11 @@ export class PoleAddOrEditDto implements PoleAddOrEditRequest {
   @IntField({ min: 1, required: false, description: 'A device group of lamp poles; null for none' })
   groupId?: number | null;
 
-  @Coordinate(90)
+  @Coordinate(NUMBER_BOUNDS.latitude)
   @ApiProperty({ required: false, nullable: true, example: 22.5431 })
   latitude?: number | null;
 
-  @Coordinate(180)
+  @Coordinate(NUMBER_BOUNDS.longitude)
   @ApiProperty({ required: false, nullable: true, example: 114.0579 })
   longitude?: number | null;
 

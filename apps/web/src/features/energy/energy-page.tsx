@@ -1,25 +1,18 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import {
-  ActionIcon,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Modal,
-  NumberInput,
-  Paper,
-  SegmentedControl,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { ActionIcon, Button, Center, Group, Loader, Modal, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconPencil } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { Button as ButtonPermission, type EnergyFigures, type EnergyLampRow, type EnergyPeriod, type EnergyRegionNode } from '@sc/contracts';
+import {
+  Button as ButtonPermission,
+  NUMBER_BOUNDS,
+  type EnergyFigures,
+  type EnergyLampRow,
+  type EnergyPeriod,
+  type EnergyRegionNode,
+} from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
+import { BoundedNumberInput, numberFieldError } from '@/components/bounded-number-input';
 import { notifySuccess } from '@/components/notify';
 import { PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
@@ -228,12 +221,16 @@ function RatedPowerModal({ lamp, onClose }: { lamp: EnergyLampRow | null; onClos
   const { t } = useTranslation();
   const save = useSetRatedPower();
   const [value, setValue] = useState<number | string>(lamp?.ratedPower ?? '');
+  const [error, setError] = useState<string | null>(null);
   return (
     <Modal opened={lamp !== null} onClose={onClose} title={t('energy:ratedPower.title', { name: lamp?.lampName ?? '' })}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
           if (!lamp) return;
+          const problem = numberFieldError(t, value, NUMBER_BOUNDS.ratedPower, true);
+          setError(problem);
+          if (problem) return;
           save.mutate(
             { ids: [lamp.id], ratedPower: Number(value) },
             {
@@ -246,15 +243,17 @@ function RatedPowerModal({ lamp, onClose }: { lamp: EnergyLampRow | null; onClos
         }}
       >
         <Stack>
-          <NumberInput
+          <BoundedNumberInput
             label={t('energy:fields.ratedPower')}
             description={t('energy:ratedPower.hint')}
             suffix=" W"
-            min={1}
-            max={10_000}
-            allowDecimal={false}
+            bounds={NUMBER_BOUNDS.ratedPower}
             value={value}
-            onChange={setValue}
+            onChange={(v) => {
+              setValue(v);
+              setError(null);
+            }}
+            error={error}
             data-autofocus
             data-testid="energy-rated-power-input"
           />

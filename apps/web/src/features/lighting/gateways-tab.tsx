@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Button, NumberInput, SimpleGrid, Table, TextInput } from '@mantine/core';
+import { Button, SimpleGrid, Table, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Button as ButtonPermission, GATEWAY_NAME_MAX, OnlineState, type GatewayRow } from '@sc/contracts';
+import { Button as ButtonPermission, GATEWAY_NAME_MAX, NUMBER_BOUNDS, OnlineState, type GatewayRow } from '@sc/contracts';
+import { BoundedNumberInput, positionErrors } from '@/components/bounded-number-input';
 import { AreaCascader } from '@/components/area-cascader';
 import { FilterBar } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
@@ -62,7 +63,7 @@ function GatewayFormModal({ opened, gateway, onClose }: { opened: boolean; gatew
     const problems = {
       gatewayId: deviceCodeError(t, values.gatewayId),
       name: values.name.trim() ? undefined : t('messages:nameEmpty'),
-      latitude: (values.latitude === '') !== (values.longitude === '') ? t('messages:positionIncomplete') : undefined,
+      ...positionErrors(t, values.latitude, values.longitude),
     };
     if (Object.values(problems).some(Boolean)) return setErrors(problems);
     await saveAndClose(
@@ -120,22 +121,19 @@ function GatewayFormModal({ opened, gateway, onClose }: { opened: boolean; gatew
         onChange={(e) => set('addr', e.currentTarget.value)}
       />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <NumberInput
+        <BoundedNumberInput
           label={t('lighting:fields.latitude')}
-          min={-90}
-          max={90}
-          decimalScale={6}
+          bounds={NUMBER_BOUNDS.latitude}
           value={values.latitude}
           onChange={(v) => set('latitude', v)}
           error={errors.latitude}
         />
-        <NumberInput
+        <BoundedNumberInput
           label={t('lighting:fields.longitude')}
-          min={-180}
-          max={180}
-          decimalScale={6}
+          bounds={NUMBER_BOUNDS.longitude}
           value={values.longitude}
           onChange={(v) => set('longitude', v)}
+          error={errors.longitude}
         />
       </SimpleGrid>
     </FormDialog>

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
-import { Modal, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { DEVICE_CODE_PATTERN, DeviceType, LAMP_NAME_MAX, type LampRow } from '@sc/contracts';
+import { DEVICE_CODE_PATTERN, DeviceType, LAMP_NAME_MAX, NUMBER_BOUNDS, type LampRow } from '@sc/contracts';
+import { BoundedNumberInput, positionErrors } from '@/components/bounded-number-input';
 import { AreaCascader } from '@/components/area-cascader';
 import { FormActions, saveAndClose } from '@/components/form-actions';
 import { useIsMobile } from '@/layout/use-is-mobile';
@@ -53,7 +54,8 @@ export function LampFormModal({ opened, lamp, onClose }: { opened: boolean; lamp
     validate: {
       lampName: (v) => (v.trim() ? null : t('messages:nameEmpty')),
       clientId: (v) => (!v.trim() ? t('messages:pleaseEnter') : DEVICE_CODE_PATTERN.test(v.trim()) ? null : t('messages:invalidValue')),
-      latitude: (v, all) => ((v === '') !== (all.longitude === '') ? t('messages:positionIncomplete') : null),
+      latitude: (v, all) => positionErrors(t, v, all.longitude).latitude,
+      longitude: (v, all) => positionErrors(t, all.latitude, v).longitude,
       color: (v) => (v === '' || /^#[0-9a-f]{6}$/i.test(v) ? null : t('messages:colorInvalid')),
     },
   });
@@ -118,19 +120,15 @@ export function LampFormModal({ opened, lamp, onClose }: { opened: boolean; lamp
               data-testid="lamp-form-group"
             />
             <TextInput label={t('lighting:fields.color')} maxLength={7} placeholder="#ffd27f" name="color" {...form.getInputProps('color')} />
-            <NumberInput
+            <BoundedNumberInput
               label={t('lighting:fields.latitude')}
-              min={-90}
-              max={90}
-              decimalScale={6}
+              bounds={NUMBER_BOUNDS.latitude}
               name="latitude"
               {...form.getInputProps('latitude')}
             />
-            <NumberInput
+            <BoundedNumberInput
               label={t('lighting:fields.longitude')}
-              min={-180}
-              max={180}
-              decimalScale={6}
+              bounds={NUMBER_BOUNDS.longitude}
               name="longitude"
               {...form.getInputProps('longitude')}
             />

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import { ActionIcon, Button, Group, Modal, NumberInput, Popover, Select, SimpleGrid, Stack, TextInput, Textarea, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Popover, Select, SimpleGrid, Stack, TextInput, Textarea, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { POLE_NAME_MAX, type PoleRow } from '@sc/contracts';
+import { NUMBER_BOUNDS, POLE_NAME_MAX, type PoleRow } from '@sc/contracts';
+import { BoundedNumberInput, positionErrors } from '@/components/bounded-number-input';
 import { AreaCascader } from '@/components/area-cascader';
 import { fieldErrors } from '@/api/field-errors';
 import { notifySuccess } from '@/components/notify';
@@ -97,7 +98,8 @@ export function PoleFormModal({
     validate: {
       name: (v) => (v.trim() ? null : t('messages:nameEmpty')),
       code: (v) => deviceCodeError(t, v) ?? null,
-      latitude: (v, all) => ((v === '') !== (all.longitude === '') ? t('messages:positionIncomplete') : null),
+      latitude: (v, all) => positionErrors(t, v, all.longitude).latitude,
+      longitude: (v, all) => positionErrors(t, all.latitude, v).longitude,
     },
   });
   useEffect(() => {
@@ -155,15 +157,18 @@ export function PoleFormModal({
             </Group>
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <NumberInput
+            <BoundedNumberInput
               label={t('poles:fields.longitude')}
-              min={-180}
-              max={180}
-              decimalScale={7}
+              bounds={NUMBER_BOUNDS.longitude}
               name="longitude"
               {...form.getInputProps('longitude')}
             />
-            <NumberInput label={t('poles:fields.latitude')} min={-90} max={90} decimalScale={7} name="latitude" {...form.getInputProps('latitude')} />
+            <BoundedNumberInput
+              label={t('poles:fields.latitude')}
+              bounds={NUMBER_BOUNDS.latitude}
+              name="latitude"
+              {...form.getInputProps('latitude')}
+            />
           </SimpleGrid>
           <TextInput label={t('poles:fields.address')} maxLength={255} name="address" {...form.getInputProps('address')} />
           <Textarea label={t('poles:fields.remark')} maxLength={255} autosize minRows={2} name="remark" {...form.getInputProps('remark')} />

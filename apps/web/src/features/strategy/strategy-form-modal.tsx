@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
-import { ActionIcon, Button, Chip, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Chip, Group, Modal, Select, SimpleGrid, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import {
   DIMMING_LEVELS,
+  NUMBER_BOUNDS,
   STRATEGY_NAME_MAX,
   STRATEGY_PERIODS_MAX,
   StrategyMode,
@@ -15,6 +16,7 @@ import {
   type StrategyRow,
   type Weekday,
 } from '@sc/contracts';
+import { BoundedNumberInput, numberFieldError } from '@/components/bounded-number-input';
 import { fieldErrors } from '@/api/field-errors';
 import { notifySuccess } from '@/components/notify';
 import { FormActions } from '@/components/form-actions';
@@ -107,7 +109,13 @@ export function StrategyFormModal({
   const save = useSaveStrategy(family);
   const form = useForm<Values>({
     initialValues: valuesOf(strategy),
-    validate: { name: (v) => (v.trim() ? null : t('messages:nameEmpty')) },
+    validate: {
+      name: (v) => (v.trim() ? null : t('messages:nameEmpty')),
+      // Only the chosen mode's numbers are sent, so only they are checked.
+      sunsetOffset: (v, all) => (Number(all.mode) === StrategyMode.SunriseSunset ? numberFieldError(t, v, NUMBER_BOUNDS.sunOffset) : null),
+      sunriseOffset: (v, all) => (Number(all.mode) === StrategyMode.SunriseSunset ? numberFieldError(t, v, NUMBER_BOUNDS.sunOffset) : null),
+      holdSeconds: (v, all) => (Number(all.mode) === StrategyMode.Sensing ? numberFieldError(t, v, NUMBER_BOUNDS.holdSeconds, true) : null),
+    },
   });
   useEffect(() => {
     if (opened) {
@@ -151,8 +159,16 @@ export function StrategyFormModal({
 
           {mode === StrategyMode.SunriseSunset && (
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <NumberInput label={t('strategy:fields.sunsetOffset')} allowDecimal={false} {...form.getInputProps('sunsetOffset')} />
-              <NumberInput label={t('strategy:fields.sunriseOffset')} allowDecimal={false} {...form.getInputProps('sunriseOffset')} />
+              <BoundedNumberInput
+                label={t('strategy:fields.sunsetOffset')}
+                bounds={NUMBER_BOUNDS.sunOffset}
+                {...form.getInputProps('sunsetOffset')}
+              />
+              <BoundedNumberInput
+                label={t('strategy:fields.sunriseOffset')}
+                bounds={NUMBER_BOUNDS.sunOffset}
+                {...form.getInputProps('sunriseOffset')}
+              />
               <Select label={t('strategy:fields.level')} required data={levels} {...form.getInputProps('sunLevel')} />
             </SimpleGrid>
           )}
@@ -190,7 +206,12 @@ export function StrategyFormModal({
                 {...form.getInputProps('radarCodes')}
               />
               <Select label={t('strategy:fields.brightness')} required data={levels} {...form.getInputProps('brightness')} />
-              <NumberInput label={t('strategy:fields.holdSeconds')} required allowDecimal={false} min={1} {...form.getInputProps('holdSeconds')} />
+              <BoundedNumberInput
+                label={t('strategy:fields.holdSeconds')}
+                required
+                bounds={NUMBER_BOUNDS.holdSeconds}
+                {...form.getInputProps('holdSeconds')}
+              />
             </SimpleGrid>
           )}
 
