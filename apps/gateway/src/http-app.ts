@@ -7,10 +7,12 @@ import { IoAdapter } from '@nestjs/platform-socket.io';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { existsSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import { join, resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LIMITS, ResultCode } from '@sc/contracts';
-import { translate } from '@sc/i18n';
+import { DEFAULT_LANGUAGE, LIMITS, ResultCode } from '@sc/contracts';
+import { translate, type MessageKey } from '@sc/i18n';
 import { AppModule, UploadAppModule } from './app.module';
 import type { AccessCache } from './auth/access-cache.service';
 import { languageOf } from './common/request-context';
@@ -106,11 +108,30 @@ class EnvelopeFastifyAdapter extends FastifyAdapter {
   }
 }
 
+/**
+ * A request Node refuses before Fastify sees it (headers or address over 16 kB, a malformed request line, a time-out)
+ * is answered with the envelope too. Its headers were never read, so the message is in the default language.
+ */
+function clientErrorHandler(err: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return;
+  const [status, key]: [number, MessageKey] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headersTooLarge']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'tryLater']
+        : [400, 'malformedRequest'];
+  const body = JSON.stringify({ code: status, data: null, message: translate(DEFAULT_LANGUAGE, key) });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 function adapter(config: AppConfig): FastifyAdapter {
   return new EnvelopeFastifyAdapter({
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     logger: false,
+    clientErrorHandler,
   });
 }
 

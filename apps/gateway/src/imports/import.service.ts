@@ -17,6 +17,7 @@ import {
 } from '@sc/contracts';
 import { CATALOGUES, translate, translateField, type MessageKey } from '@sc/i18n';
 import { AppException } from '../common/app-exception';
+import { INT_MAX } from '../common/fields';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
 import { InjectDb } from '../infra/database';
@@ -82,8 +83,11 @@ export class ImportService {
   ) {}
 
   async importFile(table: ImportTable, upload: StoredUpload, caller: Caller, lng: Language): Promise<ImportResult> {
-    const groupId = Number(upload.fields[IMPORT_GROUP_FIELD] ?? '');
-    if (!Number.isInteger(groupId) || groupId < 1) throw AppException.field(IMPORT_GROUP_FIELD, 'selectGroup');
+    // Decimal digits only ('1e3', '0x10', ' 7' are not ids); an id past PostgreSQL's int names no group.
+    const groupText = (upload.fields[IMPORT_GROUP_FIELD] ?? '').trim();
+    if (!/^[1-9]\d*$/.test(groupText)) throw AppException.field(IMPORT_GROUP_FIELD, 'selectGroup');
+    const groupId = Number(groupText);
+    if (groupId > INT_MAX) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupNotFound');
     const dryRun = readDryRun(upload.fields[IMPORT_DRY_RUN_FIELD]);
     await this.assertGroup(this.db.manager, table, groupId);
     const sheet = await this.firstSheet(caller, upload.path);

@@ -129,4 +129,13 @@ describe('loggedParams', () => {
     expect(kept.preview).toHaveLength(LOGGED_PARAMS_MAX);
     expect(JSON.stringify(kept).length).toBeLessThan(LOGGED_PARAMS_MAX + 200);
   });
+
+  it('keeps no NUL character, which PostgreSQL cannot store, in values or keys', () => {
+    const kept = loggedParams({ q: 'a\u0000b' }, { name: 'x\u0000y', ['k\u0000']: 1, text: 'a literal \\u0000 stays readable' });
+    expect(JSON.stringify(kept)).not.toContain('\\u0000');
+    expect(kept).toEqual({
+      query: { q: 'a\ufffdb' },
+      body: { name: 'x\ufffdy', ['k\ufffd']: 1, text: expect.stringContaining('a literal \\') },
+    });
+  });
 });

@@ -31,6 +31,9 @@ export function loggedParams(query: unknown, body: unknown): unknown {
           ? redact(body)
           : `[${typeof body === 'string' ? `${body.length} characters of text` : 'binary data'}, not kept]`,
   };
-  const json = JSON.stringify(kept);
-  return json.length <= LOGGED_PARAMS_MAX ? kept : { truncated: true, characters: json.length, preview: json.slice(0, LOGGED_PARAMS_MAX) };
+  // PostgreSQL's jsonb holds no NUL character: a request that carried one (refused, but logged) keeps U+FFFD instead.
+  const json = JSON.stringify(kept).replaceAll('\\u0000', '\\ufffd');
+  return json.length <= LOGGED_PARAMS_MAX
+    ? (JSON.parse(json) as unknown)
+    : { truncated: true, characters: json.length, preview: json.slice(0, LOGGED_PARAMS_MAX) };
 }

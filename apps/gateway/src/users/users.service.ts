@@ -72,8 +72,10 @@ export class UsersService {
 
   /** Disabling a user or resetting their password ends all their sessions, in the same transaction. */
   async update(caller: Caller, dto: UpdateUserDto): Promise<void> {
-    if (dto.password !== undefined) this.passwords.assertAcceptable(dto.password);
-    const passwordHash = dto.password !== undefined ? await this.passwords.hash(dto.password) : undefined;
+    // An absent password, or null (as an optional field may be sent), leaves the password as it is.
+    const password = dto.password ?? undefined;
+    if (password !== undefined) this.passwords.assertAcceptable(password);
+    const passwordHash = password !== undefined ? await this.passwords.hash(password) : undefined;
     try {
       await this.db.transaction(async (tx) => {
         await tx.query(`SELECT pg_advisory_xact_lock($1)`, [ADVISORY_LOCK.administrators]);

@@ -78,6 +78,8 @@ export const enUS = {
     jsonBodyExpected: 'Send the request body as JSON (Content-Type: application/json)',
     validationField: '{{field}}: {{message}}',
     payloadTooLarge: 'The request is too large',
+    headersTooLarge: 'The request address or headers are too long',
+    malformedRequest: 'The request could not be read',
     internalError: 'The server could not complete the request, please try again later',
     serviceUnavailable: 'A back-end service is not answering, please try again later',
     // Street lamps and the command ledger

@@ -76,6 +76,8 @@ export const es: Catalogue = {
     jsonBodyExpected: 'Envíe el cuerpo de la solicitud como JSON (Content-Type: application/json)',
     validationField: '{{field}}: {{message}}',
     payloadTooLarge: 'La petición es demasiado grande',
+    headersTooLarge: 'La dirección o los encabezados de la solicitud son demasiado largos',
+    malformedRequest: 'No se pudo leer la solicitud',
     internalError: 'El servidor no pudo completar la petición; inténtelo de nuevo más tarde',
     serviceUnavailable: 'Un servicio interno no responde; inténtelo de nuevo más tarde',
     // Street lamps and the command ledger

@@ -76,6 +76,8 @@ export const ja: Catalogue = {
     jsonBodyExpected: 'リクエスト本文は JSON で送信してください（Content-Type: application/json）',
     validationField: '{{field}}：{{message}}',
     payloadTooLarge: 'リクエストが大きすぎます',
+    headersTooLarge: 'リクエストのアドレスまたはヘッダーが長すぎます',
+    malformedRequest: 'リクエストを読み取れませんでした',
     internalError: 'サーバーでリクエストを処理できませんでした。しばらくしてからお試しください',
     serviceUnavailable: 'バックエンドのサービスが応答していません。しばらくしてからお試しください',
     // Street lamps and the command ledger

@@ -76,6 +76,8 @@ export const zhCN: Catalogue = {
     jsonBodyExpected: '请求体须为 JSON（Content-Type: application/json）',
     validationField: '{{field}}：{{message}}',
     payloadTooLarge: '请求内容过大',
+    headersTooLarge: '请求地址或请求头过长',
+    malformedRequest: '无法读取该请求',
     internalError: '服务器处理失败，请稍后再试',
     serviceUnavailable: '后台服务暂时无响应，请稍后再试',
     // Street lamps and the command ledger
