@@ -12,8 +12,10 @@ import { useTags } from '@/settings/tags-store';
 
 installErrorLog();
 // Visited tabs and cached answers belong to one user: they go when the session ends or changes hands.
+// Calls still in flight are cancelled, so none of them answers into the next page (the login page) with an error.
 session.onReset(() => {
   useTags.getState().closeAll();
+  void queryClient.cancelQueries();
   queryClient.clear();
 });
 // After a new release, a tab opened before it asks for chunks that no longer exist: load the new release instead,

@@ -65,6 +65,10 @@ export function answerMessage(body: Partial<ApiResponse> & { msg?: string }): st
  * anything else shows the message for 5 s and rejects; code -1 also offers to log in again.
  */
 export async function request<T>(method: 'GET' | 'POST', path: string, options: RequestOptions = {}): Promise<T> {
+  // A call belongs to the session it was made in: if that session ended meanwhile (log-out, another user signed in),
+  // its failure is nobody's business any more, and shows nothing.
+  const madeFor = getToken();
+  const quiet = () => options.silent || getToken() !== madeFor;
   const headers = requestHeaders(options.token);
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
@@ -85,18 +89,18 @@ export async function request<T>(method: 'GET' | 'POST', path: string, options: 
     answer = (await response.json().catch(() => null)) as typeof answer;
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
-    return fail(new ApiError(i18next.t('messages:networkError'), null), options);
+    return fail(new ApiError(i18next.t('messages:networkError'), null), quiet());
   }
   if (answer && typeof answer.code === 'number') {
     if (answer.code === ResultCode.Success) return answer.data as T;
-    if (answer.code === ResultCode.LoggedOut && !options.silent) confirmLoggedOut();
-    return fail(new ApiError(answerMessage(answer), answer.code, answer.data), options);
+    if (answer.code === ResultCode.LoggedOut && !quiet()) confirmLoggedOut();
+    return fail(new ApiError(answerMessage(answer), answer.code, answer.data), quiet());
   }
-  return fail(new ApiError(answer?.msg || i18next.t('messages:networkError'), response.ok ? null : response.status), options);
+  return fail(new ApiError(answer?.msg || i18next.t('messages:networkError'), response.ok ? null : response.status), quiet());
 }
 
-function fail(error: ApiError, options: RequestOptions): never {
-  if (!options.silent) notifyError(error.message);
+function fail(error: ApiError, silent: boolean | undefined): never {
+  if (!silent) notifyError(error.message);
   throw error;
 }
 

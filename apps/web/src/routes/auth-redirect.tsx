@@ -1,6 +1,6 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { getToken, setToken } from '@/auth/token';
-import { safeRedirect } from './login';
+import { safeRedirect } from '@/auth/return-to';
 
 /**
  * Public entry from the platform's other systems (spec section 2): they pass a token, and optionally the page to

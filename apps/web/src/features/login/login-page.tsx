@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { session } from '@/auth/session-store';
 import { currentLanguage, switchLanguage } from '@/i18n';
 import { LANGUAGE_NAMES, UI_LANGUAGES } from '@/i18n/languages';
-import { safeRedirect } from '@/routes/login';
+import { safeRedirect } from '@/auth/return-to';
 import { ROUTE_TABLE } from '@/navigation/route-table';
 import { isForbidden } from '@/navigation/permitted-routes';
 import classes from './login.module.css';
