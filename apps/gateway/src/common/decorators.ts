@@ -1,5 +1,5 @@
 import { SetMetadata, UseInterceptors, applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Button, Role } from '@sc/contracts';
+import type { AuditDescription, Button, Role } from '@sc/contracts';
 import { OperationLogInterceptor } from '../operation-log/operation-log.interceptor';
 import type { AppRequest, Caller } from './request-context';
 
@@ -21,7 +21,8 @@ export const RequireButton = (button: Button): MethodDecorator & ClassDecorator 
  * Records the call in the operation log with this description. Put it on every state-changing handler.
  * The interceptor is attached to these handlers only: a read pays nothing for it.
  */
-export const Audit = (description: string): MethodDecorator =>
+/** Records the call in the operation log under one of the declared AUDITED_ACTIONS (translated in the console). */
+export const Audit = (description: AuditDescription): MethodDecorator =>
   applyDecorators(SetMetadata(AUDIT_KEY, description), UseInterceptors(OperationLogInterceptor));
 
 export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => {
