@@ -27,6 +27,7 @@ import { formatTime, parseTime } from '@/utils/format';
 import { AlarmLabel, AlarmStateBadge } from './alarm-badges';
 import { useAcknowledgeAlarms, useAlarmPage, useAlarmSummary, useClearAlarms, useLiveAlarms } from './api';
 import type { AlarmSearch } from './search';
+import { useRegionLabel } from '@/features/region/area-tree';
 
 const route = getRouteApi('/_auth/_shell/smartLamp/lampAlarm');
 const FAULT_CODES = Object.values(FaultCode).filter((v): v is FaultCode => typeof v === 'number');
@@ -331,6 +332,7 @@ function AlarmTableRow({
   onHistory: () => void;
 }) {
   const { t } = useTranslation();
+  const regionLabel = useRegionLabel();
   const open = alarm.state !== AlarmState.Cleared;
   return (
     <Table.Tr data-testid={`alarm-row-${alarm.deviceCode}`} data-alarm={alarm.id} data-state={alarm.state}>
@@ -351,7 +353,7 @@ function AlarmTableRow({
         </Text>
       </Table.Td>
       <Table.Td>
-        <Text size="sm">{alarm.regionName ?? '—'}</Text>
+        <Text size="sm">{regionLabel(alarm.regionName)}</Text>
       </Table.Td>
       <Table.Td>
         <AlarmLabel alarm={alarm} />

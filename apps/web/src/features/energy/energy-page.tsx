@@ -16,7 +16,7 @@ import { BoundedNumberInput, numberFieldError } from '@/components/bounded-numbe
 import { notifySuccess } from '@/components/notify';
 import { PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
-import { areaLabel } from '@/features/region/area-tree';
+import { areaLabel, useRegionLabel } from '@/features/region/area-tree';
 import { today } from '@/features/system/shared/date-fields';
 import { TABLE_STYLES, TableStatusRow } from '@/features/system/shared/table-states';
 import { currentLanguage } from '@/i18n';
@@ -40,6 +40,7 @@ function findNode(nodes: readonly EnergyRegionNode[], id: number): EnergyRegionN
 /** /smartLamp/energy: energy, full-power energy and saving of a day or a month, by region, over time and per lamp. */
 export function EnergyPage() {
   const { t } = useTranslation();
+  const regionLabel = useRegionLabel();
   const lang = currentLanguage();
   const search = route.useSearch();
   const navigate = route.useNavigate();
@@ -173,7 +174,7 @@ export function EnergyPage() {
                       {lamp.clientId}
                     </Text>
                   </Table.Td>
-                  <Table.Td>{lamp.regionName ?? '—'}</Table.Td>
+                  <Table.Td>{regionLabel(lamp.regionName)}</Table.Td>
                   <Table.Td ta="right">
                     <Group gap={4} justify="flex-end" wrap="nowrap">
                       <Text size="sm">{lamp.ratedPower} W</Text>

@@ -18,6 +18,7 @@ import { useDeleteGateway, useGatewayPage, useSaveGateway } from './equipment-ap
 import { EquipmentToolbar } from './equipment-toolbar';
 import { NetworkBadge } from './lamp-badges';
 import { NetworkFilter } from './lamp-filters';
+import { useRegionLabel } from '@/features/region/area-tree';
 
 interface Filters {
   name?: string;
@@ -143,6 +144,7 @@ function GatewayFormModal({ opened, gateway, onClose }: { opened: boolean; gatew
 /** The gateways (concentrators): their own record, region, position, and online state from their MQTT state. */
 export function GatewaysTab({ onOpenLamps }: { onOpenLamps: (gatewayId: string) => void }) {
   const { t } = useTranslation();
+  const regionLabel = useRegionLabel();
   const { draft, setDraft, query, filterBar, footer } = usePagedFilters<Filters>();
   const gateways = useGatewayPage(query);
   const remove = useDeleteGateway();
@@ -196,7 +198,7 @@ export function GatewaysTab({ onOpenLamps }: { onOpenLamps: (gatewayId: string) 
               <Table.Tr key={g.id} data-testid={`gateway-row-${g.gatewayId}`}>
                 <Table.Td ff="monospace">{g.gatewayId}</Table.Td>
                 <Table.Td fw={500}>{g.name}</Table.Td>
-                <Table.Td>{g.regionName ?? '—'}</Table.Td>
+                <Table.Td>{regionLabel(g.regionName)}</Table.Td>
                 <Table.Td>{g.addr || '—'}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   {g.latitude === null || g.longitude === null ? '—' : `${g.latitude.toFixed(4)}, ${g.longitude.toFixed(4)}`}

@@ -5,6 +5,7 @@ import type { LampRow } from '@sc/contracts';
 import { formatTime } from '@/utils/format';
 import { useLampDetail } from './equipment-api';
 import { FaultList, LampStatusBadge, NetworkBadge } from './lamp-badges';
+import { useRegionLabel } from '@/features/region/area-tree';
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -27,6 +28,7 @@ function show(value: unknown): string {
 /** View: every field of one lamp (spec section 3), live like the list. */
 export function LampDetailDrawer({ lampId, onClose }: { lampId: number | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const regionLabel = useRegionLabel();
   const detail = useLampDetail(lampId);
   const lamp: LampRow | undefined = detail.data;
   const reading = lamp?.telemetry;
@@ -48,7 +50,7 @@ export function LampDetailDrawer({ lampId, onClose }: { lampId: number | null; o
             <Field label={t('lighting:fields.lampControlId')}>{lamp.lampControlId}</Field>
             <Field label={t('lighting:fields.loop')}>{lamp.loopName}</Field>
             <Field label={t('lighting:fields.group')}>{lamp.groupName}</Field>
-            <Field label={t('lighting:fields.region')}>{lamp.regionName}</Field>
+            <Field label={t('lighting:fields.region')}>{regionLabel(lamp.regionName)}</Field>
             <Field label={t('lighting:fields.position')}>
               {lamp.latitude === null || lamp.longitude === null ? '' : `${lamp.latitude.toFixed(5)}, ${lamp.longitude.toFixed(5)}`}
             </Field>

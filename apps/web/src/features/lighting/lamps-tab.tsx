@@ -33,6 +33,7 @@ import { useBatchDeleteLamps } from './equipment-api';
 import { FaultList, LampStatusBadge, NetworkBadge } from './lamp-badges';
 import { LampFilters } from './lamp-filters';
 import type { EquipmentSearch, LampSearch } from './search';
+import { useRegionLabel } from '@/features/region/area-tree';
 
 // Dialogs and the drawer load when someone first opens one.
 const LampFormModal = lazy(() => import('./lamp-form-modal').then((m) => ({ default: m.LampFormModal })));
@@ -58,6 +59,7 @@ const reading = (value: number | undefined, digits: number, unit: string) => (va
 /** The single lamps: every field of the spec, selection, and each equipment button the caller has. */
 export function LampsTab({ search, onSearch }: { search: EquipmentSearch; onSearch: (next: LampSearch) => void }) {
   const { t } = useTranslation();
+  const regionLabel = useRegionLabel();
   const queryClient = useQueryClient();
   const { pageNum, pageSize } = paging(search);
   const { tab: _tab, ...query } = search;
@@ -254,7 +256,7 @@ export function LampsTab({ search, onSearch }: { search: EquipmentSearch; onSear
                 <Table.Td>{lamp.lampControlId || '—'}</Table.Td>
                 <Table.Td>{lamp.loopName ?? '—'}</Table.Td>
                 <Table.Td data-testid="lamp-group">{lamp.groupName ?? '—'}</Table.Td>
-                <Table.Td>{lamp.regionName ?? '—'}</Table.Td>
+                <Table.Td>{regionLabel(lamp.regionName)}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   {lamp.latitude === null || lamp.longitude === null ? '—' : `${lamp.latitude.toFixed(4)}, ${lamp.longitude.toFixed(4)}`}
                 </Table.Td>

@@ -17,6 +17,7 @@ import { ExportButton, ImportButton } from '@/features/imports/import-button';
 import { poleKeys, useDeletePole, usePoleGroups, usePolePage } from './api';
 import type { PoleSearch } from './search';
 import { useQueryClient } from '@tanstack/react-query';
+import { useRegionLabel } from '@/features/region/area-tree';
 
 const route = getRouteApi('/_auth/_shell/lampPole/poleManage');
 
@@ -67,6 +68,7 @@ function PoleFilters({ search, onApply }: { search: PoleSearch; onApply: (next: 
 /** /lampPole/poleManage: lamp poles, where they stand, and the devices mounted on them. */
 export function PoleManagePage() {
   const { t } = useTranslation();
+  const regionLabel = useRegionLabel();
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const queryClient = useQueryClient();
@@ -126,7 +128,7 @@ export function PoleManagePage() {
                     {pole.code}
                   </Text>
                 </Table.Td>
-                <Table.Td>{pole.regionName ?? '—'}</Table.Td>
+                <Table.Td>{regionLabel(pole.regionName)}</Table.Td>
                 <Table.Td>{pole.groupName ?? '—'}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   {pole.latitude === null || pole.longitude === null ? '—' : `${pole.latitude.toFixed(5)}, ${pole.longitude.toFixed(5)}`}

@@ -1,6 +1,9 @@
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import type { AreaTreeNode } from '@sc/contracts';
 import { get } from '@/api/request';
+import { currentLanguage } from '@/i18n';
 import type { UiLanguage } from '@/i18n/languages';
 
 /** Query key of the region tree: invalidate it after any region change so every cascader and tree refreshes. */
@@ -62,4 +65,24 @@ export function flattenAreaTree(tree: AreaTreeNode[]): AreaTreeNode[] {
 export function areaPathLabel(tree: AreaTreeNode[], id: number | null | undefined, lang: UiLanguage, separator = ' / '): string {
   if (id === null || id === undefined) return '';
   return (findAreaPath(tree, id) ?? []).map((node) => areaLabel(node, lang)).join(separator);
+}
+
+/**
+ * A region named in a list row (rows carry the region's own name) in the interface language, by the rule of
+ * areaLabel, wherever it appears: lamps, poles, gateways, alarms, energy. A name the tree does not hold is shown as it is.
+ */
+export function useRegionLabel(): (name: string | null | undefined) => string {
+  const { tree } = useAreaTree();
+  // Re-rendered when the interface language changes.
+  useTranslation();
+  const lang = currentLanguage();
+  const byName = useMemo(() => new Map(flattenAreaTree(tree).map((node) => [node.name, node])), [tree]);
+  return useMemo(
+    () => (name) => {
+      if (!name) return '—';
+      const node = byName.get(name);
+      return node ? areaLabel(node, lang) : name;
+    },
+    [byName, lang],
+  );
 }
