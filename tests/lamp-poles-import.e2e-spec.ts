@@ -26,8 +26,8 @@ describe('imports and lamp poles, end to end', () => {
     return data;
   };
   const count = async (like: string) => (await gw.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM device WHERE code LIKE $1`, [like]))[0].n;
-  const open = async () => {
-    const page = await newPage(browser);
+  const open = async (language?: 'zh' | 'en' | 'es' | 'ja') => {
+    const page = await newPage(browser, undefined, language ? { language, baseUrl: consoleUrl } : {});
     pages.push(page);
     return page;
   };
@@ -104,6 +104,10 @@ describe('imports and lamp poles, end to end', () => {
     await dialog.waitFor();
     await dialog.getByTestId('import-group').click();
     await page.getByRole('option', { name: 'Demo poles', exact: true }).click();
+    // The template is named for what it holds.
+    const template = page.waitForEvent('download');
+    await dialog.getByTestId('import-template').click();
+    expect((await template).suggestedFilename()).toMatch(/^\d{14}lamp-pole-template\.xlsx$/);
     const file = (rows: unknown[][]) => ({
       name: 'poles.xlsx',
       mimeType: 'application/octet-stream',
@@ -137,6 +141,13 @@ describe('imports and lamp poles, end to end', () => {
     await page.goto(`${consoleUrl}/lampPole/poleManage?name=E2E-POLE`);
     await page.getByTestId('pole-row-E2E-POLE-2').waitFor();
     expect(pageErrors(page)).toEqual([]);
+
+    // The region column follows the interface language, as the region tree does: its Chinese name in Chinese.
+    const zh = await open('zh');
+    await login(zh, consoleUrl, 'admin');
+    await zh.goto(`${consoleUrl}/lampPole/poleManage?name=E2E-POLE-1`);
+    await zh.getByTestId('pole-row-E2E-POLE-1').getByText('福田区', { exact: true }).waitFor();
+    expect(await zh.getByTestId('pole-row-E2E-POLE-1').textContent()).not.toContain('Futian District');
   }, 60_000);
 
   it('lets a visitor look at the poles without changing them; editors have no pole manage page', async () => {

@@ -3,6 +3,17 @@ import type { PageQuery } from './envelope';
 /** What an import, a template or an export is about: its call names are `${kind}Import`, `${kind}Template`, `${kind}Export`. */
 export type ImportKind = 'light' | 'gateway' | 'loop' | 'lamp';
 
+/**
+ * What the downloaded files of a kind are called, by what they hold (the call names follow the spec: `lamp` is the
+ * lamp pole import): `${name}-template.xlsx` and `${plural}.xlsx`.
+ */
+export const IMPORT_FILE_NAMES: Readonly<Record<ImportKind, { name: string; plural: string }>> = {
+  light: { name: 'lamp', plural: 'lamps' },
+  gateway: { name: 'gateway', plural: 'gateways' },
+  loop: { name: 'loop', plural: 'loops' },
+  lamp: { name: 'lamp-pole', plural: 'lamp-poles' },
+};
+
 /** The form fields sent with the file to an import call (besides `file`). */
 export const IMPORT_GROUP_FIELD = 'groupId';
 export const IMPORT_DRY_RUN_FIELD = 'dryRun';

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Button, Role, type UploadTarget } from '@sc/contracts';
+import { Button, IMPORT_FILE_NAMES, Role, type UploadTarget } from '@sc/contracts';
 import { CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
 import { languageOf, type AppRequest, type Caller } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -45,14 +45,14 @@ export class ImportDownloadsController {
   @RequireButton(Button.ImportData)
   @ApiProduces(XLSX_CONTENT_TYPE)
   lightTemplate(@Req() req: AppRequest, @Res() reply: FastifyReply): void {
-    sendWorkbook(reply, 'lamp-template', this.imports.template(LIGHT_IMPORT, languageOf(req)));
+    sendWorkbook(reply, `${IMPORT_FILE_NAMES.light.name}-template`, this.imports.template(LIGHT_IMPORT, languageOf(req)));
   }
 
   @Get('light/lightExport')
   @RequireRoles(Role.Admin)
   @ApiProduces(XLSX_CONTENT_TYPE)
   async lightExport(@Req() req: AppRequest, @Query() q: LightExportDto, @Res() reply: FastifyReply): Promise<void> {
-    sendWorkbook(reply, 'lamps', await this.imports.export(LIGHT_IMPORT, { ...q }, languageOf(req)));
+    sendWorkbook(reply, IMPORT_FILE_NAMES.light.plural, await this.imports.export(LIGHT_IMPORT, { ...q }, languageOf(req)));
   }
 
   @Get('light/gatewayTemplate')
@@ -60,14 +60,14 @@ export class ImportDownloadsController {
   @RequireButton(Button.ImportData)
   @ApiProduces(XLSX_CONTENT_TYPE)
   gatewayTemplate(@Req() req: AppRequest, @Res() reply: FastifyReply): void {
-    sendWorkbook(reply, 'gateway-template', this.imports.template(GATEWAY_IMPORT, languageOf(req)));
+    sendWorkbook(reply, `${IMPORT_FILE_NAMES.gateway.name}-template`, this.imports.template(GATEWAY_IMPORT, languageOf(req)));
   }
 
   @Get('light/gatewayExport')
   @RequireRoles(Role.Admin)
   @ApiProduces(XLSX_CONTENT_TYPE)
   async gatewayExport(@Req() req: AppRequest, @Query() q: GatewayExportDto, @Res() reply: FastifyReply): Promise<void> {
-    sendWorkbook(reply, 'gateways', await this.imports.export(GATEWAY_IMPORT, { ...q }, languageOf(req)));
+    sendWorkbook(reply, IMPORT_FILE_NAMES.gateway.plural, await this.imports.export(GATEWAY_IMPORT, { ...q }, languageOf(req)));
   }
 
   @Get('light/loopTemplate')
@@ -75,14 +75,14 @@ export class ImportDownloadsController {
   @RequireButton(Button.ImportData)
   @ApiProduces(XLSX_CONTENT_TYPE)
   loopTemplate(@Req() req: AppRequest, @Res() reply: FastifyReply): void {
-    sendWorkbook(reply, 'loop-template', this.imports.template(LOOP_IMPORT, languageOf(req)));
+    sendWorkbook(reply, `${IMPORT_FILE_NAMES.loop.name}-template`, this.imports.template(LOOP_IMPORT, languageOf(req)));
   }
 
   @Get('light/loopExport')
   @RequireRoles(Role.Admin)
   @ApiProduces(XLSX_CONTENT_TYPE)
   async loopExport(@Req() req: AppRequest, @Query() q: LoopExportDto, @Res() reply: FastifyReply): Promise<void> {
-    sendWorkbook(reply, 'loops', await this.imports.export(LOOP_IMPORT, { ...q }, languageOf(req)));
+    sendWorkbook(reply, IMPORT_FILE_NAMES.loop.plural, await this.imports.export(LOOP_IMPORT, { ...q }, languageOf(req)));
   }
 
   @Get('lamp/lampTemplate')
@@ -90,14 +90,14 @@ export class ImportDownloadsController {
   @RequireButton(Button.ImportData)
   @ApiProduces(XLSX_CONTENT_TYPE)
   lampTemplate(@Req() req: AppRequest, @Res() reply: FastifyReply): void {
-    sendWorkbook(reply, 'lamp-pole-template', this.imports.template(POLE_IMPORT, languageOf(req)));
+    sendWorkbook(reply, `${IMPORT_FILE_NAMES.lamp.name}-template`, this.imports.template(POLE_IMPORT, languageOf(req)));
   }
 
   @Get('lamp/lampExport')
   @RequireRoles(Role.Admin, Role.Visit)
   @ApiProduces(XLSX_CONTENT_TYPE)
   async lampExport(@Req() req: AppRequest, @Query() q: PoleExportDto, @Res() reply: FastifyReply): Promise<void> {
-    sendWorkbook(reply, 'lamp-poles', await this.imports.export(POLE_IMPORT, { ...q }, languageOf(req)));
+    sendWorkbook(reply, IMPORT_FILE_NAMES.lamp.plural, await this.imports.export(POLE_IMPORT, { ...q }, languageOf(req)));
   }
 
   /** Every bad cell of a refused import, for the user who tried it, for an hour. */

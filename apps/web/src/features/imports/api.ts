@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import {
   IMPORT_DRY_RUN_FIELD,
+  IMPORT_FILE_NAMES,
   IMPORT_GROUP_FIELD,
   UPLOAD_FIELD,
   type DeviceGroupOption,
@@ -61,7 +62,7 @@ export async function importFile(base: string, kind: ImportKind, file: File, gro
   }
 }
 
-export const downloadTemplate = (kind: ImportKind) => downloadFile(templatePath(kind), `${kind}-template`, 'xlsx');
+export const downloadTemplate = (kind: ImportKind) => downloadFile(templatePath(kind), `${IMPORT_FILE_NAMES[kind].name}-template`, 'xlsx');
 export const downloadReport = (id: string) => downloadFile('/imports/report', 'import-errors', 'xlsx', { id });
 export const downloadExport = (kind: ImportKind, filters: Record<string, QueryValue>) =>
-  downloadFile(exportPath(kind), `${kind}-list`, 'xlsx', filters);
+  downloadFile(exportPath(kind), IMPORT_FILE_NAMES[kind].plural, 'xlsx', filters);
