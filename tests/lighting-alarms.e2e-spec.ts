@@ -196,7 +196,10 @@ describe('lighting: alarms live from simulated faults, and energy from simulated
       const requests = recordApiRequests(page);
       const started = Date.now();
       await fleet.raiseFault(code, FaultCode.TemperatureHigh);
-      const row = page.locator(`[data-testid="alarm-row-${code}"][data-state="${AlarmState.Active}"]`);
+      // Only this fault's alarm: the lamp may raise others meanwhile (lit in daylight, by the time of day).
+      const ofFault = (state: AlarmState) =>
+        page.locator(`[data-testid="alarm-row-${code}"][data-state="${state}"]`).filter({ hasText: 'Temperature high' });
+      const row = ofFault(AlarmState.Active);
       await row.waitFor({ timeout: 3000 });
       process.stdout.write(`alarms e2e: fault on the alarm page after ${Date.now() - started} ms\n`);
       expect(await row.getByTestId('alarm-label').textContent()).toBe('Temperature high');
@@ -205,15 +208,15 @@ describe('lighting: alarms live from simulated faults, and energy from simulated
 
       await row.getByTestId('alarm-acknowledge').click();
       await page.getByTestId('alarm-confirm').click();
-      const acknowledged = page.locator(`[data-testid="alarm-row-${code}"][data-state="${AlarmState.Acknowledged}"]`);
+      const acknowledged = ofFault(AlarmState.Acknowledged);
       await acknowledged.waitFor({ timeout: 3000 });
       expect(await acknowledged.textContent()).toContain('Acknowledged by admin');
       await screenshot(page, 'lamp-alarm');
 
       await fleet.clearFault(code, FaultCode.TemperatureHigh);
-      await page.getByTestId(`alarm-row-${code}`).waitFor({ state: 'detached', timeout: 3000 });
+      await acknowledged.waitFor({ state: 'detached', timeout: 3000 });
       await page.getByTestId('alarm-view').getByText('History').click();
-      const cleared = page.locator(`[data-testid="alarm-row-${code}"][data-state="${AlarmState.Cleared}"]`);
+      const cleared = ofFault(AlarmState.Cleared);
       await cleared.waitFor({ timeout: 3000 });
       expect(await cleared.textContent()).toContain('Cleared by the device');
       expect(pageErrors(page)).toEqual([]);

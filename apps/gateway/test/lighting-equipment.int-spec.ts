@@ -104,7 +104,7 @@ describe('lamp equipment: gateways, loops, lamp fields, device groups and the eq
       const [{ id: busy }] = await gw.db.query<{ id: number }>(`SELECT id FROM lamp_gateway WHERE code = 'EQ-GW-1'`);
       expect(await refused(admin.get(`/api/light/gatewayDel?id=${busy}`))).toEqual({
         status: 400,
-        message: 'This gateway still has 1 lamps or strip lights and cannot be deleted',
+        message: 'This gateway cannot be deleted: lamps and strip lights still on it: 1',
       });
       const { id } = await ok(admin.post<{ id: number }>('/api/light/gatewayAddOrEdit', { gatewayId: 'EQ-GW-TMP', name: 'Temporary' }));
       await ok(admin.post('/api/light/loopAddOrEdit', { gatewayId: 'EQ-GW-TMP', code: 'L1', name: 'Loop 1' }));
@@ -124,7 +124,7 @@ describe('lamp equipment: gateways, loops, lamp fields, device groups and the eq
       const before = await table(`SELECT * FROM lamp_gateway ORDER BY id`);
       expect(await refused(admin.get(`/api/light/gatewayDel?id=${id}`))).toEqual({
         status: 400,
-        message: 'This gateway still has 1 lamps or strip lights and cannot be deleted',
+        message: 'This gateway cannot be deleted: lamps and strip lights still on it: 1',
       });
       expect((await adminZh.get(`/api/light/gatewayDel?id=${id}`)).body.message).toBe('该网关下还有 1 盏灯或灯带，无法删除');
       expect(await table(`SELECT * FROM lamp_gateway ORDER BY id`)).toEqual(before);
@@ -391,7 +391,7 @@ describe('lamp equipment: gateways, loops, lamp fields, device groups and the eq
     it('refuses to delete a group with members; deletes an empty one', async () => {
       expect(await refused(admin.get(`/api/light/groupDel?type=1&id=${south}`))).toEqual({
         status: 400,
-        message: 'This group still has 2 devices and cannot be deleted',
+        message: 'This group cannot be deleted: devices still in it: 2',
       });
       await ok(admin.get(`/api/light/groupDel?type=1&id=${empty}`));
       expect((await groups()).map((g) => g.name)).toEqual(['North side', 'South']);

@@ -167,7 +167,7 @@ describe('region management', () => {
     ]);
     const answer = await editor.get(`/api/bi/area/del?id=${region['Huaqiangbei Subdistrict']}`);
     expect(answer.status).toBe(409);
-    expect(answer.body).toEqual({ code: 409, data: null, message: 'This region still has 2 devices and cannot be deleted' });
+    expect(answer.body).toEqual({ code: 409, data: null, message: 'This region cannot be deleted: devices still in it: 2' });
     expect(await gw.db.query(`SELECT 1 FROM region WHERE id = $1`, [region['Huaqiangbei Subdistrict']])).toHaveLength(1);
   });
 

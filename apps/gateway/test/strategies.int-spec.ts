@@ -272,7 +272,7 @@ describe('lighting strategies', () => {
       const inUse = await admin.get(`/api/light/strategyDel?id=${strategy.week}`);
       expect({ status: inUse.status, message: inUse.body.message }).toEqual({
         status: 409,
-        message: '3 devices still run this strategy; give them another one first',
+        message: 'Devices still running this strategy: 3; give them another one first',
       });
       expect((await admin.get(`/api/light/strategyDel?id=${strategy.date}`)).body.code).toBe(200);
       expect(await gw.db.query(`SELECT id FROM strategy WHERE id = $1`, [strategy.date])).toEqual([]);

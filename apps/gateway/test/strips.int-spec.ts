@@ -473,7 +473,7 @@ describe('strip lights: records, status labels and light effects through the led
         const answer = await deleting;
         expect({ status: answer.status, message: answer.body.message }).toEqual({
           status: 409,
-          message: '1 devices still run this strategy; give them another one first',
+          message: 'Devices still running this strategy: 1; give them another one first',
         });
       } finally {
         await other.end();

@@ -255,7 +255,7 @@ describe('users and permission groups', () => {
       const inUse = await admin.get(`/api/user/groupDel?id=${groups.Editors}`);
       expect(inUse.status).toBe(409);
       const editors = await count(`sys_user WHERE group_id = $1`, [groups.Editors]);
-      expect(inUse.body).toEqual({ code: 409, data: null, message: `This group still has ${editors} users and cannot be deleted` });
+      expect(inUse.body).toEqual({ code: 409, data: null, message: `This group cannot be deleted: users still in it: ${editors}` });
       expect(await count(`sys_group WHERE id = $1`, [groups.Editors])).toBe(1);
 
       const deleted = await admin.get(`/api/user/groupDel?id=${nightShift}`);

@@ -4,6 +4,7 @@ import en from './locales/en';
 import zh from './locales/zh';
 import es from './locales/es';
 import ja from './locales/ja';
+import { AUDITED_ACTIONS } from '@sc/contracts';
 import { ROUTE_TABLE, PAGE_TITLES, CENTER_LINKS, type RouteEntry } from '@/navigation/route-table';
 
 const CATALOGUES = { en, zh, es, ja } as const;
@@ -32,6 +33,30 @@ describe('web catalogues', () => {
       const text = lookup(catalogue, path);
       expect(typeof text === 'string' && text.trim().length > 0 ? path : `${path} is empty`).toBe(path);
       expect([path, placeholders(text as string)]).toEqual([path, placeholders(lookup(en, path) as string)]);
+    }
+  });
+
+  it('names every audited action of the operation log in each language', () => {
+    for (const [description, key] of Object.entries(AUDITED_ACTIONS)) {
+      for (const [lang, catalogue] of Object.entries(CATALOGUES)) {
+        const label = lookup(catalogue, `system.log.actions.${key}`);
+        expect([lang, description, typeof label]).toEqual([lang, description, 'string']);
+        if (lang !== 'en') expect([lang, description, label === description]).toEqual([lang, description, false]);
+      }
+    }
+  });
+
+  it('counts go through plural rules: an English text that puts a noun after a count has its _one and _other forms', () => {
+    const unpluralised = reference.filter((path) => {
+      if (/_(zero|one|two|few|many|other)$/.test(path)) return false;
+      const text = lookup(en, path) as string;
+      // "{{count}} lamps", "{{count}} strip lights", "{{count}} alarm(s)": a noun that would read "1 lamps".
+      return /\{\{\s*count\s*\}\}\s+(\w+\s+)?\w+(s\b|\(s\))/.test(text);
+    });
+    expect(unpluralised).toEqual([]);
+    for (const path of reference.filter((p) => p.endsWith('_one'))) {
+      const other = path.replace(/_one$/, '_other');
+      expect([path, reference.includes(other)]).toEqual([path, true]);
     }
   });
 

@@ -160,7 +160,7 @@ function DispatchProgressView({
         {data.itemsTotal > DISPATCH_ROWS_PAGE && (
           <Group justify="space-between" wrap="wrap" gap="xs">
             <Text size="xs" c="dimmed" data-testid="dispatch-rows">
-              {t('dispatch:rows', { shown: data.items.length, total: data.itemsTotal })}
+              {t('dispatch:rows', { shown: data.items.length, count: data.itemsTotal })}
             </Text>
             <Pagination
               size="sm"

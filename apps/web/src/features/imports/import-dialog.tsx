@@ -155,7 +155,7 @@ function ResultSummary({ outcome: { result } }: { outcome: Extract<ImportOutcome
   return (
     <Alert
       color={result.dryRun ? 'blue' : 'teal'}
-      title={t(result.dryRun ? 'imports:previewSummary' : 'imports:doneSummary', { total: result.total })}
+      title={t(result.dryRun ? 'imports:previewSummary' : 'imports:doneSummary', { count: result.total })}
       data-testid="import-result"
     >
       <Stack gap="xs">

@@ -46,9 +46,11 @@ export const alarms = {
   },
   confirm: {
     acknowledgeTitle: 'Acknowledge alarms',
-    acknowledgeText: 'Acknowledge {{count}} alarm(s)? They stay open until the device clears them or you clear them.',
+    acknowledgeText_one: 'Acknowledge {{count}} alarm? It stays open until the device clears it or you clear it.',
+    acknowledgeText_other: 'Acknowledge {{count}} alarms? They stay open until the device clears them or you clear them.',
     clearTitle: 'Clear alarms',
-    clearText: 'Clear {{count}} alarm(s)? If the device still reports the fault, it raises a new alarm the next time it reports it.',
+    clearText_one: 'Clear {{count}} alarm? If the device still reports the fault, it raises a new alarm the next time it reports it.',
+    clearText_other: 'Clear {{count}} alarms? If the device still reports the fault, it raises a new alarm the next time it reports it.',
   },
   feedback: {
     acknowledged: 'Alarms acknowledged: {{count}}',

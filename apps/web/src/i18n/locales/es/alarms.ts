@@ -48,9 +48,11 @@ export const alarms: Shape<typeof en> = {
   },
   confirm: {
     acknowledgeTitle: 'Reconocer alarmas',
-    acknowledgeText: '¿Reconocer {{count}} alarma(s)? Siguen abiertas hasta que el dispositivo o usted las resuelva.',
+    acknowledgeText_one: '¿Reconocer {{count}} alarma? Sigue abierta hasta que el dispositivo o usted la resuelva.',
+    acknowledgeText_other: '¿Reconocer {{count}} alarmas? Siguen abiertas hasta que el dispositivo o usted las resuelvan.',
     clearTitle: 'Resolver alarmas',
-    clearText: '¿Resolver {{count}} alarma(s)? Si el dispositivo sigue notificando el fallo, se abrirá una nueva alarma la próxima vez.',
+    clearText_one: '¿Resolver {{count}} alarma? Si el dispositivo sigue notificando el fallo, se abrirá una nueva alarma la próxima vez.',
+    clearText_other: '¿Resolver {{count}} alarmas? Si el dispositivo sigue notificando el fallo, se abrirá una nueva alarma la próxima vez.',
   },
   feedback: {
     acknowledged: 'Alarmas reconocidas: {{count}}',

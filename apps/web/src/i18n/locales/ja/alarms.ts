@@ -48,9 +48,11 @@ export const alarms: Shape<typeof en> = {
   },
   confirm: {
     acknowledgeTitle: 'アラームの確認',
-    acknowledgeText: '{{count}} 件のアラームを確認しますか？デバイスまたはあなたが解除するまで未解決のままです。',
+    acknowledgeText_one: '{{count}} 件のアラームを確認しますか？デバイスまたはあなたが解除するまで未解決のままです。',
+    acknowledgeText_other: '{{count}} 件のアラームを確認しますか？デバイスまたはあなたが解除するまで未解決のままです。',
     clearTitle: 'アラームの解除',
-    clearText: '{{count}} 件のアラームを解除しますか？デバイスが故障を報告し続ける場合、次の報告で新しいアラームが発生します。',
+    clearText_one: '{{count}} 件のアラームを解除しますか？デバイスが故障を報告し続ける場合、次の報告で新しいアラームが発生します。',
+    clearText_other: '{{count}} 件のアラームを解除しますか？デバイスが故障を報告し続ける場合、次の報告で新しいアラームが発生します。',
   },
   feedback: {
     acknowledged: '確認したアラーム: {{count}}',

@@ -48,9 +48,11 @@ export const alarms: Shape<typeof en> = {
   },
   confirm: {
     acknowledgeTitle: '确认告警',
-    acknowledgeText: '确认 {{count}} 条告警？告警会保持打开，直到设备或您将其清除。',
+    acknowledgeText_one: '确认 {{count}} 条告警？告警会保持打开，直到设备或您将其清除。',
+    acknowledgeText_other: '确认 {{count}} 条告警？告警会保持打开，直到设备或您将其清除。',
     clearTitle: '清除告警',
-    clearText: '清除 {{count}} 条告警？如果设备仍在上报该故障，下次上报时会产生新的告警。',
+    clearText_one: '清除 {{count}} 条告警？如果设备仍在上报该故障，下次上报时会产生新的告警。',
+    clearText_other: '清除 {{count}} 条告警？如果设备仍在上报该故障，下次上报时会产生新的告警。',
   },
   feedback: {
     acknowledged: '已确认告警：{{count}}',
