@@ -29,7 +29,8 @@ export class DispatchService {
   ) {}
 
   async detail(query: DispatchDetailQuery): Promise<DispatchDetail> {
-    const detail = await commandLedger.detail(sqlOf(this.db), query);
+    // One snapshot: the counts and the rows of a page agree, however fast the rows move.
+    const detail = await this.db.transaction('REPEATABLE READ', (tx) => commandLedger.detail(sqlOf(tx), query));
     if (!detail) throw AppException.notFound();
     return detail;
   }

@@ -46,48 +46,49 @@ export function useRetryFailed() {
   });
 }
 
-/** Moves every cached page of a dispatch to the counts and status of a progress event. */
-export function patchDispatch(queryClient: QueryClient, event: DispatchProgressEvent): void {
-  queryClient.setQueriesData<DispatchDetail>({ queryKey: dispatchKeys.detail(event.dispatchId) }, (detail) =>
-    detail ? { ...detail, counts: event.counts, status: event.status, total: event.total } : detail,
-  );
-}
+/** An open dispatch is read again at most this often while its progress events arrive. */
+export const DISPATCH_RELOAD_MS = 500;
+const reloading = new Map<string, { again: boolean }>();
 
-/** The per-device rows of an open dispatch are fetched again at most this often while progress events arrive. */
-const DISPATCH_ROWS_REFRESH_MS = 1_000;
-const pendingRowRefresh = new Map<string, ReturnType<typeof setTimeout>>();
-
-/** Fetches a dispatch's rows once the current burst of progress events has had a second to settle. */
-function refreshDispatchRows(queryClient: QueryClient, dispatchId: string): void {
-  if (pendingRowRefresh.has(dispatchId)) return;
-  pendingRowRefresh.set(
-    dispatchId,
-    setTimeout(() => {
-      pendingRowRefresh.delete(dispatchId);
-      void queryClient.invalidateQueries({ queryKey: dispatchKeys.detail(dispatchId) });
-    }, DISPATCH_ROWS_REFRESH_MS),
-  );
+/**
+ * Reads an open dispatch again for a progress event: at once for the first event, then at most once per
+ * DISPATCH_RELOAD_MS (the last event of a burst is never dropped). Its status, counts and rows come from that one
+ * answer, read in one snapshot, so the totals never run ahead of the rows. A dispatch nobody has open costs nothing.
+ */
+export function reloadOpenDispatch(queryClient: QueryClient, dispatchId: string): void {
+  if (queryClient.getQueriesData({ queryKey: dispatchKeys.detail(dispatchId) }).length === 0) return;
+  const pending = reloading.get(dispatchId);
+  if (pending) {
+    pending.again = true;
+    return;
+  }
+  const state = { again: false };
+  reloading.set(dispatchId, state);
+  const reload = () => void queryClient.invalidateQueries({ queryKey: dispatchKeys.detail(dispatchId) });
+  const settle = () => {
+    if (!state.again) {
+      reloading.delete(dispatchId);
+      return;
+    }
+    state.again = false;
+    reload();
+    setTimeout(settle, DISPATCH_RELOAD_MS);
+  };
+  reload();
+  setTimeout(settle, DISPATCH_RELOAD_MS);
 }
 
 /**
- * Keeps a family's open dispatches live without polling: progress events patch the counts and status at once, and
- * the rows behind them are fetched again at most once a second, only for a dispatch someone has open. They are
- * reloaded whenever progress may have been missed: the feed was confirmed after the panel began loading (a fast
- * dispatch can finish in between), or the socket reconnected.
+ * Keeps a family's open dispatches live without polling: a progress event reads an open dispatch again
+ * (reloadOpenDispatch). They are also reloaded whenever progress may have been missed: the feed was confirmed after
+ * the panel began loading (a fast dispatch can finish in between), or the socket reconnected.
  */
 export function useLiveDispatches(family: FamilyName): void {
   const queryClient = useQueryClient();
   useLiveFeed(
     'DispatchProgress',
     family,
-    useCallback(
-      (event: DispatchProgressEvent) => {
-        patchDispatch(queryClient, event);
-        if (queryClient.getQueriesData({ queryKey: dispatchKeys.detail(event.dispatchId) }).length > 0)
-          refreshDispatchRows(queryClient, event.dispatchId);
-      },
-      [queryClient],
-    ),
+    useCallback((event: DispatchProgressEvent) => reloadOpenDispatch(queryClient, event.dispatchId), [queryClient]),
     useCallback(() => void queryClient.invalidateQueries({ queryKey: dispatchKeys.all }), [queryClient]),
   );
 }

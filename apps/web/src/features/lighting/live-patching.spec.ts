@@ -1,16 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
-import {
-  DeviceFamily,
-  DispatchItemState,
-  DispatchStatus,
-  LampStatus,
-  OnlineState,
-  type DispatchDetail,
-  type LampRow,
-  type PageResult,
-} from '@sc/contracts';
+import { DeviceFamily, LampStatus, OnlineState, type LampRow, type PageResult } from '@sc/contracts';
 import { patchLiveRows } from '@/realtime/live-rows';
-import { dispatchKeys, patchDispatch } from '@/features/dispatch/api';
+import { DISPATCH_RELOAD_MS, dispatchKeys, reloadOpenDispatch } from '@/features/dispatch/api';
 import { lightingKeys } from './api';
 import { equipmentKeys } from './equipment-api';
 import { validateEquipmentSearch, validateLampControlSearch, validateLampSearch } from './search';
@@ -76,34 +67,35 @@ describe('live lighting cache', () => {
     expect(client.getQueryData(other)).toBe(untouched);
   });
 
-  it('moves a cached dispatch to the counts and status of a progress event', () => {
-    const client = new QueryClient();
-    const counts = { queued: 0, sent: 2, delivered: 0, failed: 0, expired: 0 };
-    client.setQueryData<DispatchDetail>(dispatchKeys.page('d1', { pageNum: 1 }), {
-      id: 'd1',
-      family: DeviceFamily.Lamp,
-      action: 'on',
-      params: {},
-      status: DispatchStatus.ToBeSent,
-      counts,
-      total: 2,
-      createdBy: 'admin',
-      createdAt: '',
-      expiresAt: '',
-      items: [],
-      itemsTotal: 2,
-    });
-    patchDispatch(client, {
-      dispatchId: 'd1',
-      family: DeviceFamily.Lamp,
-      status: DispatchStatus.PartiallySuccessful,
-      counts: { ...counts, sent: 0, [DispatchItemState.Delivered]: 1, [DispatchItemState.Expired]: 1 },
-      total: 2,
-      at: '',
-    });
-    const detail = client.getQueryData<DispatchDetail>(dispatchKeys.page('d1', { pageNum: 1 }))!;
-    expect(detail.status).toBe(DispatchStatus.PartiallySuccessful);
-    expect(detail.counts).toEqual({ queued: 0, sent: 0, delivered: 1, failed: 0, expired: 1 });
+  it('reads an open dispatch again for its progress events: the first at once, a burst once more, nothing for a closed one', () => {
+    jest.useFakeTimers();
+    try {
+      const client = new QueryClient();
+      const reads: string[] = [];
+      jest.spyOn(client, 'invalidateQueries').mockImplementation((filters) => {
+        reads.push(String(filters?.queryKey?.[1]));
+        return Promise.resolve();
+      });
+      client.setQueryData(dispatchKeys.page('d1', { pageNum: 1 }), { id: 'd1' });
+      reloadOpenDispatch(client, 'd1');
+      expect(reads).toEqual(['d1']);
+      // A burst within the window: one more read at its end, none in between.
+      for (let i = 0; i < 5; i++) reloadOpenDispatch(client, 'd1');
+      expect(reads).toEqual(['d1']);
+      jest.advanceTimersByTime(DISPATCH_RELOAD_MS);
+      expect(reads).toEqual(['d1', 'd1']);
+      jest.advanceTimersByTime(DISPATCH_RELOAD_MS * 2);
+      expect(reads).toEqual(['d1', 'd1']);
+      // Quiet again: the next event is read at once.
+      reloadOpenDispatch(client, 'd1');
+      expect(reads).toEqual(['d1', 'd1', 'd1']);
+      // Nobody has d2 open.
+      reloadOpenDispatch(client, 'd2');
+      expect(reads).toEqual(['d1', 'd1', 'd1']);
+      jest.advanceTimersByTime(DISPATCH_RELOAD_MS * 2);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('reads lamp filters from the address and drops what is malformed', () => {
