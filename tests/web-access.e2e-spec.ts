@@ -246,6 +246,14 @@ describe('web console: access and session', () => {
       await page.goto(`${gw.baseUrl}/systemSetting/userManage`);
       await waitForPath(page, '/401');
       expect(await page.getByTestId('error-code').textContent()).toBe('401');
+      // A section with no page for the visitor answers alike, whether or not the section names the visitor.
+      for (const section of ['/smartLamp', '/systemSetting']) {
+        await page.goto(`${gw.baseUrl}${section}`);
+        await waitForPath(page, '/401');
+      }
+      // One it has a page in opens that page.
+      await page.goto(`${gw.baseUrl}/lampPole`);
+      await waitForPath(page, '/lampPole/poleManage');
       expect(pageErrors(page)).toEqual([]);
     });
 

@@ -1,5 +1,5 @@
 import type { RouteEntry } from './route-table';
-import { canOpen, isPermitted, landingPath, menuItems, permittedRoutes, routeTrail, searchablePages } from './permitted-routes';
+import { canOpen, isPermitted, landingPath, menuItems, permittedRoutes, routeTrail, searchablePages, sectionTarget } from './permitted-routes';
 
 // The gating of spec section 6, written as a table like the real one.
 const TABLE: RouteEntry[] = [
@@ -88,6 +88,31 @@ describe('permitted routes (spec section 6)', () => {
     expect(landingPath(TABLE[3], ['default'])).toBe('/regionManage/regionManage');
     expect(landingPath(TABLE[4], ['default'])).toBe('/broadcastManage/terminalManagement');
     expect(landingPath(TABLE[2], ['visit'])).toBeUndefined();
+  });
+
+  it('answers a section path alike for every role: its first permitted page, or /401; another unknown path /404', () => {
+    expect(sectionTarget(TABLE, '/smartLamp', ['admin'])).toBe('/smartLamp/equipmentManage');
+    // The section names the visitor, but none of its pages does; the editor is not named at all: both /401.
+    expect(sectionTarget(TABLE, '/smartLamp', ['visit'])).toBe('/401');
+    expect(sectionTarget(TABLE, '/smartLamp', ['editor'])).toBe('/401');
+    expect(sectionTarget(TABLE, '/lampPole', ['editor'])).toBe('/401');
+    expect(sectionTarget(TABLE, '/lampPole/', ['visit'])).toBe('/lampPole/poleManage');
+    expect(sectionTarget(TABLE, '/nowhere', ['admin'])).toBe('/404');
+    expect(sectionTarget(TABLE, '/smartLamp/nothing', ['admin'])).toBe('/404');
+  });
+
+  it('does not lead a section to a redirect the user may not open', () => {
+    const section: RouteEntry = {
+      path: '/systemSetting',
+      title: 'system',
+      redirect: '/systemSetting/userManage',
+      children: [
+        { path: '/systemSetting/userManage', title: 'users', roles: ['admin'] },
+        { path: '/systemSetting/log', title: 'log', roles: ['admin', 'auditor'] },
+      ],
+    };
+    expect(landingPath(section, ['admin'])).toBe('/systemSetting/userManage');
+    expect(landingPath(section, ['auditor'])).toBe('/systemSetting/log');
   });
 
   it('lists the searchable pages with their title trail', () => {

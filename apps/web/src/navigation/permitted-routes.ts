@@ -54,10 +54,11 @@ export function isForbidden(table: readonly RouteEntry[], path: string, roles: r
   return routeTrail(table, path).length > 0 && !canOpen(table, path, roles);
 }
 
-/** Where a parent path leads: its redirect, else its first permitted visible page. */
+/** Where a parent path leads: its redirect when the user may open it, else its first permitted visible page. */
 export function landingPath(entry: RouteEntry, roles: readonly string[]): string | undefined {
   if (!entry.children) return entry.path;
-  if (entry.redirect) return entry.redirect;
+  const redirectEntry = entry.redirect ? entry.children.find((child) => child.path === entry.redirect) : undefined;
+  if (entry.redirect && (!redirectEntry || isPermitted(redirectEntry, roles))) return entry.redirect;
   for (const child of entry.children) {
     if (child.hidden || !isPermitted(child, roles)) continue;
     const path = landingPath(child, roles);
@@ -73,4 +74,15 @@ export function searchablePages(routes: readonly RouteEntry[], parents: readonly
     const titles = [...parents, entry.title];
     return entry.children ? searchablePages(entry.children, titles) : [{ path: entry.path, titles }];
   });
+}
+
+/**
+ * Where a path that is not a page leads: a section opens its first page the user may open, and a section with none
+ * (for these roles) is /401, whichever roles the section itself names; anything else is /404 (spec section 2).
+ */
+export function sectionTarget(table: readonly RouteEntry[], path: string, roles: readonly string[]): string {
+  const entry = routeTrail(table, path).at(-1);
+  if (!entry?.children) return '/404';
+  if (!canOpen(table, entry.path, roles)) return '/401';
+  return landingPath(entry, roles) ?? '/401';
 }
