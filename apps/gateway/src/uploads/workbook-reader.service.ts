@@ -7,11 +7,10 @@ import { SpreadsheetUnreadableError, readSpreadsheet, type ReadOptions, type She
 import { WorkbookOutOfBounds, checkWorkbookBounds } from './workbook-bounds';
 
 /**
- * Workbooks being read in this process, by user. Process-wide on purpose: every module that reads a workbook shares
+ * The users whose workbook this process is reading (one each). Process-wide on purpose: every module that reads a workbook shares
  * the same slots, however many instances of the service Nest creates.
  */
-const reading = new Map<number, number>();
-let readingTotal = 0;
+const reading = new Set<number>();
 
 /**
  * Reads an uploaded workbook for an import or a preview, within bounds: one workbook per user at a time and at most
@@ -34,21 +33,13 @@ export class WorkbookReader {
     }
   }
 
+  /** Takes the user's slot, one per user, which also bounds the process: `reading.size` users at once. */
   private take(userId: number): () => void {
     const busy = (key: 'importBusyUser' | 'importBusyServer') => new AppException(HttpStatus.TOO_MANY_REQUESTS, ResultCode.TooManyRequests, key);
-    if ((reading.get(userId) ?? 0) >= 1) throw busy('importBusyUser');
-    if (readingTotal >= this.config.importConcurrency) throw busy('importBusyServer');
-    reading.set(userId, (reading.get(userId) ?? 0) + 1);
-    readingTotal++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      readingTotal--;
-      const left = (reading.get(userId) ?? 1) - 1;
-      if (left > 0) reading.set(userId, left);
-      else reading.delete(userId);
-    };
+    if (reading.has(userId)) throw busy('importBusyUser');
+    if (reading.size >= this.config.importConcurrency) throw busy('importBusyServer');
+    reading.add(userId);
+    return () => reading.delete(userId);
   }
 }
 
