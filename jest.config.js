@@ -28,6 +28,9 @@ const shared = {
   transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
 };
 
+// Tests that meet the MQTT broker log in like everyone else (libs/testing/src/mqtt-access.ts).
+const MQTT_SETUP = '<rootDir>/libs/testing/src/jest-mqtt-setup.ts';
+
 // Faults (tests/faults/*.fault-spec.ts) disturb services the whole machine shares, such as restarting Redis, so they
 // never run beside other tests: only when asked for by name (`--selectProjects faults`, as `npm test` does last).
 const faultsAskedFor = process.argv.some((arg) => /\bfaults\b/.test(arg));
@@ -39,11 +42,20 @@ module.exports = {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/apps/**/*.int-spec.ts', '<rootDir>/libs/**/*.int-spec.ts'],
+      setupFilesAfterEnv: [MQTT_SETUP],
       slowTestThreshold: 20,
     },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/tests/**/*.e2e-spec.ts'], slowTestThreshold: 60 },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/tests/**/*.e2e-spec.ts'], slowTestThreshold: 60, setupFilesAfterEnv: [MQTT_SETUP] },
     ...(faultsAskedFor
-      ? [{ ...shared, displayName: 'faults', testMatch: ['<rootDir>/tests/faults/**/*.fault-spec.ts'], slowTestThreshold: 120 }]
+      ? [
+          {
+            ...shared,
+            displayName: 'faults',
+            testMatch: ['<rootDir>/tests/faults/**/*.fault-spec.ts'],
+            slowTestThreshold: 120,
+            setupFilesAfterEnv: [MQTT_SETUP],
+          },
+        ]
       : []),
   ],
   testTimeout: 30000,

@@ -36,6 +36,7 @@ import {
   percentile,
   processMemory,
   services,
+  serviceLogin,
   withClient,
 } from './support/platform.mjs';
 
@@ -116,10 +117,10 @@ function brokerDrops() {
 /**
  * The broker leg alone: a plain QoS 1 subscriber to the telemetry of the first `lamps` lamps (one simulated gateway),
  * measuring `ts` → delivery here, so the platform's share of the push latency can be told from the simulator's and
- * the broker's.
+ * the broker's. It logs in with the lighting worker's account, which may read lamp telemetry.
  */
 async function brokerProbe(codePrefix, lamps) {
-  const client = await mqtt.connectAsync(services.mqttUrl, { reconnectPeriod: 0 });
+  const client = await mqtt.connectAsync(services.mqttUrl, { reconnectPeriod: 0, ...serviceLogin('worker-lighting') });
   const probe = { client, samples: [], measuring: false };
   client.on('message', (_topic, payload) => {
     const received = Date.now();

@@ -3,7 +3,8 @@
 // bounded queue) decide whether bursts such as 50,000 devices coming online at once reach the platform, so the
 // console is run and measured with them rather than with whatever broker the machine has. Plain Node, no dependencies.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,8 +45,10 @@ export function freePort() {
 }
 
 /**
- * The shipped configuration with its listeners replaced by one on 127.0.0.1:`port`, and a pid file: everything else
- * (limits, persistence, and, where the file sets them, credentials and access lists) is used as shipped.
+ * The shipped configuration with its listeners replaced by one on 127.0.0.1:`port`, and its pid file and access files
+ * (accounts and access list, made by the platform: docs/security.md) in a directory of its own: everything else
+ * (anonymous clients refused, limits, persistence) is used as shipped. The access files start empty: nobody logs in
+ * until the platform's writer has made them.
  */
 export function brokerConfig(port) {
   // A directory of its own, writable by the user Mosquitto drops to when started as root.
@@ -53,14 +56,25 @@ export function brokerConfig(port) {
   chmodSync(dir, 0o777);
   const shipped = readFileSync(SHIPPED_BROKER_CONF, 'utf8')
     .split('\n')
-    .filter((line) => !/^\s*(listener|port|bind_address|pid_file)\b/.test(line));
+    .filter((line) => !/^\s*(listener|port|bind_address|pid_file|password_file|acl_file)\b/.test(line));
   const pidFile = join(dir, 'mosquitto.pid');
   const confFile = join(dir, 'mosquitto.conf');
+  const accessDir = join(dir, 'access');
+  mkdirSync(accessDir, { mode: 0o777 });
+  chmodSync(accessDir, 0o777);
+  for (const file of ['passwords', 'acl']) writeFileSync(join(accessDir, file), '', { mode: 0o644 });
   writeFileSync(
     confFile,
-    [`# Made from ${SHIPPED_BROKER_CONF} by scripts/broker.mjs`, `listener ${port} 127.0.0.1`, `pid_file ${pidFile}`, ...shipped].join('\n'),
+    [
+      `# Made from ${SHIPPED_BROKER_CONF} by scripts/broker.mjs`,
+      `listener ${port} 127.0.0.1`,
+      `pid_file ${pidFile}`,
+      `password_file ${join(accessDir, 'passwords')}`,
+      `acl_file ${join(accessDir, 'acl')}`,
+      ...shipped,
+    ].join('\n'),
   );
-  return { dir, confFile, pidFile };
+  return { dir, confFile, pidFile, accessDir };
 }
 
 /**
@@ -74,7 +88,7 @@ export async function startProjectBroker({ port, quiet = true } = {}) {
       `Port ${chosen} is already taken: stop what listens there, or set MQTT_PORT to another port (or MQTT_URL to a broker of your own).`,
     );
   }
-  const { dir, confFile, pidFile } = brokerConfig(chosen);
+  const { dir, confFile, pidFile, accessDir } = brokerConfig(chosen);
   const child = spawn('mosquitto', ['-c', confFile], { stdio: quiet ? 'ignore' : 'inherit' });
   // Not a reason for the script to stay alive: it is stopped with the script (below).
   child.unref();
@@ -111,6 +125,7 @@ export async function startProjectBroker({ port, quiet = true } = {}) {
     url: `mqtt://127.0.0.1:${chosen}`,
     confFile,
     pidFile,
+    accessDir,
     /** Stops the broker, also when a test has restarted it as a daemon of its own (found by its pid file). */
     async stop() {
       process.off('exit', onExit);
@@ -127,12 +142,20 @@ export async function startProjectBroker({ port, quiet = true } = {}) {
 
 /**
  * The broker a script's services use: when MQTT_URL names none and Mosquitto is installed, the project's broker is
- * started (on `port`, a free one when not given) and MQTT_URL, MQTT_BROKER_CONF and MQTT_BROKER_PID_FILE are set for
- * the script and its children. Answers the started broker, or null when MQTT_URL (or 127.0.0.1:1883) is used.
+ * started (on `port`, a free one when not given) and MQTT_URL, MQTT_BROKER_CONF, MQTT_BROKER_PID_FILE and
+ * MQTT_BROKER_ACCESS_DIR are set for the script and its children, with a credential secret of this run
+ * (MQTT_CREDENTIAL_SECRET) from which the gateway makes the broker's accounts and the simulator logs its devices in.
+ * Answers the started broker, or null when MQTT_URL (or 127.0.0.1:1883) is used.
  */
 export async function projectBrokerUnlessGiven({ port } = {}) {
   if (process.env.MQTT_URL || !mosquittoInstalled()) return null;
   const broker = await startProjectBroker({ port });
-  Object.assign(process.env, { MQTT_URL: broker.url, MQTT_BROKER_CONF: broker.confFile, MQTT_BROKER_PID_FILE: broker.pidFile });
+  Object.assign(process.env, {
+    MQTT_URL: broker.url,
+    MQTT_BROKER_CONF: broker.confFile,
+    MQTT_BROKER_PID_FILE: broker.pidFile,
+    MQTT_BROKER_ACCESS_DIR: broker.accessDir,
+    MQTT_CREDENTIAL_SECRET: process.env.MQTT_CREDENTIAL_SECRET || randomBytes(32).toString('base64url'),
+  });
   return broker;
 }

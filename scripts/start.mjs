@@ -2,6 +2,8 @@
 // console and API on http://localhost:8080 (uploads on 8888), and runs the lighting worker with a simulated fleet
 // of the demo lamps talking to the MQTT broker: Mosquitto with the shipped configuration (deploy/mosquitto) on
 // 127.0.0.1:1884 (MQTT_PORT), unless MQTT_URL names a broker of your own.
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { projectBrokerUnlessGiven } from './broker.mjs';
 import { GATEWAY_NODE_FLAGS, checkNode, ensureBuilt, ensureDependencies, fail, root, run, say, start } from './lib.mjs';
 
@@ -11,6 +13,11 @@ ensureBuilt();
 
 const broker = await projectBrokerUnlessGiven({ port: Number(process.env.MQTT_PORT ?? 1884) }).catch((error) => fail(error.message));
 if (broker) say(`MQTT broker (deploy/mosquitto/mosquitto.conf) on ${broker.url}`);
+else if (!process.env.MQTT_URL) {
+  // docker compose's broker (no Mosquitto here): the gateway writes its accounts where the container reads them.
+  process.env.MQTT_BROKER_ACCESS_DIR ??= join(root, '.mqtt-access');
+  process.env.MQTT_CREDENTIAL_SECRET ??= randomBytes(32).toString('base64url');
+}
 
 const gateway = 'dist/apps/gateway/main.js';
 // The demo accounts have a published password: the demo listens on this machine only unless HOST says otherwise.

@@ -3,7 +3,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { DispatchItemState, DispatchStatus, LampStatus, type DispatchDetail } from '@sc/contracts';
 import type { ApiClient } from '@sc/testing';
-import { waitFor } from '@sc/testing';
+import { waitFor, testMqttLogin } from '@sc/testing';
 import type { Fleet } from '../apps/device-sim/src';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import {
@@ -169,7 +169,7 @@ describe('lighting dispatch pipeline (1,000 simulated lamps)', () => {
   }, 90_000);
 
   it('drops malformed payloads and unknown device codes during a dispatch, counting them, without disturbing it', async () => {
-    const junk: MqttClient = await mqtt.connectAsync(MQTT_URL, { clientId: `e2e-junk-${prefix}` });
+    const junk: MqttClient = await mqtt.connectAsync(MQTT_URL, { clientId: `e2e-junk-${prefix}`, ...testMqttLogin() });
     const healthBefore = (await worker.health()).counters;
     try {
       const dispatchId = await control(admin, { ids: lamps.ids, action: 'on' });

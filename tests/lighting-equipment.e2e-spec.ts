@@ -2,7 +2,9 @@
 // required), and Sync Data turning the lamps synchronizing (-1) and back to normal once the simulator reports.
 import type { Browser, Page } from 'playwright-core';
 import { LampStatus, OnlineState } from '@sc/contracts';
+import { waitForMqttLogin } from '@sc/messaging';
 import { waitFor, type ApiClient } from '@sc/testing';
+import mqtt from 'mqtt';
 import type { Fleet } from '../apps/device-sim/src';
 import { closePage, launchBrowser, login, newPage, pageErrors, screenshot, socketConnected } from './support/browser';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
@@ -16,6 +18,8 @@ import {
   type InsertedLamps,
   type RunningWorker,
 } from './support/pipeline';
+
+const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
 describe('lighting: the equipment page', () => {
   let gw: RunningGateway;
@@ -121,6 +125,43 @@ describe('lighting: the equipment page', () => {
     await page.keyboard.press('Escape');
     const [dispatch] = await gw.db.query<{ action: string; status: string }>(`SELECT action, status FROM dispatch ORDER BY created_at DESC LIMIT 1`);
     expect(dispatch).toEqual({ action: 'sync', status: 'allSuccessful' });
+    expect(pageErrors(page)).toEqual([]);
+  }, 30_000);
+
+  it('a new lamp gets its MQTT login once, and Edit MQTT issues a new one that replaces it on the broker', async () => {
+    const code = `${prefix}NEW-1`;
+    const credentials = async () => {
+      await page.getByTestId('mqtt-credentials').waitFor();
+      const login = {
+        username: (await page.getByTestId('mqtt-username').textContent())!,
+        password: (await page.getByTestId('mqtt-password').textContent())!,
+      };
+      await page.getByTestId('mqtt-credentials-done').click();
+      await page.getByTestId('mqtt-credentials').waitFor({ state: 'detached' });
+      return login;
+    };
+    await page.getByTestId('lamp-add').click();
+    await page.getByTestId('lamp-form').locator('input[name="lampName"]').fill(`${prefix} new lamp`);
+    await page.getByTestId('lamp-form').locator('input[name="clientId"]').fill(code);
+    await page.getByTestId('lamp-save').click();
+    const first = await credentials();
+    expect(first.username).toBe(`lamp/${code}`);
+    expect(first.password).toMatch(/^[0-9a-f]{64}$/);
+    // The broker takes the new lamp's login once the platform has written its accounts.
+    await waitForMqttLogin(MQTT_URL, first);
+    const device = await mqtt.connectAsync(MQTT_URL, { ...first, clientId: `${code}-device`, reconnectPeriod: 0 });
+    const dropped = new Promise<void>((resolve) => device.once('close', () => resolve()));
+
+    await page.goto(`${gw.baseUrl}/smartLamp/equipmentManage?lampName=${encodeURIComponent(`${prefix} new`)}`);
+    await row(code).getByTestId('lamp-edit-mqtt').click();
+    await page.getByTestId('edit-mqtt-submit').click();
+    const second = await credentials();
+    expect(second.username).toBe(first.username);
+    expect(second.password).not.toBe(first.password);
+    // The old login is refused and its connection dropped; the new one logs in.
+    await dropped;
+    await expect(mqtt.connectAsync(MQTT_URL, { ...first, reconnectPeriod: 0 })).rejects.toThrow(/Not authorized|Bad user name or password/i);
+    await waitForMqttLogin(MQTT_URL, second);
     expect(pageErrors(page)).toEqual([]);
   }, 30_000);
 });

@@ -4,7 +4,7 @@ import { DateTime } from 'luxon';
 import mqtt from 'mqtt';
 import { DispatchStatus, LampStatus, StrategyMode, type ImportResult, type LampSchedule, type RadarEventMessage } from '@sc/contracts';
 import { levelAt } from '@sc/schedule';
-import { ApiClient, waitFor, workbookBuffer } from '@sc/testing';
+import { ApiClient, waitFor, workbookBuffer, testMqttLogin } from '@sc/testing';
 import type { Fleet } from '../apps/device-sim/src';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import {
@@ -176,7 +176,7 @@ describe(`lighting strategies on simulated lamps (${LAMPS} lamps)`, () => {
     await expectAllAt(20, sensing);
     await expectAllAt(100, others);
 
-    const radar = await mqtt.connectAsync(MQTT_URL, { clientId: `${radarCode}-test` });
+    const radar = await mqtt.connectAsync(MQTT_URL, { clientId: `${radarCode}-test`, ...testMqttLogin() });
     try {
       const event: RadarEventMessage = { ts: evening.toISOString(), event: 'presence' };
       await radar.publishAsync(`city/v1/radar/${radarCode}/event`, JSON.stringify(event), { qos: 1 });

@@ -1,10 +1,9 @@
 // Shared by the lighting benchmarks: a database of their own, the built gateway, lighting worker and device simulator as
 // separate processes on loopback, CPU and memory read from /proc, and clean-up of everything they made (database,
 // Redis keys, retained MQTT messages). Plain Node; only loopback addresses are ever contacted.
-import mqtt from 'mqtt';
 import Redis from 'ioredis';
 import pg from 'pg';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,6 +104,18 @@ export function processMemory(pid) {
   } catch {
     return { rssMb: 0, peakMb: 0 };
   }
+}
+
+/**
+ * The login of a platform service on this run's broker (none on a broker that takes anyone): the password the gateway
+ * derives from the run's credential secret (`main.js mqtt-password`).
+ */
+export function serviceLogin(service) {
+  if (!env.MQTT_CREDENTIAL_SECRET) return {};
+  const username = `svc/${service}`;
+  const result = spawnSync('node', [GATEWAY, 'mqtt-password', username], { env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`mqtt-password ${username}: ${result.stderr || result.stdout}`);
+  return { username, password: result.stdout.trim() };
 }
 
 /** Ticks of every process whose name starts with `prefix` (PostgreSQL backends, the broker), reaped children included. */
@@ -315,9 +326,13 @@ export class BenchPlatform {
 
   /** The simulator CLI for `count` lamps with this run's codes; resolves once it logged that the fleet is connected. */
   async startFleet(count, args = []) {
-    const child = this.spawn('fleet', [DEVICE_SIM, '--count', String(count), '--prefix', this.codePrefix, '--multiplexed', ...args], {
-      LOG_LEVEL: 'info',
-    });
+    const child = this.spawn(
+      'fleet',
+      [DEVICE_SIM, '--count', String(count), '--prefix', this.codePrefix, '--multiplexed', '--clear-retained', ...args],
+      {
+        LOG_LEVEL: 'info',
+      },
+    );
     await this.waitFor('fleet', child, async () => this.output('fleet').includes('device-sim fleet connected'), 120_000);
     return child;
   }
@@ -368,40 +383,10 @@ export class BenchPlatform {
     }
   }
 
-  /**
-   * Empties every retained message this run left on the broker: the lamps' and lamp gateways' states whose device id
-   * starts with this run's code prefix (found by subscribing to the state topics and reading what is retained).
-   */
-  async clearRetained() {
-    const client = await mqtt.connectAsync(services.mqttUrl, { clientId: `bench-clean-${randomBytes(4).toString('hex')}`, reconnectPeriod: 0 });
-    try {
-      const found = new Set();
-      client.on('message', (topic, payload, packet) => {
-        if (packet.retain && payload.length > 0 && topic.split('/')[3]?.startsWith(this.codePrefix)) found.add(topic);
-      });
-      await client.subscribeAsync(['city/v1/lamp/+/state', 'city/v1/lamp-gateway/+/state'], { qos: 0 });
-      // The broker sends the retained messages right after the SUBACK; wait until none has come for a while.
-      let last = -1;
-      while (found.size !== last) {
-        last = found.size;
-        await sleep(1000);
-      }
-      await Promise.all([...found].map((topic) => client.publishAsync(topic, '', { qos: 1, retain: true })));
-      return found.size;
-    } finally {
-      await client.endAsync();
-    }
-  }
-
   cleanup() {
     this.cleaning ??= (async () => {
+      // The simulator empties its devices' retained states as it stops (--clear-retained): only a device may write them.
       for (const name of ['fleet', 'worker', 'gateway']) await this.stop(name).catch(() => undefined);
-      try {
-        const cleared = await this.clearRetained();
-        log(`Cleaned up: ${cleared} retained MQTT message(s) of ${this.codePrefix}* emptied`);
-      } catch (err) {
-        log(`Could not clear retained MQTT messages: ${err.message}`);
-      }
       if (env.BENCH_KEEP_DATABASE === '1') log(`Kept ${this.dbName} (BENCH_KEEP_DATABASE=1)`);
       else
         await withClient(services.serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${this.dbName} WITH (FORCE)`)).catch((err) =>

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import mqttPacket, { type Packet } from 'mqtt-packet';
 import { Client } from 'pg';
-import { createTestDatabase, uniquePrefix, waitFor, type TestDatabase } from '@sc/testing';
+import { createTestDatabase, uniquePrefix, waitFor, type TestDatabase, testMqttLogin } from '@sc/testing';
 import { ROOT, freePort } from '../support/gateway-process';
 
 const WORKER = join(ROOT, 'dist', 'apps', 'worker-lighting', 'main.js');
@@ -277,7 +277,7 @@ describe('faults: kill -9 of the lighting worker while the database holds its co
       INTAKE_CONNECTIONS: '1',
       INTAKE_WINDOW: String(WINDOW),
     };
-    publisher = mqtt.connect(MQTT_URL, { clientId: `fault-lamps-${prefix.replace(/\W/g, '')}`, reconnectPeriod: 200 });
+    publisher = mqtt.connect(MQTT_URL, { clientId: `fault-lamps-${prefix.replace(/\W/g, '')}`, reconnectPeriod: 200, ...testMqttLogin() });
     await new Promise<void>((resolve, reject) => publisher.once('connect', () => resolve()).once('error', reject));
     reports = new NumberedReports(publisher, codes);
   }, 60_000);

@@ -3,12 +3,16 @@ import type { FleetOptions } from './families/lamp.sim';
 
 export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | --count N --prefix P] [--ack-latency 50-300] [--failure-rate 0.02]
        [--offline 0.05] [--telemetry-interval 10] [--lamps-per-gateway 50] [--individual | --multiplexed]
-       [--clock-start 2026-11-21T17:00:00+08:00] [--clock-speed 60]
-Environment: MQTT_URL (default mqtt://127.0.0.1:1883), DATABASE_URL (for --from-db), LOG_LEVEL.`;
+       [--clock-start 2026-11-21T17:00:00+08:00] [--clock-speed 60] [--clear-retained]
+--clear-retained: on stop, empty the retained states of the simulated devices and gateways.
+Environment: MQTT_URL (default mqtt://127.0.0.1:1883), DATABASE_URL (for --from-db), LOG_LEVEL; MQTT_CREDENTIAL_SECRET
+(devices log in with their own accounts) and MQTT_BROKER_ACCESS_DIR (accounts the simulator invents are granted there).`;
 
 export interface CliSettings {
   fleet: Omit<FleetOptions, 'logger'>;
   summaryIntervalMs: number;
+  /** Empty the retained states on stop (a benchmark's fleet leaves nothing behind). */
+  clearRetainedOnStop: boolean;
 }
 
 function number(name: string, text: string | undefined, fallback: number, min: number, max = Infinity): number {
@@ -47,6 +51,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
       multiplexed: { type: 'boolean' },
       'clock-start': { type: 'string' },
       'clock-speed': { type: 'string' },
+      'clear-retained': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -76,5 +81,6 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
         : {}),
     },
     summaryIntervalMs: 30_000,
+    clearRetainedOnStop: values['clear-retained'] === true,
   };
 }

@@ -40,7 +40,8 @@ async function main(): Promise<void> {
     clearInterval(summary);
     logger.info({ signal }, 'device-sim stopping');
     // A clean disconnect: the Wills do not fire and the retained states stay as the lamps last reported them.
-    Promise.all([fleet.stop(), strips?.stop()]).then(
+    const options = { clearRetained: settings.clearRetainedOnStop };
+    Promise.all([fleet.stop(options), strips?.stop(options)]).then(
       () => process.exit(0),
       (err: Error) => {
         logger.error({ err: err.message }, 'device-sim stop failed');

@@ -1,5 +1,5 @@
 import { DeviceFamily, FaultCode, MqttChannel, mqttTopics, type AckMessage, type LampTelemetryMessage } from '@sc/contracts';
-import { waitFor } from '@sc/testing';
+import { waitFor, testMqttLogin } from '@sc/testing';
 import mqtt, { type MqttClient } from 'mqtt';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startFleet, startStripFleet, type Fleet, type StripFleet } from '../src';
@@ -29,7 +29,7 @@ class Platform {
 
   static async connect(prefix: string, family = DeviceFamily.Lamp): Promise<Platform> {
     // MQTT 5 so the subscription can skip the broker's retained messages of other runs (retain handling 2).
-    const client = await mqtt.connectAsync(MQTT_URL, { protocolVersion: 5, clientId: `${prefix}platform` });
+    const client = await mqtt.connectAsync(MQTT_URL, { protocolVersion: 5, clientId: `${prefix}platform`, ...testMqttLogin() });
     const platform = new Platform(client, prefix, family);
     // QoS 0 deliveries are not held in the broker's per-client queue, which would drop a 5,000-ack burst beyond its limit.
     await client.subscribeAsync(
@@ -59,7 +59,7 @@ class Platform {
 
 /** What a newcomer subscribing to the topic gets as retained message (undefined when there is none). */
 async function retained(topic: string): Promise<unknown> {
-  const client = await mqtt.connectAsync(MQTT_URL, { clientId: `probe-${randomUUID()}` });
+  const client = await mqtt.connectAsync(MQTT_URL, { clientId: `probe-${randomUUID()}`, ...testMqttLogin() });
   try {
     const got = new Promise<unknown>((resolve) => {
       client.on('message', (_t, payload, packet) => {

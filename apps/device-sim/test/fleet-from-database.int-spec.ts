@@ -26,11 +26,13 @@ describe('a fleet loaded from the device registry', () => {
 
   afterAll(() => db?.drop());
 
-  it('loads the single lamps with their recorded gateways', async () => {
+  it('loads the single lamps with their recorded gateways and credential generations', async () => {
+    // A rotated credential (generation 2): the simulated lamp logs in with its new password.
+    await db.query(`UPDATE device SET mqtt_generation = 2 WHERE code = $1`, [`${prefix}C`]);
     expect(await loadLampsFromDatabase(db.url)).toEqual([
-      { code: `${prefix}A`, gatewayId: `${prefix}GW` },
-      { code: `${prefix}B` },
-      { code: `${prefix}C`, gatewayId: `${prefix}GW` },
+      { code: `${prefix}A`, generation: 1, gatewayId: `${prefix}GW`, gatewayGeneration: 1 },
+      { code: `${prefix}B`, generation: 1 },
+      { code: `${prefix}C`, generation: 2, gatewayId: `${prefix}GW`, gatewayGeneration: 1 },
     ]);
   });
 
@@ -53,7 +55,7 @@ describe('a fleet loaded from the device registry', () => {
       place: { latitude: 22.54, longitude: 114.06, timeZone: 'Asia/Shanghai' },
     };
     await db.query(`INSERT INTO strip_light (device_id, gateway_id) SELECT id, $1 FROM device WHERE code = $2`, [`${prefix}SGW`, `${prefix}S`]);
-    expect(await loadStripsFromDatabase(db.url)).toEqual([{ code: `${prefix}S`, gatewayId: `${prefix}SGW` }]);
+    expect(await loadStripsFromDatabase(db.url)).toEqual([{ code: `${prefix}S`, generation: 1, gatewayId: `${prefix}SGW`, gatewayGeneration: 1 }]);
 
     await db.query(`UPDATE lamp SET job_list = $1 FROM device d WHERE lamp.device_id = d.id AND d.code = $2`, [
       JSON.stringify(schedule),

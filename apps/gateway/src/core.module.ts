@@ -7,6 +7,7 @@ import { AuthGuard } from './auth/auth.guard';
 import { LoginThrottleService } from './auth/login-throttle.service';
 import { PasswordService } from './auth/password.service';
 import { SessionService } from './auth/session.service';
+import { DeviceCredentials } from './broker-access/device-credentials.service';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { createValidationPipe } from './common/validation.pipe';
 import { APP_CONFIG, type AppConfig } from './config/app-config';
@@ -28,7 +29,15 @@ export class CoreModule {
    */
   static forRoot(config: AppConfig, name: string, accessCache: AccessCache): DynamicModule {
     // What the feature modules of the application may inject.
-    const services = [RedisService, PasswordService, SessionService, LoginThrottleService, OperationLogService, OperationLogInterceptor];
+    const services = [
+      RedisService,
+      PasswordService,
+      SessionService,
+      LoginThrottleService,
+      OperationLogService,
+      OperationLogInterceptor,
+      DeviceCredentials,
+    ];
     return {
       module: CoreModule,
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(config.databaseUrl), name, migrationsRun: false })],

@@ -13,6 +13,8 @@ import { loadDemoPoles } from './demo/demo-poles';
 import { DEMO_STRATEGIES, loadDemoStrategies } from './demo/demo-strategies';
 import { DEMO_ENERGY_DAYS, loadDemoAlarmsAndEnergy } from './demo/demo-alarms-energy';
 import { createConsoleApp, createUploadApp } from './http-app';
+import { BrokerAccessSync } from './broker-access/broker-access-sync';
+import { derivedMqttPassword, waitForMqttLogin } from '@sc/messaging';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -58,8 +60,26 @@ async function seedDemo(config: AppConfig): Promise<void> {
   say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
 }
 
+/**
+ * Starts writing the broker's accounts from the registry, when this gateway is the one that does it
+ * (MQTT_BROKER_ACCESS_DIR), and waits until the broker takes the gateway's own account.
+ */
+async function startBrokerAccess(config: AppConfig): Promise<BrokerAccessSync | null> {
+  if (!config.brokerAccess) return null;
+  const sync = new BrokerAccessSync(config.databaseUrl, config.brokerAccess);
+  await sync.start();
+  say(`MQTT broker accounts written to ${config.brokerAccess.dir}: ${sync.accounts}`);
+  if (config.mqttLogin) {
+    await waitForMqttLogin(config.mqttUrl, config.mqttLogin, 10_000, () => sync.reload()).catch((err: Error) => {
+      throw new ServiceUnavailableError(unavailableMessage('mqtt', config.mqttUrl, err.message));
+    });
+  }
+  return sync;
+}
+
 async function serve(config: AppConfig): Promise<void> {
   await migrate(config);
+  const brokerAccess = await startBrokerAccess(config);
   await checkServices(config, ['redis', 'mqtt']);
   // One access cache for the process, shared by both applications.
   const accessCache = new AccessCache(config);
@@ -80,6 +100,7 @@ async function serve(config: AppConfig): Promise<void> {
     stopPurging();
     await Promise.allSettled([uploadApp.close(), consoleApp.close()]);
     await accessCache.stop();
+    await brokerAccess?.stop();
     clearTimeout(force);
     process.exit(0);
   };
@@ -92,15 +113,35 @@ async function main(): Promise<void> {
   const command = process.argv[2] ?? 'serve';
   if (command === 'migrate') return migrate(config);
   if (command === 'seed-demo') return seedDemo(config);
-  if (command === 'check') return checkServices(config);
+  if (command === 'check') return checkServices(config, undefined, true);
   if (command === 'serve') return serve(config);
+  if (command === 'broker-access') {
+    // The broker's accounts only (a sidecar of the broker, docs/security.md): runs until stopped.
+    await migrate(config);
+    const sync = await startBrokerAccess(config);
+    if (!sync) throw new UserFacingError('Set MQTT_BROKER_ACCESS_DIR and MQTT_CREDENTIAL_SECRET to write the broker accounts.');
+    const stop = () => void sync.stop().then(() => process.exit(0));
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    return;
+  }
+  if (command === 'mqtt-password') {
+    // The password of one account under this installation's secret: give it to a service (MQTT_PASSWORD) or a device.
+    const [username, generation] = [process.argv[3] ?? '', Number(process.argv[4] ?? 1)];
+    if (!process.env.MQTT_CREDENTIAL_SECRET || !username || !(generation >= 1))
+      throw new UserFacingError('Use: MQTT_CREDENTIAL_SECRET=… mqtt-password <username> [generation]');
+    say(derivedMqttPassword(process.env.MQTT_CREDENTIAL_SECRET, username, generation));
+    return;
+  }
   if (command === 'create-admin') {
     await migrate(config);
     const name = await createAdmin(config.databaseUrl, process.argv[3] ?? '', process.env.ADMIN_PASSWORD ?? '');
     say(`Administrator "${name}" created.`);
     return;
   }
-  throw new Error(`Unknown command "${command}". Use: serve | migrate | seed-demo | check | create-admin <username>`);
+  throw new Error(
+    `Unknown command "${command}". Use: serve | migrate | seed-demo | check | create-admin <username> | broker-access | mqtt-password <username> [generation]`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -258,7 +258,7 @@ describe('imports, templates and exports', () => {
     expect(data.errors.map(({ row, column, value, reason }) => [row, column, value, reason])).toEqual([
       [2, 'Client ID', 'BAD-1', 'The same code is also on row 6 of this file'],
       [4, 'Lamp name', '', 'Please enter'],
-      [5, 'Client ID', 'BAD 4!', 'Use at most 64 letters, digits and the characters _ . : -'],
+      [5, 'Client ID', 'BAD 4!', 'Use at most 64 letters, digits and the characters _ . -'],
       [5, 'Region', 'Atlantis', 'No region is named "Atlantis"'],
       [5, 'Longitude', 'east', 'Must be a number'],
       [6, 'Longitude', '200', 'Must be between -180 and 180'],

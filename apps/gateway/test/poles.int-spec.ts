@@ -81,7 +81,7 @@ describe('lamp poles', () => {
       [{ name: 'Dup', code: 'PL-0001' }, 409, 'A lamp pole with the code "PL-0001" already exists'],
       [{ name: 'Half', code: 'PL-0100', latitude: 22.5 }, 400, 'Longitude: Give both latitude and longitude, or neither'],
       [{ name: 'Far', code: 'PL-0101', latitude: 95, longitude: 10 }, 400, 'Latitude: Must be between -90 and 90'],
-      [{ name: 'Bad code', code: 'PL 0102' }, 400, 'Code: Use at most 64 letters, digits and the characters _ . : -'],
+      [{ name: 'Bad code', code: 'PL:0102' }, 400, 'Code: Use at most 64 letters, digits and the characters _ . -'],
       [{ name: 'Lamp group', code: 'PL-0103', groupId: lampGroup }, 400, 'Group: The selected group is for another kind of device'],
       [{ name: '', code: 'PL-0104' }, 400, 'Name: Please enter'],
     ];

@@ -4,6 +4,7 @@ import pino from 'pino';
 import {
   DeviceFamily,
   MqttChannel,
+  MqttService,
   mqttTopics,
   StrategyMode,
   type DispatchDetail,
@@ -13,7 +14,8 @@ import {
   type ScheduleMismatches,
   type StrategyRow,
 } from '@sc/contracts';
-import { waitFor, type ApiClient } from '@sc/testing';
+import { serviceMqttLogin } from '@sc/messaging';
+import { waitFor, type ApiClient, testMqttLogin } from '@sc/testing';
 import { loadWorkerConfig } from '../../worker-lighting/src/config/worker-config';
 import type { DeviceWorker } from '@sc/device-runtime';
 import { startLightingWorker } from '../../worker-lighting/src/lighting-worker';
@@ -346,7 +348,7 @@ describe('lighting strategies', () => {
       }
       // The commands distributed above were never meant to go out: a worker started now leaves them to expire.
       await gw.db.query(`UPDATE dispatch SET expires_at = now() - interval '1 second'`);
-      device = mqtt.connect(MQTT_URL, { clientId: `test-${code}`, reconnectPeriod: 200 });
+      device = mqtt.connect(MQTT_URL, { clientId: `test-${code}`, reconnectPeriod: 200, ...testMqttLogin() });
       await new Promise<void>((resolve, reject) => device.once('connect', () => resolve()).once('error', reject));
       device.on('message', (_topic, payload) => {
         const command = JSON.parse(payload.toString()) as { id: string; type: string; params: LampSchedule };
@@ -363,6 +365,7 @@ describe('lighting strategies', () => {
           databaseUrl: gw.db.url,
           redisUrl: gw.config.redisUrl,
           mqttUrl: MQTT_URL,
+          mqttLogin: serviceMqttLogin(MqttService.WorkerLighting),
           redisPrefix: gw.config.redisPrefix,
           intakeGroup: `test-${code}`,
           intakeConnections: 1,

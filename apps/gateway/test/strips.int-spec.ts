@@ -139,8 +139,8 @@ describe('strip lights: records, status labels and light effects through the led
         [
           { lampName: 'Bad', clientId: 'a/b' },
           400,
-          'Client ID: Use at most 64 letters, digits and the characters _ . : -',
-          '客户端 ID：最多 64 个字符，只能包含字母、数字和 _ . : -',
+          'Client ID: Use at most 64 letters, digits and the characters _ . -',
+          '客户端 ID：最多 64 个字符，只能包含字母、数字和 _ . -',
         ],
         [
           { lampName: 'Wrong group', clientId: 'ST-0200', groupId: lampGroup.id },
@@ -567,7 +567,9 @@ describe('strip lights: records, status labels and light effects through the led
       expect(all.total).toBe(DEMO_STRIPS.length);
       expect(all.list[0]).toMatchObject({ clientId: 'STRIP-0001', groupName: 'Facades', regionName: 'Huaqiangbei Subdistrict', gatewayId: 'SGW-01' });
       const seeds = await loadStripsFromDatabase(gw.db.url);
-      expect(seeds).toEqual(expect.arrayContaining([{ code: 'STRIP-0001', gatewayId: 'SGW-01' }, { code: 'ST-0002' }]));
+      expect(seeds).toEqual(
+        expect.arrayContaining([expect.objectContaining({ code: 'STRIP-0001', gatewayId: 'SGW-01' }), { code: 'ST-0002', generation: 1 }]),
+      );
       expect(seeds.filter((s) => s.code.startsWith('STRIP-'))).toHaveLength(DEMO_STRIPS.length);
     });
   });

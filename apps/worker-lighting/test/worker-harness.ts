@@ -2,10 +2,18 @@ import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import mqtt, { type MqttClient } from 'mqtt';
 import pino from 'pino';
-import { JobName, type AlarmChangedEvent, type DeviceChange, type DispatchProgressEvent, type FamilyName, type LampAction } from '@sc/contracts';
+import {
+  JobName,
+  MqttService,
+  type AlarmChangedEvent,
+  type DeviceChange,
+  type DispatchProgressEvent,
+  type FamilyName,
+  type LampAction,
+} from '@sc/contracts';
 import type { DeviceWorker } from '@sc/device-runtime';
-import { JobProducer, RedisBus } from '@sc/messaging';
-import { createTestDatabase, uniquePrefix, type TestDatabase } from '@sc/testing';
+import { JobProducer, RedisBus, serviceMqttLogin } from '@sc/messaging';
+import { createTestDatabase, uniquePrefix, type TestDatabase, testMqttLogin } from '@sc/testing';
 import { loadWorkerConfig, type WorkerConfig } from '../src/config/worker-config';
 import { startLightingWorker, type LightingWorkerOverrides } from '../src/lighting-worker';
 
@@ -57,6 +65,8 @@ export class WorkerHarness {
       databaseUrl: this.db.url,
       redisUrl: REDIS_URL,
       mqttUrl: MQTT_URL,
+      // The worker's own account, as deployed (libs/testing grants it on the tests' broker).
+      mqttLogin: serviceMqttLogin(MqttService.WorkerLighting),
       redisPrefix: this.prefix,
       intakeGroup: `test-${this.prefix.replace(/\W/g, '')}`,
       ackTimeoutMs: 300,
@@ -110,7 +120,7 @@ export class WorkerHarness {
 }
 
 export async function connectMqtt(options: mqtt.IClientOptions = {}): Promise<MqttClient> {
-  const client = mqtt.connect(MQTT_URL, { clientId: `test-${randomBytes(5).toString('hex')}`, reconnectPeriod: 200, ...options });
+  const client = mqtt.connect(MQTT_URL, { clientId: `test-${randomBytes(5).toString('hex')}`, reconnectPeriod: 200, ...testMqttLogin(), ...options });
   await new Promise<void>((resolve, reject) => {
     client.once('connect', () => resolve());
     client.once('error', reject);

@@ -61,6 +61,12 @@ export interface ImportResult {
   /** The first codes that are (or would be) added and changed. */
   addedCodes: string[];
   changedCodes: string[];
+  /**
+   * GET /api/imports/credentials?id= answers the MQTT logins of the added devices as an xlsx: once, within an hour, to
+   * the user who imported them (docs/security.md). Absent for a preview, for records without a login (loops) and
+   * when the installation has no credential secret.
+   */
+  credentialsId?: string;
 }
 
 /** GET /api/imports/uploadTarget: the port of the upload application, on the console's own host name. */

@@ -34,6 +34,11 @@ export const FAMILY_OF_DEVICE_TYPE: Readonly<Record<DeviceType, DeviceFamily>> =
   [DeviceType.OneKeyAlarm]: DeviceFamily.Alarm,
 };
 
+/** The registry type of a family's devices (the families whose devices are `device` rows). */
+export const DEVICE_TYPE_OF_FAMILY: Readonly<Partial<Record<DeviceFamily, DeviceType>>> = Object.fromEntries(
+  Object.entries(FAMILY_OF_DEVICE_TYPE).map(([type, family]) => [family, Number(type) as DeviceType]),
+);
+
 export enum MqttChannel {
   /** Platform → device, QoS 1, not retained. */
   Cmd = 'cmd',
@@ -53,11 +58,41 @@ export interface DeviceTopic {
   channel: MqttChannel;
 }
 
-/** Device codes are used as one topic level: no separators or wildcards, at most 64 characters. */
-export const DEVICE_CODE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+/**
+ * Device codes are one topic level and part of the device's MQTT username (`{family}/{code}`): no separators or
+ * wildcards, and no `:` (the broker's password file separates the username from the hash with it), at most 64.
+ */
+export const DEVICE_CODE_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
 const FAMILIES = new Set<string>(Object.values(DeviceFamily));
 const CHANNELS = new Set<string>(Object.values(MqttChannel));
+
+/**
+ * MQTT account names (docs/security.md). A device logs in as `{family}/{code}` and may publish only under its own
+ * topics `city/v1/{family}/{code}/…` and read only its own `cmd`; a lamp gateway (concentrator) may also speak for the
+ * devices bound to it; a platform service logs in as `svc/{service}` with the rights its families need.
+ */
+export enum MqttService {
+  /** The API gateway: it only checks that the broker answers (health), with no topic rights. */
+  Gateway = 'gateway',
+  WorkerLighting = 'worker-lighting',
+  /** The development simulator's own connection (what simulated lamps hear from radars). */
+  Simulator = 'device-sim',
+}
+
+export const mqttUsernames = {
+  device: (family: DeviceFamily, code: string): string => `${family}/${code}`,
+  service: (service: MqttService | string): string => `svc/${service}`,
+};
+
+/**
+ * A device's MQTT login as the console hands it to the installer: once, in the answer that created the device or
+ * rotated its credentials (Edit MQTT). Absent when the installation has no credential secret (an open broker).
+ */
+export interface MqttCredentials {
+  username: string;
+  password: string;
+}
 
 export const mqttTopics = {
   of: (family: DeviceFamily, deviceId: string, channel: MqttChannel): string => `${MQTT_TOPIC_ROOT}/${family}/${deviceId}/${channel}`,

@@ -19,12 +19,14 @@ import { LampPolesAndImportGroups1732195000000 } from './migrations/173219500000
 import { DeviceCodeChanges1732196000000 } from './migrations/1732196000000-device-code-changes';
 import { DeviceRuntime1732197000000 } from './migrations/1732197000000-device-runtime';
 import { LampListIndexes1732198000000 } from './migrations/1732198000000-lamp-list-indexes';
+import { MqttCredentials1732199000000 } from './migrations/1732199000000-mqtt-credentials';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
 export { ALARM_ROW_COLUMNS, ALARM_ROW_FROM } from './alarm-rows';
 export { ACCESS_CHANGES_CHANNEL } from './migrations/1732170000000-access-change-notifications';
 export { DEVICE_CODES_CHANNEL } from './migrations/1732196000000-device-code-changes';
+export { BROKER_ACCESS_CHANNEL } from './migrations/1732199000000-mqtt-credentials';
 
 export { AppSettingEntity, DeviceEntity, OperationLogEntity, PermissionGroupEntity, RegionEntity, SessionEntity, UserEntity };
 
@@ -44,6 +46,7 @@ export const MIGRATIONS = [
   DeviceCodeChanges1732196000000,
   DeviceRuntime1732197000000,
   LampListIndexes1732198000000,
+  MqttCredentials1732199000000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -109,7 +109,7 @@ export class DeviceWorker {
 
     const mqtt = await MqttConnection.connect(config.mqttUrl, {
       clientIdPrefix: `${name}-commands`,
-      client: { protocolVersion: 5 },
+      client: { protocolVersion: 5, ...config.mqttLogin },
       onStateChange: (state, detail) => logger[state === 'connected' ? 'info' : 'warn']({ state, detail }, 'mqtt connection'),
     });
     this.mqtt = mqtt;
@@ -143,6 +143,7 @@ export class DeviceWorker {
     this.closers.push(async () => writer.stop());
     this.intake = new DeviceIntake(declarations, new ReportParser(declarations), devices, writer, this.counters, logger, {
       mqttUrl: config.mqttUrl,
+      login: config.mqttLogin,
       name,
       group: config.intakeGroup,
       connections: config.intakeConnections,

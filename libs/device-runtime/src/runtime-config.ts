@@ -1,8 +1,11 @@
+import { serviceMqttLogin, type MqttLogin } from '@sc/messaging';
 /** A device worker's settings; they come from the environment, and every default points at the local services. */
 export interface RuntimeConfig {
   databaseUrl: string;
   redisUrl: string;
   mqttUrl: string;
+  /** The worker's MQTT account (`svc/worker-{name}`); none for a broker that takes anonymous clients. */
+  mqttLogin?: MqttLogin;
   /** Prefix of every Redis key and channel, so installations (and test runs) sharing a server stay apart. */
   redisPrefix: string;
   /** Distribution jobs run at the same time by one replica. */
@@ -54,6 +57,7 @@ export function loadRuntimeConfig(name: string, env: NodeJS.ProcessEnv = process
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/smart_city',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     mqttUrl: env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
+    mqttLogin: serviceMqttLogin(`worker-${name}`, env),
     redisPrefix,
     concurrency: envNumber(env.WORKER_CONCURRENCY, 4),
     publishChunk: envNumber(env.PUBLISH_CHUNK, 1000),

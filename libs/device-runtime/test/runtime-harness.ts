@@ -7,6 +7,7 @@ import {
   Button,
   DeviceFamily,
   DeviceType,
+  MqttService,
   QueueName,
   TIMESTAMP_SCHEMA,
   defineFamily,
@@ -17,7 +18,7 @@ import {
 } from '@sc/contracts';
 import { commandLedger, DeviceWorker, loadRuntimeConfig, type AnyFamilyHandler, type DeviceEvent, type RuntimeConfig } from '@sc/device-runtime';
 import { JobProducer, RedisBus } from '@sc/messaging';
-import { createTestDatabase, uniquePrefix, type TestDatabase } from '@sc/testing';
+import { createTestDatabase, uniquePrefix, type TestDatabase, testMqttLogin } from '@sc/testing';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
@@ -64,6 +65,7 @@ export const THERMO_FAMILY = defineFamily<ThermoRow>()({
   title: 'Test thermostat',
   deviceType: DeviceType.Radar,
   table: 'test_thermo',
+  worker: MqttService.WorkerLighting,
   queue: QueueName.LedTasks,
   job: THERMO_JOB,
   actions: { set: Button.Edit },
@@ -189,6 +191,8 @@ export class RuntimeHarness {
       databaseUrl: this.db.url,
       redisUrl: REDIS_URL,
       mqttUrl: MQTT_URL,
+      // A family declared only here has no worker account on the broker: the worker logs in as the tests do.
+      mqttLogin: testMqttLogin(),
       redisPrefix: this.prefix,
       intakeGroup: `test-${this.prefix.replace(/\W/g, '')}`,
       ackTimeoutMs: 300,
@@ -291,7 +295,12 @@ export class RuntimeHarness {
 }
 
 export async function connectMqtt(options: mqtt.IClientOptions = {}): Promise<MqttClient> {
-  const client = mqtt.connect(MQTT_URL, { clientId: `rt-test-${randomBytes(5).toString('hex')}`, reconnectPeriod: 200, ...options });
+  const client = mqtt.connect(MQTT_URL, {
+    clientId: `rt-test-${randomBytes(5).toString('hex')}`,
+    reconnectPeriod: 200,
+    ...testMqttLogin(),
+    ...options,
+  });
   await new Promise<void>((resolve, reject) => {
     client.once('connect', () => resolve());
     client.once('error', reject);

@@ -1,4 +1,4 @@
-import { Button, DeviceFamily, DeviceType, DispatchStatus, QueueName, defineFamily, type JobName } from '@sc/contracts';
+import { Button, DeviceFamily, DeviceType, MqttService, DispatchStatus, QueueName, defineFamily, type JobName } from '@sc/contracts';
 import type { AnyFamilyHandler, DeviceWorker } from '@sc/device-runtime';
 import { waitFor } from '@sc/testing';
 import { PlayedDevices, RuntimeHarness, THERMO_FAMILY, THERMO_TABLE_SQL, Thermo, thermoHandler } from './runtime-harness';
@@ -9,6 +9,7 @@ const SIREN_FAMILY = defineFamily<{ status: number; networkStatus: number }>()({
   title: 'Test siren',
   deviceType: DeviceType.OneKeyAlarm,
   table: 'test_siren',
+  worker: MqttService.WorkerLighting,
   queue: QueueName.BroadcastTasks,
   job: 'distribute-test-siren-dispatch' as JobName,
   actions: { sound: Button.Edit },

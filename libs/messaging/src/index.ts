@@ -5,3 +5,5 @@ export * from './redis-bus';
 export * from './mqtt-connection';
 export * from './job-worker';
 export * from './mqtt-intake-connection';
+export * from './mqtt-login';
+export * from './broker-access';

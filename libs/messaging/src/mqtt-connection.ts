@@ -66,6 +66,9 @@ export class MqttConnection {
       reconnectPeriod: options.reconnectPeriod ?? 1000,
       connectTimeout: Math.min(timeoutMs, 30_000),
       resubscribe: true,
+      // A refused login is tried again, like a lost connection: the account may not be made yet (a worker started
+      // beside the gateway that writes the broker's accounts) or may come back.
+      reconnectOnConnackError: true,
       ...options.client,
     });
     const notify = options.onStateChange;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import mqtt from 'mqtt';
 import { MqttIntakeConnection, type AcknowledgeMessage } from './mqtt-intake-connection';
+import { testMqttLogin } from '@sc/testing';
 
 const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -12,10 +13,11 @@ describe('MqttIntakeConnection (real broker)', () => {
     const received: AcknowledgeMessage[] = [];
     const connection = await MqttIntakeConnection.connect(MQTT_URL, {
       clientIdPrefix: 'test-window',
+      login: testMqttLogin(),
       receiveMaximum: 20,
       onMessage: (_topic, _payload, ack) => received.push(ack!),
     });
-    const publisher = await mqtt.connectAsync(MQTT_URL, { reconnectPeriod: 0 });
+    const publisher = await mqtt.connectAsync(MQTT_URL, { reconnectPeriod: 0, ...testMqttLogin() });
     try {
       await connection.subscribe([{ topic: `$share/${topic.replace(/\W/g, '')}/${topic}`, qos: 1 }]);
       // Fewer than a broker queues for one client (Mosquitto: 1,000), each big enough that one socket read holds few.

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import type { MqttLogin } from './mqtt-login';
 import mqttPacket, { type IPublishPacket, type Packet } from 'mqtt-packet';
 
 /** Acknowledges one QoS 1 message to the broker; a no-op once the connection it came on has gone. */
@@ -18,6 +19,8 @@ export interface IntakeSubscription {
 
 export interface IntakeConnectionOptions {
   clientIdPrefix: string;
+  /** The account to log in with (else credentials in the URL, else none). */
+  login?: MqttLogin;
   /**
    * MQTT 5 Receive Maximum: QoS 1 messages the broker may have in flight to this connection, unacknowledged. Since
    * messages are acknowledged only once they are stored, this bounds what the process holds; the broker keeps the
@@ -199,8 +202,7 @@ export class MqttIntakeConnection {
               clientId: this.clientId,
               clean: true,
               keepalive: this.options.keepaliveSeconds ?? 30,
-              ...(this.url.username ? { username: decodeURIComponent(this.url.username) } : {}),
-              ...(this.url.password ? { password: Buffer.from(decodeURIComponent(this.url.password)) } : {}),
+              ...this.credentials(),
               properties: { receiveMaximum: this.options.receiveMaximum, sessionExpiryInterval: 0 },
             },
             PROTOCOL,
@@ -208,6 +210,15 @@ export class MqttIntakeConnection {
         );
       });
     });
+  }
+
+  private credentials(): { username?: string; password?: Buffer } {
+    const login = this.options.login;
+    if (login) return { username: login.username, password: Buffer.from(login.password) };
+    return {
+      ...(this.url.username ? { username: decodeURIComponent(this.url.username) } : {}),
+      ...(this.url.password ? { password: Buffer.from(decodeURIComponent(this.url.password)) } : {}),
+    };
   }
 
   private attach(socket: Socket): void {

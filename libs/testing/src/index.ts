@@ -3,3 +3,4 @@ export * from './api-client';
 export * from './wait';
 export * from './spreadsheets';
 export * from './attack-workbooks';
+export * from './mqtt-access';

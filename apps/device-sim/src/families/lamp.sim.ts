@@ -276,8 +276,8 @@ class LampFleet extends FleetRunner<LampState, LampCommand, RadarCode> implement
   }
 }
 
-async function resolveSeeds(source: LampSource): Promise<{ seeds: LampSeed[]; gatewayPrefix: string }> {
-  if ('databaseUrl' in source) return { seeds: await loadLampsFromDatabase(source.databaseUrl), gatewayPrefix: 'GW-' };
+async function resolveSeeds(source: LampSource): Promise<{ seeds: LampSeed[]; gatewayPrefix: string; registered?: boolean }> {
+  if ('databaseUrl' in source) return { seeds: await loadLampsFromDatabase(source.databaseUrl), gatewayPrefix: 'GW-', registered: true };
   if ('count' in source) {
     const prefix = source.prefix ?? 'LAMP-';
     return { seeds: generateLampCodes(source.count, prefix).map((code) => ({ code })), gatewayPrefix: `${prefix}GW-` };
@@ -287,8 +287,8 @@ async function resolveSeeds(source: LampSource): Promise<{ seeds: LampSeed[]; ga
 
 /** Connects every gateway and lamp, publishes their retained states, and starts telemetry. */
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
-  const { seeds, gatewayPrefix } = await resolveSeeds(options.lamps);
+  const { seeds, gatewayPrefix, registered } = await resolveSeeds(options.lamps);
   const family = lampFamily({ hardwareVersion: options.hardwareVersion ?? 'SL-100W-B2', softwareVersion: options.softwareVersion ?? '2.4.1' });
-  const runner = { ...options, devicesPerGateway: options.lampsPerGateway ?? 50, gatewayPrefix: options.gatewayPrefix ?? gatewayPrefix };
+  const runner = { ...options, devicesPerGateway: options.lampsPerGateway ?? 50, gatewayPrefix: options.gatewayPrefix ?? gatewayPrefix, registered };
   return new LampFleet(family, runner, seeds).run();
 }

@@ -191,6 +191,7 @@ export async function startStripFleet(options: StripFleetOptions): Promise<Strip
     gatewayPrefix: options.gatewayPrefix ?? 'SGW-',
     individualConnections: false,
     telemetryQos: options.telemetryQos ?? 0,
+    registered: 'databaseUrl' in source,
   };
   return new StripLights(stripFamily(options.syncMs ?? 1500), runner, seeds).run();
 }

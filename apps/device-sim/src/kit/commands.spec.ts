@@ -1,4 +1,4 @@
-import { DeviceFamily, type CommandMessage, type FamilyDeclaration } from '@sc/contracts';
+import { DeviceFamily, MqttService, type CommandMessage, type FamilyDeclaration } from '@sc/contracts';
 import { CommandReader, RecentResults } from './commands';
 
 /** A family declared only here: the reader needs nothing but a declaration. */
@@ -7,6 +7,7 @@ const BELL: FamilyDeclaration = {
   title: 'Bell',
   deviceType: null,
   table: 'bell',
+  worker: MqttService.WorkerLighting,
   queue: null,
   job: null,
   actions: {},

@@ -7,6 +7,9 @@ export interface DeviceSeed {
   gatewayId?: string;
   /** The schedule the device was last given (its jobList): a controller keeps it across restarts. */
   schedule?: LampSchedule;
+  /** Credential generations of the device and of its recorded gateway (the registry's; 1 when not given). */
+  generation?: number;
+  gatewayGeneration?: number;
 }
 
 /**
@@ -20,16 +23,25 @@ export async function loadSeeds(databaseUrl: string, declaration: FamilyDeclarat
   await client.connect();
   try {
     // The table name comes from the family's declaration, never from input.
-    const { rows } = await client.query<{ code: string; gateway_id: string | null; job_list: LampSchedule | null }>(
-      `SELECT d.code, nullif(t.gateway_id, '') AS gateway_id, ${options.schedules ? 't.job_list' : 'NULL AS job_list'}
+    const { rows } = await client.query<{
+      code: string;
+      gateway_id: string | null;
+      job_list: LampSchedule | null;
+      generation: number;
+      gateway_generation: number | null;
+    }>(
+      `SELECT d.code, nullif(t.gateway_id, '') AS gateway_id, ${options.schedules ? 't.job_list' : 'NULL AS job_list'},
+              d.mqtt_generation AS generation, g.mqtt_generation AS gateway_generation
          FROM device d LEFT JOIN ${declaration.table} t ON t.device_id = d.id
+         LEFT JOIN lamp_gateway g ON g.code = t.gateway_id
         WHERE d.type = $1
         ORDER BY d.code`,
       [declaration.deviceType],
     );
     return rows.map((r) => ({
       code: r.code,
-      ...(r.gateway_id ? { gatewayId: r.gateway_id } : {}),
+      generation: r.generation,
+      ...(r.gateway_id ? { gatewayId: r.gateway_id, gatewayGeneration: r.gateway_generation ?? 1 } : {}),
       ...(r.job_list ? { schedule: r.job_list } : {}),
     }));
   } finally {

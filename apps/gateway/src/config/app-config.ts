@@ -1,3 +1,5 @@
+import { MqttService } from '@sc/contracts';
+import { serviceMqttLogin, type MqttLogin } from '@sc/messaging';
 /** Settings come from the environment; every default points at the local services on their standard ports. */
 export interface AppConfig {
   port: number;
@@ -6,6 +8,16 @@ export interface AppConfig {
   databaseUrl: string;
   redisUrl: string;
   mqttUrl: string;
+  /** The gateway's MQTT account (`svc/gateway`), for its health checks. */
+  mqttLogin?: MqttLogin;
+  /**
+   * Where the broker's access files are made (MQTT_BROKER_ACCESS_DIR) from the registry, with the broker's pid file
+   * (MQTT_BROKER_PID_FILE, for SIGHUP) and the credential secret (MQTT_CREDENTIAL_SECRET); null when this gateway does
+   * not write them (another process does, or the broker takes anonymous clients).
+   */
+  brokerAccess: { dir: string; pidFile?: string; secret: string } | null;
+  /** The installation's credential secret (MQTT_CREDENTIAL_SECRET): device passwords are derived from it. */
+  mqttCredentialSecret?: string;
   /** Prefix of every Redis key and channel, so installations (and test runs) sharing a server stay apart. */
   redisPrefix: string;
   sessionTtlSeconds: number;
@@ -69,6 +81,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/smart_city',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     mqttUrl: env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
+    mqttLogin: serviceMqttLogin(MqttService.Gateway, env),
+    brokerAccess:
+      env.MQTT_BROKER_ACCESS_DIR && env.MQTT_CREDENTIAL_SECRET
+        ? { dir: env.MQTT_BROKER_ACCESS_DIR, pidFile: env.MQTT_BROKER_PID_FILE || undefined, secret: env.MQTT_CREDENTIAL_SECRET }
+        : null,
+    mqttCredentialSecret: env.MQTT_CREDENTIAL_SECRET || undefined,
     redisPrefix: env.REDIS_PREFIX ?? 'sc:',
     sessionTtlSeconds: int(env.SESSION_TTL_HOURS, 12) * 3600,
     dispatchTtlSeconds: int(env.DISPATCH_TTL_SECONDS, 60),

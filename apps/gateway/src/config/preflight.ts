@@ -24,11 +24,14 @@ export function unavailableMessage(service: ServiceName, url: string, reason: st
   ].join('\n');
 }
 
-/** Checks each service in turn; the first that does not answer stops start-up with a message naming it. */
-export async function checkServices(config: AppConfig, services: ServiceName[] = ['postgres', 'redis', 'mqtt']): Promise<void> {
+/**
+ * Checks each service in turn; the first that does not answer stops start-up with a message naming it. `reachOnly`:
+ * a broker that refuses the gateway's login still answers (`check`, before the broker's accounts are written).
+ */
+export async function checkServices(config: AppConfig, services: ServiceName[] = ['postgres', 'redis', 'mqtt'], reachOnly = false): Promise<void> {
   const urls: Record<ServiceName, string> = { postgres: config.databaseUrl, redis: config.redisUrl, mqtt: config.mqttUrl };
   for (const service of services) {
-    const health = await PROBES[service](urls[service]);
+    const health = await PROBES[service](urls[service], config.mqttLogin, reachOnly);
     if (!health.ok) throw new ServiceUnavailableError(unavailableMessage(service, urls[service], health.error));
   }
 }

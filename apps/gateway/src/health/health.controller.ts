@@ -42,7 +42,7 @@ export class HealthController {
     const [postgres, redis, mqtt] = await Promise.all([
       timed(() => this.db.query('SELECT 1'), 2000),
       timed(() => this.redis.ping(), 2000),
-      probeMqtt(this.config.mqttUrl, 2000),
+      probeMqtt(this.config.mqttUrl, 2000, this.config.mqttLogin),
     ]);
     const services: Record<ServiceName, ServiceHealth> = { postgres, redis, mqtt };
     for (const [name, health] of Object.entries(services)) {

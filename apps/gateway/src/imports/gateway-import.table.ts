@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { DeviceType, NUMBER_BOUNDS, GATEWAY_NAME_MAX } from '@sc/contracts';
+import { DeviceFamily, DeviceType, NUMBER_BOUNDS, GATEWAY_NAME_MAX } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
 import { REGION_AND_BELOW } from '../common/device-selection';
 import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
@@ -12,6 +12,7 @@ const GATEWAY_KEYS = ['gatewayId', 'name', 'regionId', 'addr', 'longitude', 'lat
  */
 export const GATEWAY_IMPORT: ImportTable = {
   kind: 'gateway',
+  mqttFamily: DeviceFamily.LampGateway,
   groupType: DeviceType.SingleLamp,
   codeColumn: 'gatewayId',
   columns: [

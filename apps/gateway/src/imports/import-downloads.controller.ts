@@ -100,6 +100,14 @@ export class ImportDownloadsController {
     sendWorkbook(reply, IMPORT_FILE_NAMES.lamp.plural, await this.imports.export(POLE_IMPORT, { ...q }, languageOf(req)));
   }
 
+  /** The MQTT logins of the devices an import added: once, for the user who imported them, within an hour. */
+  @Get('imports/credentials')
+  @RequireButton(Button.ImportData)
+  @ApiProduces(XLSX_CONTENT_TYPE)
+  async credentials(@Req() req: AppRequest, @CurrentCaller() caller: Caller, @Query() q: ReportQueryDto, @Res() reply: FastifyReply): Promise<void> {
+    sendWorkbook(reply, 'mqtt-logins', await this.imports.credentialsOf(caller, q.id, languageOf(req)));
+  }
+
   /** Every bad cell of a refused import, for the user who tried it, for an hour. */
   @Get('imports/report')
   @RequireButton(Button.ImportData)

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { DeviceType, ImportKind } from '@sc/contracts';
+import type { DeviceFamily, DeviceType, ImportKind } from '@sc/contracts';
 import type { FieldKey } from '@sc/i18n';
 
 /**
@@ -42,6 +42,8 @@ export interface RowToWrite {
 /** One import target: its columns, how records are found by code, and the bulk statements that write them. */
 export interface ImportTable {
   kind: ImportKind;
+  /** The MQTT family of the records, when each is a device with a login of its own (handed out after the import). */
+  mqttFamily?: DeviceFamily;
   /** The device_group.type the chosen group must have. */
   groupType: DeviceType;
   columns: readonly ImportColumn[];

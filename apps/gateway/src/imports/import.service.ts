@@ -4,6 +4,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import * as XLSX from '@e965/xlsx';
 import {
   DEVICE_CODE_PATTERN,
+  DEVICE_TYPE_OF_FAMILY,
+  DeviceFamily,
   DeviceType,
   IMPORT_DRY_RUN_FIELD,
   IMPORT_ERRORS_SHOWN,
@@ -16,6 +18,7 @@ import {
   type Language,
 } from '@sc/contracts';
 import { CATALOGUES, translate, translateField, type MessageKey } from '@sc/i18n';
+import { DeviceCredentials } from '../broker-access/device-credentials.service';
 import { AppException } from '../common/app-exception';
 import { INT_MAX } from '../common/fields';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
@@ -42,6 +45,12 @@ interface ReadRow {
   bad: Set<string>;
   /** Gateway-code columns naming a gateway nobody recorded: refused unless the record already has that code. */
   unrecorded: Set<string>;
+}
+
+interface StoredCredentials {
+  userId: number;
+  family: DeviceFamily;
+  codes: string[];
 }
 
 interface StoredReport {
@@ -80,6 +89,7 @@ export class ImportService {
     @InjectDb() private readonly db: DataSource,
     private readonly redis: RedisService,
     private readonly workbooks: WorkbookReader,
+    private readonly credentials: DeviceCredentials,
   ) {}
 
   async importFile(table: ImportTable, upload: StoredUpload, caller: Caller, lng: Language): Promise<ImportResult> {
@@ -98,8 +108,10 @@ export class ImportService {
     if (rows.length === 0 && errors.length === 0) throw AppException.badRequest('importNoRows');
     markDuplicates(table, rows, sheet.header, columnIndex, lng, errors);
 
+    let added: string[] = [];
+    let result: ImportResult;
     try {
-      return await this.db.transaction(async (tx) => {
+      result = await this.db.transaction(async (tx) => {
         // Imports of one kind take turns, so two of them never classify the same codes at once.
         await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`sc:import:${table.kind}`]);
         // Checked again, and kept from deletion until the rows are written.
@@ -122,6 +134,7 @@ export class ImportService {
         if (dryRun) return result;
         if (toAdd.length > 0) await table.insert(tx, toAdd, groupId);
         if (toChange.length > 0) await table.update(tx, toChange, groupId);
+        added = toAdd.map((r) => String(r.values[table.codeColumn]));
         return result;
       });
     } catch (err) {
@@ -130,6 +143,41 @@ export class ImportService {
       if (isUniqueViolation(err) || isForeignKeyViolation(err)) throw AppException.conflict('importConflict');
       throw err;
     }
+    // The added devices' MQTT logins, to download once. Only the codes are kept: the passwords are derived again then.
+    if (added.length > 0 && table.mqttFamily && this.credentials.available) {
+      const credentialsId = randomUUID();
+      const stored: StoredCredentials = { userId: caller.userId, family: table.mqttFamily, codes: added };
+      await this.redis.client.set(this.redis.key('import-credentials', credentialsId), JSON.stringify(stored), 'EX', REPORT_TTL_SECONDS);
+      result.credentialsId = credentialsId;
+    }
+    return result;
+  }
+
+  /**
+   * The MQTT logins of the devices an import added, as an xlsx: once (the download ends the offer), for the user who
+   * imported them. Devices deleted since are left out; a device rotated since gets its current login.
+   */
+  async credentialsOf(caller: Caller, id: string, lng: Language): Promise<Buffer> {
+    const key = this.redis.key('import-credentials', id);
+    const text = /^[0-9a-f-]{36}$/.test(id) ? await this.redis.client.get(key) : null;
+    const stored = text ? (JSON.parse(text) as StoredCredentials) : null;
+    // Someone else's offer stays theirs; of two downloads at once, the one that takes the key gets the file.
+    if (!stored || stored.userId !== caller.userId || (await this.redis.client.del(key)) !== 1) throw AppException.notFound('importCredentialsGone');
+    const rows: { code: string; generation: number }[] =
+      stored.family === DeviceFamily.LampGateway
+        ? await this.db.query(`SELECT code, mqtt_generation AS generation FROM lamp_gateway WHERE code = ANY($1::text[]) ORDER BY code`, [
+            stored.codes,
+          ])
+        : await this.db.query(`SELECT code, mqtt_generation AS generation FROM device WHERE code = ANY($1::text[]) AND type = $2 ORDER BY code`, [
+            stored.codes,
+            DEVICE_TYPE_OF_FAMILY[stored.family],
+          ]);
+    const header = (['code', 'username', 'password'] as const).map((k) => translateField(lng, k));
+    const logins = rows.flatMap(({ code, generation }) => {
+      const login = this.credentials.of(stored.family, code, generation);
+      return login ? [[code, login.username, login.password]] : [];
+    });
+    return workbook([header, ...logins], 'mqtt');
   }
 
   /** The bad rows of a refused import as an xlsx, for the user who imported the file. */

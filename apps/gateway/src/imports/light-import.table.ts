@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { DeviceType, NUMBER_BOUNDS, LAMP_NAME_MAX } from '@sc/contracts';
+import { DeviceFamily, DeviceType, NUMBER_BOUNDS, LAMP_NAME_MAX } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
 import { REGION_AND_BELOW } from '../common/device-selection';
 import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
@@ -13,6 +13,7 @@ const VALUES = `d.name AS "lampName", d.code AS "clientId", d.region_id AS "regi
  */
 export const LIGHT_IMPORT: ImportTable = {
   kind: 'light',
+  mqttFamily: DeviceFamily.Lamp,
   groupType: DeviceType.SingleLamp,
   codeColumn: 'clientId',
   columns: [

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { DeviceType, NUMBER_BOUNDS, POLE_NAME_MAX } from '@sc/contracts';
+import { DeviceFamily, DeviceType, NUMBER_BOUNDS, POLE_NAME_MAX } from '@sc/contracts';
 import { poleWhere, type PoleFilters } from '../poles/pole-filters';
 import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
 
@@ -8,6 +8,7 @@ const POLE_KEYS = ['name', 'code', 'regionId', 'longitude', 'latitude', 'address
 /** Lamp poles (POST :8888/api/lamp/lampImport): a device of type lamp pole and its lamp_pole row. */
 export const POLE_IMPORT: ImportTable = {
   kind: 'lamp',
+  mqttFamily: DeviceFamily.Pole,
   groupType: DeviceType.LampPole,
   codeColumn: 'code',
   columns: [

@@ -1,3 +1,4 @@
+import type { MqttLogin } from '@sc/messaging';
 import mqtt from 'mqtt';
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
@@ -49,11 +50,15 @@ export function probeRedis(url: string, timeoutMs = 3000): Promise<ServiceHealth
   });
 }
 
-export function probeMqtt(url: string, timeoutMs = 3000): Promise<ServiceHealth> {
+/**
+ * Connects with the gateway's MQTT account (`svc/gateway`), when the broker takes only known clients. With
+ * `reachOnly`, a refused login counts as an answer (`check`: the broker runs, whether or not the accounts are written yet).
+ */
+export function probeMqtt(url: string, timeoutMs = 3000, login?: MqttLogin, reachOnly = false): Promise<ServiceHealth> {
   return timed(
     () =>
       new Promise<void>((resolve, reject) => {
-        const client = mqtt.connect(url, { connectTimeout: timeoutMs, reconnectPeriod: 0, clientId: `sc-probe-${randomUUID()}` });
+        const client = mqtt.connect(url, { connectTimeout: timeoutMs, reconnectPeriod: 0, clientId: `sc-probe-${randomUUID()}`, ...login });
         const timer = setTimeout(() => finish(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs + 200);
         const finish = (err?: Error) => {
           clearTimeout(timer);
@@ -62,14 +67,17 @@ export function probeMqtt(url: string, timeoutMs = 3000): Promise<ServiceHealth>
           else resolve();
         };
         client.once('connect', () => finish());
-        client.once('error', (err) => finish(err));
+        client.once('error', (err) => finish(reachOnly && LOGIN_REFUSED.has(Number((err as Error & { code?: unknown }).code)) ? undefined : err));
         client.once('close', () => finish(new Error('connection closed')));
       }),
   );
 }
 
-export const PROBES: Record<ServiceName, (url: string) => Promise<ServiceHealth>> = {
-  postgres: probePostgres,
-  redis: probeRedis,
-  mqtt: probeMqtt,
+/** CONNACK codes of a refused login (MQTT 3.1.1 4 and 5, MQTT 5 134 and 135). */
+const LOGIN_REFUSED = new Set([4, 5, 134, 135]);
+
+export const PROBES: Record<ServiceName, (url: string, login?: MqttLogin, reachOnly?: boolean) => Promise<ServiceHealth>> = {
+  postgres: (url) => probePostgres(url),
+  redis: (url) => probeRedis(url),
+  mqtt: (url, login, reachOnly) => probeMqtt(url, 3000, login, reachOnly),
 };

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { Button, Role, type LampControlResult, type LampRow, type PageResult } from '@sc/contracts';
+import { Button, Role, type LampControlResult, type LampRow, type MqttCredentials, type PageResult } from '@sc/contracts';
 import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
 import { IdQueryDto } from '../common/fields';
 import type { Caller } from '../common/request-context';
@@ -23,7 +23,7 @@ export class LightingController {
   @Post('lampAddOrEdit')
   @HttpCode(200)
   @Audit('Save lamp')
-  save(@CurrentCaller() caller: Caller, @Body() dto: LampAddOrEditDto): Promise<{ id: number }> {
+  save(@CurrentCaller() caller: Caller, @Body() dto: LampAddOrEditDto): Promise<{ id: number; mqtt?: MqttCredentials }> {
     return this.lighting.save(caller, dto);
   }
 
@@ -40,14 +40,13 @@ export class LightingController {
     return this.lighting.detail(q.id);
   }
 
-  /** The lamp's MQTT identity (clientId); plain Edit cannot change it. */
+  /** The lamp's MQTT identity (clientId; plain Edit cannot change it) and new MQTT credentials, answered once. */
   @Post('lampEditMqtt')
   @HttpCode(200)
   @RequireButton(Button.EditMqtt)
   @Audit('Edit lamp MQTT identity')
-  async editMqtt(@Body() dto: LampEditMqttDto): Promise<null> {
-    await this.lighting.editMqtt(dto);
-    return null;
+  editMqtt(@Body() dto: LampEditMqttDto): Promise<{ mqtt?: MqttCredentials }> {
+    return this.lighting.editMqtt(dto);
   }
 
   @Post('lampBindGateway')

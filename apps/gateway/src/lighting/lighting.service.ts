@@ -1,6 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Button, DeviceType, LAMP_FAMILY, type LampControlResult, type LampRow, type PageResult } from '@sc/contracts';
+import {
+  Button,
+  DeviceFamily,
+  DeviceType,
+  LAMP_FAMILY,
+  type LampControlResult,
+  type LampRow,
+  type MqttCredentials,
+  type PageResult,
+} from '@sc/contracts';
+import { DeviceCredentials } from '../broker-access/device-credentials.service';
 import { AppException } from '../common/app-exception';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
@@ -28,6 +38,7 @@ export class LightingService {
   constructor(
     @InjectDb() private readonly db: DataSource,
     private readonly devices: DeviceControlService,
+    private readonly credentials: DeviceCredentials,
   ) {}
 
   page(q: LampPageDto): Promise<PageResult<LampRow>> {
@@ -62,7 +73,7 @@ export class LightingService {
    * group. The clientId is the lamp's MQTT identity: plain Edit cannot change it (lampEditMqtt can). A gateway given
    * anew must be a recorded gateway ('' for none); a lamp that changes gateway leaves its loop, which was the old one's.
    */
-  async save(caller: Caller, dto: LampAddOrEditDto): Promise<{ id: number }> {
+  async save(caller: Caller, dto: LampAddOrEditDto): Promise<{ id: number; mqtt?: MqttCredentials }> {
     assertButton(caller, dto.id === undefined ? Button.Add : Button.Edit);
     assertPosition(dto.latitude, dto.longitude);
     try {
@@ -91,7 +102,8 @@ export class LightingService {
             dto.mac ?? '',
             (dto.color ?? '').toLowerCase(),
           ]);
-          return { id };
+          // The new lamp's MQTT login, handed out once (docs/security.md).
+          return { id, mqtt: this.credentials.of(DeviceFamily.Lamp, dto.clientId) };
         }
         const [current]: { code: string; gatewayId: string }[] = await tx.query(
           `SELECT d.code, l.gateway_id AS "gatewayId" FROM device d JOIN lamp l ON l.device_id = d.id WHERE d.id = $1 AND d.type = $2 FOR UPDATE`,
@@ -154,15 +166,21 @@ export class LightingService {
     return row;
   }
 
-  /** Changes a lamp's MQTT identity (its clientId, the device code): Edit MQTT only. */
-  async editMqtt(dto: LampEditMqttDto): Promise<void> {
+  /**
+   * Edit MQTT: the lamp's MQTT identity (its clientId, the device code) and new credentials. The old password stops
+   * working once the broker's accounts are written again, and the lamp's connection is dropped.
+   */
+  async editMqtt(dto: LampEditMqttDto): Promise<{ mqtt?: MqttCredentials }> {
     try {
-      const [, affected] = (await this.db.query(`UPDATE device SET code = $2, updated_at = now() WHERE id = $1 AND type = $3`, [
-        dto.id,
-        dto.clientId,
-        DeviceType.SingleLamp,
-      ])) as [unknown, number];
-      if (!affected) throw AppException.notFound();
+      return await this.db.transaction(async (tx) => {
+        const [, affected] = (await tx.query(`UPDATE device SET code = $2, updated_at = now() WHERE id = $1 AND type = $3`, [
+          dto.id,
+          dto.clientId,
+          DeviceType.SingleLamp,
+        ])) as [unknown, number];
+        if (!affected) throw AppException.notFound();
+        return { mqtt: await this.credentials.rotate(tx, dto.id) };
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw AppException.conflict('clientIdTaken', { clientId: dto.clientId });
       throw err;

@@ -13,8 +13,15 @@ commands once, and the platform validates what devices send against the same sch
 
 Topics are \`city/v1/{family}/{deviceId}/{channel}\`. \`family\` names the device family (\`lamp\` for single lamps,
 \`strip\` for strip lights, \`lamp-gateway\` for the concentrators lamps hang off, and so on); \`deviceId\` is the unique
-code on the device's record (for lamps and strip lights, its clientId: letters, digits, \`_ . : -\`, at most 64
+code on the device's record (for lamps and strip lights, its clientId: letters, digits, \`_ . -\`, at most 64
 characters). Payloads are JSON in UTF-8, at most 8 KiB.
+
+Authentication (docs/security.md): the broker admits no anonymous client. A device logs in with the username
+\`{family}/{deviceId}\` and the password the platform issued for it; it may publish only on its own topics
+(\`city/v1/{family}/{deviceId}/state|ack|telemetry|event\`, its Last Will included) and read only its own \`cmd\`. A lamp
+gateway (\`lamp-gateway/{code}\`) may also publish and read for the lights whose records name it. Every device may read
+radar events. The platform's services log in as \`svc/{service}\`, each with the rights its families need. Messages a
+client may not publish are dropped by the broker: they never reach the platform.
 
 Delivery rules:
 - Commands are QoS 1, so a device may receive one twice. A device applies a command id at most once; a repeated id is
@@ -118,7 +125,12 @@ export function buildAsyncApi(families: readonly FamilyDeclaration[]): Record<st
     info: { title: 'Smart City device contract', version: '1.0.0', description: DESCRIPTION },
     defaultContentType: 'application/json',
     servers: {
-      broker: { host: '127.0.0.1:1883', protocol: 'mqtt', description: 'The installation’s MQTT broker (MQTT 5; shared subscriptions required).' },
+      broker: {
+        host: '127.0.0.1:1883',
+        protocol: 'mqtt',
+        description: 'The installation’s MQTT broker (MQTT 5; shared subscriptions required). Port 8883 with TLS for devices outside the site.',
+        security: [{ $ref: '#/components/securitySchemes/account' }],
+      },
     },
     channels: {
       command: channel(MqttChannel.Cmd, 'Platform to device. QoS 1, not retained.'),
@@ -168,6 +180,12 @@ export function buildAsyncApi(families: readonly FamilyDeclaration[]): Record<st
         deviceId: { description: 'The device’s unique code (for lamps, its clientId).' },
       },
       messages,
+      securitySchemes: {
+        account: {
+          type: 'userPassword',
+          description: 'Username `{family}/{deviceId}` (devices) or `svc/{service}` (platform services), and its password.',
+        },
+      },
     },
   };
 }

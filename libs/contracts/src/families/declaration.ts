@@ -1,6 +1,6 @@
 import type { JSONSchema } from 'json-schema-to-ts';
 import { FaultCode, type DeviceType } from '../devices';
-import type { DeviceFamily } from '../mqtt';
+import type { DeviceFamily, MqttService } from '../mqtt';
 import type { JobName, QueueName } from '../queues';
 import type { Button, Role } from '../roles';
 
@@ -36,6 +36,8 @@ export interface FamilyDeclaration {
    * own `id` with the device code in `code`.
    */
   readonly table: string;
+  /** The worker service that hosts the family: its MQTT account reads what the family reports and sends its commands. */
+  readonly worker: MqttService;
   /** The work queue and job that hand its dispatches to its worker; null for families that take no commands. */
   readonly queue: QueueName | null;
   readonly job: JobName | null;
@@ -74,8 +76,8 @@ export function defineFamily<Row>() {
 // ---------------------------------------------------------------------------------------------------------------
 // Schemas every family shares.
 
-/** Device codes are used as one topic level: no separators or wildcards, at most 64 characters. */
-export const DEVICE_CODE_SCHEMA = { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' } as const satisfies JsonSchema;
+/** Device codes are one topic level and part of the device's MQTT username (DEVICE_CODE_PATTERN). */
+export const DEVICE_CODE_SCHEMA = { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' } as const satisfies JsonSchema;
 
 /** A hardware or software version a device reports. */
 export const VERSION_SCHEMA = { type: 'string', maxLength: 32 } as const satisfies JsonSchema;

@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { GatewayRow } from '../lighting-equipment';
-import { DeviceFamily } from '../mqtt';
+import { DeviceFamily, MqttService } from '../mqtt';
 import { Role } from '../roles';
 import { defineFamily, type JsonSchema, type LiveFieldsOf, VERSION_SCHEMA } from './declaration';
 
@@ -30,6 +30,7 @@ export const LAMP_GATEWAY_FAMILY = defineFamily<GatewayRow>()({
   title: 'Lamp gateway',
   deviceType: null,
   table: 'lamp_gateway',
+  worker: MqttService.WorkerLighting,
   queue: null,
   job: null,
   actions: {},

@@ -1,7 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { DeviceType } from '../devices';
 import type { LampRow } from '../lighting';
-import { DeviceFamily } from '../mqtt';
+import { DeviceFamily, MqttService } from '../mqtt';
 import { JobName, QueueName } from '../queues';
 import { Button, Role } from '../roles';
 import { FAULT_EVENT_SCHEMA, TIMESTAMP_SCHEMA, defineFamily, type JsonSchema, type LiveFieldsOf, VERSION_SCHEMA } from './declaration';
@@ -89,6 +89,7 @@ export const LAMP_FAMILY = defineFamily<LampRow>()({
   title: 'Single lamp',
   deviceType: DeviceType.SingleLamp,
   table: 'lamp',
+  worker: MqttService.WorkerLighting,
   queue: QueueName.LampDistribution,
   job: JobName.DistributeLampDispatch,
   // The spec names no dimming button: changing the light level falls under "Open and close", and so does a strategy,

@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { DeviceType, LightEffectType, OnOffEffect, Zone } from '../devices';
-import { DeviceFamily } from '../mqtt';
+import { DeviceFamily, MqttService } from '../mqtt';
 import { JobName, QueueName } from '../queues';
 import { Button, Role } from '../roles';
 import type { StripRow } from '../strip';
@@ -73,6 +73,7 @@ export const STRIP_FAMILY = defineFamily<StripRow>()({
   title: 'Strip light',
   deviceType: DeviceType.LightStrip,
   table: 'strip_light',
+  worker: MqttService.WorkerLighting,
   queue: QueueName.LampDistribution,
   job: JobName.DistributeStripDispatch,
   // Effects -1 on and -2 off are Open lamp and Close lamp; switching and every other effect is Open and close, and so

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { DeviceFamily, DeviceType, type FamilyDeclaration } from '@sc/contracts';
+import { DeviceFamily, MqttService, DeviceType, type FamilyDeclaration } from '@sc/contracts';
 import type { AnyFamilyHandler, DeviceEvent } from './family-handler';
 import { changedFields, RowStore } from './row-store';
 
@@ -9,6 +9,7 @@ const DECLARATION = {
   title: 'Test sensor',
   deviceType: DeviceType.Radar,
   table: 'test_sensor',
+  worker: MqttService.WorkerLighting,
   queue: null,
   job: null,
   actions: {},

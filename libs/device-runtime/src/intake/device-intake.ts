@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { MqttChannel, mqttTopics, type FamilyDeclaration, type FamilyName } from '@sc/contracts';
-import { MqttIntakeConnection, type AcknowledgeMessage, type IntakeSubscription } from '@sc/messaging';
+import { MqttIntakeConnection, type AcknowledgeMessage, type IntakeSubscription, type MqttLogin } from '@sc/messaging';
 import type { ReportParser } from '../family/report-parser';
 import type { Counters, RejectReason } from '../infra/counters';
 import type { IntakeWriter } from './intake-writer';
@@ -12,6 +12,8 @@ const MAX_LOGGED = 10_000;
 const CATCH_UP_CHUNK = 500;
 
 export interface IntakeSettings {
+  /** The worker's MQTT account. */
+  login?: MqttLogin;
   mqttUrl: string;
   /** The worker's name, for client ids and logs. */
   name: string;
@@ -66,6 +68,7 @@ export class DeviceIntake {
       this.connections.push(
         await MqttIntakeConnection.connect(mqttUrl, {
           clientIdPrefix: `${name}-intake`,
+          login: this.settings.login,
           receiveMaximum: window,
           onMessage: (topic, payload, ack) => this.receive(topic, payload, ack),
           // States stored while the broker was away (a Last Will that fired as it restarted) are read again.
@@ -104,6 +107,7 @@ export class DeviceIntake {
     try {
       connection = await MqttIntakeConnection.connect(this.settings.mqttUrl, {
         clientIdPrefix: `${this.settings.name}-catch-up`,
+        login: this.settings.login,
         receiveMaximum: CATCH_UP_CHUNK * 2,
         onMessage: (topic, payload, ack) => {
           read++;

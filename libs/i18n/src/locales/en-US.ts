@@ -88,7 +88,7 @@ export const enUS = {
     unknownLamps: 'These lamps do not exist: {{ids}}',
     regionHasNoLamps: 'There are no lamps in the selected region',
     dimmingLevelInvalid: 'The brightness must be one of {{levels}}',
-    clientIdInvalid: 'Use at most 64 letters, digits and the characters _ . : -',
+    clientIdInvalid: 'Use at most 64 letters, digits and the characters _ . -',
     clientIdTaken: 'A lamp with the client ID "{{clientId}}" already exists',
     regionNotFound: 'The selected region does not exist',
     nothingToRetry: 'This dispatch has no failed or expired commands to retry',
@@ -142,6 +142,8 @@ export const enUS = {
     importGroupNotFound: 'The selected device group does not exist',
     importGroupWrongType: 'The selected group is for another kind of device',
     importReportGone: 'This error report is no longer available, please import the file again',
+    importCredentialsGone:
+      'These MQTT logins are no longer available: they are handed out once, within an hour of the import. Use Edit MQTT to issue new ones',
     importConflict: 'The same devices were changed at the same moment, please import again',
     poleCodeTaken: 'A lamp pole with the code "{{code}}" already exists',
     poleDevicesUnknown: 'These devices do not exist or cannot be mounted on a pole: {{ids}}',

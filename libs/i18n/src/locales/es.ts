@@ -86,7 +86,7 @@ export const es: Catalogue = {
     unknownLamps: 'Estas farolas no existen: {{ids}}',
     regionHasNoLamps: 'La región seleccionada no tiene farolas',
     dimmingLevelInvalid: 'El brillo debe ser uno de estos valores: {{levels}}',
-    clientIdInvalid: 'Use como máximo 64 letras, dígitos y los caracteres _ . : -',
+    clientIdInvalid: 'Use como máximo 64 letras, dígitos y los caracteres _ . -',
     clientIdTaken: 'Ya existe una farola con el ID de cliente «{{clientId}}»',
     regionNotFound: 'La región seleccionada no existe',
     nothingToRetry: 'Este envío no tiene órdenes fallidas ni caducadas que reintentar',
@@ -140,6 +140,8 @@ export const es: Catalogue = {
     importGroupNotFound: 'El grupo de dispositivos seleccionado no existe',
     importGroupWrongType: 'El grupo seleccionado es de otro tipo de dispositivo',
     importReportGone: 'Este informe de errores ya no está disponible; importe el archivo de nuevo',
+    importCredentialsGone:
+      'Estos accesos MQTT ya no están disponibles: se entregan una sola vez, durante la hora siguiente a la importación. Use Editar MQTT para emitir otros',
     importConflict: 'Los mismos dispositivos se modificaron a la vez; importe de nuevo',
     poleCodeTaken: 'Ya existe un poste con el código "{{code}}"',
     poleDevicesUnknown: 'Estos dispositivos no existen o no se pueden montar en un poste: {{ids}}',

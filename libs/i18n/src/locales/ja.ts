@@ -86,7 +86,7 @@ export const ja: Catalogue = {
     unknownLamps: '次の照明は存在しません：{{ids}}',
     regionHasNoLamps: '選択したエリアに照明がありません',
     dimmingLevelInvalid: '明るさは {{levels}} のいずれかを指定してください',
-    clientIdInvalid: '英数字と _ . : - のみ、64 文字以内で入力してください',
+    clientIdInvalid: '英数字と _ . - のみ、64 文字以内で入力してください',
     clientIdTaken: 'クライアント ID「{{clientId}}」の照明は既に存在します',
     regionNotFound: '選択したエリアは存在しません',
     nothingToRetry: 'この配信には再試行できる失敗または期限切れのコマンドがありません',
@@ -140,6 +140,8 @@ export const ja: Catalogue = {
     importGroupNotFound: '選択したデバイスグループは存在しません',
     importGroupWrongType: '選択したグループは別の種類のデバイス用です',
     importReportGone: 'このエラーレポートは利用できなくなりました。ファイルをもう一度インポートしてください',
+    importCredentialsGone:
+      'この MQTT ログイン情報は利用できなくなりました。インポート後 1 時間以内に一度だけ渡されます。新しいものは「MQTT 編集」で発行してください',
     importConflict: '同じデバイスが同時に変更されました。もう一度インポートしてください',
     poleCodeTaken: 'コード「{{code}}」の街灯柱は既に存在します',
     poleDevicesUnknown: '次のデバイスは存在しないか、街灯柱に取り付けできません：{{ids}}',

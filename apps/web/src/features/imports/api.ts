@@ -64,5 +64,6 @@ export async function importFile(base: string, kind: ImportKind, file: File, gro
 
 export const downloadTemplate = (kind: ImportKind) => downloadFile(templatePath(kind), `${IMPORT_FILE_NAMES[kind].name}-template`, 'xlsx');
 export const downloadReport = (id: string) => downloadFile('/imports/report', 'import-errors', 'xlsx', { id });
+export const downloadCredentials = (id: string) => downloadFile('/imports/credentials', 'mqtt-logins', 'xlsx', { id });
 export const downloadExport = (kind: ImportKind, filters: Record<string, QueryValue>) =>
   downloadFile(exportPath(kind), IMPORT_FILE_NAMES[kind].plural, 'xlsx', filters);

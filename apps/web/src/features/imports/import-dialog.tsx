@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, FileInput, Group, Modal, ScrollArea, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { IconAlertTriangle, IconDownload, IconEye, IconFileSpreadsheet, IconUpload } from '@tabler/icons-react';
+import { IconAlertTriangle, IconDownload, IconEye, IconFileSpreadsheet, IconKey, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { IMPORT_ERRORS_SHOWN, LIMITS, type ImportKind } from '@sc/contracts';
 import { ApiError } from '@/api/request';
 import { fieldErrors } from '@/api/field-errors';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { useIsMobile } from '@/layout/use-is-mobile';
-import { downloadReport, downloadTemplate, importFile, useImportGroups, useUploadBase, type ImportOutcome } from './api';
+import { downloadCredentials, downloadReport, downloadTemplate, importFile, useImportGroups, useUploadBase, type ImportOutcome } from './api';
 
 /** The client's own check of a chosen file, with the spec's messages; the server checks again, by content. */
 function fileProblem(file: File | null): string | null {
@@ -150,6 +150,31 @@ export function ImportDialog({ opened, kind, onClose, onImported }: ImportDialog
   );
 }
 
+/** The added devices' MQTT logins: one download (the server forgets the offer once it is taken). */
+function CredentialsDownload({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const [taken, setTaken] = useState(false);
+  return (
+    <Group gap="xs">
+      <Button
+        variant="light"
+        leftSection={<IconKey size={16} />}
+        disabled={taken}
+        onClick={() => {
+          setTaken(true);
+          void downloadCredentials(id).catch(() => undefined);
+        }}
+        data-testid="import-credentials"
+      >
+        {t('imports:downloadCredentials')}
+      </Button>
+      <Text size="sm" c="dimmed">
+        {t('imports:credentialsHint')}
+      </Text>
+    </Group>
+  );
+}
+
 function ResultSummary({ outcome: { result } }: { outcome: Extract<ImportOutcome, { result: unknown }> }) {
   const { t } = useTranslation();
   return (
@@ -170,6 +195,7 @@ function ResultSummary({ outcome: { result } }: { outcome: Extract<ImportOutcome
         {result.changedCodes.length > 0 && (
           <Text size="sm">{`${t('imports:changed')} — ${t('imports:codes')}: ${result.changedCodes.join(', ')}${result.changed > result.changedCodes.length ? ' …' : ''}`}</Text>
         )}
+        {result.credentialsId && <CredentialsDownload id={result.credentialsId} />}
       </Stack>
     </Alert>
   );

@@ -8,6 +8,7 @@ import {
   type LampControlResult,
   type LampPageQuery,
   type LampRow,
+  type MqttCredentials,
   type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
@@ -34,7 +35,7 @@ export function useLampPage(query: LampPageQuery) {
 export function useSaveLamp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LampAddOrEditRequest) => post<{ id: number }>('/light/lampAddOrEdit', body),
+    mutationFn: (body: LampAddOrEditRequest) => post<{ id: number; mqtt?: MqttCredentials }>('/light/lampAddOrEdit', body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: lightingKeys.lamps }),
   });
 }

@@ -11,6 +11,7 @@ import type {
   LampBatchUpdateGatewayRequest,
   LampBindGatewayRequest,
   LampEditMqttRequest,
+  MqttCredentials,
   LampRow,
   LightingGroupType,
   LoopAddOrEditRequest,
@@ -108,7 +109,7 @@ export const useSaveGroup = () => useEquipmentMutation((b: DeviceGroupAddOrEditR
 export const useDeleteGroup = () =>
   useEquipmentMutation((g: { id: number; type: LightingGroupType }) => get<null>('/light/groupDel', { id: g.id, type: g.type }));
 export const useMoveToGroup = () => useEquipmentMutation((b: DeviceGroupMoveRequest) => post<DeviceGroupMoveResult>('/light/groupMove', b));
-export const useEditMqtt = () => useEquipmentMutation((b: LampEditMqttRequest) => post<null>('/light/lampEditMqtt', b));
+export const useEditMqtt = () => useEquipmentMutation((b: LampEditMqttRequest) => post<{ mqtt?: MqttCredentials }>('/light/lampEditMqtt', b));
 export const useBindGateway = () => useEquipmentMutation((b: LampBindGatewayRequest) => post<null>('/light/lampBindGateway', b));
 export const useBatchUpdateGateway = () =>
   useEquipmentMutation((b: LampBatchUpdateGatewayRequest) => post<{ updated: number }>('/light/lampBatchUpdateGateway', b));

@@ -1,7 +1,8 @@
-import { ActionIcon, Button, Code, CopyButton, Group, Modal, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
-import { IconCheck, IconCopy, IconMaximize } from '@tabler/icons-react';
+import { ActionIcon, Code, Group, Modal, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconMaximize } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { OperationLogRow } from '@sc/contracts';
+import { CopyTextButton } from '@/components/copy-text-button';
 import { useIsMobile } from '@/layout/use-is-mobile';
 import { useActionLabel } from './log-labels';
 
@@ -66,19 +67,7 @@ export function RequestParamsModal({ row, opened, onClose }: { row: OperationLog
         <Stack gap="sm" data-testid="log-params-modal">
           <Group gap="xs" justify="space-between">
             <Code>{row.methodName}</Code>
-            <CopyButton value={pretty} timeout={1500}>
-              {({ copied, copy }) => (
-                <Button
-                  size="compact-sm"
-                  variant="light"
-                  color={copied ? 'teal' : undefined}
-                  leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-                  onClick={copy}
-                >
-                  {copied ? t('system:log.copied') : t('system:log.copy')}
-                </Button>
-              )}
-            </CopyButton>
+            <CopyTextButton value={pretty} label={t('system:log.copy')} copiedLabel={t('system:log.copied')} />
           </Group>
           <ScrollArea.Autosize mah={isMobile ? undefined : 420} type="auto">
             <Code block style={{ fontSize: 12 }}>

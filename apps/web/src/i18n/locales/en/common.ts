@@ -144,4 +144,13 @@ export const common = {
     hint: 'Choose an area to open',
     open: 'Open',
   },
+  mqttCredentials: {
+    title: 'MQTT login of {{device}}',
+    hint: 'Give these to the device installer now: the password is shown only this once. Edit MQTT issues new ones and the old password stops working.',
+    username: 'User name',
+    password: 'Password',
+    copy: 'Copy',
+    copied: 'Copied',
+    done: 'I have noted them',
+  },
 };

@@ -29,6 +29,8 @@ export const imports = {
   errorsMore_one: 'The first {{shown}} of {{count}} problem is shown; the report has every one',
   errorsMore_other: 'The first {{shown}} of {{count}} problems are shown; the report has every one',
   downloadReport: 'Download error report',
+  downloadCredentials: 'Download MQTT logins',
+  credentialsHint: 'The added devices’ MQTT logins can be downloaded once, within an hour: give them to the installers.',
   row: 'Row',
   column: 'Column',
   value: 'Value',

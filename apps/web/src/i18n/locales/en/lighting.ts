@@ -83,7 +83,8 @@ export const lighting = {
     view: 'View',
     refresh: 'Refresh',
     editMqtt: 'Edit MQTT',
-    editMqttHint: "The client ID is the lamp's MQTT identity: the lamp must use the new one from now on.",
+    editMqttHint:
+      "The client ID is the lamp's MQTT identity. Confirming also issues a new MQTT password: the old one stops working and the lamp must use the new login from now on.",
     clientIdReadOnly: 'The MQTT identity is changed with Edit MQTT',
     bindGateway: 'Bind gateway',
     bound: 'Device bound',

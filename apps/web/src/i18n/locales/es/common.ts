@@ -146,4 +146,13 @@ export const common: Shape<typeof en> = {
     hint: 'Elija el área que desea abrir',
     open: 'Abrir',
   },
+  mqttCredentials: {
+    title: 'Acceso MQTT de {{device}}',
+    hint: 'Entréguelos ahora al instalador del dispositivo: la contraseña solo se muestra esta vez. Editar MQTT emite unos nuevos y la contraseña anterior deja de valer.',
+    username: 'Usuario',
+    password: 'Contraseña',
+    copy: 'Copiar',
+    copied: 'Copiado',
+    done: 'Ya los he anotado',
+  },
 };

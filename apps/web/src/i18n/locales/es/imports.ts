@@ -31,6 +31,9 @@ export const imports: Shape<typeof en> = {
   errorsMore_one: 'Se muestran los primeros {{shown}} de {{count}} problemas; el informe los tiene todos',
   errorsMore_other: 'Se muestran los primeros {{shown}} de {{count}} problemas; el informe los tiene todos',
   downloadReport: 'Descargar informe de errores',
+  downloadCredentials: 'Descargar accesos MQTT',
+  credentialsHint:
+    'Los accesos MQTT de los dispositivos añadidos se pueden descargar una sola vez, durante una hora: entréguelos a los instaladores.',
   row: 'Fila',
   column: 'Columna',
   value: 'Valor',

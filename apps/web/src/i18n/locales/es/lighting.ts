@@ -79,7 +79,8 @@ export const lighting: Shape<typeof en> = {
     view: 'Ver',
     refresh: 'Actualizar',
     editMqtt: 'Editar MQTT',
-    editMqttHint: 'El ID de cliente es la identidad MQTT de la farola: desde ahora debe usar el nuevo.',
+    editMqttHint:
+      'El ID de cliente es la identidad MQTT de la farola. Al confirmar también se emite una nueva contraseña MQTT: la anterior deja de valer y la farola debe usar el nuevo acceso.',
     clientIdReadOnly: 'La identidad MQTT se cambia con Editar MQTT',
     bindGateway: 'Vincular pasarela',
     bound: 'Dispositivo vinculado',

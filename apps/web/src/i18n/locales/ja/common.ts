@@ -146,4 +146,13 @@ export const common: Shape<typeof en> = {
     hint: '開く業務エリアを選択してください',
     open: '開く',
   },
+  mqttCredentials: {
+    title: '{{device}} の MQTT ログイン情報',
+    hint: '今すぐ設置担当者に渡してください。パスワードはこの一度しか表示されません。「MQTT 編集」で新しいログイン情報を発行すると、古いパスワードは使えなくなります。',
+    username: 'ユーザー名',
+    password: 'パスワード',
+    copy: 'コピー',
+    copied: 'コピーしました',
+    done: '控えました',
+  },
 };

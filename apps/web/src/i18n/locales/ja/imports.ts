@@ -31,6 +31,8 @@ export const imports: Shape<typeof en> = {
   errorsMore_one: '{{count}} 件中最初の {{shown}} 件を表示しています。レポートにはすべて含まれます',
   errorsMore_other: '{{count}} 件中最初の {{shown}} 件を表示しています。レポートにはすべて含まれます',
   downloadReport: 'エラーレポートをダウンロード',
+  downloadCredentials: 'MQTT ログイン情報をダウンロード',
+  credentialsHint: '追加した機器の MQTT ログイン情報は 1 時間以内に一度だけダウンロードできます。設置担当者に渡してください。',
   row: '行',
   column: '列',
   value: '値',

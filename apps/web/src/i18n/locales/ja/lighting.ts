@@ -72,7 +72,8 @@ export const lighting: Shape<typeof en> = {
     view: '表示',
     refresh: '更新',
     editMqtt: 'MQTT 編集',
-    editMqttHint: 'クライアント ID は街灯の MQTT ID です。今後は新しい ID を使う必要があります。',
+    editMqttHint:
+      'クライアント ID は街灯の MQTT ID です。確定すると新しい MQTT パスワードも発行され、古いパスワードは使えなくなります。街灯は新しいログイン情報を使う必要があります。',
     clientIdReadOnly: 'MQTT ID は「MQTT 編集」で変更します',
     bindGateway: 'ゲートウェイをバインド',
     bound: 'デバイスをバインドしました',

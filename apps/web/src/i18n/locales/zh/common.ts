@@ -146,4 +146,13 @@ export const common: Shape<typeof en> = {
     hint: '请选择要进入的业务模块',
     open: '进入',
   },
+  mqttCredentials: {
+    title: '{{device}} 的 MQTT 登录信息',
+    hint: '请立即交给设备安装人员：密码只显示这一次。“编辑 MQTT”会签发新的登录信息，旧密码随即失效。',
+    username: '用户名',
+    password: '密码',
+    copy: '复制',
+    copied: '已复制',
+    done: '已记下',
+  },
 };

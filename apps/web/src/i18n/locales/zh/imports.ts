@@ -31,6 +31,8 @@ export const imports: Shape<typeof en> = {
   errorsMore_one: '显示前 {{shown}} 个问题（共 {{count}} 个），报告中包含全部问题',
   errorsMore_other: '显示前 {{shown}} 个问题（共 {{count}} 个），报告中包含全部问题',
   downloadReport: '下载错误报告',
+  downloadCredentials: '下载 MQTT 登录信息',
+  credentialsHint: '新增设备的 MQTT 登录信息可在一小时内下载一次，请交给安装人员。',
   row: '行',
   column: '列',
   value: '值',

@@ -72,7 +72,7 @@ export const lighting: Shape<typeof en> = {
     view: '查看',
     refresh: '刷新',
     editMqtt: '编辑MQTT',
-    editMqttHint: '客户端 ID 是灯具的 MQTT 身份，修改后灯具须使用新的 ID。',
+    editMqttHint: '客户端 ID 是灯具的 MQTT 身份。确认后还会签发新的 MQTT 密码：旧密码随即失效，灯具须改用新的登录信息。',
     clientIdReadOnly: 'MQTT 身份请通过“编辑MQTT”修改',
     bindGateway: '绑定网关',
     bound: '设备绑定成功',

@@ -1,0 +1,174 @@
+import { Logger } from '@nestjs/common';
+import { DEVICE_CODE_PATTERN, DeviceFamily, FAMILY_OF_DEVICE_TYPE, mqttUsernames, type DeviceType } from '@sc/contracts';
+import { BROKER_ACCESS_CHANNEL, NotificationListener } from '@sc/database';
+import { BrokerAccessDir, derivedMqttPassword, platformServices, speaksForRules, type BrokerAccount } from '@sc/messaging';
+import { Client } from 'pg';
+
+export interface BrokerAccessSettings {
+  /** The broker's access directory (its `password_file` and `acl_file` are `passwords` and `acl` in it). */
+  dir: string;
+  /** Mosquitto's pid file, for SIGHUP after a change. */
+  pidFile?: string;
+  /** The installation's credential secret (MQTT_CREDENTIAL_SECRET). */
+  secret: string;
+}
+
+/** After an announcement, further ones within this window are taken together (an import of 10,000 lamps is one write). */
+const SETTLE_MS = 250;
+/** A full rewrite now and then, whatever was announced (announcements are lost while the listener reconnects). */
+const RESYNC_MS = 10 * 60_000;
+const LISTENER_NAME = 'sc-broker-access';
+
+/**
+ * Keeps the broker's accounts equal to the registry: every device (`{family}/{code}`, its password derived from the
+ * secret and its credential generation), every lamp gateway (recorded, or named by a light's `gatewayId`) with the
+ * lights bound to it, and the platform services.
+ * Written as the `platform-<database>` fragment of the broker's access directory; the broker reloads it, and drops
+ * the connections whose password no longer holds (a deleted or rotated device).
+ */
+export class BrokerAccessSync {
+  private readonly logger = new Logger(BrokerAccessSync.name);
+  private readonly access: BrokerAccessDir;
+  private readonly listener: NotificationListener;
+  private readonly fragment: string;
+  private timer?: NodeJS.Timeout;
+  private resync?: NodeJS.Timeout;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  /** Accounts in the last write (for logs and tests). */
+  accounts = 0;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly settings: BrokerAccessSettings,
+  ) {
+    this.access = new BrokerAccessDir(settings.dir, { pidFile: settings.pidFile });
+    this.fragment = `platform-${new URL(databaseUrl).pathname.slice(1) || 'default'}`;
+    this.listener = new NotificationListener({
+      databaseUrl,
+      channel: BROKER_ACCESS_CHANNEL,
+      applicationName: LISTENER_NAME,
+      heartbeatMs: 30_000,
+      onNotification: () => this.schedule(),
+      onReset: () => this.schedule(),
+      onInterrupted: (err) => this.logger.warn(`Broker account announcements interrupted${err ? `: ${err.message}` : ''}`),
+    });
+  }
+
+  /** Writes the accounts once, then follows the registry's changes. */
+  async start(): Promise<void> {
+    await this.syncNow();
+    await this.listener.start();
+    this.resync = setInterval(() => this.schedule(), RESYNC_MS);
+    this.resync.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.resync);
+    await this.listener.stop();
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Signals the broker to read its files again (a login still refused after a write). */
+  reload(): void {
+    this.access.reload();
+  }
+
+  /** Writes the accounts now (after whatever write is in progress). */
+  async syncNow(): Promise<void> {
+    while (this.running) await this.running.catch(() => undefined);
+    this.running = this.write().finally(() => (this.running = null));
+    await this.running;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.write()
+        .catch((err: Error) => {
+          this.logger.error(`Broker accounts not written: ${err.message}; trying again`);
+          this.again = true;
+        })
+        .finally(() => {
+          this.running = null;
+          if (this.again && !this.stopped) {
+            this.again = false;
+            this.schedule();
+          }
+        });
+    }, SETTLE_MS);
+  }
+
+  private async write(): Promise<void> {
+    const started = Date.now();
+    const { accounts, rules, skipped } = await this.load();
+    const changed = await this.access.write(this.fragment, { accounts, rules });
+    this.accounts = accounts.length;
+    if (skipped > 0) this.logger.warn(`${skipped} device codes cannot be MQTT usernames (DEVICE_CODE_PATTERN): those devices cannot log in`);
+    if (changed) this.logger.log(`Broker accounts written: ${accounts.length} (${Date.now() - started} ms)`);
+  }
+
+  private async load(): Promise<{ accounts: BrokerAccount[]; rules: Map<string, string[]>; skipped: number }> {
+    const client = new Client({ connectionString: this.databaseUrl, application_name: LISTENER_NAME });
+    await client.connect();
+    try {
+      // One snapshot for the three reads: a light moved to a gateway is listed with the gateway that exists.
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const devices = await client.query<{ type: DeviceType; code: string; generation: number }>(
+        'SELECT type, code, mqtt_generation AS generation FROM device',
+      );
+      const gateways = await client.query<{ code: string; generation: number }>('SELECT code, mqtt_generation AS generation FROM lamp_gateway');
+      const bound = await client.query<{ gateway: string; family: DeviceFamily; code: string }>(
+        `SELECT l.gateway_id AS gateway, '${DeviceFamily.Lamp}' AS family, d.code FROM lamp l JOIN device d ON d.id = l.device_id WHERE l.gateway_id <> ''
+         UNION ALL
+         SELECT s.gateway_id, '${DeviceFamily.Strip}', d.code FROM strip_light s JOIN device d ON d.id = s.device_id WHERE s.gateway_id <> ''`,
+      );
+      await client.query('COMMIT');
+      const secret = this.settings.secret;
+      const account = (username: string, generation = 1): BrokerAccount => ({
+        username,
+        password: derivedMqttPassword(secret, username, generation),
+      });
+      const accounts = platformServices().map((service) => account(mqttUsernames.service(service)));
+      let skipped = 0;
+      for (const device of devices.rows) {
+        const family = FAMILY_OF_DEVICE_TYPE[device.type];
+        if (!family) continue;
+        if (!DEVICE_CODE_PATTERN.test(device.code)) skipped++;
+        else accounts.push(account(mqttUsernames.device(family, device.code), device.generation));
+      }
+      const rules = new Map<string, string[]>();
+      for (const gateway of gateways.rows) {
+        if (!DEVICE_CODE_PATTERN.test(gateway.code)) {
+          skipped++;
+          continue;
+        }
+        const username = mqttUsernames.device(DeviceFamily.LampGateway, gateway.code);
+        accounts.push(account(username, gateway.generation));
+        rules.set(username, []);
+      }
+      for (const light of bound.rows) {
+        if (!DEVICE_CODE_PATTERN.test(light.gateway) || !DEVICE_CODE_PATTERN.test(light.code)) continue;
+        // A gateway the lights name but that has no record of its own yet logs in too (at generation 1).
+        const username = mqttUsernames.device(DeviceFamily.LampGateway, light.gateway);
+        let list = rules.get(username);
+        if (!list) {
+          accounts.push(account(username));
+          rules.set(username, (list = []));
+        }
+        list.push(...speaksForRules(light.family, light.code));
+      }
+      return { accounts, rules, skipped };
+    } finally {
+      await client.end();
+    }
+  }
+}
