@@ -37,6 +37,7 @@ import {
   processMemory,
   services,
   serviceLogin,
+  benchLoginArgs,
   withClient,
 } from './support/platform.mjs';
 
@@ -64,7 +65,9 @@ async function rawBrokerRate(tag, messages) {
   let delivered = 0;
   let last = 0;
   const subs = Array.from({ length: 4 }, () => {
-    const sub = spawn('mosquitto_sub', ['-h', host, '-p', port, '-q', '1', '-t', `$share/${tag}/${topic}`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const sub = spawn('mosquitto_sub', ['-h', host, '-p', port, ...benchLoginArgs(), '-q', '1', '-t', `$share/${tag}/${topic}`], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     sub.stdout.on('data', (d) => {
       for (let i = 0; i < d.length; i++) if (d[i] === 10) delivered++;
       last = performance.now();
@@ -79,7 +82,9 @@ async function rawBrokerRate(tag, messages) {
         { length: publishers },
         () =>
           new Promise((ok, ko) => {
-            const pub = spawn('mosquitto_pub', ['-h', host, '-p', port, '-q', '1', '-l', '-t', topic], { stdio: ['pipe', 'ignore', 'pipe'] });
+            const pub = spawn('mosquitto_pub', ['-h', host, '-p', port, ...benchLoginArgs(), '-q', '1', '-l', '-t', topic], {
+              stdio: ['pipe', 'ignore', 'pipe'],
+            });
             pub.on('exit', (code) => (code === 0 ? ok() : ko(new Error(`mosquitto_pub exited with ${code}`))));
             createReadStream(file).pipe(pub.stdin);
           }),
@@ -102,7 +107,7 @@ function brokerDrops() {
   return new Promise((ok) => {
     const sub = spawn(
       'mosquitto_sub',
-      ['-h', url.hostname, '-p', url.port || '1883', '-C', '1', '-W', '3', '-t', '$SYS/broker/publish/messages/dropped'],
+      ['-h', url.hostname, '-p', url.port || '1883', ...benchLoginArgs(), '-C', '1', '-W', '3', '-t', '$SYS/broker/publish/messages/dropped'],
       {
         stdio: ['ignore', 'pipe', 'ignore'],
       },

@@ -1,3 +1,5 @@
+import * as XLSX from '@e965/xlsx';
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import type { ImportRejection, ImportResult } from '@sc/contracts';
 import { ApiClient, workbookBuffer } from '@sc/testing';
@@ -136,6 +138,20 @@ describe('imports and lamp poles, end to end', () => {
     await dialog.getByTestId('import-submit').click();
     await dialog.getByText('2 rows imported').waitFor();
     expect(await count('E2E-POLE-%')).toBe(2);
+    // The added poles' MQTT logins: one download, for the installers.
+    const logins = page.waitForEvent('download');
+    await dialog.getByTestId('import-credentials').click();
+    const loginFile = await logins;
+    expect(loginFile.suggestedFilename()).toMatch(/^\d{14}mqtt-logins\.xlsx$/);
+    const book = XLSX.read(await readFile((await loginFile.path())!), { type: 'buffer' });
+    const loginRows = XLSX.utils.sheet_to_json<string[]>(book.Sheets[book.SheetNames[0]], { header: 1 });
+    expect(loginRows.map((row) => row.slice(0, 2))).toEqual([
+      ['Code', 'User name'],
+      ['E2E-POLE-1', 'pole/E2E-POLE-1'],
+      ['E2E-POLE-2', 'pole/E2E-POLE-2'],
+    ]);
+    expect(loginRows[1][2]).toMatch(/^[0-9a-f]{64}$/);
+    expect(await dialog.getByTestId('import-credentials').isDisabled()).toBe(true);
     await screenshot(page, 'pole-import-dialog');
     await page.keyboard.press('Escape');
     await page.goto(`${consoleUrl}/lampPole/poleManage?name=E2E-POLE`);

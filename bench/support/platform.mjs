@@ -4,8 +4,8 @@
 import Redis from 'ioredis';
 import pg from 'pg';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -105,6 +105,27 @@ export function processMemory(pid) {
     return { rssMb: 0, peakMb: 0 };
   }
 }
+
+/**
+ * The benchmark's own MQTT account on this run's broker (`svc/bench`: its raw floods under `bench/#`, and `$SYS`), or
+ * none on a broker that takes anyone. Written as a fragment of the broker's access directory in Mosquitto's `$6$`
+ * format; the gateway merges it with its own accounts when it starts, so call this before startGateway().
+ */
+export const benchLogin = (() => {
+  const dir = env.MQTT_BROKER_ACCESS_DIR;
+  if (!dir) return {};
+  const username = 'svc/bench';
+  const password = randomBytes(24).toString('hex');
+  const salt = randomBytes(12);
+  const hash = createHash('sha512').update(password).update(salt).digest();
+  mkdirSync(join(dir, 'fragments'), { recursive: true });
+  writeFileSync(join(dir, 'fragments', 'bench.passwd'), `${username}:$6$${salt.toString('base64')}$${hash.toString('base64')}\n`);
+  writeFileSync(join(dir, 'fragments', 'bench.acl'), `user ${username}\ntopic readwrite bench/#\ntopic read $SYS/#\n`);
+  return { username, password };
+})();
+
+/** `mosquitto_pub` / `mosquitto_sub` arguments for the benchmark's login. */
+export const benchLoginArgs = () => (benchLogin.username ? ['-u', benchLogin.username, '-P', benchLogin.password] : []);
 
 /**
  * The login of a platform service on this run's broker (none on a broker that takes anyone): the password the gateway

@@ -209,6 +209,38 @@ describe('MQTT logins handed out by the console: once on create, import and Edit
     await waitForMqttLogin(MQTT_URL, second);
   });
 
+  it('strip lights, poles and lamp gateways get theirs on create; a gateway given a new code gets a new login', async () => {
+    const strip = await admin.post<{ mqtt: MqttCredentials }>('/api/light/stripAddOrEdit', { lampName: 'Handed out strip', clientId: `${p}S1` });
+    expect(strip.body.data.mqtt).toEqual({ username: `strip/${p}S1`, password: derivedMqttPassword(SECRET, `strip/${p}S1`) });
+    const pole = await admin.post<{ mqtt: MqttCredentials }>('/api/lamp/poleAddOrEdit', { name: 'Handed out pole', code: `${p}P1` });
+    expect(pole.body.data.mqtt?.username).toBe(`pole/${p}P1`);
+    const gateway = await admin.post<{ id: number; mqtt: MqttCredentials }>('/api/light/gatewayAddOrEdit', {
+      gatewayId: `${p}G1`,
+      name: 'Handed out gateway',
+    });
+    const first = gateway.body.data.mqtt;
+    expect(first.username).toBe(`lamp-gateway/${p}G1`);
+    await waitForMqttLogin(MQTT_URL, first);
+    await waitForMqttLogin(MQTT_URL, strip.body.data.mqtt);
+
+    const renamed = await admin.post<{ mqtt: MqttCredentials }>('/api/light/gatewayAddOrEdit', {
+      id: gateway.body.data.id,
+      gatewayId: `${p}G2`,
+      name: 'Handed out gateway',
+    });
+    const second = renamed.body.data.mqtt;
+    expect(second).toEqual({ username: `lamp-gateway/${p}G2`, password: derivedMqttPassword(SECRET, `lamp-gateway/${p}G2`, 2) });
+    await waitForMqttLogin(MQTT_URL, second);
+    await expect(mqtt.connectAsync(MQTT_URL, { ...first, reconnectPeriod: 0 })).rejects.toThrow(/Not authorized|Bad user name or password/i);
+    // A plain edit of the same gateway hands out nothing.
+    const edited = await admin.post<{ mqtt?: MqttCredentials }>('/api/light/gatewayAddOrEdit', {
+      id: gateway.body.data.id,
+      gatewayId: `${p}G2`,
+      name: 'Renamed',
+    });
+    expect(edited.body.data.mqtt).toBeUndefined();
+  });
+
   it("an import's added devices' logins download once, as a workbook, for the user who imported them", async () => {
     const [group] = await gw.db.query<{ id: number }>(`INSERT INTO device_group (type, name) VALUES (1, $1) RETURNING id`, [`${p}import`]);
     const header = ['Lamp name', 'Client ID'];

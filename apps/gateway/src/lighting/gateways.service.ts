@@ -1,6 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { Button, type GatewayOption, type GatewayRow, type LoopOption, type LoopRow, type PageResult } from '@sc/contracts';
+import {
+  Button,
+  DeviceFamily,
+  type GatewayOption,
+  type GatewayRow,
+  type LoopOption,
+  type LoopRow,
+  type MqttCredentials,
+  type PageResult,
+} from '@sc/contracts';
+import { DeviceCredentials } from '../broker-access/device-credentials.service';
 import { AppException } from '../common/app-exception';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
@@ -32,7 +42,10 @@ const OPTIONS_MAX = 1000;
  */
 @Injectable()
 export class GatewaysService {
-  constructor(@InjectDb() private readonly db: DataSource) {}
+  constructor(
+    @InjectDb() private readonly db: DataSource,
+    private readonly credentials: DeviceCredentials,
+  ) {}
 
   page(q: GatewayPageDto): Promise<PageResult<GatewayRow>> {
     const where = new Where()
@@ -55,7 +68,7 @@ export class GatewaysService {
     return this.db.query(`SELECT code AS "gatewayId", name FROM lamp_gateway ORDER BY code LIMIT ${OPTIONS_MAX}`);
   }
 
-  async save(caller: Caller, dto: GatewayAddOrEditDto): Promise<{ id: number }> {
+  async save(caller: Caller, dto: GatewayAddOrEditDto): Promise<{ id: number; mqtt?: MqttCredentials }> {
     if (!caller.buttons.includes(dto.id === undefined ? Button.Add : Button.Edit)) throw AppException.forbidden();
     assertPosition(dto.latitude, dto.longitude);
     try {
@@ -69,11 +82,13 @@ export class GatewaysService {
             `INSERT INTO lamp_gateway (code, name, region_id, addr, latitude, longitude) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
             [dto.gatewayId, dto.name, dto.regionId ?? null, dto.addr ?? '', dto.latitude ?? null, dto.longitude ?? null],
           );
-          return { id };
+          // The new gateway's MQTT login, handed out once (docs/security.md).
+          return { id, mqtt: this.credentials.of(DeviceFamily.LampGateway, dto.gatewayId) };
         }
         const [current]: { code: string }[] = await tx.query(`SELECT code FROM lamp_gateway WHERE id = $1 FOR UPDATE`, [dto.id]);
         if (!current) throw AppException.notFound();
-        if (current.code !== dto.gatewayId) {
+        const recoded = current.code !== dto.gatewayId;
+        if (recoded) {
           if (!caller.buttons.includes(Button.EditMqtt)) throw AppException.field('gatewayId', 'clientIdNeedsEditMqtt');
           // Its lamps and strip lights follow it: they refer to the gateway by code.
           await tx.query(`UPDATE lamp SET gateway_id = $2 WHERE gateway_id = $1`, [current.code, dto.gatewayId]);
@@ -98,7 +113,13 @@ export class GatewaysService {
             dto.longitude ?? null,
           ],
         );
-        return { id: dto.id };
+        if (!recoded) return { id: dto.id };
+        // A new MQTT identity: a new login, and the old one ends.
+        const [[row]]: [{ generation: number }[], number] = await tx.query(
+          `UPDATE lamp_gateway SET mqtt_generation = mqtt_generation + 1 WHERE id = $1 RETURNING mqtt_generation AS generation`,
+          [dto.id],
+        );
+        return { id: dto.id, mqtt: this.credentials.of(DeviceFamily.LampGateway, dto.gatewayId, row.generation) };
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw AppException.conflict('gatewayCodeTaken', { code: dto.gatewayId });

@@ -9,7 +9,10 @@ import {
   type PageResult,
   type PoleDetail,
   type PoleRow,
+  DeviceFamily,
+  type MqttCredentials,
 } from '@sc/contracts';
+import { DeviceCredentials } from '../broker-access/device-credentials.service';
 import { AppException } from '../common/app-exception';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
@@ -30,7 +33,10 @@ const MOUNTABLE_SHOWN = 50;
 /** Lamp poles (spec: /lampPole/poleManage): the list, their management, and the devices mounted on them. */
 @Injectable()
 export class PolesService {
-  constructor(@InjectDb() private readonly db: DataSource) {}
+  constructor(
+    @InjectDb() private readonly db: DataSource,
+    private readonly credentials: DeviceCredentials,
+  ) {}
 
   page(q: PolePageDto): Promise<PageResult<PoleRow>> {
     return pagedQuery<PoleRow>(this.db, {
@@ -59,7 +65,7 @@ export class PolesService {
   }
 
   /** Adds a pole (no id) or changes one; on edit, an optional field left out keeps its value. */
-  async save(caller: Caller, dto: PoleAddOrEditDto): Promise<{ id: number }> {
+  async save(caller: Caller, dto: PoleAddOrEditDto): Promise<{ id: number; mqtt?: MqttCredentials }> {
     assertButton(caller, dto.id === undefined ? Button.Add : Button.Edit);
     const latGiven = dto.latitude !== undefined;
     if (latGiven !== (dto.longitude !== undefined) || (dto.latitude === null) !== (dto.longitude === null)) {
@@ -76,7 +82,8 @@ export class PolesService {
             [DeviceType.LampPole, dto.code, dto.name, dto.regionId ?? null, dto.groupId ?? null, dto.latitude ?? null, dto.longitude ?? null],
           );
           await tx.query(`INSERT INTO lamp_pole (device_id, address, remark) VALUES ($1, $2, $3)`, [id, dto.address ?? '', dto.remark ?? '']);
-          return { id };
+          // The new pole's MQTT login (its own controller), handed out once.
+          return { id, mqtt: this.credentials.of(DeviceFamily.Pole, dto.code) };
         }
         const [, affected] = (await tx.query(
           `UPDATE device SET code = $2, name = $3,

@@ -1,6 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Button, DeviceType, STRIP_FAMILY, stripStatusLabels, type LampControlResult, type PageResult, type StripRow } from '@sc/contracts';
+import {
+  Button,
+  DeviceFamily,
+  DeviceType,
+  STRIP_FAMILY,
+  stripStatusLabels,
+  type LampControlResult,
+  type MqttCredentials,
+  type PageResult,
+  type StripRow,
+} from '@sc/contracts';
+import { DeviceCredentials } from '../broker-access/device-credentials.service';
+
 import { AppException } from '../common/app-exception';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
@@ -23,6 +35,7 @@ export class StripsService {
   constructor(
     @InjectDb() private readonly db: DataSource,
     private readonly devices: DeviceControlService,
+    private readonly credentials: DeviceCredentials,
   ) {}
 
   async page(q: StripPageDto): Promise<PageResult<StripRow>> {
@@ -51,7 +64,7 @@ export class StripsService {
    * regionId or groupId takes the strip out of its region or group. The clientId is the strip's MQTT identity: changing
    * it needs Edit MQTT besides Edit, as a gateway's code does.
    */
-  async save(caller: Caller, dto: StripAddOrEditDto): Promise<{ id: number }> {
+  async save(caller: Caller, dto: StripAddOrEditDto): Promise<{ id: number; mqtt?: MqttCredentials }> {
     if (!caller.buttons.includes(dto.id === undefined ? Button.Add : Button.Edit)) throw AppException.forbidden();
     try {
       return await this.db.transaction(async (tx) => {
@@ -68,7 +81,8 @@ export class StripsService {
             dto.addr ?? '',
             dto.mac ?? '',
           ]);
-          return { id };
+          // The new strip light's MQTT login, handed out once (docs/security.md).
+          return { id, mqtt: this.credentials.of(DeviceFamily.Strip, dto.clientId) };
         }
         const [current]: { code: string }[] = await tx.query(`SELECT code FROM device WHERE id = $1 AND type = $2 FOR UPDATE`, [
           dto.id,

@@ -3,6 +3,7 @@ import { Button, Group, Modal, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { fieldErrors } from '@/api/field-errors';
 import { i18next } from '@/i18n';
+import { credentialsIn, showMqttCredentials } from './mqtt-credentials';
 import { notifySuccess } from './notify';
 
 /**
@@ -82,17 +83,21 @@ export function FormDialog({
 }
 
 /**
- * Saves a dialog's form: on success says Updated (`updated`) or Created and closes the dialog; on refusal puts the
- * server's field messages under their inputs (the toast is already on screen).
+ * Saves a dialog's form: on success says Updated (`updated`) or Created, closes the dialog and hands out the MQTT login
+ * the answer carries (a new device's); on refusal puts the server's field messages under their inputs (the toast is
+ * already on screen).
  */
 export async function saveAndClose(
   save: () => Promise<unknown>,
   { updated, close, setErrors }: { updated: boolean; close: () => void; setErrors: (errors: Record<string, string>) => void },
 ): Promise<void> {
   try {
-    await save();
+    const answer = await save();
     notifySuccess(i18next.t(updated ? 'common:feedback.updated' : 'common:feedback.created'));
     close();
+    // A new device's MQTT login (or its new one, after a change of its code), shown once.
+    const credentials = credentialsIn(answer);
+    if (credentials) showMqttCredentials(credentials);
   } catch (error) {
     setErrors(fieldErrors(error));
   }

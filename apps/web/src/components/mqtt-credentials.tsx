@@ -1,6 +1,7 @@
-import { useState, type ReactNode } from 'react';
-import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { IconKey } from '@tabler/icons-react';
+import { i18next } from '@/i18n';
 import { useTranslation } from 'react-i18next';
 import type { MqttCredentials } from '@sc/contracts';
 import { CopyTextButton } from './copy-text-button';
@@ -22,31 +23,39 @@ function Field({ label, value, testId }: { label: string; value: string; testId:
   );
 }
 
-/**
- * A device's MQTT login, handed out once: after the device is created or Edit MQTT issued new credentials. The
- * password is never shown again (the server keeps none; docs/security.md).
- */
-export function useMqttCredentialsHandout(): { node: ReactNode; show: (device: string, credentials: MqttCredentials | undefined) => void } {
+function CredentialsBody({ credentials, onDone }: { credentials: MqttCredentials; onDone: () => void }) {
   const { t } = useTranslation();
-  const [shown, setShown] = useState<{ device: string; credentials: MqttCredentials } | null>(null);
-  const close = () => setShown(null);
-  const node = (
-    <Modal opened={shown !== null} onClose={close} title={t('common:mqttCredentials.title', { device: shown?.device ?? '' })} size="lg">
-      {shown && (
-        <Stack data-testid="mqtt-credentials">
-          <Alert color="yellow" icon={<IconKey size={16} />}>
-            {t('common:mqttCredentials.hint')}
-          </Alert>
-          <Field label={t('common:mqttCredentials.username')} value={shown.credentials.username} testId="mqtt-username" />
-          <Field label={t('common:mqttCredentials.password')} value={shown.credentials.password} testId="mqtt-password" />
-          <Group justify="flex-end">
-            <Button onClick={close} data-testid="mqtt-credentials-done">
-              {t('common:mqttCredentials.done')}
-            </Button>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
+  return (
+    <Stack data-testid="mqtt-credentials">
+      <Alert color="yellow" icon={<IconKey size={16} />}>
+        {t('common:mqttCredentials.hint')}
+      </Alert>
+      <Field label={t('common:mqttCredentials.username')} value={credentials.username} testId="mqtt-username" />
+      <Field label={t('common:mqttCredentials.password')} value={credentials.password} testId="mqtt-password" />
+      <Group justify="flex-end">
+        <Button onClick={onDone} data-testid="mqtt-credentials-done">
+          {t('common:mqttCredentials.done')}
+        </Button>
+      </Group>
+    </Stack>
   );
-  return { node, show: (device, credentials) => credentials && setShown({ device, credentials }) };
+}
+
+/**
+ * A device's MQTT login, handed out once: after the device is created or its credentials were issued anew (Edit MQTT).
+ * The password is never shown again (the server keeps none; docs/security.md).
+ */
+export function showMqttCredentials(credentials: MqttCredentials): void {
+  const device = credentials.username.slice(credentials.username.indexOf('/') + 1);
+  const id = modals.open({
+    title: i18next.t('common:mqttCredentials.title', { device }),
+    size: 'lg',
+    children: <CredentialsBody credentials={credentials} onDone={() => modals.close(id)} />,
+  });
+}
+
+/** The MQTT login in a save's answer, if the answer carries one. */
+export function credentialsIn(answer: unknown): MqttCredentials | undefined {
+  const mqtt = answer && typeof answer === 'object' && 'mqtt' in answer ? (answer as { mqtt?: MqttCredentials }).mqtt : undefined;
+  return mqtt && typeof mqtt.username === 'string' && typeof mqtt.password === 'string' ? mqtt : undefined;
 }

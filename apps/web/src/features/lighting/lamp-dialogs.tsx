@@ -5,7 +5,7 @@ import type { LampRow, LightingGroupType } from '@sc/contracts';
 import { fieldErrors } from '@/api/field-errors';
 import { notifySuccess } from '@/components/notify';
 import { FormDialog } from '@/components/form-actions';
-import { useMqttCredentialsHandout } from '@/components/mqtt-credentials';
+import { showMqttCredentials } from '@/components/mqtt-credentials';
 import { deviceCodeError } from '@/utils/device-code';
 import { useBatchUpdateGateway, useBindGateway, useEditMqtt, useGatewayOptions, useGroups, useLoopOptions, useMoveToGroup } from './equipment-api';
 
@@ -31,7 +31,6 @@ async function attempt(call: () => Promise<unknown>, setErrors: (e: Errors) => v
 export function EditMqttModal({ lamp, onClose }: { lamp: LampRow | null; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useEditMqtt();
-  const handout = useMqttCredentialsHandout();
   const [clientId, setClientId] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   useEffect(() => {
@@ -43,7 +42,10 @@ export function EditMqttModal({ lamp, onClose }: { lamp: LampRow | null; onClose
     const problem = deviceCodeError(t, value);
     if (problem) return setErrors({ clientId: problem });
     void attempt(
-      async () => handout.show(value, (await save.mutateAsync({ id: lamp!.id, clientId: value })).mqtt),
+      async () => {
+        const answer = await save.mutateAsync({ id: lamp!.id, clientId: value });
+        if (answer.mqtt) showMqttCredentials(answer.mqtt);
+      },
       setErrors,
       () => {
         notifySuccess(t('common:feedback.updated'));
@@ -52,30 +54,27 @@ export function EditMqttModal({ lamp, onClose }: { lamp: LampRow | null; onClose
     );
   };
   return (
-    <>
-      {handout.node}
-      <DialogFrame
-        opened={lamp !== null}
-        title={t('lighting:equipment.editMqtt')}
-        onClose={onClose}
-        onSubmit={submit}
-        busy={save.isPending}
-        testId="edit-mqtt"
-      >
-        <Text size="sm" c="dimmed">
-          {t('lighting:equipment.editMqttHint')}
-        </Text>
-        <TextInput
-          label={t('lighting:fields.clientId')}
-          required
-          maxLength={64}
-          name="clientId"
-          value={clientId}
-          onChange={(e) => setClientId(e.currentTarget.value)}
-          error={errors.clientId}
-        />
-      </DialogFrame>
-    </>
+    <DialogFrame
+      opened={lamp !== null}
+      title={t('lighting:equipment.editMqtt')}
+      onClose={onClose}
+      onSubmit={submit}
+      busy={save.isPending}
+      testId="edit-mqtt"
+    >
+      <Text size="sm" c="dimmed">
+        {t('lighting:equipment.editMqttHint')}
+      </Text>
+      <TextInput
+        label={t('lighting:fields.clientId')}
+        required
+        maxLength={64}
+        name="clientId"
+        value={clientId}
+        onChange={(e) => setClientId(e.currentTarget.value)}
+        error={errors.clientId}
+      />
+    </DialogFrame>
   );
 }
 

@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { DEVICE_CODE_PATTERN, DeviceType, LAMP_NAME_MAX, NUMBER_BOUNDS, type LampRow } from '@sc/contracts';
 import { BoundedNumberInput, positionErrors } from '@/components/bounded-number-input';
 import { AreaCascader } from '@/components/area-cascader';
-import { useMqttCredentialsHandout } from '@/components/mqtt-credentials';
 import { FormActions, saveAndClose } from '@/components/form-actions';
 import { useIsMobile } from '@/layout/use-is-mobile';
 import { useSaveLamp } from './api';
@@ -70,11 +69,10 @@ export function LampFormModal({ opened, lamp, onClose }: { opened: boolean; lamp
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the dialog opens or its target changes
   }, [opened, lamp]);
 
-  const handout = useMqttCredentialsHandout();
   const submit = form.onSubmit(async (values) => {
     await saveAndClose(
-      async () => {
-        const saved = await save.mutateAsync({
+      () =>
+        save.mutateAsync({
           ...(lamp ? { id: lamp.id } : {}),
           ...values,
           lampName: values.lampName.trim(),
@@ -82,74 +80,62 @@ export function LampFormModal({ opened, lamp, onClose }: { opened: boolean; lamp
           groupId: values.groupId ? Number(values.groupId) : null,
           latitude: coordinate(values.latitude),
           longitude: coordinate(values.longitude),
-        });
-        // A new lamp's MQTT login, shown once.
-        handout.show(values.clientId.trim(), saved.mqtt);
-      },
+        }),
       { updated: Boolean(lamp), close: onClose, setErrors: form.setErrors },
     );
   });
 
   return (
-    <>
-      {handout.node}
-      <Modal opened={opened} onClose={onClose} title={t(lamp ? 'lighting:list.edit' : 'lighting:list.add')} size="lg" fullScreen={mobile}>
-        <form onSubmit={submit} noValidate data-testid="lamp-form">
-          <Stack>
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label={t('lighting:fields.lampName')}
-                required
-                maxLength={LAMP_NAME_MAX}
-                name="lampName"
-                {...form.getInputProps('lampName')}
-              />
-              <TextInput
-                label={t('lighting:fields.clientId')}
-                required
-                maxLength={64}
-                name="clientId"
-                disabled={lamp !== null}
-                description={lamp ? t('lighting:equipment.clientIdReadOnly') : undefined}
-                {...form.getInputProps('clientId')}
-              />
-            </SimpleGrid>
-            <AreaCascader
-              label={t('lighting:fields.region')}
-              width="100%"
-              value={form.values.regionId}
-              onChange={(id) => form.setFieldValue('regionId', id)}
+    <Modal opened={opened} onClose={onClose} title={t(lamp ? 'lighting:list.edit' : 'lighting:list.add')} size="lg" fullScreen={mobile}>
+      <form onSubmit={submit} noValidate data-testid="lamp-form">
+        <Stack>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label={t('lighting:fields.lampName')} required maxLength={LAMP_NAME_MAX} name="lampName" {...form.getInputProps('lampName')} />
+            <TextInput
+              label={t('lighting:fields.clientId')}
+              required
+              maxLength={64}
+              name="clientId"
+              disabled={lamp !== null}
+              description={lamp ? t('lighting:equipment.clientIdReadOnly') : undefined}
+              {...form.getInputProps('clientId')}
             />
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput label={t('lighting:fields.gatewayId')} maxLength={64} name="gatewayId" {...form.getInputProps('gatewayId')} />
-              <TextInput label={t('lighting:fields.lampControlId')} maxLength={64} name="lampControlId" {...form.getInputProps('lampControlId')} />
-              <TextInput label={t('lighting:fields.addr')} maxLength={255} name="addr" {...form.getInputProps('addr')} />
-              <TextInput label={t('lighting:fields.mac')} maxLength={32} name="mac" {...form.getInputProps('mac')} />
-              <Select
-                label={t('lighting:fields.group')}
-                clearable
-                data={(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))}
-                {...form.getInputProps('groupId')}
-                data-testid="lamp-form-group"
-              />
-              <TextInput label={t('lighting:fields.color')} maxLength={7} placeholder="#ffd27f" name="color" {...form.getInputProps('color')} />
-              <BoundedNumberInput
-                label={t('lighting:fields.latitude')}
-                bounds={NUMBER_BOUNDS.latitude}
-                name="latitude"
-                {...form.getInputProps('latitude')}
-              />
-              <BoundedNumberInput
-                label={t('lighting:fields.longitude')}
-                bounds={NUMBER_BOUNDS.longitude}
-                name="longitude"
-                {...form.getInputProps('longitude')}
-              />
-            </SimpleGrid>
-            <FormActions onCancel={onClose} loading={save.isPending} testId="lamp-save" />
-          </Stack>
-        </form>
-      </Modal>
-    </>
+          </SimpleGrid>
+          <AreaCascader
+            label={t('lighting:fields.region')}
+            width="100%"
+            value={form.values.regionId}
+            onChange={(id) => form.setFieldValue('regionId', id)}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label={t('lighting:fields.gatewayId')} maxLength={64} name="gatewayId" {...form.getInputProps('gatewayId')} />
+            <TextInput label={t('lighting:fields.lampControlId')} maxLength={64} name="lampControlId" {...form.getInputProps('lampControlId')} />
+            <TextInput label={t('lighting:fields.addr')} maxLength={255} name="addr" {...form.getInputProps('addr')} />
+            <TextInput label={t('lighting:fields.mac')} maxLength={32} name="mac" {...form.getInputProps('mac')} />
+            <Select
+              label={t('lighting:fields.group')}
+              clearable
+              data={(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))}
+              {...form.getInputProps('groupId')}
+              data-testid="lamp-form-group"
+            />
+            <TextInput label={t('lighting:fields.color')} maxLength={7} placeholder="#ffd27f" name="color" {...form.getInputProps('color')} />
+            <BoundedNumberInput
+              label={t('lighting:fields.latitude')}
+              bounds={NUMBER_BOUNDS.latitude}
+              name="latitude"
+              {...form.getInputProps('latitude')}
+            />
+            <BoundedNumberInput
+              label={t('lighting:fields.longitude')}
+              bounds={NUMBER_BOUNDS.longitude}
+              name="longitude"
+              {...form.getInputProps('longitude')}
+            />
+          </SimpleGrid>
+          <FormActions onCancel={onClose} loading={save.isPending} testId="lamp-save" />
+        </Stack>
+      </form>
+    </Modal>
   );
 }
