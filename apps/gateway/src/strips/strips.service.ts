@@ -111,7 +111,9 @@ export class StripsService {
           `UPDATE strip_light SET gateway_id = coalesce($2, gateway_id), addr = coalesce($3, addr), mac = coalesce($4, mac) WHERE device_id = $1`,
           [dto.id, dto.gatewayId ?? null, dto.addr ?? null, dto.mac ?? null],
         );
-        return { id: dto.id };
+        // A new MQTT identity: a new login (handed out once), and the old one ends.
+        if (current.code === dto.clientId) return { id: dto.id };
+        return { id: dto.id, mqtt: await this.credentials.rotate(tx, dto.id) };
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw AppException.conflict('stripClientIdTaken', { clientId: dto.clientId });
