@@ -282,7 +282,10 @@ async function resolveSeeds(source: LampSource): Promise<{ seeds: LampSeed[]; ga
     const prefix = source.prefix ?? 'LAMP-';
     return { seeds: generateLampCodes(source.count, prefix).map((code) => ({ code })), gatewayPrefix: `${prefix}GW-` };
   }
-  return { seeds: source.map((s) => (typeof s === 'string' ? { code: s } : s)), gatewayPrefix: 'GW-' };
+  const seeds = source.map((s) => (typeof s === 'string' ? { code: s } : s));
+  // Generated gateway ids are MQTT client ids: named after the codes, so two fleets on one broker do not take each
+  // other's connections (LAMP-00001 … hang off LAMP-GW-0001 …).
+  return { seeds, gatewayPrefix: `${(seeds[0]?.code ?? '').replace(/\d+$/, '')}GW-` };
 }
 
 /** Connects every gateway and lamp, publishes their retained states, and starts telemetry. */
