@@ -24,6 +24,8 @@ export interface BrokerAccount {
 /** What one writer grants: accounts, and per-account topic rules beyond the shared ones (a gateway's devices). */
 export interface BrokerAccessFragment {
   accounts: readonly BrokerAccount[];
+  /** Password-file lines made earlier with mosquittoPasswordLine (a writer that keeps them between writes). */
+  lines?: readonly string[];
   /** Username → ACL lines (`topic read|write|readwrite <filter>`). */
   rules?: ReadonlyMap<string, readonly string[]>;
 }
@@ -107,6 +109,11 @@ export class BrokerAccessDir {
   /** Replaces this writer's fragment and merges; answers whether the broker's files changed. */
   async write(name: string, fragment: BrokerAccessFragment): Promise<boolean> {
     const passwords: string[] = [];
+    for (const line of fragment.lines ?? []) {
+      const username = line.slice(0, line.indexOf(':'));
+      if (!SAFE_USERNAME.test(username) || line.includes('\n')) throw new Error(`MQTT password line not allowed: ${JSON.stringify(username)}`);
+      passwords.push(line);
+    }
     for (const account of fragment.accounts) {
       if (!SAFE_USERNAME.test(account.username)) throw new Error(`MQTT username not allowed: ${JSON.stringify(account.username)}`);
       passwords.push(mosquittoPasswordLine(account.username, account.password));

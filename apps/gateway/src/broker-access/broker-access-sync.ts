@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DEVICE_CODE_PATTERN, DeviceFamily, FAMILY_OF_DEVICE_TYPE, mqttUsernames, type DeviceType } from '@sc/contracts';
 import { BROKER_ACCESS_CHANNEL, NotificationListener } from '@sc/database';
-import { BrokerAccessDir, derivedMqttPassword, platformServices, speaksForRules, type BrokerAccount } from '@sc/messaging';
+import { BrokerAccessDir, derivedMqttPassword, mosquittoPasswordLine, platformServices, speaksForRules } from '@sc/messaging';
 import { Client } from 'pg';
 
 export interface BrokerAccessSettings {
@@ -38,6 +38,11 @@ export class BrokerAccessSync {
   private stopped = false;
   /** Accounts in the last write (for logs and tests). */
   accounts = 0;
+  /**
+   * Each account's password-file line by username, with the generation it was made for: a rewrite hashes only the
+   * accounts that are new or rotated (three hashes an account are most of a full write). About 250 bytes an account.
+   */
+  private lines = new Map<string, { generation: number; line: string }>();
 
   constructor(
     private readonly databaseUrl: string,
@@ -109,14 +114,14 @@ export class BrokerAccessSync {
 
   private async write(): Promise<void> {
     const started = Date.now();
-    const { accounts, rules, skipped } = await this.load();
-    const changed = await this.access.write(this.fragment, { accounts, rules });
-    this.accounts = accounts.length;
+    const { lines, rules, skipped } = await this.load();
+    const changed = await this.access.write(this.fragment, { accounts: [], lines, rules });
+    this.accounts = lines.length;
     if (skipped > 0) this.logger.warn(`${skipped} device codes cannot be MQTT usernames (DEVICE_CODE_PATTERN): those devices cannot log in`);
-    if (changed) this.logger.log(`Broker accounts written: ${accounts.length} (${Date.now() - started} ms)`);
+    if (changed) this.logger.log(`Broker accounts written: ${lines.length} (${Date.now() - started} ms)`);
   }
 
-  private async load(): Promise<{ accounts: BrokerAccount[]; rules: Map<string, string[]>; skipped: number }> {
+  private async load(): Promise<{ lines: string[]; rules: Map<string, string[]>; skipped: number }> {
     const client = new Client({ connectionString: this.databaseUrl, application_name: LISTENER_NAME });
     await client.connect();
     try {
@@ -133,17 +138,24 @@ export class BrokerAccessSync {
       );
       await client.query('COMMIT');
       const secret = this.settings.secret;
-      const account = (username: string, generation = 1): BrokerAccount => ({
-        username,
-        password: derivedMqttPassword(secret, username, generation),
-      });
-      const accounts = platformServices().map((service) => account(mqttUsernames.service(service)));
+      // Lines of accounts that no longer exist go with the old map.
+      const previous = this.lines;
+      const current = new Map<string, { generation: number; line: string }>();
+      const accounts: string[] = [];
+      const account = (username: string, generation = 1): void => {
+        let made = previous.get(username);
+        if (made?.generation !== generation)
+          made = { generation, line: mosquittoPasswordLine(username, derivedMqttPassword(secret, username, generation)) };
+        current.set(username, made);
+        accounts.push(made.line);
+      };
+      for (const service of platformServices()) account(mqttUsernames.service(service));
       let skipped = 0;
       for (const device of devices.rows) {
         const family = FAMILY_OF_DEVICE_TYPE[device.type];
         if (!family) continue;
         if (!DEVICE_CODE_PATTERN.test(device.code)) skipped++;
-        else accounts.push(account(mqttUsernames.device(family, device.code), device.generation));
+        else account(mqttUsernames.device(family, device.code), device.generation);
       }
       const rules = new Map<string, string[]>();
       for (const gateway of gateways.rows) {
@@ -152,7 +164,7 @@ export class BrokerAccessSync {
           continue;
         }
         const username = mqttUsernames.device(DeviceFamily.LampGateway, gateway.code);
-        accounts.push(account(username, gateway.generation));
+        account(username, gateway.generation);
         rules.set(username, []);
       }
       for (const light of bound.rows) {
@@ -161,12 +173,13 @@ export class BrokerAccessSync {
         const username = mqttUsernames.device(DeviceFamily.LampGateway, light.gateway);
         let list = rules.get(username);
         if (!list) {
-          accounts.push(account(username));
+          account(username);
           rules.set(username, (list = []));
         }
         list.push(...speaksForRules(light.family, light.code));
       }
-      return { accounts, rules, skipped };
+      this.lines = current;
+      return { lines: accounts, rules, skipped };
     } finally {
       await client.end();
     }
