@@ -23,6 +23,9 @@ describe('MQTT accounts: every device and service logs in, and a device speaks o
   const lamp = (code: string) => mqttUsernames.device(DeviceFamily.Lamp, code);
   const login = (username: string, generation = 1): MqttLogin => ({ username, password: derivedMqttPassword(SECRET, username, generation) });
   const worker = login(mqttUsernames.service(MqttService.WorkerLighting));
+  /** Generations as the registry gave them (one sequence for every device: never used twice). */
+  const generation: Record<string, number> = {};
+  const device = (code: string) => login(lamp(code), generation[code]);
   let db: TestDatabase;
   let sync: BrokerAccessSync;
   const clients: MqttClient[] = [];
@@ -58,9 +61,15 @@ describe('MQTT accounts: every device and service logs in, and a device speaks o
     // C hangs off the lamp gateway G; A and B speak for themselves.
     await db.query(`INSERT INTO lamp_gateway (code, name) VALUES ($1, $1)`, [G]);
     await db.query(`INSERT INTO lamp (device_id, gateway_id) SELECT id, $1 FROM device WHERE code = $2`, [G, C]);
+    // The strip light names a gateway nobody recorded: a light's gateway is what it reports, and creates no account.
+    await db.query(`INSERT INTO strip_light (device_id, gateway_id) SELECT id, $1 FROM device WHERE code = $2`, [`${p}GHOST`, S]);
+    for (const row of await db.query<{ code: string; generation: number }>(
+      `SELECT code, mqtt_generation AS generation FROM device UNION ALL SELECT code, mqtt_generation FROM lamp_gateway`,
+    ))
+      generation[row.code] = row.generation;
     sync = new BrokerAccessSync(db.url, { dir: ACCESS_DIR, pidFile: process.env.MQTT_BROKER_PID_FILE, secret: SECRET });
     await sync.start();
-    await waitForMqttLogin(MQTT_URL, login(lamp(A)));
+    await waitForMqttLogin(MQTT_URL, device(A));
   }, 30_000);
 
   afterEach(async () => {
@@ -75,9 +84,12 @@ describe('MQTT accounts: every device and service logs in, and a device speaks o
   it('refuses anonymous clients, wrong passwords and unknown devices', async () => {
     await expect(connect({})).rejects.toThrow(/Not authorized|Bad user name or password/i);
     await expect(connect({ username: lamp(A), password: 'guess' })).rejects.toThrow(/Not authorized|Bad user name or password/i);
-    await expect(connect(login(lamp(`${p}NOBODY`)))).rejects.toThrow(/Not authorized|Bad user name or password/i);
+    await expect(connect(login(lamp(`${p}NOBODY`), 1))).rejects.toThrow(/Not authorized|Bad user name or password/i);
+    await expect(connect(login(mqttUsernames.device(DeviceFamily.LampGateway, `${p}GHOST`), 1))).rejects.toThrow(
+      /Not authorized|Bad user name or password/i,
+    );
     // A's password is A's: it does not open B's account.
-    await expect(connect({ username: lamp(B), password: login(lamp(A)).password })).rejects.toThrow(/Not authorized|Bad user name or password/i);
+    await expect(connect({ username: lamp(B), password: device(A).password })).rejects.toThrow(/Not authorized|Bad user name or password/i);
   });
 
   it("a device reports on its own topics only: another device's state, ack or fault never reaches the platform", async () => {
@@ -86,7 +98,7 @@ describe('MQTT accounts: every device and service logs in, and a device speaks o
       platform,
       [MqttChannel.State, MqttChannel.Ack, MqttChannel.Event].map((c) => mqttTopics.all(DeviceFamily.Lamp, c)),
     );
-    const a = await connect(login(lamp(A)));
+    const a = await connect(device(A));
     await a.publishAsync(mqttTopics.of(DeviceFamily.Lamp, B, MqttChannel.State), '{"online":true,"bri":0}', { qos: 1 });
     await a.publishAsync(mqttTopics.of(DeviceFamily.Lamp, B, MqttChannel.Ack), '{"id":"forged","ok":true}', { qos: 1 });
     await a.publishAsync(mqttTopics.of(DeviceFamily.Lamp, B, MqttChannel.Event), '{"code":1,"active":true}', { qos: 1 });
@@ -98,9 +110,9 @@ describe('MQTT accounts: every device and service logs in, and a device speaks o
   });
 
   it('a device reads only its own commands, and may not command another device', async () => {
-    const a = await connect(login(lamp(A)));
+    const a = await connect(device(A));
     const heardByA = await listen(a, [mqttTopics.all(DeviceFamily.Lamp, MqttChannel.Cmd), mqttTopics.of(DeviceFamily.Lamp, B, MqttChannel.Cmd)]);
-    const b = await connect(login(lamp(B)));
+    const b = await connect(device(B));
     const heardByB = await listen(b, [mqttTopics.of(DeviceFamily.Lamp, B, MqttChannel.Cmd)]);
     const platform = await connect(worker);
     await platform.publishAsync(mqttTopics.of(DeviceFamily.Lamp, B, MqttChannel.Cmd), 'for B', { qos: 1 });
@@ -115,7 +127,7 @@ describe('MQTT accounts: every device and service logs in, and a device speaks o
   it('a lamp gateway speaks for the lights bound to it and for no other', async () => {
     const observer = await connect(testMqttLogin()!);
     const heard = await listen(observer, [mqttTopics.all(DeviceFamily.Lamp, MqttChannel.State)]);
-    const gateway = await connect(login(mqttUsernames.device(DeviceFamily.LampGateway, G)));
+    const gateway = await connect(login(mqttUsernames.device(DeviceFamily.LampGateway, G), generation[G]));
     const commands = await listen(gateway, [
       mqttTopics.of(DeviceFamily.Lamp, C, MqttChannel.Cmd),
       mqttTopics.of(DeviceFamily.Lamp, A, MqttChannel.Cmd),
@@ -139,7 +151,7 @@ describe('MQTT accounts: every device and service logs in, and a device speaks o
     const gateway = await connect(login(mqttUsernames.service(MqttService.Gateway)));
     const heardByGateway = await listen(gateway, [mqttTopics.all(DeviceFamily.Lamp, MqttChannel.State)]);
     await gateway.publishAsync(mqttTopics.of(DeviceFamily.Lamp, A, MqttChannel.Cmd), 'from the gateway', { qos: 1 });
-    const a = await connect(login(lamp(A)));
+    const a = await connect(device(A));
     await a.publishAsync(mqttTopics.of(DeviceFamily.Lamp, A, MqttChannel.State), 'A itself', { qos: 1 });
     await waitFor(() => heard.length > 0 || undefined);
     await quiet();
@@ -148,21 +160,32 @@ describe('MQTT accounts: every device and service logs in, and a device speaks o
   });
 
   it('rotating a credential or deleting a device drops its connection and refuses its old password', async () => {
-    const a = await connect(login(lamp(A)));
-    const b = await connect(login(lamp(B)));
+    const a = await connect(device(A));
+    const b = await connect(device(B));
     const closed = new Set<string>();
     a.on('close', () => closed.add('A'));
     b.on('close', () => closed.add('B'));
 
-    await db.query(`UPDATE device SET mqtt_generation = mqtt_generation + 1 WHERE code = $1`, [A]);
+    const [rotated] = await db.query<{ generation: number }>(
+      `UPDATE device SET mqtt_generation = nextval('mqtt_credential_seq') WHERE code = $1 RETURNING mqtt_generation AS generation`,
+      [A],
+    );
     await waitFor(() => closed.has('A') || undefined, 10_000);
-    await expect(connect(login(lamp(A)))).rejects.toThrow(/Not authorized|Bad user name or password/i);
-    await connect(login(lamp(A), 2));
+    await expect(connect(device(A))).rejects.toThrow(/Not authorized|Bad user name or password/i);
+    await connect(login(lamp(A), rotated.generation));
 
     await db.query(`DELETE FROM device WHERE code = $1`, [B]);
     await waitFor(() => closed.has('B') || undefined, 10_000);
-    await expect(connect(login(lamp(B)))).rejects.toThrow(/Not authorized|Bad user name or password/i);
+    await expect(connect(device(B))).rejects.toThrow(/Not authorized|Bad user name or password/i);
     expect(b.connected).toBe(false);
+    // B added again under the same code: a new generation, so B's old password stays refused.
+    const [again] = await db.query<{ id: number; generation: number }>(
+      `INSERT INTO device (type, code, name) VALUES ($1, $2, $2) RETURNING id, mqtt_generation AS generation`,
+      [DeviceType.SingleLamp, B],
+    );
+    expect(again.generation).not.toBe(generation[B]);
+    await waitForMqttLogin(MQTT_URL, login(lamp(B), again.generation));
+    await expect(connect(device(B))).rejects.toThrow(/Not authorized|Bad user name or password/i);
   });
 });
 
@@ -211,7 +234,8 @@ describe('MQTT logins handed out by the console: once on create, import and Edit
 
   it('strip lights, poles and lamp gateways get theirs on create; a gateway given a new code gets a new login', async () => {
     const strip = await admin.post<{ mqtt: MqttCredentials }>('/api/light/stripAddOrEdit', { lampName: 'Handed out strip', clientId: `${p}S1` });
-    expect(strip.body.data.mqtt).toEqual({ username: `strip/${p}S1`, password: derivedMqttPassword(SECRET, `strip/${p}S1`) });
+    const [stripRow] = await gw.db.query<{ generation: number }>(`SELECT mqtt_generation AS generation FROM device WHERE code = $1`, [`${p}S1`]);
+    expect(strip.body.data.mqtt).toEqual({ username: `strip/${p}S1`, password: derivedMqttPassword(SECRET, `strip/${p}S1`, stripRow.generation) });
     const pole = await admin.post<{ mqtt: MqttCredentials }>('/api/lamp/poleAddOrEdit', { name: 'Handed out pole', code: `${p}P1` });
     expect(pole.body.data.mqtt?.username).toBe(`pole/${p}P1`);
     const gateway = await admin.post<{ id: number; mqtt: MqttCredentials }>('/api/light/gatewayAddOrEdit', {
@@ -229,7 +253,10 @@ describe('MQTT logins handed out by the console: once on create, import and Edit
       name: 'Handed out gateway',
     });
     const second = renamed.body.data.mqtt;
-    expect(second).toEqual({ username: `lamp-gateway/${p}G2`, password: derivedMqttPassword(SECRET, `lamp-gateway/${p}G2`, 2) });
+    const [gatewayRow] = await gw.db.query<{ generation: number }>(`SELECT mqtt_generation AS generation FROM lamp_gateway WHERE code = $1`, [
+      `${p}G2`,
+    ]);
+    expect(second).toEqual({ username: `lamp-gateway/${p}G2`, password: derivedMqttPassword(SECRET, `lamp-gateway/${p}G2`, gatewayRow.generation) });
     await waitForMqttLogin(MQTT_URL, second);
     await expect(mqtt.connectAsync(MQTT_URL, { ...first, reconnectPeriod: 0 })).rejects.toThrow(/Not authorized|Bad user name or password/i);
     // A plain edit of the same gateway hands out nothing.
@@ -258,10 +285,13 @@ describe('MQTT logins handed out by the console: once on create, import and Edit
     expect(answer.status).toBe(200);
     const book = XLSX.read(Buffer.from(await answer.arrayBuffer()), { type: 'buffer' });
     const rows = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[book.SheetNames[0]], { header: 1 });
+    const issued = await gw.db.query<{ code: string; generation: number }>(
+      `SELECT code, mqtt_generation AS generation FROM device WHERE code = ANY($1::text[]) ORDER BY code`,
+      [[`${p}I1`, `${p}I2`]],
+    );
     expect(rows).toEqual([
       ['Code', 'User name', 'Password'],
-      [`${p}I1`, `lamp/${p}I1`, derivedMqttPassword(SECRET, `lamp/${p}I1`)],
-      [`${p}I2`, `lamp/${p}I2`, derivedMqttPassword(SECRET, `lamp/${p}I2`)],
+      ...issued.map((r) => [r.code, `lamp/${r.code}`, derivedMqttPassword(SECRET, `lamp/${r.code}`, r.generation)]),
     ]);
     await waitForMqttLogin(MQTT_URL, { username: `lamp/${p}I2`, password: String(rows[2][2]) });
     // Once: the offer ends with the download.

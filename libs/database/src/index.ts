@@ -20,6 +20,7 @@ import { DeviceCodeChanges1732196000000 } from './migrations/1732196000000-devic
 import { DeviceRuntime1732197000000 } from './migrations/1732197000000-device-runtime';
 import { LampListIndexes1732198000000 } from './migrations/1732198000000-lamp-list-indexes';
 import { MqttCredentials1732199000000 } from './migrations/1732199000000-mqtt-credentials';
+import { MqttCredentialSequence1732199100000 } from './migrations/1732199100000-mqtt-credential-sequence';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
@@ -47,6 +48,7 @@ export const MIGRATIONS = [
   DeviceRuntime1732197000000,
   LampListIndexes1732198000000,
   MqttCredentials1732199000000,
+  MqttCredentialSequence1732199100000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -42,9 +42,15 @@ export function mosquittoPasswordLine(username: string, password: string): strin
   return `${username}:$6$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
-/** The rules of a device that speaks through a gateway: it may report on its own topics and read its commands. */
+/**
+ * The rules of a gateway for a device that speaks through it: it may report on the device's channels and read its
+ * commands (never send it one).
+ */
 export function speaksForRules(family: DeviceFamily, code: string): string[] {
-  return [`topic write ${MQTT_TOPIC_ROOT}/${family}/${code}/+`, `topic read ${mqttTopics.of(family, code, MqttChannel.Cmd)}`];
+  return [
+    ...REPORT_CHANNELS.map((channel) => `topic write ${mqttTopics.of(family, code, channel)}`),
+    `topic read ${mqttTopics.of(family, code, MqttChannel.Cmd)}`,
+  ];
 }
 
 const REPORT_CHANNELS = [MqttChannel.State, MqttChannel.Ack, MqttChannel.Telemetry, MqttChannel.Event];

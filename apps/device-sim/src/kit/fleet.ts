@@ -283,8 +283,10 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     const total = [...plan.gateways.values()].reduce((n, codes) => n + codes.length, 0);
     const individual = options.individualConnections ?? total <= INDIVIDUAL_CONNECTION_LIMIT;
     const offline = pickIndexes(total, Math.round(total * (options.offlineFraction ?? 0)), this.random);
+    // Gateways with a record of their own log in with the platform's account; any other (generated here, or named by
+    // a light but never recorded) is the simulator's to grant.
     const named = new Map<string, number>();
-    for (const seed of seeds) if (seed.gatewayId) named.set(seed.gatewayId, seed.gatewayGeneration ?? 1);
+    for (const seed of seeds) if (seed.gatewayId && seed.gatewayGeneration !== undefined) named.set(seed.gatewayId, seed.gatewayGeneration);
     for (const [gatewayId, codes] of plan.gateways) {
       const gateway = new SimGateway<State>(
         gatewayId,

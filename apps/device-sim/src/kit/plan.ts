@@ -7,7 +7,7 @@ export interface DeviceSeed {
   gatewayId?: string;
   /** The schedule the device was last given (its jobList): a controller keeps it across restarts. */
   schedule?: LampSchedule;
-  /** Credential generations of the device and of its recorded gateway (the registry's; 1 when not given). */
+  /** Credential generations of the device and of its gateway when the gateway has a record (the registry's; 1 when not given). */
   generation?: number;
   gatewayGeneration?: number;
 }
@@ -41,7 +41,8 @@ export async function loadSeeds(databaseUrl: string, declaration: FamilyDeclarat
     return rows.map((r) => ({
       code: r.code,
       generation: r.generation,
-      ...(r.gateway_id ? { gatewayId: r.gateway_id, gatewayGeneration: r.gateway_generation ?? 1 } : {}),
+      ...(r.gateway_id ? { gatewayId: r.gateway_id } : {}),
+      ...(r.gateway_generation !== null ? { gatewayGeneration: r.gateway_generation } : {}),
       ...(r.job_list ? { schedule: r.job_list } : {}),
     }));
   } finally {

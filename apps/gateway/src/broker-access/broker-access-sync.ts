@@ -21,8 +21,8 @@ const LISTENER_NAME = 'sc-broker-access';
 
 /**
  * Keeps the broker's accounts equal to the registry: every device (`{family}/{code}`, its password derived from the
- * secret and its credential generation), every lamp gateway (recorded, or named by a light's `gatewayId`) with the
- * lights bound to it, and the platform services.
+ * secret and its credential generation), every recorded lamp gateway with the lights bound to it, and the platform
+ * services.
  * Written as the `platform-<database>` fragment of the broker's access directory; the broker reloads it, and drops
  * the connections whose password no longer holds (a deleted or rotated device).
  */
@@ -95,8 +95,10 @@ export class BrokerAccessSync {
       this.again = true;
       return;
     }
-    clearTimeout(this.timer);
+    // A write is already due: later announcements join it (a stream of them must not put it off for ever).
+    if (this.timer) return;
     this.timer = setTimeout(() => {
+      this.timer = undefined;
       this.running = this.write()
         .catch((err: Error) => {
           this.logger.error(`Broker accounts not written: ${err.message}; trying again`);
@@ -168,15 +170,10 @@ export class BrokerAccessSync {
         rules.set(username, []);
       }
       for (const light of bound.rows) {
-        if (!DEVICE_CODE_PATTERN.test(light.gateway) || !DEVICE_CODE_PATTERN.test(light.code)) continue;
-        // A gateway the lights name but that has no record of its own yet logs in too (at generation 1).
-        const username = mqttUsernames.device(DeviceFamily.LampGateway, light.gateway);
-        let list = rules.get(username);
-        if (!list) {
-          account(username);
-          rules.set(username, (list = []));
-        }
-        list.push(...speaksForRules(light.family, light.code));
+        if (!DEVICE_CODE_PATTERN.test(light.code)) continue;
+        // Only a recorded gateway logs in: a code the lights name without a record has no account (a light's
+        // gateway is also what the light reports, so it must never create one).
+        rules.get(mqttUsernames.device(DeviceFamily.LampGateway, light.gateway))?.push(...speaksForRules(light.family, light.code));
       }
       this.lines = current;
       return { lines: accounts, rules, skipped };

@@ -19,18 +19,18 @@ export class DeviceCredentials {
   }
 
   /** The login of a device account, or undefined without a credential secret or for a code no username can hold. */
-  of(family: DeviceFamily, code: string, generation = 1): MqttCredentials | undefined {
+  of(family: DeviceFamily, code: string, generation: number): MqttCredentials | undefined {
     const secret = this.config.mqttCredentialSecret;
     if (!secret || !DEVICE_CODE_PATTERN.test(code)) return undefined;
     const username = mqttUsernames.device(family, code);
     return { username, password: derivedMqttPassword(secret, username, generation) };
   }
 
-  /** Raises the device's credential generation (inside the caller's transaction) and answers its new login. */
+  /** Gives the device a new credential generation (inside the caller's transaction) and answers its new login. */
   async rotate(tx: EntityManager, deviceId: number): Promise<MqttCredentials | undefined> {
     // An UPDATE answers [rows, affected] through TypeORM.
     const [rows]: [{ type: DeviceType; code: string; generation: number }[], number] = await tx.query(
-      `UPDATE device SET mqtt_generation = mqtt_generation + 1 WHERE id = $1 RETURNING type, code, mqtt_generation AS generation`,
+      `UPDATE device SET mqtt_generation = nextval('mqtt_credential_seq') WHERE id = $1 RETURNING type, code, mqtt_generation AS generation`,
       [deviceId],
     );
     const row = rows[0];

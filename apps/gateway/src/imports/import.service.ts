@@ -50,13 +50,31 @@ interface ReadRow {
 interface StoredCredentials {
   userId: number;
   family: DeviceFamily;
+  /** The added devices' codes and credential generations as the import made them. */
   codes: string[];
+  generations: number[];
 }
 
 interface StoredReport {
   userId: number;
   kind: string;
   errors: ImportRowError[];
+}
+
+/** The current credential generations of devices (or lamp gateways) by code, in code order. */
+function generationRows(db: EntityManager, family: DeviceFamily, codes: string[]): Promise<{ code: string; generation: number }[]> {
+  return family === DeviceFamily.LampGateway
+    ? db.query(`SELECT code, mqtt_generation AS generation FROM lamp_gateway WHERE code = ANY($1::text[]) ORDER BY code`, [codes])
+    : db.query(`SELECT code, mqtt_generation AS generation FROM device WHERE code = ANY($1::text[]) AND type = $2 ORDER BY code`, [
+        codes,
+        DEVICE_TYPE_OF_FAMILY[family],
+      ]);
+}
+
+/** The generations the added devices were given, in the order of `codes`. */
+async function generationsOf(db: EntityManager, family: DeviceFamily, codes: string[]): Promise<number[]> {
+  const byCode = new Map((await generationRows(db, family, codes)).map((r) => [r.code, r.generation]));
+  return codes.map((code) => byCode.get(code) ?? 0);
 }
 
 /** A cell's value as the text a user sees. */
@@ -109,6 +127,7 @@ export class ImportService {
     markDuplicates(table, rows, sheet.header, columnIndex, lng, errors);
 
     let added: string[] = [];
+    let generations: number[] = [];
     let result: ImportResult;
     try {
       result = await this.db.transaction(async (tx) => {
@@ -135,6 +154,7 @@ export class ImportService {
         if (toAdd.length > 0) await table.insert(tx, toAdd, groupId);
         if (toChange.length > 0) await table.update(tx, toChange, groupId);
         added = toAdd.map((r) => String(r.values[table.codeColumn]));
+        if (table.mqttFamily) generations = await generationsOf(tx, table.mqttFamily, added);
         return result;
       });
     } catch (err) {
@@ -146,7 +166,7 @@ export class ImportService {
     // The added devices' MQTT logins, to download once. Only the codes are kept: the passwords are derived again then.
     if (added.length > 0 && table.mqttFamily && this.credentials.available) {
       const credentialsId = randomUUID();
-      const stored: StoredCredentials = { userId: caller.userId, family: table.mqttFamily, codes: added };
+      const stored: StoredCredentials = { userId: caller.userId, family: table.mqttFamily, codes: added, generations };
       await this.redis.client.set(this.redis.key('import-credentials', credentialsId), JSON.stringify(stored), 'EX', REPORT_TTL_SECONDS);
       result.credentialsId = credentialsId;
     }
@@ -155,7 +175,8 @@ export class ImportService {
 
   /**
    * The MQTT logins of the devices an import added, as an xlsx: once (the download ends the offer), for the user who
-   * imported them. Devices deleted since are left out; a device rotated since gets its current login.
+   * imported them. Devices deleted or given new credentials since are left out: only logins the import issued, still
+   * valid, are handed out (a generation is never used twice, so an equal generation is the same, untouched device).
    */
   async credentialsOf(caller: Caller, id: string, lng: Language): Promise<Buffer> {
     const key = this.redis.key('import-credentials', id);
@@ -163,15 +184,8 @@ export class ImportService {
     const stored = text ? (JSON.parse(text) as StoredCredentials) : null;
     // Someone else's offer stays theirs; of two downloads at once, the one that takes the key gets the file.
     if (!stored || stored.userId !== caller.userId || (await this.redis.client.del(key)) !== 1) throw AppException.notFound('importCredentialsGone');
-    const rows: { code: string; generation: number }[] =
-      stored.family === DeviceFamily.LampGateway
-        ? await this.db.query(`SELECT code, mqtt_generation AS generation FROM lamp_gateway WHERE code = ANY($1::text[]) ORDER BY code`, [
-            stored.codes,
-          ])
-        : await this.db.query(`SELECT code, mqtt_generation AS generation FROM device WHERE code = ANY($1::text[]) AND type = $2 ORDER BY code`, [
-            stored.codes,
-            DEVICE_TYPE_OF_FAMILY[stored.family],
-          ]);
+    const issued = new Map(stored.codes.map((code, i) => [code, stored.generations[i]]));
+    const rows = (await generationRows(this.db.manager, stored.family, stored.codes)).filter((r) => issued.get(r.code) === r.generation);
     const header = (['code', 'username', 'password'] as const).map((k) => translateField(lng, k));
     const logins = rows.flatMap(({ code, generation }) => {
       const login = this.credentials.of(stored.family, code, generation);

@@ -78,12 +78,13 @@ export class GatewaysService {
           if (rows.length === 0) throw AppException.field('regionId', 'regionNotFound');
         }
         if (dto.id === undefined) {
-          const [{ id }]: { id: number }[] = await tx.query(
-            `INSERT INTO lamp_gateway (code, name, region_id, addr, latitude, longitude) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+          const [{ id, generation }]: { id: number; generation: number }[] = await tx.query(
+            `INSERT INTO lamp_gateway (code, name, region_id, addr, latitude, longitude) VALUES ($1, $2, $3, $4, $5, $6)
+             RETURNING id, mqtt_generation AS generation`,
             [dto.gatewayId, dto.name, dto.regionId ?? null, dto.addr ?? '', dto.latitude ?? null, dto.longitude ?? null],
           );
           // The new gateway's MQTT login, handed out once (docs/security.md).
-          return { id, mqtt: this.credentials.of(DeviceFamily.LampGateway, dto.gatewayId) };
+          return { id, mqtt: this.credentials.of(DeviceFamily.LampGateway, dto.gatewayId, generation) };
         }
         const [current]: { code: string }[] = await tx.query(`SELECT code FROM lamp_gateway WHERE id = $1 FOR UPDATE`, [dto.id]);
         if (!current) throw AppException.notFound();
@@ -116,7 +117,7 @@ export class GatewaysService {
         if (!recoded) return { id: dto.id };
         // A new MQTT identity: a new login, and the old one ends.
         const [[row]]: [{ generation: number }[], number] = await tx.query(
-          `UPDATE lamp_gateway SET mqtt_generation = mqtt_generation + 1 WHERE id = $1 RETURNING mqtt_generation AS generation`,
+          `UPDATE lamp_gateway SET mqtt_generation = nextval('mqtt_credential_seq') WHERE id = $1 RETURNING mqtt_generation AS generation`,
           [dto.id],
         );
         return { id: dto.id, mqtt: this.credentials.of(DeviceFamily.LampGateway, dto.gatewayId, row.generation) };

@@ -82,8 +82,9 @@ export class LightingService {
         if (dto.groupId !== undefined && dto.groupId !== null) await assertGroupOfType(tx, dto.groupId, DeviceType.SingleLamp, 'groupId');
         if (dto.id === undefined) {
           if (dto.gatewayId) await gatewayByCode(tx, dto.gatewayId, 'gatewayId');
-          const [{ id }]: { id: number }[] = await tx.query(
-            `INSERT INTO device (type, code, name, region_id, group_id, latitude, longitude) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+          const [{ id, generation }]: { id: number; generation: number }[] = await tx.query(
+            `INSERT INTO device (type, code, name, region_id, group_id, latitude, longitude) VALUES ($1, $2, $3, $4, $5, $6, $7)
+             RETURNING id, mqtt_generation AS generation`,
             [
               DeviceType.SingleLamp,
               dto.clientId,
@@ -103,7 +104,7 @@ export class LightingService {
             (dto.color ?? '').toLowerCase(),
           ]);
           // The new lamp's MQTT login, handed out once (docs/security.md).
-          return { id, mqtt: this.credentials.of(DeviceFamily.Lamp, dto.clientId) };
+          return { id, mqtt: this.credentials.of(DeviceFamily.Lamp, dto.clientId, generation) };
         }
         const [current]: { code: string; gatewayId: string }[] = await tx.query(
           `SELECT d.code, l.gateway_id AS "gatewayId" FROM device d JOIN lamp l ON l.device_id = d.id WHERE d.id = $1 AND d.type = $2 FOR UPDATE`,

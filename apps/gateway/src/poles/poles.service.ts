@@ -77,13 +77,14 @@ export class PolesService {
           await assertExists(tx, `SELECT 1 FROM region WHERE id = $1`, [dto.regionId], 'regionId', 'regionNotFound');
         if (dto.groupId !== undefined && dto.groupId !== null) await assertPoleGroup(tx, dto.groupId);
         if (dto.id === undefined) {
-          const [{ id }]: { id: number }[] = await tx.query(
-            `INSERT INTO device (type, code, name, region_id, group_id, latitude, longitude) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+          const [{ id, generation }]: { id: number; generation: number }[] = await tx.query(
+            `INSERT INTO device (type, code, name, region_id, group_id, latitude, longitude) VALUES ($1, $2, $3, $4, $5, $6, $7)
+             RETURNING id, mqtt_generation AS generation`,
             [DeviceType.LampPole, dto.code, dto.name, dto.regionId ?? null, dto.groupId ?? null, dto.latitude ?? null, dto.longitude ?? null],
           );
           await tx.query(`INSERT INTO lamp_pole (device_id, address, remark) VALUES ($1, $2, $3)`, [id, dto.address ?? '', dto.remark ?? '']);
           // The new pole's MQTT login (its own controller), handed out once.
-          return { id, mqtt: this.credentials.of(DeviceFamily.Pole, dto.code) };
+          return { id, mqtt: this.credentials.of(DeviceFamily.Pole, dto.code, generation) };
         }
         const [, affected] = (await tx.query(
           `UPDATE device SET code = $2, name = $3,

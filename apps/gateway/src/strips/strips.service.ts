@@ -71,8 +71,8 @@ export class StripsService {
         if (dto.regionId !== undefined && dto.regionId !== null) await assertRegionExists(tx, dto.regionId);
         if (dto.groupId !== undefined && dto.groupId !== null) await assertStripGroup(tx, dto.groupId);
         if (dto.id === undefined) {
-          const [{ id }]: { id: number }[] = await tx.query(
-            `INSERT INTO device (type, code, name, region_id, group_id) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+          const [{ id, generation }]: { id: number; generation: number }[] = await tx.query(
+            `INSERT INTO device (type, code, name, region_id, group_id) VALUES ($1, $2, $3, $4, $5) RETURNING id, mqtt_generation AS generation`,
             [DeviceType.LightStrip, dto.clientId, dto.lampName, dto.regionId ?? null, dto.groupId ?? null],
           );
           await tx.query(`INSERT INTO strip_light (device_id, gateway_id, addr, mac) VALUES ($1, $2, $3, $4)`, [
@@ -82,7 +82,7 @@ export class StripsService {
             dto.mac ?? '',
           ]);
           // The new strip light's MQTT login, handed out once (docs/security.md).
-          return { id, mqtt: this.credentials.of(DeviceFamily.Strip, dto.clientId) };
+          return { id, mqtt: this.credentials.of(DeviceFamily.Strip, dto.clientId, generation) };
         }
         const [current]: { code: string }[] = await tx.query(`SELECT code FROM device WHERE id = $1 AND type = $2 FOR UPDATE`, [
           dto.id,

@@ -19,8 +19,8 @@ characters). Payloads are JSON in UTF-8, at most 8 KiB.
 Authentication (docs/security.md): the broker admits no anonymous client. A device logs in with the username
 \`{family}/{deviceId}\` and the password the platform issued for it; it may publish only on its own topics
 (\`city/v1/{family}/{deviceId}/state|ack|telemetry|event\`, its Last Will included) and read only its own \`cmd\`. A lamp
-gateway (\`lamp-gateway/{code}\`) may also publish and read for the lights whose records name it. Every device may read
-radar events. The platform's services log in as \`svc/{service}\`, each with the rights its families need. Messages a
+gateway with a record (\`lamp-gateway/{code}\`) may also report for the lights bound to it and read their commands. Every
+account may read radar events. The platform's services log in as \`svc/{service}\`, each with the rights its families need. Messages a
 client may not publish are dropped by the broker: they never reach the platform.
 
 Delivery rules:
