@@ -3,6 +3,8 @@ import { zhCN } from '@sc/i18n/locales/zh-CN';
 import { enUS } from '@sc/i18n/locales/en-US';
 import { common as zhCommon } from '../apps/web/src/i18n/locales/zh/common';
 import { common as enCommon } from '../apps/web/src/i18n/locales/en/common';
+import { common as esCommon } from '../apps/web/src/i18n/locales/es/common';
+import { common as jaCommon } from '../apps/web/src/i18n/locales/ja/common';
 import { waitFor } from '@sc/testing';
 import type { RunningGateway } from './support/gateway-process';
 import {
@@ -264,5 +266,26 @@ describe('web console: shell', () => {
     await page.locator('[data-device="desktop"]').waitFor();
     expect(await settlesOnScreen(page.getByTestId('sidebar'), DESKTOP, true)).toBe(true);
     expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('shows the auto-refresh choice whole in Spanish and in Japanese', async () => {
+    for (const [language, off, every] of [
+      ['es', esCommon.nav.autoRefreshOff, esCommon.nav.everySeconds],
+      ['ja', jaCommon.nav.autoRefreshOff, jaCommon.nav.everySeconds],
+    ] as const) {
+      const page = await open(asAdmin, DESKTOP, { language });
+      await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+      const select = page.getByTestId('auto-refresh');
+      await select.waitFor();
+      expect(await select.inputValue()).toBe(off);
+      // The text fits its box: nothing is cut off.
+      expect(await select.evaluate((input) => input.scrollWidth <= input.clientWidth)).toBe(true);
+      await select.click();
+      const longest = every.replace('{{seconds}}', '60');
+      await page.getByRole('option', { name: longest }).click();
+      expect(await select.inputValue()).toBe(longest);
+      expect(await select.evaluate((input) => input.scrollWidth <= input.clientWidth)).toBe(true);
+      expect(pageErrors(page)).toEqual([]);
+    }
   });
 });

@@ -144,7 +144,11 @@ export class BrokerAccessDir {
     return this.merge();
   }
 
-  /** Merges every fragment into the broker's files (first fragment by name wins a username) and signals the broker. */
+  /**
+   * Merges every fragment into the broker's files and signals the broker. Fragments are taken in name order and the
+   * first to name a username wins it: a development tool's (`dev-…`, a simulator playing devices) come before the
+   * platform's (`platform-…`); a production broker has the platform's only.
+   */
   merge(): Promise<boolean> {
     return this.locked(() => {
       mkdirSync(this.fragments, { recursive: true });

@@ -264,7 +264,9 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
       options.brokerAccess ??
       (process.env.MQTT_BROKER_ACCESS_DIR ? { dir: process.env.MQTT_BROKER_ACCESS_DIR, pidFile: process.env.MQTT_BROKER_PID_FILE } : undefined);
     if (access && this.secret) this.access = new BrokerAccessDir(access.dir, { pidFile: access.pidFile });
-    this.fragment = `sim-${process.pid}-${family.declaration.family}-${options.gatewayPrefix}-${Math.random().toString(36).slice(2, 8)}`;
+    // `dev-…`: ahead of the platform's fragments in the merge, so the devices a simulator plays log in with the
+    // passwords it derives, whatever generation the registry holds for a code it was given (a development broker only).
+    this.fragment = `dev-sim-${process.pid}-${family.declaration.family}-${options.gatewayPrefix}-${Math.random().toString(36).slice(2, 8)}`;
     const { min = 50, max = 300 } = options.ackLatencyMs ?? {};
     this.latency = { min: Math.max(0, min), max: Math.max(min, max) };
     const clock = options.clock;

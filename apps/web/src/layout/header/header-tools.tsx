@@ -86,6 +86,15 @@ function RefreshButton() {
   );
 }
 
+/**
+ * A width that shows the longest of `labels` whole beside the select's icon and chevron, in any language: a CJK
+ * character takes about two `ch`, any other one.
+ */
+function fitWidth(labels: string[]): string {
+  const widest = Math.max(...labels.map((label) => [...label].reduce((n, c) => n + (c.codePointAt(0)! >= 0x2e80 ? 2 : 1), 0)));
+  return `calc(${widest}ch + 62px)`;
+}
+
 function AutoRefreshSelect() {
   const { t } = useTranslation();
   const { isAutoRefresh, intervalTime, choose } = useAutoRefresh();
@@ -96,7 +105,7 @@ function AutoRefreshSelect() {
   return (
     <Select
       size="xs"
-      w={118}
+      w={fitWidth(data.map((d) => d.label))}
       data={data}
       value={isAutoRefresh ? String(intervalTime) : 'off'}
       onChange={(value) => choose(value && value !== 'off' ? Number(value) : null)}
