@@ -42,6 +42,8 @@ export function mosquittoPasswordLine(username: string, password: string): strin
   return `${username}:$6$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
+const REPORT_CHANNELS = [MqttChannel.State, MqttChannel.Ack, MqttChannel.Telemetry, MqttChannel.Event];
+
 /**
  * The rules of a gateway for a device that speaks through it: it may report on the device's channels and read its
  * commands (never send it one).
@@ -52,8 +54,6 @@ export function speaksForRules(family: DeviceFamily, code: string): string[] {
     `topic read ${mqttTopics.of(family, code, MqttChannel.Cmd)}`,
   ];
 }
-
-const REPORT_CHANNELS = [MqttChannel.State, MqttChannel.Ack, MqttChannel.Telemetry, MqttChannel.Event];
 
 /**
  * The rules every broker of the platform has: each device (username `{family}/{code}`) on its own topics only, and

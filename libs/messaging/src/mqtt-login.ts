@@ -18,6 +18,14 @@ export function derivedMqttPassword(secret: string, username: string, generation
   return createHmac('sha256', secret).update(`${username}\n${generation}`).digest('hex');
 }
 
+/** CONNACK codes of a refused login (MQTT 3.1.1: 4 and 5; MQTT 5: 134 and 135). */
+const LOGIN_REFUSED = new Set([4, 5, 134, 135]);
+
+/** Whether an MQTT client's error is the broker refusing its login (not an unreachable or failing broker). */
+export function isLoginRefused(err: unknown): boolean {
+  return LOGIN_REFUSED.has(Number((err as { code?: unknown } | undefined)?.code));
+}
+
 /**
  * The login of a platform service (`svc/<service>`): MQTT_PASSWORD when given (a deployment's secret for that service),
  * else derived from MQTT_CREDENTIAL_SECRET, else none (a broker that takes anonymous clients, e.g. one of the

@@ -11,7 +11,7 @@ import {
   type OfflineStateMessage,
 } from '@sc/contracts';
 import { BrokerAccessDir, speaksForRules, waitForMqttLogin, type BrokerAccount } from '@sc/messaging/broker-access';
-import { derivedMqttPassword, type MqttLogin } from '@sc/messaging/mqtt-login';
+import { derivedMqttPassword, isLoginRefused, type MqttLogin } from '@sc/messaging/mqtt-login';
 import mqtt, { type MqttClient } from 'mqtt';
 import pino, { type Logger } from 'pino';
 import { SimClock } from './clock';
@@ -197,9 +197,6 @@ function zeroStats(): FleetStats {
   };
 }
 
-/** CONNACK codes of a refused login (MQTT 3.1.1 4 and 5, MQTT 5 134 and 135). */
-const LOGIN_REFUSED = new Set([4, 5, 134, 135]);
-
 /**
  * Waits for the first connection. A refused login does not stop the fleet: that device (an unregistered or deleted
  * one) stays off the broker and keeps trying, as a real one would, while the others go on.
@@ -210,7 +207,7 @@ function waitForConnect(client: MqttClient, timeoutMs: number, what: string): Pr
       clearTimeout(timer);
       client.off('connect', onConnect);
       client.off('error', done);
-      if (err && !LOGIN_REFUSED.has(Number((err as Error & { code?: unknown }).code))) reject(err);
+      if (err && !isLoginRefused(err)) reject(err);
       else resolve();
     };
     const onConnect = () => done();

@@ -1,4 +1,4 @@
-import type { MqttLogin } from '@sc/messaging';
+import { isLoginRefused, type MqttLogin } from '@sc/messaging';
 import mqtt from 'mqtt';
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
@@ -67,14 +67,11 @@ export function probeMqtt(url: string, timeoutMs = 3000, login?: MqttLogin, reac
           else resolve();
         };
         client.once('connect', () => finish());
-        client.once('error', (err) => finish(reachOnly && LOGIN_REFUSED.has(Number((err as Error & { code?: unknown }).code)) ? undefined : err));
+        client.once('error', (err) => finish(reachOnly && isLoginRefused(err) ? undefined : err));
         client.once('close', () => finish(new Error('connection closed')));
       }),
   );
 }
-
-/** CONNACK codes of a refused login (MQTT 3.1.1 4 and 5, MQTT 5 134 and 135). */
-const LOGIN_REFUSED = new Set([4, 5, 134, 135]);
 
 export const PROBES: Record<ServiceName, (url: string, login?: MqttLogin, reachOnly?: boolean) => Promise<ServiceHealth>> = {
   postgres: (url) => probePostgres(url),
