@@ -24,12 +24,6 @@ export function testMqttLogin(): MqttLogin | undefined {
   return process.env.MQTT_CREDENTIAL_SECRET ? account(TEST_ACCOUNT) : undefined;
 }
 
-/** The login of a device account (`{family}/{code}`) at a credential generation, or none on a broker that takes anyone. */
-export function deviceMqttLogin(username: string, generation = 1): MqttLogin | undefined {
-  const secret = process.env.MQTT_CREDENTIAL_SECRET;
-  return secret ? { username, password: derivedMqttPassword(secret, username, generation) } : undefined;
-}
-
 let harness: Promise<void> | null = null;
 
 /**
