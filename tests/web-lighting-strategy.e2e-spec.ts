@@ -114,8 +114,12 @@ describe('web console: lamp strategies', () => {
     await page.getByTestId(`distribute-row-${lamps.codes[lamps.codes.length - 1]}`).waitFor();
     await page.getByTestId('distribute-select-page').click();
     expect(await page.getByTestId('distribute-selected').textContent()).toBe(`${lamps.codes.length} selected`);
-    const sent = page.waitForResponse((res) => res.url().endsWith('/api/light/strategyDistribute'));
     await page.getByTestId('distribute-confirm').click();
+    // Confirmed with the number of lamps it reaches before anything is sent.
+    const confirm = page.getByRole('dialog', { name: 'Send the command?' });
+    await confirm.getByText(`Distribute "${name}" for ${lamps.codes.length} lamps.`).waitFor();
+    const sent = page.waitForResponse((res) => res.url().endsWith('/api/light/strategyDistribute'));
+    await page.getByTestId('command-confirm').click();
     const { data } = (await (await sent).json()) as { data: { dispatchId: string } };
     await page.locator(`[data-testid=dispatch-panel][data-status=${DispatchStatus.AllSuccessful}]`).waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('dispatch-progress').textContent()).toBe(`${lamps.codes.length} of ${lamps.codes.length} answered`);

@@ -45,7 +45,12 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     icon: IconBulb,
     roles: [Role.Admin, Role.Visit],
     children: [
-      { path: '/smartLamp/equipmentManage', title: 'equipmentManage', roles: [Role.Admin], namespaces: ['imports', 'lighting', 'region'] },
+      {
+        path: '/smartLamp/equipmentManage',
+        title: 'equipmentManage',
+        roles: [Role.Admin],
+        namespaces: ['dispatch', 'imports', 'lighting', 'region'],
+      },
       { path: '/smartLamp/lampControl', title: 'lampControl', roles: [Role.Admin], namespaces: ['dispatch', 'lighting', 'region'] },
       { path: '/smartLamp/lampStrategy', title: 'lampStrategy', roles: [Role.Admin], namespaces: ['dispatch', 'lighting', 'region', 'strategy'] },
       { path: '/smartLamp/lightManage', title: 'lightManage', roles: [Role.Admin], namespaces: ['dispatch', 'lighting', 'region', 'strip'] },

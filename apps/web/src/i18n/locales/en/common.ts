@@ -92,6 +92,7 @@ export const common = {
   },
   actions: {
     search: 'Search',
+    filters: 'Filters',
     reset: 'Reset',
     add: 'Add',
     edit: 'Edit',
@@ -103,6 +104,11 @@ export const common = {
     back: 'Back',
     operations: 'Actions',
     backHome: 'Back to home',
+  },
+  command: {
+    confirmTitle: 'Send the command?',
+    send: 'Send',
+    progress: 'Dispatch progress',
   },
   feedback: {
     confirmDelete: 'Are you sure to delete?',

@@ -94,6 +94,7 @@ export const common: Shape<typeof en> = {
   },
   actions: {
     search: 'Buscar',
+    filters: 'Filtros',
     reset: 'Restablecer',
     add: 'Añadir',
     edit: 'Editar',
@@ -105,6 +106,11 @@ export const common: Shape<typeof en> = {
     back: 'Volver',
     operations: 'Acciones',
     backHome: 'Volver al inicio',
+  },
+  command: {
+    confirmTitle: '¿Enviar la orden?',
+    send: 'Enviar',
+    progress: 'Progreso del envío',
   },
   feedback: {
     confirmDelete: '¿Seguro que desea eliminarlo?',

@@ -94,6 +94,7 @@ export const common: Shape<typeof en> = {
   },
   actions: {
     search: '検索',
+    filters: '絞り込み',
     reset: 'リセット',
     add: '追加',
     edit: '編集',
@@ -105,6 +106,11 @@ export const common: Shape<typeof en> = {
     back: '戻る',
     operations: '操作',
     backHome: 'ホームに戻る',
+  },
+  command: {
+    confirmTitle: 'コマンドを送信しますか？',
+    send: '送信',
+    progress: '配信の進捗',
   },
   feedback: {
     confirmDelete: '削除してもよろしいですか？',

@@ -94,6 +94,7 @@ export const common: Shape<typeof en> = {
   },
   actions: {
     search: '查询',
+    filters: '筛选',
     reset: '重置',
     add: '新增',
     edit: '编辑',
@@ -105,6 +106,11 @@ export const common: Shape<typeof en> = {
     back: '返回',
     operations: '操作',
     backHome: '返回首页',
+  },
+  command: {
+    confirmTitle: '确认下发指令？',
+    send: '下发',
+    progress: '下发进度',
   },
   feedback: {
     confirmDelete: '确定要删除吗？',
