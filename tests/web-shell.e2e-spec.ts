@@ -1,4 +1,4 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Request } from 'playwright-core';
 import { zhCN } from '@sc/i18n/locales/zh-CN';
 import { enUS } from '@sc/i18n/locales/en-US';
 import { common as zhCommon } from '../apps/web/src/i18n/locales/zh/common';
@@ -267,6 +267,61 @@ describe('web console: shell', () => {
     expect(await settlesOnScreen(page.getByTestId('sidebar'), DESKTOP, true)).toBe(true);
     expect(pageErrors(page)).toEqual([]);
   });
+
+  it('sends each request of a page once per navigation, none cancelled, on every page of the menu', async () => {
+    const page = await open(asAdmin);
+    // Auto refresh would run the lists again on its own timer.
+    await page.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
+    await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+    await page.getByTestId('sidebar').waitFor();
+    const pages = [
+      ['/smartLamp', '/smartLamp/equipmentManage'],
+      ['/smartLamp', '/smartLamp/lampControl'],
+      ['/smartLamp', '/smartLamp/lampStrategy'],
+      ['/smartLamp', '/smartLamp/lightManage'],
+      ['/smartLamp', '/smartLamp/lightStrategy'],
+      ['/smartLamp', '/smartLamp/lampAlarm'],
+      ['/smartLamp', '/smartLamp/energy'],
+      ['/lampPole', '/lampPole/poleManage'],
+      ['/systemSetting', '/systemSetting/userManage'],
+      ['/systemSetting', '/systemSetting/permission'],
+      ['/systemSetting', '/systemSetting/log'],
+    ];
+    const report: string[] = [];
+    for (const [section, path] of pages) {
+      const link = page.getByTestId('sidebar').getByTestId(`menu-${path}`);
+      if (!(await link.isVisible())) await page.getByTestId('sidebar').getByTestId(`menu-${section}`).click();
+      // The page's own requests: from the click until none has started or ended for a while.
+      const keys: string[] = [];
+      const cancelled: string[] = [];
+      let last = Date.now();
+      const api = (request: Request) => new URL(request.url()).pathname.startsWith('/api/');
+      const sent = (request: Request) => {
+        if (!api(request)) return;
+        last = Date.now();
+        keys.push(`${request.method()} ${new URL(request.url()).pathname}${new URL(request.url()).search} ${request.postData() ?? ''}`);
+      };
+      const ended = (request: Request) => {
+        if (api(request)) last = Date.now();
+      };
+      const failed = (request: Request) => {
+        if (api(request)) cancelled.push(`${request.method()} ${new URL(request.url()).pathname}`);
+      };
+      page.on('request', sent);
+      page.on('requestfinished', ended);
+      page.on('requestfailed', failed);
+      await link.click();
+      await waitForPath(page, path);
+      await waitFor(() => (keys.length > 0 && Date.now() - last > 1000 ? true : undefined), 15_000, 100);
+      page.off('request', sent);
+      page.off('requestfinished', ended);
+      page.off('requestfailed', failed);
+      const twice = keys.filter((key, i) => keys.indexOf(key) !== i);
+      if (twice.length > 0 || cancelled.length > 0) report.push(`${path}: twice ${JSON.stringify(twice)}, cancelled ${JSON.stringify(cancelled)}`);
+    }
+    expect(report).toEqual([]);
+    expect(pageErrors(page)).toEqual([]);
+  }, 90_000);
 
   it('shows the auto-refresh choice whole in Spanish and in Japanese', async () => {
     for (const [language, off, every] of [
