@@ -288,4 +288,32 @@ describe('web console: shell', () => {
       expect(pageErrors(page)).toEqual([]);
     }
   });
+
+  describe('dates and times in every language', () => {
+    it('writes dates in the console language, not the browser one, and times on the 24-hour clock (zh, ja)', async () => {
+      for (const [language, written, month] of [
+        ['zh', '2026/11/21', '十一月'],
+        ['ja', '2026/11/21', '11月'],
+      ] as const) {
+        // The browser itself is American English: a native date input would say 11/21/2026 and 06:00 PM.
+        const page = await open(asAdmin, DESKTOP, { language });
+        await page.goto(`${gw.baseUrl}/smartLamp/energy?date=2026-11-21`);
+        const day = page.getByTestId('energy-date');
+        await day.waitFor();
+        expect(await day.inputValue()).toBe(written);
+        await day.click();
+        expect(await page.locator('.mantine-DateInput-calendarHeaderLevel').first().textContent()).toContain(month);
+        await page.keyboard.press('Escape');
+
+        await page.goto(`${gw.baseUrl}/smartLamp/lampStrategy`);
+        await page.getByTestId('strategy-add').click();
+        // A new strategy's first period runs 18:00 to 06:00: the hour reads 18, with no AM/PM beside it.
+        const start = page.getByTestId('strategy-period-0-start');
+        expect(await start.locator('input').nth(0).inputValue()).toBe('18');
+        expect(await start.locator('input').nth(1).inputValue()).toBe('00');
+        expect(await page.getByTestId('strategy-period-0').locator('select, input[type=time]').count()).toBe(0);
+        expect(pageErrors(page)).toEqual([]);
+      }
+    });
+  });
 });

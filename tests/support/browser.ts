@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Page, type Request } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page, type Request } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../apps/gateway/src/demo/demo-data';
 import { ROOT, startGatewayProcess, type RunningGateway } from './gateway-process';
 
@@ -162,6 +162,14 @@ export function socketFrame(page: Page, text: string): Promise<string> {
 /** Resolves once the page has rendered twice more: whatever a handler just scheduled is on screen by then. */
 export async function nextFrame(page: Page): Promise<void> {
   await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+}
+
+/** Types a 24-hour time (HH:mm) into one of the console's time fields (components/date-inputs TimeField). */
+export async function fillTime(field: Locator, time: string): Promise<void> {
+  const [hours, minutes] = time.split(':');
+  const inputs = field.locator('input:not([type=hidden])');
+  await inputs.nth(0).fill(hours);
+  await inputs.nth(1).fill(minutes);
 }
 
 /** The toasts (Mantine notifications) currently shown. */
