@@ -5,6 +5,8 @@ import { common as zhCommon } from '../apps/web/src/i18n/locales/zh/common';
 import { common as enCommon } from '../apps/web/src/i18n/locales/en/common';
 import { common as esCommon } from '../apps/web/src/i18n/locales/es/common';
 import { common as jaCommon } from '../apps/web/src/i18n/locales/ja/common';
+import { energy as jaEnergy } from '../apps/web/src/i18n/locales/ja/energy';
+import { energy as zhEnergy } from '../apps/web/src/i18n/locales/zh/energy';
 import { waitFor } from '@sc/testing';
 import type { RunningGateway } from './support/gateway-process';
 import {
@@ -289,7 +291,7 @@ describe('web console: shell', () => {
     }
   });
 
-  describe('dates and times in every language', () => {
+  describe('dates, times and time zones in every language', () => {
     it('writes dates in the console language, not the browser one, and times on the 24-hour clock (zh, ja)', async () => {
       for (const [language, written, month] of [
         ['zh', '2026/11/21', '十一月'],
@@ -313,6 +315,30 @@ describe('web console: shell', () => {
         expect(await start.locator('input').nth(1).inputValue()).toBe('00');
         expect(await page.getByTestId('strategy-period-0').locator('select, input[type=time]').count()).toBe(0);
         expect(pageErrors(page)).toEqual([]);
+      }
+    });
+
+    it('labels energy by hour on the clock of the region, whatever the time zone of the browser (zh, ja)', async () => {
+      const [{ id: futian }] = await gw.db.query<{ id: number }>(`SELECT id FROM region WHERE region_name = 'Futian District'`);
+      await gw.db.query(`UPDATE region SET time_zone = 'Asia/Tokyo' WHERE id = $1`, [futian]);
+      try {
+        for (const [language, timezoneId, label] of [
+          ['zh', 'UTC', zhEnergy.charts.timeZone],
+          ['ja', 'America/New_York', jaEnergy.charts.timeZone],
+        ] as const) {
+          const page = await open(asAdmin, DESKTOP, { language, timezoneId });
+          await page.goto(`${gw.baseUrl}/smartLamp/energy?date=2026-11-21&regionId=${futian}`);
+          const chart = page.getByTestId('energy-chart-time');
+          await chart.getByTestId('energy-chart-zone').filter({ hasText: 'Asia/Tokyo' }).waitFor();
+          expect(await chart.getByTestId('energy-chart-zone').textContent()).toBe(label.replace('{{zone}}', 'Asia/Tokyo'));
+          // The day starts at midnight in Tokyo, not at 15:00 (UTC) or 10:00 (New York) of the day before.
+          const ticks = chart.locator('.recharts-cartesian-axis-tick-value').filter({ hasText: /^\d\d:\d\d$/ });
+          await ticks.first().waitFor();
+          expect(await ticks.first().textContent()).toBe('00:00');
+          expect(pageErrors(page)).toEqual([]);
+        }
+      } finally {
+        await gw.db.query(`UPDATE region SET time_zone = NULL WHERE id = $1`, [futian]);
       }
     });
   });

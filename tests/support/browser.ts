@@ -55,12 +55,14 @@ export interface NewPageOptions {
   storageState?: BrowserContextOptions['storageState'];
   /** The interface language, set as the `language` cookie before the first page loads. */
   language?: 'zh' | 'en' | 'es' | 'ja';
+  /** The browser's own time zone (IANA name); the machine's when absent. */
+  timezoneId?: string;
   baseUrl?: string;
 }
 
 /** A page in a context of its own (cookies and storage not shared), with its errors collected. */
 export async function newPage(browser: Browser, viewport: Viewport = DESKTOP, options: NewPageOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport, storageState: options.storageState, locale: 'en-US' });
+  const context = await browser.newContext({ viewport, storageState: options.storageState, locale: 'en-US', timezoneId: options.timezoneId });
   if (options.language) {
     if (!options.baseUrl) throw new Error('newPage: language needs baseUrl');
     await context.addCookies([{ name: 'language', value: options.language, url: options.baseUrl }]);

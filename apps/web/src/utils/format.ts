@@ -82,3 +82,13 @@ export function numberFormatter(num: number, digits = 0): string {
 export function downloadFileName(name: string, extension: string, at: Date = new Date()): string {
   return `${parseTime(at, '{y}{m}{d}{h}{i}{s}')}${name}.${extension.replace(/^\./, '')}`;
 }
+
+/** A time on the 24-hour clock of a time zone (a lamp's or a region's), whatever the browser's own zone: HH:mm. */
+export function clockIn(time: Date | string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(time));
+}
+
+/** The day of the month of a time in a time zone, whatever the browser's own zone. */
+export function dayOfMonthIn(time: Date | string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric' }).format(new Date(time));
+}

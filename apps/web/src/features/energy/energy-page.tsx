@@ -127,7 +127,12 @@ export function EnergyPage() {
           </Center>
         }
       >
-        <EnergyCharts period={period} points={series.data?.points ?? []} regions={chartRegions} />
+        <EnergyCharts
+          period={period}
+          timeZone={series.data?.timeZone ?? tree.data?.timeZone ?? 'UTC'}
+          points={series.data?.points ?? []}
+          regions={chartRegions}
+        />
       </Suspense>
 
       <RegionTable
