@@ -1,4 +1,4 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { zhCN } from '@sc/i18n/locales/zh-CN';
 import { enUS } from '@sc/i18n/locales/en-US';
 import { common as zhCommon } from '../apps/web/src/i18n/locales/zh/common';
@@ -24,6 +24,23 @@ import {
   type Viewport,
   type StorageState,
 } from './support/browser';
+
+/** Every page of the administrator's menu. */
+const ADMIN_PAGES = [
+  '/lampPole/poleManage',
+  '/smartLamp/equipmentManage',
+  '/smartLamp/lampControl',
+  '/smartLamp/lampStrategy',
+  '/smartLamp/lightManage',
+  '/smartLamp/lightStrategy',
+  '/smartLamp/lampAlarm',
+  '/smartLamp/energy',
+  '/regionManage/regionManage',
+  '/systemSetting/userManage',
+  '/systemSetting/permission',
+  '/systemSetting/log',
+  '/profile/inforManage',
+];
 
 /** Whether any part of the element lies inside the viewport (an off-canvas navbar has a box, just not on screen). */
 async function onScreen(locator: Locator, viewport: Viewport): Promise<boolean> {
@@ -291,7 +308,7 @@ describe('web console: shell', () => {
     }
   });
 
-  describe('dates, times and time zones in every language', () => {
+  describe('dates, times and narrow screens in every language', () => {
     it('writes dates in the console language, not the browser one, and times on the 24-hour clock (zh, ja)', async () => {
       for (const [language, written, month] of [
         ['zh', '2026/11/21', '十一月'],
@@ -339,6 +356,34 @@ describe('web console: shell', () => {
         }
       } finally {
         await gw.db.query(`UPDATE region SET time_zone = NULL WHERE id = $1`, [futian]);
+      }
+    });
+
+    it('scrolls no page sideways on a 375 px phone and shows the product name whole (es; zh and ja on the roles page)', async () => {
+      // How far the page itself scrolls sideways (a table scrolling inside its own box does not count).
+      const sideways = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      const checkPage = async (page: Page, path: string) => {
+        await page.goto(`${gw.baseUrl}${path}`);
+        await waitForPath(page, path);
+        await page.waitForLoadState('networkidle');
+        return { path, sideways: await sideways(page) };
+      };
+      const page = await open(asAdmin, PHONE, { language: 'es' });
+      const results = [];
+      for (const path of ADMIN_PAGES) results.push(await checkPage(page, path));
+      expect(results.filter((r) => r.sideways > 0)).toEqual([]);
+
+      await page.getByTestId('sidebar-toggle').click();
+      const name = page.getByRole('dialog').getByTestId('sidebar-logo-name');
+      await name.waitFor();
+      expect(await name.textContent()).toBe(esCommon.appName);
+      expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight)).toBe(true);
+      expect(pageErrors(page)).toEqual([]);
+
+      for (const language of ['zh', 'ja'] as const) {
+        const other = await open(asAdmin, PHONE, { language });
+        expect(await checkPage(other, '/systemSetting/permission')).toEqual({ path: '/systemSetting/permission', sideways: 0 });
+        expect(pageErrors(other)).toEqual([]);
       }
     });
   });
