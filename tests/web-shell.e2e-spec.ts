@@ -385,6 +385,6 @@ describe('web console: shell', () => {
         expect(await checkPage(other, '/systemSetting/permission')).toEqual({ path: '/systemSetting/permission', sideways: 0 });
         expect(pageErrors(other)).toEqual([]);
       }
-    });
+    }, 60_000);
   });
 });
