@@ -335,6 +335,24 @@ describe('web console: shell', () => {
       }
     });
 
+    it('keeps the date-time filters sending what they always sent, YYYY-MM-DDTHH:mm local, typed on a 24-hour clock (ja)', async () => {
+      const page = await open(asAdmin, DESKTOP, { language: 'ja' });
+      await page.goto(`${gw.baseUrl}/systemSetting/log?startTime=2026-11-01T09:30`);
+      const start = page.getByTestId('log-filter-start');
+      await start.waitFor();
+      expect(await start.textContent()).toBe('2026/11/01 09:30');
+      await start.click();
+      const dropdown = page.getByRole('dialog');
+      await dropdown.waitFor();
+      await dropdown.getByLabel(jaCommon.dates.hours, { exact: true }).fill('21');
+      await dropdown.getByLabel(jaCommon.dates.minutes, { exact: true }).fill('45');
+      await dropdown.locator('.mantine-DateTimePicker-submitButton').click();
+      expect(await start.textContent()).toBe('2026/11/01 21:45');
+      await page.getByTestId('log-search').click();
+      await page.waitForURL((url) => url.searchParams.get('startTime') === '2026-11-01T21:45');
+      expect(pageErrors(page)).toEqual([]);
+    });
+
     it('labels energy by hour on the clock of the region, whatever the time zone of the browser (zh, ja)', async () => {
       const [{ id: futian }] = await gw.db.query<{ id: number }>(`SELECT id FROM region WHERE region_name = 'Futian District'`);
       await gw.db.query(`UPDATE region SET time_zone = 'Asia/Tokyo' WHERE id = $1`, [futian]);
