@@ -7,6 +7,8 @@ import { common as esCommon } from '../apps/web/src/i18n/locales/es/common';
 import { common as jaCommon } from '../apps/web/src/i18n/locales/ja/common';
 import { energy as jaEnergy } from '../apps/web/src/i18n/locales/ja/energy';
 import { energy as zhEnergy } from '../apps/web/src/i18n/locales/zh/energy';
+import { strategy as jaStrategy } from '../apps/web/src/i18n/locales/ja/strategy';
+import { strategy as zhStrategy } from '../apps/web/src/i18n/locales/zh/strategy';
 import { waitFor } from '@sc/testing';
 import type { RunningGateway } from './support/gateway-process';
 import {
@@ -310,9 +312,9 @@ describe('web console: shell', () => {
 
   describe('dates, times and narrow screens in every language', () => {
     it('writes dates in the console language, not the browser one, and times on the 24-hour clock (zh, ja)', async () => {
-      for (const [language, written, month] of [
-        ['zh', '2026/11/21', '十一月'],
-        ['ja', '2026/11/21', '11月'],
+      for (const [language, written, month, dateMode] of [
+        ['zh', '2026/11/21', '十一月', zhStrategy.mode[1]],
+        ['ja', '2026/11/21', '11月', jaStrategy.mode[1]],
       ] as const) {
         // The browser itself is American English: a native date input would say 11/21/2026 and 06:00 PM.
         const page = await open(asAdmin, DESKTOP, { language });
@@ -331,6 +333,24 @@ describe('web console: shell', () => {
         expect(await start.locator('input').nth(0).inputValue()).toBe('18');
         expect(await start.locator('input').nth(1).inputValue()).toBe('00');
         expect(await page.getByTestId('strategy-period-0').locator('select, input[type=time]').count()).toBe(0);
+
+        // A date strategy's days are typed as YYYY-MM-DD or as the language writes them, and sent as YYYY-MM-DD.
+        await page.getByTestId('strategy-mode').click();
+        await page.getByRole('option', { name: dateMode, exact: true }).click();
+        const from = page.getByTestId('strategy-start-date');
+        await from.fill('2026-12-01');
+        await page.getByTestId('strategy-end-date').fill('2026/12/24');
+        await page.getByTestId('strategy-form').locator('input[name=name]').click();
+        expect([await from.inputValue(), await page.getByTestId('strategy-end-date').inputValue()]).toEqual(['2026/12/01', '2026/12/24']);
+        await page.getByTestId('strategy-form').locator('input[name=name]').fill('Dates');
+        // The answer is made up here: the test reads what is sent and leaves the strategies alone.
+        await page.route('**/api/light/strategyAddOrEdit', (route) => route.fulfill({ json: { code: 200, data: { id: 1 }, message: 'success' } }));
+        const sent = page.waitForRequest((request) => request.url().endsWith('/api/light/strategyAddOrEdit'));
+        await page.getByTestId('strategy-save').click();
+        expect((await sent).postDataJSON()).toMatchObject({
+          modeData: { startDate: '2026-12-01', endDate: '2026-12-24' },
+          periods: [{ start: '18:00', end: '06:00', level: 100 }],
+        });
         expect(pageErrors(page)).toEqual([]);
       }
     });

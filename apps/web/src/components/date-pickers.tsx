@@ -42,7 +42,7 @@ function parseDay(text: string): string | null {
   const locale = DATES[currentLanguage()].locale ?? 'en';
   // Typed as the fields write days (utils/format writtenDay); English has no formats of its own in dayjs.
   const written = dayjs.Ls[locale]?.formats?.L ?? 'MM/DD/YYYY';
-  const day = /^\d{4}-\d{1,2}-\d{1,2}$/.test(value) ? dayjs(value, 'YYYY-M-D', true) : dayjs(value, written, locale, true);
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? dayjs(value, 'YYYY-MM-DD', true) : dayjs(value, written, locale, true);
   return day.isValid() ? day.format('YYYY-MM-DD') : null;
 }
 
