@@ -325,6 +325,10 @@ describe('web console: shell', () => {
         await day.click();
         expect(await page.locator('.mantine-DateInput-calendarHeaderLevel').first().textContent()).toContain(month);
         await page.keyboard.press('Escape');
+        // The month is named as the language names it, and is sent as its first day.
+        await page.getByTestId('energy-period').locator('label').nth(1).click();
+        await page.waitForURL((url) => url.searchParams.get('period') === 'month' && url.searchParams.get('date') === '2026-11-21');
+        expect(await page.getByTestId('energy-month').textContent()).toBe('2026年11月');
 
         await page.goto(`${gw.baseUrl}/smartLamp/lampStrategy`);
         await page.getByTestId('strategy-add').click();
@@ -353,9 +357,9 @@ describe('web console: shell', () => {
         });
         expect(pageErrors(page)).toEqual([]);
       }
-    });
+    }, 60_000);
 
-    it('keeps the date-time filters sending what they always sent, YYYY-MM-DDTHH:mm local, typed on a 24-hour clock (ja)', async () => {
+    it('keeps the date filters sending what they always sent, date-times typed on a 24-hour clock (ja)', async () => {
       const page = await open(asAdmin, DESKTOP, { language: 'ja' });
       await page.goto(`${gw.baseUrl}/systemSetting/log?startTime=2026-11-01T09:30`);
       const start = page.getByTestId('log-filter-start');
@@ -370,6 +374,14 @@ describe('web console: shell', () => {
       expect(await start.textContent()).toBe('2026/11/01 21:45');
       await page.getByTestId('log-search').click();
       await page.waitForURL((url) => url.searchParams.get('startTime') === '2026-11-01T21:45');
+
+      // The last-login range of User Manage, typed as YYYY-MM-DD and as Japanese writes days.
+      await page.goto(`${gw.baseUrl}/systemSetting/userManage`);
+      await page.getByTestId('user-filter-login-from').fill('2026-11-01');
+      await page.getByTestId('user-filter-login-to').fill('2026/11/20');
+      await page.getByTestId('user-search').click();
+      await page.waitForURL((url) => url.searchParams.get('loginFrom') === '2026-11-01' && url.searchParams.get('loginTo') === '2026-11-20');
+      expect(await page.getByTestId('user-filter-login-from').inputValue()).toBe('2026/11/01');
       expect(pageErrors(page)).toEqual([]);
     });
 
