@@ -2,7 +2,7 @@ import '@mantine/charts/styles.css';
 import { AreaChart, BarChart } from '@mantine/charts';
 import { Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { EnergyPeriod, EnergyPoint, EnergyRegionNode } from '@sc/contracts';
+import type { EnergyPeriod, EnergyRegionNode, EnergySeries } from '@sc/contracts';
 import { currentLanguage } from '@/i18n';
 import { areaLabel } from '@/features/region/area-tree';
 import { clockIn, dayOfMonthIn } from '@/utils/format';
@@ -18,14 +18,12 @@ function formatterFor(maxWh: number): (wh: number) => string {
  */
 export default function EnergyCharts({
   period,
-  timeZone,
-  points,
+  timeline,
   regions,
 }: {
   period: EnergyPeriod;
-  /** The clock the points' hours and days are read on (the region's or the lamp's, as the server says). */
-  timeZone: string;
-  points: readonly EnergyPoint[];
+  /** The points over time, with the clock their hours and days are read on (the region's or the lamp's); none yet while loading. */
+  timeline: EnergySeries | undefined;
   regions: readonly EnergyRegionNode[];
 }) {
   const { t } = useTranslation();
@@ -36,11 +34,13 @@ export default function EnergyCharts({
   ];
   // Values in Wh; the axis and tooltips say Wh or kWh by the chart's largest value.
   // Labelled on the server's clock, not the browser's: a browser elsewhere shows the same hours as the schedules.
-  const timeData = points.map((p) => ({
-    at: period === 'day' ? clockIn(p.at, timeZone) : dayOfMonthIn(p.at, timeZone),
-    energy: p.energyWh,
-    full: p.fullWh,
-  }));
+  const timeData = timeline
+    ? timeline.points.map((p) => ({
+        at: period === 'day' ? clockIn(p.at, timeline.timeZone) : dayOfMonthIn(p.at, timeline.timeZone),
+        energy: p.energyWh,
+        full: p.fullWh,
+      }))
+    : [];
   const regionData = regions.map((r) => ({ region: areaLabel(r, lang), energy: r.energyWh, saving: r.savingWh }));
   const timeFormat = formatterFor(Math.max(0, ...timeData.map((d) => d.full), ...timeData.map((d) => d.energy)));
   const regionFormat = formatterFor(Math.max(0, ...regionData.map((d) => d.energy + d.saving)));
@@ -51,9 +51,11 @@ export default function EnergyCharts({
           <Text size="sm" fw={500}>
             {period === 'day' ? t('energy:charts.byHour') : t('energy:charts.byDay')}
           </Text>
-          <Text size="xs" c="dimmed" data-testid="energy-chart-zone">
-            {t('energy:charts.timeZone', { zone: timeZone })}
-          </Text>
+          {timeline && (
+            <Text size="xs" c="dimmed" data-testid="energy-chart-zone">
+              {t('energy:charts.timeZone', { zone: timeline.timeZone })}
+            </Text>
+          )}
         </Group>
         <AreaChart
           h={260}

@@ -127,12 +127,7 @@ export function EnergyPage() {
           </Center>
         }
       >
-        <EnergyCharts
-          period={period}
-          timeZone={series.data?.timeZone ?? tree.data?.timeZone ?? 'UTC'}
-          points={series.data?.points ?? []}
-          regions={chartRegions}
-        />
+        <EnergyCharts period={period} timeline={series.data} regions={chartRegions} />
       </Suspense>
 
       <RegionTable
