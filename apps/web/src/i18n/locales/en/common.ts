@@ -142,6 +142,16 @@ export const common = {
     days_one: '{{count}} day',
     days_other: '{{count}} days',
   },
+  dates: {
+    day: 'Pick a date',
+    month: 'Pick a month',
+    dateTime: 'Pick a date and time',
+    monthFormat: 'MMMM YYYY',
+    hours: 'Hours',
+    minutes: 'Minutes',
+    hoursPlaceholder: 'hh',
+    minutesPlaceholder: 'mm',
+  },
   area: {
     placeholder: 'Please select area',
   },

@@ -144,6 +144,16 @@ export const common: Shape<typeof en> = {
     days_one: '{{count}} día',
     days_other: '{{count}} días',
   },
+  dates: {
+    day: 'Elija una fecha',
+    month: 'Elija un mes',
+    dateTime: 'Elija fecha y hora',
+    monthFormat: 'MMMM [de] YYYY',
+    hours: 'Horas',
+    minutes: 'Minutos',
+    hoursPlaceholder: 'hh',
+    minutesPlaceholder: 'mm',
+  },
   area: {
     placeholder: 'Seleccione un área',
   },

@@ -144,6 +144,16 @@ export const common: Shape<typeof en> = {
     days_one: '{{count}} 日',
     days_other: '{{count}} 日',
   },
+  dates: {
+    day: '日付を選択',
+    month: '月を選択',
+    dateTime: '日時を選択',
+    monthFormat: 'YYYY年M月',
+    hours: '時',
+    minutes: '分',
+    hoursPlaceholder: '時',
+    minutesPlaceholder: '分',
+  },
   area: {
     placeholder: 'エリアを選択してください',
   },

@@ -144,6 +144,16 @@ export const common: Shape<typeof en> = {
     days_one: '{{count}} 天',
     days_other: '{{count}} 天',
   },
+  dates: {
+    day: '选择日期',
+    month: '选择月份',
+    dateTime: '选择日期时间',
+    monthFormat: 'YYYY年M月',
+    hours: '时',
+    minutes: '分',
+    hoursPlaceholder: '时',
+    minutesPlaceholder: '分',
+  },
   area: {
     placeholder: '请选择区域',
   },
