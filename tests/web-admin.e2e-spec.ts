@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { common as enCommon } from '../apps/web/src/i18n/locales/en/common';
+import { DEMO_PASSWORD } from '../apps/gateway/src/demo/demo-data';
 import type { RunningGateway } from './support/gateway-process';
 import { browserSuite, DESKTOP, PHONE, WALL_SCREEN, pageErrors, screenshot, waitForPath, type Viewport, type StorageState } from './support/browser';
 
@@ -55,6 +56,26 @@ describe('web console: administration pages', () => {
     const row = page.getByTestId('log-row').filter({ hasText: 'Create user' }).first();
     await row.waitFor();
     expect(await row.textContent()).toContain('admin');
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('puts a taken region name under its field, in Chinese, and creates nothing', async () => {
+    const name = `Taken-${Date.now()}`;
+    const admin = await gw.client().login('admin', DEMO_PASSWORD);
+    expect((await admin.post('/api/bi/area/add', { regionName: name })).body.code).toBe(200);
+    const count = async () =>
+      (await gw.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM region WHERE lower(region_name) = lower($1)`, [name]))[0].n;
+    const page = await suite.open(asAdmin, DESKTOP, { language: 'zh' });
+    await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+    await page.getByTestId('region-add').click();
+    const dialog = page.getByTestId('region-dialog');
+    await dialog.locator('input[name=regionName]').fill(name.toUpperCase());
+    const refused = page.waitForResponse((res) => res.url().endsWith('/api/bi/area/add'));
+    await page.getByTestId('region-save').click();
+    expect((await refused).status()).toBe(409);
+    const field = dialog.locator('.mantine-InputWrapper-root', { has: page.locator('input[name=regionName]') });
+    await field.getByText(`同一层级下已存在名为“${name.toUpperCase()}”的区域`).waitFor();
+    expect(await count()).toBe(1);
     expect(pageErrors(page)).toEqual([]);
   });
 

@@ -71,7 +71,7 @@ describe('web console: lamp strategies', () => {
     await page.getByRole('option', { name: `${level} %`, exact: true }).click();
   }
 
-  it('saves a strategy through the form, refusing overlapping periods with the catalogue message', async () => {
+  it('saves a strategy through the form: an empty or overlapping period is named under its field and nothing is sent; a taken name under the name', async () => {
     const connected = socketConnected(page);
     await page.goto(`${gw.baseUrl}/smartLamp/lampStrategy`);
     await page.waitForFunction(
@@ -79,6 +79,10 @@ describe('web console: lamp strategies', () => {
       `Smart City - ${enCommon.route.lampStrategy}`,
     );
     await connected;
+    const saves: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/light/strategyAddOrEdit')) saves.push(request.postData() ?? '');
+    });
     await page.getByTestId('strategy-add').click();
     const form = page.getByTestId('strategy-form');
     await form.locator('input[name=name]').fill(name);
@@ -87,15 +91,20 @@ describe('web console: lamp strategies', () => {
     await fillTime(page.getByTestId('strategy-period-0-start'), '12:00');
     await fillTime(page.getByTestId('strategy-period-0-end'), '12:00');
     await pickLevel(first, 60);
+    // An added period left empty: the catalogue's messages under its own fields, no raw path, nothing sent.
     await page.getByTestId('strategy-add-period').click();
     const second = page.getByTestId('strategy-period-1');
+    await page.getByTestId('strategy-save').click();
+    await second.getByText('The time cannot be empty').first().waitFor();
+    expect(await second.getByText('Brightness cannot be empty').count()).toBe(1);
+    expect(await page.getByText(/periods\[/).count()).toBe(0);
+    // Overlapping: the server's own rule, checked in the browser.
     await fillTime(page.getByTestId('strategy-period-1-start'), '13:00');
     await fillTime(page.getByTestId('strategy-period-1-end'), '14:00');
     await pickLevel(second, 20);
-    const refused = page.waitForResponse((res) => res.url().endsWith('/api/light/strategyAddOrEdit'));
     await page.getByTestId('strategy-save').click();
-    expect((await refused).status()).toBe(400);
     await second.getByText('Time Repeats').waitFor();
+    expect(saves).toEqual([]);
     expect(await gw.db.query(`SELECT id FROM strategy WHERE name = $1`, [name])).toEqual([]);
 
     await second.getByRole('button', { name: 'Remove period' }).click();
@@ -105,6 +114,17 @@ describe('web console: lamp strategies', () => {
     const row = page.getByTestId(`strategy-row-${name}`);
     await row.waitFor();
     expect(await row.textContent()).toContain('12:00–12:00 60 %');
+
+    // The same name again: the server's refusal stands under the name.
+    await page.getByTestId('strategy-add').click();
+    await form.locator('input[name=name]').fill(name.toUpperCase());
+    const refused = page.waitForResponse((res) => res.url().endsWith('/api/light/strategyAddOrEdit'));
+    await page.getByTestId('strategy-save').click();
+    expect((await refused).status()).toBe(409);
+    const nameField = form.locator('.mantine-InputWrapper-root', { has: page.locator('input[name=name]') });
+    await nameField.getByText(`A strategy named "${name.toUpperCase()}" already exists`).waitFor();
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'hidden' });
     expect(pageErrors(page)).toEqual([]);
   });
 

@@ -212,9 +212,16 @@ describe('region management', () => {
     const before = await regionCount();
     const dup = await editor.post('/api/bi/area/add', { regionName: 'futian district', parentRegion: region.Shenzhen });
     expect(dup.status).toBe(409);
-    expect(dup.body).toEqual({ code: 409, data: null, message: 'A region named "futian district" already exists at this level' });
+    // The message once, and under the field that holds the name for the form.
+    const taken = 'A region named "futian district" already exists at this level';
+    expect(dup.body).toEqual({
+      code: 409,
+      data: { errors: [{ field: 'regionName', message: `Region name: ${taken}`, reason: taken }] },
+      message: taken,
+    });
     const topLevel = await editor.as(editor.token, 'zh-CN').post('/api/bi/area/add', { regionName: 'HANGZHOU' });
-    expect(topLevel.body).toEqual({ code: 409, data: null, message: '同一层级下已存在名为“HANGZHOU”的区域' });
+    expect(topLevel.body).toMatchObject({ code: 409, message: '同一层级下已存在名为“HANGZHOU”的区域' });
+    expect(topLevel.body.data).toMatchObject({ errors: [{ field: 'regionName', reason: '同一层级下已存在名为“HANGZHOU”的区域' }] });
     const renamed = await editor.post('/api/bi/area/edit', {
       id: region['Nanshan District'],
       regionName: 'Futian District',

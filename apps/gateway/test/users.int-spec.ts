@@ -57,12 +57,16 @@ describe('users and permission groups', () => {
       const before = await count('sys_user');
       const en = await admin.post('/api/user/createUser', { username: 'OPERATOR01', password: 'Operator2026', groupId: groups.Editors });
       expect(en.status).toBe(409);
-      expect(en.body).toEqual({ code: 409, data: null, message: 'The user name "OPERATOR01" is already taken' });
+      expect(en.body).toMatchObject({ code: 409, message: 'The user name "OPERATOR01" is already taken' });
+      // Also under the field, for the form.
+      expect(en.body.data).toEqual({
+        errors: [expect.objectContaining({ field: 'username', reason: 'The user name "OPERATOR01" is already taken' })],
+      });
       const zh = await admin
         .as(admin.token, 'zh-CN')
         .post('/api/user/createUser', { username: 'Admin', password: 'Operator2026', groupId: groups.Editors });
       expect(zh.status).toBe(409);
-      expect(zh.body).toEqual({ code: 409, data: null, message: '用户名“Admin”已被占用' });
+      expect(zh.body).toMatchObject({ code: 409, message: '用户名“Admin”已被占用' });
       expect(await count('sys_user')).toBe(before);
     });
 
@@ -228,7 +232,8 @@ describe('users and permission groups', () => {
       const before = await count('sys_group');
       const taken = await admin.post('/api/user/groupAddOrEdit', { groupName: 'EDITORS', isAdmin: 0, permissionMenu: [] });
       expect(taken.status).toBe(409);
-      expect(taken.body).toEqual({ code: 409, data: null, message: 'The group name "EDITORS" is already taken' });
+      expect(taken.body).toMatchObject({ code: 409, message: 'The group name "EDITORS" is already taken' });
+      expect(taken.body.data).toEqual({ errors: [expect.objectContaining({ field: 'groupName' })] });
       const renamed = await admin.post('/api/user/groupAddOrEdit', { id: nightShift, groupName: 'visitors', isAdmin: 0, permissionMenu: [] });
       expect(renamed.status).toBe(409);
       expect(await count('sys_group')).toBe(before);

@@ -17,6 +17,7 @@ export * from './events';
 export * from './alarms';
 export * from './energy';
 export * from './strategy';
+export * from './strategy-rules';
 export * from './bounds';
 export * from './strip';
 export * from './imports';

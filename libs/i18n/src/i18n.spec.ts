@@ -78,6 +78,10 @@ describe('translate', () => {
     expect(translateField('en-US', 'username')).toBe('User name');
     expect(translateField('zh-CN', 'username')).toBe('用户名');
     expect(translateField('es', 'role')).toBe('role');
+    // A list item's field by its place, counted from 1: never a raw path.
+    expect(translateField('en-US', 'periods[1].start')).toBe('Start of period 2');
+    expect(translateField('ja', 'periods[0].level')).toBe('時間帯 1 の明るさ');
+    expect(translateField('en-US', 'periods[0].other')).toBe('periods[0].other');
   });
 
   it('keeps its own i18next instance', () => {

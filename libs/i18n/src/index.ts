@@ -34,9 +34,17 @@ export function translate(lng: Language, key: MessageKey, params?: TOptions): st
   return tr(key, { lng, ns: 'messages', ...params });
 }
 
+/** Fields of list items (`periods[1].start`) and the label of each, numbered from 1. */
+const LIST_ITEM_FIELDS: Record<string, Record<string, string>> = {
+  periods: { start: 'periodStart', end: 'periodEnd', level: 'periodLevel' },
+};
+
 /** Translates a field label, falling back to the raw name for fields without a label. */
 export function translateField(lng: Language, field: string): string {
-  return serverI18n.exists(field, { lng, ns: 'fields' }) ? tr(field, { lng, ns: 'fields' }) : field;
+  if (serverI18n.exists(field, { lng, ns: 'fields' })) return tr(field, { lng, ns: 'fields' });
+  const item = /^(\w+)\[(\d+)\]\.(\w+)$/.exec(field);
+  const key = item ? LIST_ITEM_FIELDS[item[1]]?.[item[3]] : undefined;
+  return key ? tr(key, { lng, ns: 'fields', n: Number(item![2]) + 1 }) : field;
 }
 
 /** Every key path of a nested catalogue object, e.g. `messages.pleaseEnter`. */

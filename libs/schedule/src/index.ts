@@ -13,5 +13,4 @@ export {
   type Interval,
   type NightPlan,
 } from './night';
-export { strategyProblems, periodProblems, type RuleProblem, type RuleProblemKey } from './validate';
 export { resolvePlace, isTimeZone, type PlaceParts, type PlaceSource } from './place';

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { StrategyMode, type SchedulePlace, type StrategyPeriod, type StrategyRules, type Weekday } from '@sc/contracts';
 import { levelAt, nightOf, planNight, nextChangeAfter } from './night';
 import { nightSun } from './sun';
-import { periodProblems, strategyProblems } from './validate';
+import { periodProblems, strategyProblems } from '@sc/contracts';
 import { resolvePlace } from './place';
 
 const BERLIN: SchedulePlace = { latitude: 52.52, longitude: 13.405, timeZone: 'Europe/Berlin' };

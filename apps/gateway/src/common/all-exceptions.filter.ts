@@ -94,6 +94,7 @@ export function renderError(ex: AppException, lng: ReturnType<typeof languageOf>
     const reason = translate(lng, f.key, f.params);
     return { field: f.field, message: translate(lng, 'validationField', { field: translateField(lng, f.field), message: reason }), reason };
   });
-  const message = errors.length > 0 ? errors.map((e) => e.message).join('; ') : translate(lng, ex.key, ex.params);
+  // A refusal of the input names each field; any other keeps its own message (a taken name says so once).
+  const message = ex.key === 'validationField' && errors.length > 0 ? errors.map((e) => e.message).join('; ') : translate(lng, ex.key, ex.params);
   return { code: ex.code, data: errors.length > 0 ? { errors } : ex.data, message };
 }

@@ -49,6 +49,13 @@ export class AppException extends Error {
   static notFound(key: MessageKey = 'notFound', params?: Record<string, unknown>): AppException {
     return new AppException(HttpStatus.NOT_FOUND, ResultCode.NotFound, key, params);
   }
+  /**
+   * A value another record already holds (a name, a code): a conflict whose message also stands under the field that
+   * holds it, so a form shows it there.
+   */
+  static taken(field: string, key: MessageKey, params?: Record<string, unknown>): AppException {
+    return new AppException(HttpStatus.CONFLICT, ResultCode.Conflict, key, params, [{ field, key, params }]);
+  }
   static conflict(key: MessageKey, params?: Record<string, unknown>): AppException {
     return new AppException(HttpStatus.CONFLICT, ResultCode.Conflict, key, params);
   }

@@ -42,7 +42,7 @@ export class DeviceGroupsService {
       if (!affected) throw AppException.notFound();
       return { id: dto.id };
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppException.conflict('deviceGroupNameTaken', { name: dto.name });
+      if (isUniqueViolation(err)) throw AppException.taken('name', 'deviceGroupNameTaken', { name: dto.name });
       throw err;
     }
   }

@@ -123,7 +123,7 @@ export class GatewaysService {
         return { id: dto.id, mqtt: this.credentials.of(DeviceFamily.LampGateway, dto.gatewayId, row.generation) };
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppException.conflict('gatewayCodeTaken', { code: dto.gatewayId });
+      if (isUniqueViolation(err)) throw AppException.taken('gatewayId', 'gatewayCodeTaken', { code: dto.gatewayId });
       if (isForeignKeyViolation(err)) throw AppException.field('regionId', 'regionNotFound');
       throw err;
     }
@@ -189,7 +189,7 @@ export class GatewaysService {
         return { id: dto.id };
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppException.conflict('loopCodeTaken', { code: dto.code });
+      if (isUniqueViolation(err)) throw AppException.taken('code', 'loopCodeTaken', { code: dto.code });
       throw err;
     }
   }

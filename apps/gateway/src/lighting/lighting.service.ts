@@ -153,7 +153,7 @@ export class LightingService {
         return { id: dto.id };
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppException.conflict('clientIdTaken', { clientId: dto.clientId });
+      if (isUniqueViolation(err)) throw AppException.taken('clientId', 'clientIdTaken', { clientId: dto.clientId });
       // The region or group was deleted between the check and the write.
       if (isForeignKeyViolation(err)) throw AppException.field('regionId', 'regionNotFound');
       throw err;
@@ -183,7 +183,7 @@ export class LightingService {
         return { mqtt: await this.credentials.rotate(tx, dto.id) };
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppException.conflict('clientIdTaken', { clientId: dto.clientId });
+      if (isUniqueViolation(err)) throw AppException.taken('clientId', 'clientIdTaken', { clientId: dto.clientId });
       throw err;
     }
   }

@@ -117,7 +117,7 @@ export class PolesService {
         return { id: dto.id };
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppException.conflict('poleCodeTaken', { code: dto.code });
+      if (isUniqueViolation(err)) throw AppException.taken('code', 'poleCodeTaken', { code: dto.code });
       if (isForeignKeyViolation(err)) throw AppException.field('regionId', 'regionNotFound');
       throw err;
     }
@@ -183,7 +183,7 @@ export class PolesService {
       ]);
       return { id };
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppException.conflict('deviceGroupNameTaken', { name });
+      if (isUniqueViolation(err)) throw AppException.taken('name', 'deviceGroupNameTaken', { name });
       throw err;
     }
   }

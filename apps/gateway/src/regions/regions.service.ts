@@ -46,7 +46,7 @@ export class RegionsService {
       );
       return { id: rows[0].id };
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppException.conflict('regionNameTaken', { name: dto.regionName });
+      if (isUniqueViolation(err)) throw AppException.taken('regionName', 'regionNameTaken', { name: dto.regionName });
       if (isForeignKeyViolation(err)) throw AppException.field('parentRegion', 'parentRegionNotFound');
       throw err;
     }
@@ -81,7 +81,7 @@ export class RegionsService {
         );
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppException.conflict('regionNameTaken', { name: dto.regionName });
+      if (isUniqueViolation(err)) throw AppException.taken('regionName', 'regionNameTaken', { name: dto.regionName });
       throw err;
     }
   }

@@ -8,6 +8,7 @@ import {
   STRIP_FAMILY,
   OnlineState,
   StrategyMode,
+  strategyProblems,
   type DimmingLevel,
   type LampControlResult,
   type LampSchedule,
@@ -21,7 +22,7 @@ import {
   type Weekday,
 } from '@sc/contracts';
 import type { MessageKey } from '@sc/i18n';
-import { disagreesWithSchedule, intervalAt, nightOf, nightSun, planNight, strategyProblems } from '@sc/schedule';
+import { disagreesWithSchedule, intervalAt, nightOf, nightSun, planNight } from '@sc/schedule';
 import { AppException } from '../common/app-exception';
 import { isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
@@ -123,7 +124,7 @@ export class StrategiesService {
       if (!affected) throw AppException.notFound('strategyNotFound');
       return { id: dto.id };
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppException.conflict('strategyNameTaken', { name: dto.name });
+      if (isUniqueViolation(err)) throw AppException.taken('name', 'strategyNameTaken', { name: dto.name });
       throw err;
     }
   }

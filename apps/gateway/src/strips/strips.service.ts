@@ -116,7 +116,7 @@ export class StripsService {
         return { id: dto.id, mqtt: await this.credentials.rotate(tx, dto.id) };
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppException.conflict('stripClientIdTaken', { clientId: dto.clientId });
+      if (isUniqueViolation(err)) throw AppException.taken('clientId', 'stripClientIdTaken', { clientId: dto.clientId });
       // The region or group went between the check and the write.
       if (isForeignKeyViolation(err)) throw AppException.badRequest('stripGroupInvalid');
       throw err;

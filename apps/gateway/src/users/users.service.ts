@@ -64,7 +64,7 @@ export class UsersService {
       this.cache.apply({ kind: 'users' });
       return { id: rows[0].id };
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppException.conflict('usernameTaken', { name: dto.username });
+      if (isUniqueViolation(err)) throw AppException.taken('username', 'usernameTaken', { name: dto.username });
       if (isForeignKeyViolation(err)) throw AppException.field('groupId', 'groupNotFound');
       throw err;
     }
@@ -138,7 +138,7 @@ export class UsersService {
       this.cache.apply({ kind: 'groups' });
       return saved;
     } catch (err) {
-      if (isUniqueViolation(err)) throw AppException.conflict('groupNameTaken', { name: dto.groupName });
+      if (isUniqueViolation(err)) throw AppException.taken('groupName', 'groupNameTaken', { name: dto.groupName });
       throw err;
     }
   }

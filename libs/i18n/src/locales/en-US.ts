@@ -228,6 +228,9 @@ export const enUS = {
     value: 'Value',
     reason: 'Reason',
     periods: 'Time periods',
+    periodStart: 'Start of period {{n}}',
+    periodEnd: 'End of period {{n}}',
+    periodLevel: 'Brightness of period {{n}}',
     modeData: 'Mode settings',
   },
 };

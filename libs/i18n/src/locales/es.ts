@@ -226,6 +226,9 @@ export const es: Catalogue = {
     value: 'Valor',
     reason: 'Motivo',
     periods: 'Franjas horarias',
+    periodStart: 'Inicio de la franja {{n}}',
+    periodEnd: 'Fin de la franja {{n}}',
+    periodLevel: 'Brillo de la franja {{n}}',
     modeData: 'Ajustes del modo',
   },
 };

@@ -226,6 +226,9 @@ export const ja: Catalogue = {
     value: '値',
     reason: '理由',
     periods: '時間帯',
+    periodStart: '時間帯 {{n}} の開始',
+    periodEnd: '時間帯 {{n}} の終了',
+    periodLevel: '時間帯 {{n}} の明るさ',
     modeData: 'モード設定',
   },
 };

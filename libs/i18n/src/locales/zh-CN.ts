@@ -225,6 +225,9 @@ export const zhCN: Catalogue = {
     value: '值',
     reason: '原因',
     periods: '时间段',
+    periodStart: '第 {{n}} 个时间段的开始时间',
+    periodEnd: '第 {{n}} 个时间段的结束时间',
+    periodLevel: '第 {{n}} 个时间段的亮度',
     modeData: '模式设置',
   },
 };

@@ -10,6 +10,7 @@ import {
   STRATEGY_PERIODS_MAX,
   StrategyMode,
   WEEKDAYS,
+  strategyProblems,
   type DimmingLevel,
   type StrategyAddOrEditRequest,
   type StrategyFamily,
@@ -130,8 +131,16 @@ export function StrategyFormModal({
   const levels = DIMMING_LEVELS.map((l) => ({ value: String(l), label: `${l} %` }));
 
   const submit = form.onSubmit(async (values) => {
+    const request = requestOf(values, strategy?.id);
+    // The server's own rules first (libs/contracts): a period left empty or out of order is named under its field and
+    // nothing is sent.
+    const problems = strategyProblems(request.mode, request.modeData, request.periods);
+    if (problems.length > 0) {
+      form.setErrors(Object.fromEntries(problems.map((p) => [formPath(p.field, mode), t(`messages:${p.key}`, p.params)])));
+      return;
+    }
     try {
-      await save.mutateAsync(requestOf(values, strategy?.id));
+      await save.mutateAsync(request);
       notifySuccess(t(strategy ? 'common:feedback.updated' : 'common:feedback.created'));
       onClose();
     } catch (error) {

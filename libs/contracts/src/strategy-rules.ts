@@ -1,14 +1,7 @@
-import { DateTime } from 'luxon';
-import {
-  CLOCK_TIME_PATTERN,
-  DEVICE_CODE_PATTERN,
-  DIMMING_LEVELS,
-  SENSING_HOLD_MAX_SECONDS,
-  STRATEGY_PERIODS_MAX,
-  SUN_OFFSET_MAX_MINUTES,
-  StrategyMode,
-  WEEKDAYS,
-} from '@sc/contracts';
+// A strategy's rules (spec section 5), here so that the console checks a form with the very rules the server applies.
+import { DIMMING_LEVELS, StrategyMode, WEEKDAYS } from './devices';
+import { DEVICE_CODE_PATTERN } from './mqtt';
+import { CLOCK_TIME_PATTERN, SENSING_HOLD_MAX_SECONDS, STRATEGY_PERIODS_MAX, SUN_OFFSET_MAX_MINUTES } from './strategy';
 
 /** Server catalogue keys (libs/i18n) the rules can break. */
 export type RuleProblemKey =
@@ -93,8 +86,9 @@ export function periodProblems(periods: unknown, required: boolean): RuleProblem
   return problems;
 }
 
+/** A calendar day written YYYY-MM-DD that exists (no 2026-02-30). */
 function validDate(v: unknown): v is string {
-  return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && DateTime.fromISO(v).isValid;
+  return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
 }
 
 /** The problems of a strategy's mode, mode data and periods; none means it can be saved and run. */
