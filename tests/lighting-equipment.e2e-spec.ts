@@ -36,7 +36,8 @@ describe('lighting: the equipment page', () => {
   beforeAll(async () => {
     [gw, browser] = await Promise.all([startGatewayProcess(), launchBrowser()]);
     lamps = await insertLamps(gw.db, 3, prefix);
-    [worker, admin] = await Promise.all([startWorkerProcess(gw), signIn(gw)]);
+    // Silent devices are looked for twice a second, so a stale one turns offline within the test.
+    [worker, admin] = await Promise.all([startWorkerProcess(gw, { SILENCE_SWEEP_MS: '500' }), signIn(gw)]);
     await admin.post('/api/light/gatewayAddOrEdit', { gatewayId: gatewayCode, name: `${prefix} concentrator` });
     await admin.post('/api/light/loopAddOrEdit', { gatewayId: gatewayCode, code: 'L1', name: `${prefix} loop` });
     await admin.post('/api/light/groupAddOrEdit', { type: 1, name: groupName });
@@ -85,6 +86,36 @@ describe('lighting: the equipment page', () => {
     await row(lamps.codes[0]).waitFor();
     expect(new URL(page.url()).searchParams.get('tab')).toBeNull();
   }, 30_000);
+
+  it('shows a gateway stored online but silent for three heartbeats as offline, live, whatever its stored state said (en, zh)', async () => {
+    const stale = `${prefix}GW-STALE`;
+    // Last heard 175 s ago: within three heartbeats of 60 s for a few seconds more.
+    await gw.db.query(`INSERT INTO lamp_gateway (code, name, network_status, reported_at) VALUES ($1, $2, $3, now() - interval '175 seconds')`, [
+      stale,
+      `${prefix} quiet concentrator`,
+      OnlineState.Online,
+    ]);
+    const network = (target: Page, code: string, state: OnlineState) =>
+      target.locator(`[data-testid="gateway-row-${code}"] [data-testid="lamp-network"][data-network="${state}"]`);
+    await page.goto(`${gw.baseUrl}/smartLamp/equipmentManage?tab=gateways`);
+    await network(page, stale, OnlineState.Online).waitFor();
+    // Taken offline by the worker's silence sweep and pushed to the open list, with no reload.
+    await network(page, stale, OnlineState.Offline).waitFor({ timeout: 15_000 });
+    expect(await network(page, stale, OnlineState.Offline).textContent()).toBe('Offline');
+    // The simulator's gateway keeps to its heartbeat and stays online.
+    await network(page, gatewayCode, OnlineState.Online).waitFor();
+
+    const zh = await newPage(browser, undefined, { language: 'zh', baseUrl: gw.baseUrl });
+    try {
+      await login(zh, gw.baseUrl, 'admin');
+      await zh.goto(`${gw.baseUrl}/smartLamp/equipmentManage?tab=gateways`);
+      expect(await network(zh, stale, OnlineState.Offline).textContent()).toBe('离线');
+    } finally {
+      await closePage(zh);
+    }
+    await page.goto(`${gw.baseUrl}/smartLamp/equipmentManage?lampName=${encodeURIComponent(prefix)}`);
+    await row(lamps.codes[0]).waitFor();
+  }, 45_000);
 
   it('moves the selected lamps to a group: no target says "Please select a group", then the rows show the group', async () => {
     const [a, b] = lamps.codes;
