@@ -21,6 +21,7 @@ import { UploadService } from './uploads/upload.service';
 import { WorkbookReader } from './uploads/workbook-reader.service';
 import { FilesController } from './uploads/files.controller';
 import { UsersController } from './users/users.controller';
+import { MqttCredentialsController } from './broker-access/mqtt-credentials.controller';
 import { UsersService } from './users/users.service';
 
 /** The console API on the main port (8080): REST under /api, socket.io under /socket.io. */
@@ -39,7 +40,7 @@ export class AppModule {
         AlarmsModule,
         EnergyModule,
       ],
-      controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController],
+      controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController, MqttCredentialsController],
       providers: [AuthService, UsersService, RegionsService, RealtimeGateway, BusForwarder],
     };
   }

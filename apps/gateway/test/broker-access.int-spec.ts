@@ -232,7 +232,7 @@ describe('MQTT logins handed out by the console: once on create, import and Edit
     await waitForMqttLogin(MQTT_URL, second);
   });
 
-  it('strip lights, poles and lamp gateways get theirs on create; a gateway given a new code gets a new login', async () => {
+  it('strip lights, poles and lamp gateways get theirs on create, a new one on Edit MQTT; a gateway given a new code gets a new login', async () => {
     const strip = await admin.post<{ mqtt: MqttCredentials }>('/api/light/stripAddOrEdit', { lampName: 'Handed out strip', clientId: `${p}S1` });
     const [stripRow] = await gw.db.query<{ generation: number }>(`SELECT mqtt_generation AS generation FROM device WHERE code = $1`, [`${p}S1`]);
     expect(strip.body.data.mqtt).toEqual({ username: `strip/${p}S1`, password: derivedMqttPassword(SECRET, `strip/${p}S1`, stripRow.generation) });
@@ -266,6 +266,32 @@ describe('MQTT logins handed out by the console: once on create, import and Edit
       name: 'Renamed',
     });
     expect(edited.body.data.mqtt).toBeUndefined();
+
+    // Edit MQTT under the same code (strip, pole, gateway): a new login, the old one refused and its connection dropped.
+    const stripId = (await gw.db.query<{ id: number }>(`SELECT id FROM device WHERE code = $1`, [`${p}S1`]))[0].id;
+    const connected = await mqtt.connectAsync(MQTT_URL, { ...strip.body.data.mqtt, clientId: `${p}S1-dev`, reconnectPeriod: 0 });
+    const dropped = new Promise<void>((resolve) => connected.once('close', () => resolve()));
+    const renewed = await admin.post<{ mqtt: MqttCredentials }>('/api/mqtt/renew', { family: 'strip', id: stripId });
+    expect(renewed.body.data.mqtt.username).toBe(`strip/${p}S1`);
+    expect(renewed.body.data.mqtt.password).not.toBe(strip.body.data.mqtt.password);
+    await dropped;
+    await waitForMqttLogin(MQTT_URL, renewed.body.data.mqtt);
+    await expect(mqtt.connectAsync(MQTT_URL, { ...strip.body.data.mqtt, reconnectPeriod: 0 })).rejects.toThrow(
+      /Not authorized|Bad user name or password/i,
+    );
+    const gatewayRenewed = await admin.post<{ mqtt: MqttCredentials }>('/api/mqtt/renew', { family: 'lamp-gateway', id: gateway.body.data.id });
+    expect(gatewayRenewed.body.data.mqtt.username).toBe(`lamp-gateway/${p}G2`);
+    await waitForMqttLogin(MQTT_URL, gatewayRenewed.body.data.mqtt);
+    await expect(mqtt.connectAsync(MQTT_URL, { ...second, reconnectPeriod: 0 })).rejects.toThrow(/Not authorized|Bad user name or password/i);
+    const poleId = (await gw.db.query<{ id: number }>(`SELECT id FROM device WHERE code = $1`, [`${p}P1`]))[0].id;
+    const poleRenewed = await admin.post<{ mqtt: MqttCredentials }>('/api/mqtt/renew', { family: 'pole', id: poleId });
+    expect(poleRenewed.body.data.mqtt.username).toBe(`pole/${p}P1`);
+    // Another family's id, an unknown family and a missing id change nothing.
+    const before = await gw.db.query(`SELECT id, mqtt_generation FROM device WHERE id = ANY($1) ORDER BY id`, [[stripId, poleId]]);
+    expect((await admin.post('/api/mqtt/renew', { family: 'lamp', id: stripId })).body.code).toBe(404);
+    expect((await admin.post('/api/mqtt/renew', { family: 'nowhere', id: stripId })).body.code).toBe(400);
+    expect((await admin.post('/api/mqtt/renew', { family: 'strip' })).body.code).toBe(400);
+    expect(await gw.db.query(`SELECT id, mqtt_generation FROM device WHERE id = ANY($1) ORDER BY id`, [[stripId, poleId]])).toEqual(before);
   });
 
   it("an import's added devices' logins download once, as a workbook, for the user who imported them", async () => {

@@ -176,6 +176,7 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'GET /api/bi/area/del', allowed: ['editor', 'admin'] },
   { route: 'POST /api/light/lampPage', allowed: ['admin'] },
   { route: 'POST /api/light/lampEditMqtt', allowed: ['admin'] },
+  { route: 'POST /api/mqtt/renew', allowed: ['admin'] },
   { route: 'GET /api/dispatch/detail', allowed: ['admin'] },
   { route: 'POST /api/lamp/polePage', allowed: ['visitor', 'admin'] },
   { route: 'GET /api/lamp/lampExport', allowed: ['visitor', 'admin'] },

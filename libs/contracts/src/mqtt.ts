@@ -94,6 +94,18 @@ export interface MqttCredentials {
   password: string;
 }
 
+/**
+ * POST /api/mqtt/renew: new MQTT credentials for one device, by its family and record id (a lamp gateway's own id, the
+ * registry id otherwise), answered once; the old password stops working and its connection is dropped.
+ */
+export interface MqttRenewRequest {
+  family: DeviceFamily;
+  id: number;
+}
+
+/** The families whose devices hold MQTT accounts the console can renew: every registry family, and lamp gateways. */
+export const RENEWABLE_FAMILIES: readonly DeviceFamily[] = [...Object.values(FAMILY_OF_DEVICE_TYPE), DeviceFamily.LampGateway];
+
 export const mqttTopics = {
   of: (family: DeviceFamily, deviceId: string, channel: MqttChannel): string => `${MQTT_TOPIC_ROOT}/${family}/${deviceId}/${channel}`,
 

@@ -58,6 +58,7 @@ export const AUDITED_ACTIONS = {
   'Distribute lamp strategy': 'distributeLampStrategy',
   'Distribute strip light strategy': 'distributeStripStrategy',
   'Edit lamp MQTT identity': 'editLampMqtt',
+  'Renew device MQTT credentials': 'renewDeviceMqtt',
   'Import lamp gateways': 'importGateways',
   'Import lamp loops': 'importLoops',
   'Import lamp poles': 'importPoles',

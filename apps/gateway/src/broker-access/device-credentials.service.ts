@@ -1,7 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DEVICE_CODE_PATTERN, FAMILY_OF_DEVICE_TYPE, mqttUsernames, type DeviceFamily, type DeviceType, type MqttCredentials } from '@sc/contracts';
+import {
+  DEVICE_CODE_PATTERN,
+  DEVICE_TYPE_OF_FAMILY,
+  DeviceFamily,
+  FAMILY_OF_DEVICE_TYPE,
+  mqttUsernames,
+  type DeviceType,
+  type MqttCredentials,
+} from '@sc/contracts';
 import { derivedMqttPassword } from '@sc/messaging';
 import type { EntityManager } from 'typeorm';
+import { AppException } from '../common/app-exception';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
 /**
@@ -36,5 +45,26 @@ export class DeviceCredentials {
     const row = rows[0];
     const family = row && FAMILY_OF_DEVICE_TYPE[row.type];
     return family ? this.of(family, row.code, row.generation) : undefined;
+  }
+
+  /**
+   * Edit MQTT without a new code: the device of `family` with record `id` gets a new credential generation and its new
+   * login is answered (a lamp gateway by its own id, any other device by its registry id). Unknown: not found.
+   */
+  async renew(tx: EntityManager, family: DeviceFamily, id: number): Promise<MqttCredentials | undefined> {
+    // An UPDATE answers [rows, affected] through TypeORM.
+    const [rows]: [{ code: string; generation: number }[], number] =
+      family === DeviceFamily.LampGateway
+        ? await tx.query(
+            `UPDATE lamp_gateway SET mqtt_generation = nextval('mqtt_credential_seq') WHERE id = $1 RETURNING code, mqtt_generation AS generation`,
+            [id],
+          )
+        : await tx.query(
+            `UPDATE device SET mqtt_generation = nextval('mqtt_credential_seq') WHERE id = $1 AND type = $2
+              RETURNING code, mqtt_generation AS generation`,
+            [id, DEVICE_TYPE_OF_FAMILY[family]],
+          );
+    if (!rows[0]) throw AppException.notFound();
+    return this.of(family, rows[0].code, rows[0].generation);
   }
 }

@@ -161,6 +161,10 @@ export const common = {
     open: 'Open',
   },
   mqttCredentials: {
+    renew: 'Edit MQTT',
+    renewTitle: 'New MQTT login for {{name}}?',
+    renewDetail: 'The current password of {{name}} stops working at once and the device is disconnected until it logs in with the new one.',
+    renewConfirm: 'Issue new login',
     title: 'MQTT login of {{device}}',
     hint: 'Give these to the device installer now: the password is shown only this once. Edit MQTT issues new ones and the old password stops working.',
     username: 'User name',

@@ -140,6 +140,7 @@ export const system = {
       distributeLampStrategy: 'Distribute lamp strategy',
       distributeStripStrategy: 'Distribute strip light strategy',
       editLampMqtt: 'Edit lamp MQTT identity',
+      renewDeviceMqtt: 'Renew device MQTT credentials',
       importGateways: 'Import lamp gateways',
       importLoops: 'Import lamp loops',
       importPoles: 'Import lamp poles',

@@ -163,6 +163,10 @@ export const common: Shape<typeof en> = {
     open: 'Abrir',
   },
   mqttCredentials: {
+    renew: 'Editar MQTT',
+    renewTitle: '¿Nuevo acceso MQTT para {{name}}?',
+    renewDetail: 'La contraseña actual de {{name}} deja de valer de inmediato y el dispositivo se desconecta hasta que entre con la nueva.',
+    renewConfirm: 'Emitir nuevo acceso',
     title: 'Acceso MQTT de {{device}}',
     hint: 'Entréguelos ahora al instalador del dispositivo: la contraseña solo se muestra esta vez. Editar MQTT emite unos nuevos y la contraseña anterior deja de valer.',
     username: 'Usuario',

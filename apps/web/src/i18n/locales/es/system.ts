@@ -142,6 +142,7 @@ export const system: Shape<typeof en> = {
       distributeLampStrategy: 'Distribuir estrategia de farolas',
       distributeStripStrategy: 'Distribuir estrategia de tiras de luz',
       editLampMqtt: 'Editar identidad MQTT de la farola',
+      renewDeviceMqtt: 'Renovar credenciales MQTT del dispositivo',
       importGateways: 'Importar pasarelas de farolas',
       importLoops: 'Importar circuitos de farolas',
       importPoles: 'Importar postes',

@@ -163,6 +163,10 @@ export const common: Shape<typeof en> = {
     open: '開く',
   },
   mqttCredentials: {
+    renew: 'MQTT 設定の編集',
+    renewTitle: '{{name}} の MQTT ログイン情報を新しくしますか？',
+    renewDetail: '{{name}} の現在のパスワードはすぐに無効になり、新しいパスワードでログインするまでデバイスは切断されます。',
+    renewConfirm: '新しいログイン情報を発行',
     title: '{{device}} の MQTT ログイン情報',
     hint: '今すぐ設置担当者に渡してください。パスワードはこの一度しか表示されません。「MQTT 編集」で新しいログイン情報を発行すると、古いパスワードは使えなくなります。',
     username: 'ユーザー名',

@@ -142,6 +142,7 @@ export const system: Shape<typeof en> = {
       distributeLampStrategy: '街灯ストラテジーを配信',
       distributeStripStrategy: 'ライトストリップのストラテジーを配信',
       editLampMqtt: '街灯の MQTT ID を編集',
+      renewDeviceMqtt: 'デバイスの MQTT 認証情報を更新',
       importGateways: '街灯ゲートウェイをインポート',
       importLoops: '街灯回路をインポート',
       importPoles: '灯柱をインポート',

@@ -163,6 +163,10 @@ export const common: Shape<typeof en> = {
     open: '进入',
   },
   mqttCredentials: {
+    renew: '修改 MQTT',
+    renewTitle: '为 {{name}} 生成新的 MQTT 登录信息？',
+    renewDetail: '{{name}} 当前的密码将立即失效，设备会断开连接，直到使用新密码重新登录。',
+    renewConfirm: '生成新登录信息',
     title: '{{device}} 的 MQTT 登录信息',
     hint: '请立即交给设备安装人员：密码只显示这一次。“编辑 MQTT”会签发新的登录信息，旧密码随即失效。',
     username: '用户名',

@@ -142,6 +142,7 @@ export const system: Shape<typeof en> = {
       distributeLampStrategy: '下发路灯策略',
       distributeStripStrategy: '下发灯带策略',
       editLampMqtt: '编辑路灯 MQTT 标识',
+      renewDeviceMqtt: '更新设备 MQTT 凭据',
       importGateways: '导入路灯网关',
       importLoops: '导入路灯回路',
       importPoles: '导入灯杆',
