@@ -420,6 +420,12 @@ describe('imports, templates and exports', () => {
       ['Pole A', 'EXP-POLE-A', 'Nanshan District', 113.93, 22.52, 'Keyuan Road 1', 'north side'],
       ['Pole B', 'EXP-POLE-B', '', '', '', '', ''],
     ]);
+    // In Chinese the region is named as the region tree names it there, and the file imports back unchanged.
+    const zhAdmin = admin.as(admin.token, 'zh-CN');
+    const zhExport = await (await download(zhAdmin, '/api/lamp/lampExport?name=exp-pole')).arrayBuffer();
+    expect(sheetRows(zhExport)[1].slice(1, 3)).toEqual(['EXP-POLE-A', '南山区']);
+    const zhAgain = await upload(admin, '/api/lamp/lampImport', form(Buffer.from(zhExport), { groupId: String(poleGroup) }));
+    expect(zhAgain.body.data).toMatchObject({ total: 2, added: 0, changed: 0, unchanged: 2 });
   });
 
   it('imports gateways, then their loops matched on gateway and code; the same files again change nothing', async () => {

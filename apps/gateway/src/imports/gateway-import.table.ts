@@ -1,8 +1,9 @@
 import type { EntityManager } from 'typeorm';
-import { DeviceFamily, DeviceType, NUMBER_BOUNDS, GATEWAY_NAME_MAX } from '@sc/contracts';
+import { DeviceFamily, DeviceType, NUMBER_BOUNDS, GATEWAY_NAME_MAX, type Language } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
 import { REGION_AND_BELOW } from '../common/device-selection';
 import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
+import { regionLabelSql } from '../regions/region-label';
 
 const GATEWAY_KEYS = ['gatewayId', 'name', 'regionId', 'addr', 'longitude', 'latitude'] as const;
 
@@ -53,13 +54,13 @@ export const GATEWAY_IMPORT: ImportTable = {
     );
   },
 
-  async exportRows(db: EntityManager, f: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  async exportRows(db: EntityManager, f: Record<string, unknown>, lng: Language): Promise<Record<string, unknown>[]> {
     const where = new Where()
       .addIf(f.name, `concat_ws(chr(1), lower(g.name), lower(g.code)) LIKE ?`, typeof f.name === 'string' ? likeContains(f.name) : undefined)
       .addIf(f.regionId, `g.region_id IN (${REGION_AND_BELOW})`)
       .addIf(f.networkStatus, `g.network_status = ?`);
     return db.query(
-      `SELECT g.code AS "gatewayId", g.name, r.region_name AS "regionId", g.addr, g.longitude, g.latitude
+      `SELECT g.code AS "gatewayId", g.name, ${regionLabelSql('r', lng)} AS "regionId", g.addr, g.longitude, g.latitude
          FROM lamp_gateway g LEFT JOIN region r ON r.id = g.region_id
          ${where}
         ORDER BY g.code`,

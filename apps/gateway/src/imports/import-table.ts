@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { DeviceFamily, DeviceType, ImportKind } from '@sc/contracts';
+import type { DeviceFamily, DeviceType, ImportKind, Language } from '@sc/contracts';
 import type { FieldKey } from '@sc/i18n';
 
 /**
@@ -55,8 +55,8 @@ export interface ImportTable {
   load(tx: EntityManager, keys: string[]): Promise<Map<string, ExistingRecord>>;
   insert(tx: EntityManager, rows: RowToWrite[], groupId: number): Promise<void>;
   update(tx: EntityManager, rows: RowToWrite[], groupId: number): Promise<void>;
-  /** Every record matching the list's filters, one object per row with the columns' display values. */
-  exportRows(db: EntityManager, filters: Record<string, unknown>): Promise<Record<string, unknown>[]>;
+  /** Every record matching the list's filters, one object per row with the columns' display values in `lng`. */
+  exportRows(db: EntityManager, filters: Record<string, unknown>, lng: Language): Promise<Record<string, unknown>[]>;
 }
 
 /** The key a row of the table is matched on. */

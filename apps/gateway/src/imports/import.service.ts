@@ -210,7 +210,7 @@ export class ImportService {
 
   /** The list, filtered as on screen, with the import's columns: it can be edited and imported again. */
   async export(table: ImportTable, filters: Record<string, unknown>, lng: Language): Promise<Buffer> {
-    const rows = await table.exportRows(this.db.manager, filters);
+    const rows = await table.exportRows(this.db.manager, filters, lng);
     return workbook(
       [table.columns.map((c) => translateField(lng, c.key)), ...rows.map((row) => table.columns.map((c) => row[c.key] ?? ''))],
       table.kind,

@@ -1,8 +1,9 @@
 import type { EntityManager } from 'typeorm';
-import { DeviceFamily, DeviceType, NUMBER_BOUNDS, LAMP_NAME_MAX } from '@sc/contracts';
+import { DeviceFamily, DeviceType, NUMBER_BOUNDS, LAMP_NAME_MAX, type Language } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
 import { REGION_AND_BELOW } from '../common/device-selection';
 import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
+import { regionLabelSql } from '../regions/region-label';
 
 const VALUES = `d.name AS "lampName", d.code AS "clientId", d.region_id AS "regionId", l.gateway_id AS "gatewayId",
   l.lamp_control_id AS "lampControlId", l.addr, l.mac, d.longitude, d.latitude, d.pole_id AS "poleCode"`;
@@ -75,7 +76,7 @@ export const LIGHT_IMPORT: ImportTable = {
     );
   },
 
-  async exportRows(db: EntityManager, f: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  async exportRows(db: EntityManager, f: Record<string, unknown>, lng: Language): Promise<Record<string, unknown>[]> {
     const where = new Where()
       .add('d.type = ?', DeviceType.SingleLamp)
       .addIf(f.lampName, `lower(d.name) LIKE ?`, typeof f.lampName === 'string' ? likeContains(f.lampName) : undefined)
@@ -85,7 +86,7 @@ export const LIGHT_IMPORT: ImportTable = {
       .addIf(f.status, `l.status = ?`)
       .addIf(f.networkStatus, `l.network_status = ?`);
     return db.query(
-      `SELECT d.name AS "lampName", d.code AS "clientId", r.region_name AS "regionId", l.gateway_id AS "gatewayId",
+      `SELECT d.name AS "lampName", d.code AS "clientId", ${regionLabelSql('r', lng)} AS "regionId", l.gateway_id AS "gatewayId",
               l.lamp_control_id AS "lampControlId", l.addr, l.mac, d.longitude, d.latitude, p.code AS "poleCode"
          FROM device d JOIN lamp l ON l.device_id = d.id
          LEFT JOIN region r ON r.id = d.region_id

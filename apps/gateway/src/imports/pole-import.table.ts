@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
-import { DeviceFamily, DeviceType, NUMBER_BOUNDS, POLE_NAME_MAX } from '@sc/contracts';
+import { DeviceFamily, DeviceType, NUMBER_BOUNDS, POLE_NAME_MAX, type Language } from '@sc/contracts';
 import { poleWhere, type PoleFilters } from '../poles/pole-filters';
 import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
+import { regionLabelSql } from '../regions/region-label';
 
 const POLE_KEYS = ['name', 'code', 'regionId', 'longitude', 'latitude', 'address', 'remark'] as const;
 
@@ -62,10 +63,10 @@ export const POLE_IMPORT: ImportTable = {
     );
   },
 
-  async exportRows(db: EntityManager, f: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  async exportRows(db: EntityManager, f: Record<string, unknown>, lng: Language): Promise<Record<string, unknown>[]> {
     const where = poleWhere(f as PoleFilters);
     return db.query(
-      `SELECT d.name, d.code, r.region_name AS "regionId", d.longitude, d.latitude, p.address, p.remark
+      `SELECT d.name, d.code, ${regionLabelSql('r', lng)} AS "regionId", d.longitude, d.latitude, p.address, p.remark
          FROM device d JOIN lamp_pole p ON p.device_id = d.id LEFT JOIN region r ON r.id = d.region_id
          ${where}
         ORDER BY d.code`,
