@@ -1,4 +1,4 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { zhCN } from '@sc/i18n/locales/zh-CN';
 import { enUS } from '@sc/i18n/locales/en-US';
 import { common as zhCommon } from '../apps/web/src/i18n/locales/zh/common';
@@ -33,6 +33,52 @@ async function onScreen(locator: Locator, viewport: Viewport): Promise<boolean> 
 /** Waits out a slide-in or slide-out transition: true once the element is (or is no longer) on screen. */
 async function settlesOnScreen(locator: Locator, viewport: Viewport, expected: boolean): Promise<boolean> {
   return waitFor(async () => ((await onScreen(locator, viewport)) === expected ? expected : undefined), 5000, 50).catch(() => !expected);
+}
+
+/** Every list page of the console and the test ids of its tables (the equipment page has one per tab). */
+const LIST_PAGES: readonly [path: string, tables: readonly string[]][] = [
+  ['/lampPole/poleManage', ['pole-table']],
+  ['/smartLamp/equipmentManage?tab=lamps', ['lamp-table']],
+  ['/smartLamp/equipmentManage?tab=gateways', ['gateway-table']],
+  ['/smartLamp/equipmentManage?tab=loops', ['loop-table']],
+  ['/smartLamp/equipmentManage?tab=groups', ['group-table']],
+  ['/smartLamp/lampControl', ['control-table']],
+  ['/smartLamp/lampStrategy', ['strategy-table']],
+  ['/smartLamp/lightManage', ['strip-table']],
+  ['/smartLamp/lightStrategy', ['strip-strategy-table']],
+  ['/smartLamp/lampAlarm', ['alarm-table']],
+  ['/smartLamp/energy', ['energy-lamps', 'energy-regions']],
+  ['/regionManage/regionManage', ['region-tree']],
+  ['/systemSetting/userManage', ['user-table']],
+  ['/systemSetting/permission', ['group-table']],
+  ['/systemSetting/log', ['log-table']],
+];
+
+interface TableFit {
+  tableWidth: number;
+  boxWidth: number;
+  /** The last header cell (the actions column) lies wholly inside the table's box and the window. */
+  lastColumnShown: boolean;
+}
+
+/** How a table sits in its box: the box is the nearest ancestor that scrolls sideways (or clips). */
+async function tableFit(table: Locator): Promise<TableFit> {
+  return table.evaluate((el) => {
+    const win = globalThis as unknown as { getComputedStyle(e: unknown): { overflowX: string }; innerWidth: number };
+    let box = el.parentElement!;
+    while (box.parentElement && !['auto', 'scroll', 'hidden'].includes(win.getComputedStyle(box).overflowX)) box = box.parentElement;
+    const outer = box.getBoundingClientRect();
+    const head = el.querySelector('thead tr')?.lastElementChild?.getBoundingClientRect();
+    const lastColumnShown = !!head && head.left >= outer.left - 1 && head.right <= outer.right + 1 && head.right <= win.innerWidth;
+    return { tableWidth: el.scrollWidth, boxWidth: box.clientWidth, lastColumnShown };
+  });
+}
+
+/** Opens a list page and waits until its tables are on screen and its data has arrived. */
+async function openList(page: Page, baseUrl: string, path: string, tables: readonly string[]): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  for (const table of tables) await page.getByTestId(table).first().waitFor();
+  await page.waitForLoadState('networkidle');
 }
 
 /** The console's frame in a real browser: menu, language, header search, visited tabs, phone layout (spec sections 1 and 2). */
@@ -287,5 +333,55 @@ describe('web console: shell', () => {
       expect(await select.evaluate((input) => input.scrollWidth <= input.clientWidth)).toBe(true);
       expect(pageErrors(page)).toEqual([]);
     }
+  });
+  describe('tables at 1440 × 900', () => {
+    it('fit their box by default on every list page, with the actions column whole, in Spanish and in Japanese', async () => {
+      const misfits: string[] = [];
+      for (const language of ['es', 'ja'] as const) {
+        const page = await open(asAdmin, DESKTOP, { language });
+        for (const [path, tables] of LIST_PAGES) {
+          await openList(page, gw.baseUrl, path, tables);
+          for (const table of tables) {
+            const fit = await tableFit(page.getByTestId(table).first());
+            if (fit.tableWidth > fit.boxWidth || !fit.lastColumnShown) misfits.push(`${language} ${path} ${table}: ${JSON.stringify(fit)}`);
+          }
+        }
+        expect(pageErrors(page)).toEqual([]);
+      }
+      expect(misfits).toEqual([]);
+    }, 60_000);
+
+    it('shows and hides a column from the column chooser, remembered per table across a reload', async () => {
+      const page = await open(asAdmin);
+      await openList(page, gw.baseUrl, '/smartLamp/equipmentManage?tab=lamps', ['lamp-table']);
+      const table = page.getByTestId('lamp-table');
+      const header = (key: string) => table.locator(`thead th[data-column="${key}"]`);
+      expect(await header('mac').count()).toBe(0);
+      expect(await header('region').count()).toBe(1);
+
+      await page.getByTestId('columns-lamps').click();
+      const menu = page.getByTestId('columns-lamps-menu');
+      await menu.getByTestId('column-mac').click();
+      await menu.getByTestId('column-region').click();
+      await header('mac').waitFor();
+      await header('region').waitFor({ state: 'detached' });
+      expect(JSON.parse((await localStorageItem(page, 'sc-columns:lamps'))!)).toEqual({ mac: true, region: false });
+
+      await page.reload();
+      await header('mac').waitFor();
+      expect(await header('region').count()).toBe(0);
+      // Another table keeps its own choice: the gateways still show their region.
+      await openList(page, gw.baseUrl, '/smartLamp/equipmentManage?tab=gateways', ['gateway-table']);
+      expect(await page.getByTestId('gateway-table').locator('thead th[data-column="region"]').count()).toBe(1);
+
+      // Back to the defaults.
+      await openList(page, gw.baseUrl, '/smartLamp/equipmentManage?tab=lamps', ['lamp-table']);
+      await page.getByTestId('columns-lamps').click();
+      await page.getByTestId('columns-lamps-reset').click();
+      await header('region').waitFor();
+      expect(await header('mac').count()).toBe(0);
+      expect(await localStorageItem(page, 'sc-columns:lamps')).toBeNull();
+      expect(pageErrors(page)).toEqual([]);
+    });
   });
 });

@@ -104,6 +104,10 @@ export const common = {
     operations: 'Actions',
     backHome: 'Back to home',
   },
+  columns: {
+    choose: 'Columns',
+    reset: 'Default columns',
+  },
   feedback: {
     confirmDelete: 'Are you sure to delete?',
     deleted: 'Deleted successfully',

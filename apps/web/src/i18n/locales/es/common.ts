@@ -106,6 +106,10 @@ export const common: Shape<typeof en> = {
     operations: 'Acciones',
     backHome: 'Volver al inicio',
   },
+  columns: {
+    choose: 'Columnas',
+    reset: 'Columnas predeterminadas',
+  },
   feedback: {
     confirmDelete: '¿Seguro que desea eliminarlo?',
     deleted: 'Eliminado correctamente',

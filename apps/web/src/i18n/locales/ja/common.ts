@@ -106,6 +106,10 @@ export const common: Shape<typeof en> = {
     operations: '操作',
     backHome: 'ホームに戻る',
   },
+  columns: {
+    choose: '表示する列',
+    reset: '既定の列に戻す',
+  },
   feedback: {
     confirmDelete: '削除してもよろしいですか？',
     deleted: '削除しました',

@@ -106,6 +106,10 @@ export const common: Shape<typeof en> = {
     operations: '操作',
     backHome: '返回首页',
   },
+  columns: {
+    choose: '显示列',
+    reset: '恢复默认列',
+  },
   feedback: {
     confirmDelete: '确定要删除吗？',
     deleted: '删除成功',
