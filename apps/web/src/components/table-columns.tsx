@@ -1,5 +1,18 @@
 import type { ReactNode } from 'react';
-import { ActionIcon, Button, Checkbox, Group, Popover, Stack, Table, Text, Tooltip, type TableTdProps, type TextProps } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Checkbox,
+  Group,
+  Popover,
+  ScrollArea,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+  type TableTdProps,
+  type TextProps,
+} from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconColumns3 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +32,8 @@ export interface Column<Row> {
   always?: boolean;
   /** Text that may run over several lines (a summary); every other cell keeps to one. */
   wrap?: boolean;
+  /** Figures line up on the right, header included. */
+  align?: 'right';
   /** Props of the cell, e.g. a test id or monospace. */
   td?: TableTdProps & { 'data-testid'?: string };
 }
@@ -82,7 +97,7 @@ export function ColumnHeads<Row>({
       <Table.Tr>
         {lead}
         {columns.shown.map((column) => (
-          <Table.Th key={column.key} data-column={column.key}>
+          <Table.Th key={column.key} ta={column.align} data-column={column.key}>
             {column.label}
           </Table.Th>
         ))}
@@ -100,7 +115,7 @@ export function ColumnHeads<Row>({
 /** A row's cells for the shown columns (the row adds its own lead and actions cells). */
 export function ColumnCells<Row>({ columns, row }: { columns: TableColumns<Row>; row: Row }) {
   return columns.shown.map((column) => (
-    <Table.Td key={column.key} className={column.wrap ? undefined : classes.cell} {...column.td}>
+    <Table.Td key={column.key} ta={column.align} className={column.wrap ? undefined : classes.cell} {...column.td}>
       {column.cell(row)}
     </Table.Td>
   ));
@@ -137,24 +152,28 @@ export function ColumnChooser<Row>({ columns }: { columns: TableColumns<Row> }) 
         </Tooltip>
       </Popover.Target>
       <Popover.Dropdown data-testid={`columns-${columns.table}-menu`}>
-        <Stack gap="xs">
+        <Group justify="space-between" gap="md" mb="xs" wrap="nowrap">
           <Text size="xs" c="dimmed" fw={500}>
             {label}
           </Text>
-          {optional.map((column) => (
-            <Checkbox
-              key={column.key}
-              size="xs"
-              label={column.label}
-              checked={columns.isShown(column.key)}
-              onChange={(event) => columns.setShown(column.key, event.currentTarget.checked)}
-              data-testid={`column-${column.key}`}
-            />
-          ))}
           <Button size="compact-xs" variant="subtle" onClick={columns.reset} data-testid={`columns-${columns.table}-reset`}>
             {t('common:columns.reset')}
           </Button>
-        </Stack>
+        </Group>
+        <ScrollArea.Autosize mah="50vh" type="auto" offsetScrollbars>
+          <Stack gap="xs">
+            {optional.map((column) => (
+              <Checkbox
+                key={column.key}
+                size="xs"
+                label={column.label}
+                checked={columns.isShown(column.key)}
+                onChange={(event) => columns.setShown(column.key, event.currentTarget.checked)}
+                data-testid={`column-${column.key}`}
+              />
+            ))}
+          </Stack>
+        </ScrollArea.Autosize>
       </Popover.Dropdown>
     </Popover>
   );

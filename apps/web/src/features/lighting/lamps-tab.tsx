@@ -99,7 +99,6 @@ function useLampColumns(): Column<LampRow>[] {
     {
       key: 'switch',
       label: t('lighting:fields.switchState'),
-      hidden: true,
       cell: (lamp) => t(lamp.switchState === 1 ? 'lighting:switch.on' : 'lighting:switch.off'),
     },
     { key: 'bri', label: t('lighting:fields.bri'), cell: (lamp) => `${lamp.bri} %` },
@@ -110,6 +109,7 @@ function useLampColumns(): Column<LampRow>[] {
     {
       key: 'power',
       label: t('lighting:fields.power'),
+      hidden: true,
       td: { 'data-testid': 'lamp-telemetry' },
       cell: (lamp) => reading(lamp.telemetry?.power, 1, 'W'),
     },

@@ -27,7 +27,7 @@ const StripFormModal = lazy(() => import('./strip-form-modal').then((m) => ({ de
 
 const route = getRouteApi('/_auth/_shell/smartLamp/lightManage');
 
-/** The strip lights' columns: name, labels, state and brightness by default; the rest in the column chooser. */
+/** The strip lights' columns: name, labels, network and the zones' effects by default; the rest in the column chooser. */
 function useStripColumns(): Column<StripRow>[] {
   const { t } = useTranslation();
   return [
@@ -40,8 +40,8 @@ function useStripColumns(): Column<StripRow>[] {
     { key: 'labels', label: t('strip:fields.statusLabels'), cell: (strip) => <StripLabels labels={strip.statusLabels} /> },
     { key: 'status', label: t('strip:fields.status'), hidden: true, cell: (strip) => <LampStatusBadge status={strip.status} /> },
     { key: 'network', label: t('strip:fields.networkStatus'), cell: (strip) => <NetworkBadge networkStatus={strip.networkStatus} /> },
-    { key: 'zones', label: t('strip:fields.zones'), hidden: true, cell: (strip) => <StripZones strip={strip} /> },
-    { key: 'bri', label: t('strip:fields.bri'), td: { 'data-testid': 'strip-bri' }, cell: (strip) => `${strip.bri} %` },
+    { key: 'zones', label: t('strip:fields.zones'), cell: (strip) => <StripZones strip={strip} /> },
+    { key: 'bri', label: t('strip:fields.bri'), hidden: true, td: { 'data-testid': 'strip-bri' }, cell: (strip) => `${strip.bri} %` },
     { key: 'power', label: t('strip:fields.power'), hidden: true, cell: (strip) => <TelemetryCell lamp={strip} /> },
     { key: 'group', label: t('strip:fields.group'), hidden: true, cell: (strip) => strip.groupName ?? '—' },
     { key: 'gateway', label: t('strip:fields.gatewayId'), hidden: true, td: { ff: 'monospace' }, cell: (strip) => strip.gatewayId || '—' },

@@ -118,7 +118,7 @@ export function OperationLogPage() {
     {
       key: 'duration',
       label: t('system:log.duration'),
-      td: { ta: 'right' },
+      align: 'right',
       cell: (row) => (
         <Text size="sm" c={row.durationMs >= 1000 ? 'orange.7' : undefined}>
           {t('system:log.durationMs', { ms: row.durationMs })}
