@@ -11,6 +11,7 @@ import {
   browserSuite,
   DESKTOP,
   PHONE,
+  WALL_SCREEN,
   cookie,
   localStorageItem,
   pageErrors,
@@ -79,6 +80,30 @@ async function openList(page: Page, baseUrl: string, path: string, tables: reado
   await page.goto(`${baseUrl}${path}`);
   for (const table of tables) await page.getByTestId(table).first().waitFor();
   await page.waitForLoadState('networkidle');
+}
+
+interface ChartText {
+  /** The page's base size (the root font size) in px. */
+  base: number;
+  /** Font sizes of the charts' axis labels in px. */
+  sizes: number[];
+  /** The most lines any axis label takes. */
+  lines: number;
+  /** Axis labels that stick out of their chart on the left. */
+  cut: number;
+}
+
+/** The axis labels of the energy page's charts, as drawn. */
+async function chartText(page: Page): Promise<ChartText> {
+  return (await page.evaluate(`(() => {
+    const labels = [...document.querySelectorAll('[data-testid^="energy-chart"] .recharts-cartesian-axis-tick-value')];
+    return {
+      base: parseFloat(getComputedStyle(document.documentElement).fontSize),
+      sizes: labels.map((label) => parseFloat(getComputedStyle(label).fontSize)),
+      lines: Math.max(...labels.map((label) => Math.max(1, label.querySelectorAll('tspan').length))),
+      cut: labels.filter((label) => label.getBoundingClientRect().left < label.closest('svg').getBoundingClientRect().left - 1).length,
+    };
+  })()`)) as ChartText;
 }
 
 /** The console's frame in a real browser: menu, language, header search, visited tabs, phone layout (spec sections 1 and 2). */
@@ -383,5 +408,24 @@ describe('web console: shell', () => {
       expect(await localStorageItem(page, 'sc-columns:lamps')).toBeNull();
       expect(pageErrors(page)).toEqual([]);
     });
+  });
+  it('draws chart text at the base size: half as large again on a 4K wall screen, every axis label on one line and whole', async () => {
+    const seen: ChartText[] = [];
+    for (const viewport of [DESKTOP, WALL_SCREEN]) {
+      const page = await open(asAdmin, viewport);
+      await page.goto(`${gw.baseUrl}/smartLamp/energy`);
+      await page.getByTestId('energy-chart-regions').locator('.recharts-cartesian-axis-tick-value').first().waitFor();
+      seen.push(await chartText(page));
+      expect(pageErrors(page)).toEqual([]);
+    }
+    const [desk, wall] = seen;
+    expect([desk.base, wall.base]).toEqual([16, 24]);
+    // Mantine's xs: 0.75 of the base size.
+    expect(new Set(desk.sizes)).toEqual(new Set([12]));
+    expect(new Set(wall.sizes)).toEqual(new Set([18]));
+    expect(seen.map(({ lines, cut }) => ({ lines, cut }))).toEqual([
+      { lines: 1, cut: 0 },
+      { lines: 1, cut: 0 },
+    ]);
   });
 });
