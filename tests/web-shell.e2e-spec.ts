@@ -360,19 +360,23 @@ describe('web console: shell', () => {
     }
   });
   describe('tables at 1440 × 900', () => {
-    it('fit their box by default on every list page, with the actions column whole, in Spanish and in Japanese', async () => {
+    it('fit their box by default on every list page, with the actions column whole, in Spanish and in Japanese, and on a 4K wall', async () => {
       const misfits: string[] = [];
+      const check = async (page: Page, label: string, path: string, tables: readonly string[]) => {
+        await openList(page, gw.baseUrl, path, tables);
+        for (const table of tables) {
+          const fit = await tableFit(page.getByTestId(table).first());
+          if (fit.tableWidth > fit.boxWidth || !fit.lastColumnShown) misfits.push(`${label} ${path} ${table}: ${JSON.stringify(fit)}`);
+        }
+      };
       for (const language of ['es', 'ja'] as const) {
         const page = await open(asAdmin, DESKTOP, { language });
-        for (const [path, tables] of LIST_PAGES) {
-          await openList(page, gw.baseUrl, path, tables);
-          for (const table of tables) {
-            const fit = await tableFit(page.getByTestId(table).first());
-            if (fit.tableWidth > fit.boxWidth || !fit.lastColumnShown) misfits.push(`${language} ${path} ${table}: ${JSON.stringify(fit)}`);
-          }
-        }
+        for (const [path, tables] of LIST_PAGES) await check(page, language, path, tables);
         expect(pageErrors(page)).toEqual([]);
       }
+      // The widest table on the wall's larger base size (24 px).
+      const wall = await open(asAdmin, WALL_SCREEN, { language: 'es' });
+      await check(wall, 'es wall', '/smartLamp/equipmentManage?tab=lamps', ['lamp-table']);
       expect(misfits).toEqual([]);
     }, 60_000);
 

@@ -10,6 +10,7 @@ import {
   Table,
   Text,
   Tooltip,
+  type MantineBreakpoint,
   type TableTdProps,
   type TextProps,
 } from '@mantine/core';
@@ -34,6 +35,8 @@ export interface Column<Row> {
   wrap?: boolean;
   /** Figures line up on the right, header included. */
   align?: 'right';
+  /** Left out below this breakpoint whatever the choice (a phone has no room for it). */
+  visibleFrom?: MantineBreakpoint;
   /** Props of the cell, e.g. a test id or monospace. */
   td?: TableTdProps & { 'data-testid'?: string };
 }
@@ -97,7 +100,7 @@ export function ColumnHeads<Row>({
       <Table.Tr>
         {lead}
         {columns.shown.map((column) => (
-          <Table.Th key={column.key} ta={column.align} data-column={column.key}>
+          <Table.Th key={column.key} ta={column.align} visibleFrom={column.visibleFrom} data-column={column.key}>
             {column.label}
           </Table.Th>
         ))}
@@ -115,7 +118,7 @@ export function ColumnHeads<Row>({
 /** A row's cells for the shown columns (the row adds its own lead and actions cells). */
 export function ColumnCells<Row>({ columns, row }: { columns: TableColumns<Row>; row: Row }) {
   return columns.shown.map((column) => (
-    <Table.Td key={column.key} ta={column.align} className={column.wrap ? undefined : classes.cell} {...column.td}>
+    <Table.Td key={column.key} ta={column.align} visibleFrom={column.visibleFrom} className={column.wrap ? undefined : classes.cell} {...column.td}>
       {column.cell(row)}
     </Table.Td>
   ));

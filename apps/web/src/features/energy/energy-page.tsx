@@ -327,30 +327,58 @@ function RegionTable({
       else next.add(id);
       return next;
     });
-  const cells = (f: EnergyFigures) => (
-    <>
-      <Table.Td ta="right">{formatEnergy(f.energyWh)}</Table.Td>
-      <Table.Td ta="right">{formatEnergy(f.fullWh)}</Table.Td>
-      <Table.Td ta="right">{formatEnergy(f.savingWh)}</Table.Td>
-      <Table.Td ta="right">{savingShare(f.savingWh, f.fullWh)}</Table.Td>
-      <Table.Td ta="right">{f.lampCount}</Table.Td>
-    </>
-  );
+  /** One row: a region (with its depth in the tree), or the lamps of no region (`node` absent). */
+  type Row = { figures: EnergyFigures; node?: EnergyRegionNode; depth: number };
+  const columns = useTableColumns<Row>('energy-regions', [
+    {
+      key: 'region',
+      label: t('energy:fields.region'),
+      always: true,
+      cell: ({ node, depth }) =>
+        node ? (
+          <Group gap={4} wrap="nowrap" pl={depth * 20}>
+            {node.childList.length > 0 ? (
+              <ActionIcon
+                size="sm"
+                variant="subtle"
+                color="gray"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  toggle(node.id);
+                }}
+                aria-label={t('energy:toggleRegion')}
+              >
+                {collapsed.has(node.id) ? <IconChevronRight size={14} /> : <IconChevronDown size={14} />}
+              </ActionIcon>
+            ) : (
+              <span style={{ width: 22 }} />
+            )}
+            <Text size="sm">{areaLabel(node, lang)}</Text>
+          </Group>
+        ) : (
+          <Text size="sm" c="dimmed" pl={26}>
+            {t('energy:unassigned')}
+          </Text>
+        ),
+    },
+    { key: 'energy', label: t('energy:fields.energy'), align: 'right', cell: ({ figures }) => formatEnergy(figures.energyWh) },
+    { key: 'full', label: t('energy:fields.full'), align: 'right', cell: ({ figures }) => formatEnergy(figures.fullWh) },
+    { key: 'saving', label: t('energy:fields.saving'), align: 'right', cell: ({ figures }) => formatEnergy(figures.savingWh) },
+    { key: 'share', label: t('energy:fields.savingShare'), align: 'right', cell: ({ figures }) => savingShare(figures.savingWh, figures.fullWh) },
+    { key: 'lamps', label: t('energy:fields.lamps'), align: 'right', cell: ({ figures }) => figures.lampCount },
+  ]);
   return (
-    <Table.ScrollContainer minWidth={760} type="native">
+    <TableBox>
       <Table highlightOnHover styles={TABLE_STYLES} data-testid="energy-regions">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('energy:fields.region')}</Table.Th>
-            <Table.Th ta="right">{t('energy:fields.energy')}</Table.Th>
-            <Table.Th ta="right">{t('energy:fields.full')}</Table.Th>
-            <Table.Th ta="right">{t('energy:fields.saving')}</Table.Th>
-            <Table.Th ta="right">{t('energy:fields.savingShare')}</Table.Th>
-            <Table.Th ta="right">{t('energy:fields.lamps')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <ColumnHeads columns={columns} actions={false} />
         <Table.Tbody>
-          <TableStatusRow colSpan={6} loading={loading} failed={failed} empty={!loading && !failed && nodes.length === 0} onRetry={onRetry} />
+          <TableStatusRow
+            colSpan={columns.span()}
+            loading={loading}
+            failed={failed}
+            empty={!loading && !failed && nodes.length === 0}
+            onRetry={onRetry}
+          />
           {rows.map(({ node, depth }) => (
             <Table.Tr
               key={node.id}
@@ -359,42 +387,18 @@ function RegionTable({
               onClick={() => onSelect(node.id)}
               data-testid={`energy-region-${node.id}`}
             >
-              <Table.Td>
-                <Group gap={4} wrap="nowrap" pl={depth * 20}>
-                  {node.childList.length > 0 ? (
-                    <ActionIcon
-                      size="sm"
-                      variant="subtle"
-                      color="gray"
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        toggle(node.id);
-                      }}
-                      aria-label={t('energy:toggleRegion')}
-                    >
-                      {collapsed.has(node.id) ? <IconChevronRight size={14} /> : <IconChevronDown size={14} />}
-                    </ActionIcon>
-                  ) : (
-                    <span style={{ width: 22 }} />
-                  )}
-                  <Text size="sm">{areaLabel(node, lang)}</Text>
-                </Group>
-              </Table.Td>
-              {cells(node)}
+              <ColumnCells columns={columns} row={{ figures: node, node, depth }} />
+              <PinnedActionsCell />
             </Table.Tr>
           ))}
           {unassigned && unassigned.lampCount > 0 && (
             <Table.Tr data-testid="energy-region-none">
-              <Table.Td>
-                <Text size="sm" c="dimmed" pl={26}>
-                  {t('energy:unassigned')}
-                </Text>
-              </Table.Td>
-              {cells(unassigned)}
+              <ColumnCells columns={columns} row={{ figures: unassigned, depth: 0 }} />
+              <PinnedActionsCell />
             </Table.Tr>
           )}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableBox>
   );
 }
