@@ -174,52 +174,45 @@ export function UserManagePage() {
       cell: (user) => {
         const self = user.username === me;
         const switching = toggle.isPending && toggle.variables?.id === user.id && toggle.variables.enabled !== undefined;
-        return (
-          <>
-            {canEdit ? (
-              <Tooltip label={t('system:users.selfHint')} disabled={!self} withArrow>
-                <Group gap={8} wrap="nowrap">
-                  <Switch
-                    checked={user.enabled}
-                    onChange={(e) => void setEnabled(user, e.currentTarget.checked)}
-                    disabled={(self && user.enabled) || switching}
-                    color="teal"
-                    size="sm"
-                    aria-label={user.enabled ? t('system:users.disable') : t('system:users.enable')}
-                    data-testid="user-toggle"
-                  />
-                  <Text size="sm" c={user.enabled ? 'teal.7' : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
-                    {user.enabled ? t('system:shared.enabled') : t('system:shared.disabled')}
-                  </Text>
-                </Group>
-              </Tooltip>
-            ) : (
-              <Badge variant="light" color={user.enabled ? 'teal' : 'gray'} radius="sm" tt="none" miw="max-content">
+        return canEdit ? (
+          <Tooltip label={t('system:users.selfHint')} disabled={!self} withArrow>
+            <Group gap={8} wrap="nowrap">
+              <Switch
+                checked={user.enabled}
+                onChange={(e) => void setEnabled(user, e.currentTarget.checked)}
+                disabled={(self && user.enabled) || switching}
+                color="teal"
+                size="sm"
+                aria-label={user.enabled ? t('system:users.disable') : t('system:users.enable')}
+                data-testid="user-toggle"
+              />
+              <Text size="sm" c={user.enabled ? 'teal.7' : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
                 {user.enabled ? t('system:shared.enabled') : t('system:shared.disabled')}
-              </Badge>
-            )}
-          </>
+              </Text>
+            </Group>
+          </Tooltip>
+        ) : (
+          <Badge variant="light" color={user.enabled ? 'teal' : 'gray'} radius="sm" tt="none" miw="max-content">
+            {user.enabled ? t('system:shared.enabled') : t('system:shared.disabled')}
+          </Badge>
         );
       },
     },
     {
       key: 'lastLogin',
       label: t('system:users.lastLogin'),
-      cell: (user) => (
-        <>
-          {user.lastLoginDate ? (
-            <Tooltip label={formatTime(user.lastLoginDate)} withArrow openDelay={300}>
-              <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                {parseTime(user.lastLoginDate)}
-              </Text>
-            </Tooltip>
-          ) : (
-            <Text size="sm" c="dimmed">
-              {t('system:shared.never')}
+      cell: (user) =>
+        user.lastLoginDate ? (
+          <Tooltip label={formatTime(user.lastLoginDate)} withArrow openDelay={300}>
+            <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+              {parseTime(user.lastLoginDate)}
             </Text>
-          )}
-        </>
-      ),
+          </Tooltip>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('system:shared.never')}
+          </Text>
+        ),
     },
     { key: 'createdAt', label: t('system:shared.createdAt'), hidden: true, cell: (user) => parseTime(user.createdAt) },
   ]);
