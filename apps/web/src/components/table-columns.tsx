@@ -1,23 +1,12 @@
-import type { ReactNode } from 'react';
-import {
-  ActionIcon,
-  Button,
-  Checkbox,
-  Group,
-  Popover,
-  ScrollArea,
-  Stack,
-  Table,
-  Text,
-  Tooltip,
-  type MantineBreakpoint,
-  type TableTdProps,
-  type TextProps,
-} from '@mantine/core';
-import { useLocalStorage } from '@mantine/hooks';
+import { Suspense, useState, type ReactNode } from 'react';
+import { ActionIcon, Group, Table, Text, type MantineBreakpoint, type TableTdProps, type TextProps } from '@mantine/core';
 import { IconColumns3 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { useColumnChoices } from '@/settings/columns-store';
+import { lazyComponent } from './deferred';
 import classes from './table-columns.module.css';
+
+const ColumnMenu = lazyComponent(() => import('./column-menu'), 'ColumnMenu');
 
 /** One column of a list: its header, its cell, and whether it shows before the operator chooses. */
 export interface Column<Row> {
@@ -41,7 +30,7 @@ export interface Column<Row> {
   td?: TableTdProps & { 'data-testid'?: string };
 }
 
-/** The columns of one table as the operator chose them (remembered per table in local storage). */
+/** The columns of one table as the operator chose them (remembered per table in local storage, `sc-columns`). */
 export interface TableColumns<Row> {
   table: string;
   all: readonly Column<Row>[];
@@ -54,19 +43,15 @@ export interface TableColumns<Row> {
   span: (lead?: number) => number;
 }
 
-/** The local-storage key of a table's column choice. */
-export const columnsKey = (table: string) => `sc-columns:${table}`;
+const NO_CHOICE: Readonly<Record<string, boolean>> = {};
 
 /**
  * The columns a table shows: each column's default (`hidden` ones are left out) unless the operator chose otherwise
  * in the table's column chooser. Only the operator's changes are stored, so a column added later gets its default.
  */
 export function useTableColumns<Row>(table: string, columns: readonly Column<Row>[]): TableColumns<Row> {
-  const [choice, setChoice, clear] = useLocalStorage<Record<string, boolean>>({
-    key: columnsKey(table),
-    defaultValue: {},
-    getInitialValueInEffect: false,
-  });
+  const choice = useColumnChoices((s) => s.tables[table]) ?? NO_CHOICE;
+  const { choose, reset } = useColumnChoices.getState();
   const isShown = (key: string) => {
     const column = columns.find((c) => c.key === key);
     return !!column && (column.always || (choice[key] ?? !column.hidden));
@@ -77,8 +62,8 @@ export function useTableColumns<Row>(table: string, columns: readonly Column<Row
     all: columns,
     shown,
     isShown,
-    setShown: (key, on) => setChoice((current) => ({ ...current, [key]: on })),
-    reset: clear,
+    setShown: (key, on) => choose(table, key, on),
+    reset: () => reset(table),
     span: (lead = 0) => lead + shown.length + 1,
   };
 }
@@ -140,45 +125,33 @@ export function PinnedActionsCell({ children }: { children?: ReactNode }) {
   );
 }
 
-/** The icon button (in the pinned header) that lets the operator choose a table's columns. */
+/**
+ * The icon button (in the pinned header) that lets the operator choose a table's columns. Its menu's code loads on
+ * the first click, so no page waits for it.
+ */
 export function ColumnChooser<Row>({ columns }: { columns: TableColumns<Row> }) {
   const { t } = useTranslation();
+  const [opened, setOpened] = useState(false);
+  const [used, setUsed] = useState(false);
   const label = t('common:columns.choose');
-  const optional = columns.all.filter((c) => !c.always);
+  // Its name shows on hover as the browser's own tooltip: pages without Mantine's Tooltip do not load it for this.
+  const button = (onClick?: () => void) => (
+    <ActionIcon variant="subtle" color="gray" size="sm" aria-label={label} title={label} onClick={onClick} data-testid={`columns-${columns.table}`}>
+      <IconColumns3 size={16} />
+    </ActionIcon>
+  );
+  const first = button(() => {
+    setUsed(true);
+    setOpened(true);
+  });
+  if (!used) return first;
   return (
-    <Popover position="bottom-end" shadow="md" withinPortal trapFocus>
-      <Popover.Target>
-        <Tooltip label={label}>
-          <ActionIcon variant="subtle" color="gray" size="sm" aria-label={label} data-testid={`columns-${columns.table}`}>
-            <IconColumns3 size={16} />
-          </ActionIcon>
-        </Tooltip>
-      </Popover.Target>
-      <Popover.Dropdown data-testid={`columns-${columns.table}-menu`}>
-        <Group justify="space-between" gap="md" mb="xs" wrap="nowrap">
-          <Text size="xs" c="dimmed" fw={500}>
-            {label}
-          </Text>
-          <Button size="compact-xs" variant="subtle" onClick={columns.reset} data-testid={`columns-${columns.table}-reset`}>
-            {t('common:columns.reset')}
-          </Button>
-        </Group>
-        <ScrollArea.Autosize mah="50vh" type="auto" offsetScrollbars>
-          <Stack gap="xs">
-            {optional.map((column) => (
-              <Checkbox
-                key={column.key}
-                size="xs"
-                label={column.label}
-                checked={columns.isShown(column.key)}
-                onChange={(event) => columns.setShown(column.key, event.currentTarget.checked)}
-                data-testid={`column-${column.key}`}
-              />
-            ))}
-          </Stack>
-        </ScrollArea.Autosize>
-      </Popover.Dropdown>
-    </Popover>
+    <Suspense fallback={first}>
+      {/* The menu's target toggles it from now on. */}
+      <ColumnMenu columns={columns} label={label} opened={opened} onChange={setOpened}>
+        {button()}
+      </ColumnMenu>
+    </Suspense>
   );
 }
 

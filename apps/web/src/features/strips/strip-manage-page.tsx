@@ -1,5 +1,5 @@
 import { Suspense, lazy, useState } from 'react';
-import { Button, Grid, Stack, Table, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Grid, Stack, Table, TextInput } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,6 @@ import { TableFooter } from '@/components/table-footer';
 import { SelectPageHeader, SelectableRow, SelectionSummary, usePageSelection } from '@/components/selection';
 import { NameCode, TableEmptyRow } from '@/components/table-parts';
 import { ColumnCells, ColumnHeads, PinnedActionsCell, TableBox, useTableColumns, type Column } from '@/components/table-columns';
-import { IconAction } from '@/components/row-actions';
 import { useButton } from '@/auth/session-store';
 import { compact, paging } from '@/navigation/search-params';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
@@ -145,20 +144,21 @@ export function StripManagePage() {
                       <ColumnCells columns={columns} row={strip} />
                       <PinnedActionsCell>
                         {canEdit && (
-                          <IconAction
-                            label={t('strip:list.edit')}
+                          <ActionIcon
+                            variant="subtle"
+                            aria-label={t('strip:list.edit')}
                             onClick={() => {
                               setEditing(strip);
                               setFormOpen(true);
                             }}
                           >
                             <IconPencil size={16} />
-                          </IconAction>
+                          </ActionIcon>
                         )}
                         {canDelete && (
-                          <IconAction label={t('common:actions.delete')} color="red" onClick={() => void deleteStrip(strip)}>
+                          <ActionIcon variant="subtle" color="red" aria-label={t('common:actions.delete')} onClick={() => void deleteStrip(strip)}>
                             <IconTrash size={16} />
-                          </IconAction>
+                          </ActionIcon>
                         )}
                       </PinnedActionsCell>
                     </SelectableRow>
