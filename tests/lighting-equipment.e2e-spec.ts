@@ -6,7 +6,7 @@ import { waitForMqttLogin } from '@sc/messaging';
 import { waitFor, type ApiClient } from '@sc/testing';
 import mqtt from 'mqtt';
 import type { Fleet } from '../apps/device-sim/src';
-import { closePage, launchBrowser, login, newPage, pageErrors, screenshot, socketConnected } from './support/browser';
+import { PHONE, closePage, launchBrowser, login, newPage, pageErrors, screenshot, socketConnected } from './support/browser';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import {
   fleetFor,
@@ -111,12 +111,27 @@ describe('lighting: the equipment page', () => {
     await row(a).waitFor();
   }, 30_000);
 
-  it('Sync Data shows the lamp synchronizing (-1), then normal once the simulator has reported its state', async () => {
+  it('Sync Data is confirmed with its lamp count, shows the lamp synchronizing (-1) and the dispatch live, then normal once the simulator has reported', async () => {
     const code = lamps.codes[2];
     const status = row(code).getByTestId('lamp-status');
     await row(code).getByTestId('lamp-select').check();
     await page.getByTestId('lamp-sync').click();
+    // Nothing leaves before the operator confirms, and the question names how many lamps the command reaches.
+    const confirm = page.getByRole('dialog', { name: 'Send the command?' });
+    await confirm.getByText('Sync data for 1 lamp.').waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await gw.db.query(`SELECT count(*)::int AS n FROM dispatch WHERE action = 'sync'`)).toEqual([{ n: 0 }]);
+    await page.getByTestId('lamp-sync').click();
+    await page.getByTestId('command-confirm').click();
     await row(code).locator(`[data-testid="lamp-status"][data-status="${LampStatus.Synchronizing}"]`).waitFor({ timeout: 5000 });
+    // The shared dispatch progress follows it, in a drawer kept in the address.
+    const drawer = page.getByTestId('dispatch-drawer');
+    await drawer.locator(`[data-testid="dispatch-panel"][data-status="allSuccessful"]`).waitFor({ timeout: 10_000 });
+    expect(await drawer.getByTestId('dispatch-progress').textContent()).toBe('1 of 1 answered');
+    expect(new URL(page.url()).searchParams.get('dispatch')).toMatch(/^[0-9a-f-]{36}$/);
+    await page.keyboard.press('Escape');
+    await page.waitForURL((url) => !url.searchParams.has('dispatch'));
     await row(code).locator(`[data-testid="lamp-status"][data-status="${LampStatus.Normal}"]`).waitFor({ timeout: 10_000 });
     expect(await status.textContent()).toBe('Normal');
     await row(code).getByTestId('lamp-view').click();
@@ -127,6 +142,59 @@ describe('lighting: the equipment page', () => {
     expect(dispatch).toEqual({ action: 'sync', status: 'allSuccessful' });
     expect(pageErrors(page)).toEqual([]);
   }, 30_000);
+
+  it('Lamp Control on a phone, in Spanish: filters fold behind a button, a region-wide command names how many lamps it reaches, and the progress comes into view', async () => {
+    const region = `${prefix}Centro`;
+    const [{ id }] = await gw.db.query<{ id: number }>(`INSERT INTO region (region_name, parent_id) VALUES ($1, NULL) RETURNING id`, [region]);
+    await gw.db.query(`UPDATE device SET region_id = $1 WHERE code = ANY($2)`, [id, lamps.codes]);
+    const others = await insertLamps(gw.db, 17, `${prefix}X`);
+    const phone = await newPage(browser, PHONE, { language: 'es', baseUrl: gw.baseUrl });
+    try {
+      await login(phone, gw.baseUrl, 'admin');
+      await phone.goto(`${gw.baseUrl}/smartLamp/lampControl`);
+      // The filters wait behind their button; the lamp list starts on the first screen.
+      const toggle = phone.getByTestId('lamp-toggle');
+      await toggle.waitFor();
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      expect(await phone.getByTestId('lamp-search').isVisible()).toBe(false);
+      await toggle.click();
+      await phone.getByTestId('lamp-search').waitFor({ state: 'visible' });
+
+      // Picked lamps among a page of twenty: the progress panel sits below the list on a phone, and a command brings it
+      // into view.
+      await phone.goto(`${gw.baseUrl}/smartLamp/lampControl?pageSize=50&lampName=${prefix}`);
+      for (const code of lamps.codes) await phone.getByTestId(`control-row-${code}`).click();
+      await phone.getByText('3 farolas seleccionadas').waitFor();
+      // Back up to the buttons, as the operator would.
+      await phone.getByTestId('control-open').scrollIntoViewIfNeeded();
+      const panel = phone.getByTestId('dispatch-panel');
+      expect((await panel.boundingBox())!.y).toBeGreaterThan(PHONE.height);
+      await phone.getByTestId('control-open').click();
+      await phone.getByRole('dialog', { name: '¿Enviar la orden?' }).getByText(`Encender en ${lamps.codes.length} farolas.`).waitFor();
+      await phone.getByTestId('control-confirm').click();
+      await phone.locator('[data-testid="dispatch-panel"][data-status="allSuccessful"]').waitFor({ timeout: 15_000 });
+      const box = (await panel.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y).toBeLessThan(PHONE.height);
+
+      // A whole region: the question counts the lamps of the region and its sub-regions before anything is sent.
+      await phone.getByTestId('control-mode').getByText('Una región entera').click();
+      const field = phone.getByTestId('control-region');
+      await field.click();
+      await field.fill(region);
+      await phone.getByRole('option', { name: region }).first().click();
+      await phone.getByTestId('control-close').click();
+      const confirm = phone.getByRole('dialog', { name: '¿Enviar la orden?' });
+      await confirm.getByText(`Apagar en las ${lamps.codes.length} farolas de ${region} y sus subregiones.`).waitFor();
+      await phone.getByTestId('control-confirm').click();
+      await phone.locator('[data-testid="dispatch-panel"][data-status="allSuccessful"]').waitFor({ timeout: 15_000 });
+      await waitFor(async () => (lamps.codes.every((code) => fleet.lamp(code)?.on === false) ? true : undefined), 10_000);
+      expect(pageErrors(phone)).toEqual([]);
+    } finally {
+      await closePage(phone);
+      await gw.db.query(`DELETE FROM device WHERE id = ANY($1)`, [others.ids]);
+    }
+  }, 45_000);
 
   it('a new lamp gets its MQTT login once, and Edit MQTT issues a new one that replaces it on the broker', async () => {
     const code = `${prefix}NEW-1`;

@@ -133,6 +133,8 @@ describe('strip lights: the light manage page with simulated strips', () => {
     // The option list closes, as a click elsewhere would close it.
     await page.keyboard.press('Escape');
     await page.getByTestId('strip-distribute-send').click();
+    await page.getByRole('dialog', { name: 'Send the command?' }).getByText('to 1 strip light?').waitFor();
+    await page.getByTestId('command-confirm').click();
     await page.locator('[data-testid="dispatch-panel"][data-status="allSuccessful"]').waitFor({ timeout: 15_000 });
     await waitFor(async () => ((await stripPage()).find((r) => r.clientId === codes[2])?.bri === 60 ? true : undefined), 10_000);
     expect(fleet.strip(codes[2])).toMatchObject({ strategyId: saved.body.data.id, bri: 60 });

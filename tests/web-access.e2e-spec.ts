@@ -81,8 +81,11 @@ describe('web console: access and session', () => {
     const token = await cookie(page, 'Token');
 
     await page.getByTestId('user-menu').click();
+    // The page leaves for the login page without waiting for the server's answer; the test waits for it.
+    const loggedOut = page.waitForResponse((res) => res.url().endsWith('/api/user/logout'));
     await page.getByTestId('logout').click();
     await waitForPath(page, '/login?redirect=%2FregionManage%2FregionManage');
+    await loggedOut;
     expect(await cookie(page, 'Token')).toBeUndefined();
     expect(await localStorageItem(page, 'menuList')).toBeNull();
     expect(JSON.parse((await localStorageItem(page, 'sc-visited-tags')) ?? '{}').state?.tags).toEqual([]);
@@ -228,6 +231,21 @@ describe('web console: access and session', () => {
       await waitForPath(page, '/profile/inforManage');
       expect(await page.getByTestId('menu-/systemSetting').count()).toBe(0);
       expect(pageErrors(page)).toEqual([]);
+    });
+
+    it("lists on the profile only the operations the user can reach: an editor, the region page's add, edit and delete (ja, zh)", async () => {
+      for (const [language, expected] of [
+        ['ja', ['追加', '編集', '削除']],
+        ['zh', ['新增', '编辑', '删除']],
+      ] as const) {
+        const page = await suite.open(undefined, undefined, { language });
+        await login(page, gw.baseUrl, 'editor');
+        await page.goto(`${gw.baseUrl}/profile/inforManage`);
+        const badges = page.getByTestId('profile-buttons').locator('.mantine-Badge-label');
+        await badges.first().waitFor();
+        expect(await badges.allTextContents()).toEqual(expected);
+        expect(pageErrors(page)).toEqual([]);
+      }
     });
 
     it('sends unknown paths to /404', async () => {

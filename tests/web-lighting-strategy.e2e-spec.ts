@@ -6,7 +6,7 @@ import { DispatchStatus, type ScheduleMismatches } from '@sc/contracts';
 import { waitFor, type ApiClient } from '@sc/testing';
 import type { Fleet } from '../apps/device-sim/src';
 import { common as enCommon } from '../apps/web/src/i18n/locales/en/common';
-import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected, type StorageState } from './support/browser';
+import { closePage, fillTime, launchBrowser, login, newPage, pageErrors, socketConnected, type StorageState } from './support/browser';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import {
   control,
@@ -84,13 +84,13 @@ describe('web console: lamp strategies', () => {
     await form.locator('input[name=name]').fill(name);
     // The default mode is week, with one period: make it noon to noon at 60 %, so the lamps' level is known at any time.
     const first = page.getByTestId('strategy-period-0');
-    await first.locator('input[type=time]').nth(0).fill('12:00');
-    await first.locator('input[type=time]').nth(1).fill('12:00');
+    await fillTime(page.getByTestId('strategy-period-0-start'), '12:00');
+    await fillTime(page.getByTestId('strategy-period-0-end'), '12:00');
     await pickLevel(first, 60);
     await page.getByTestId('strategy-add-period').click();
     const second = page.getByTestId('strategy-period-1');
-    await second.locator('input[type=time]').nth(0).fill('13:00');
-    await second.locator('input[type=time]').nth(1).fill('14:00');
+    await fillTime(page.getByTestId('strategy-period-1-start'), '13:00');
+    await fillTime(page.getByTestId('strategy-period-1-end'), '14:00');
     await pickLevel(second, 20);
     const refused = page.waitForResponse((res) => res.url().endsWith('/api/light/strategyAddOrEdit'));
     await page.getByTestId('strategy-save').click();
@@ -114,8 +114,12 @@ describe('web console: lamp strategies', () => {
     await page.getByTestId(`distribute-row-${lamps.codes[lamps.codes.length - 1]}`).waitFor();
     await page.getByTestId('distribute-select-page').click();
     expect(await page.getByTestId('distribute-selected').textContent()).toBe(`${lamps.codes.length} selected`);
-    const sent = page.waitForResponse((res) => res.url().endsWith('/api/light/strategyDistribute'));
     await page.getByTestId('distribute-confirm').click();
+    // Confirmed with the number of lamps it reaches before anything is sent.
+    const confirm = page.getByRole('dialog', { name: 'Send the command?' });
+    await confirm.getByText(`Distribute "${name}" for ${lamps.codes.length} lamps.`).waitFor();
+    const sent = page.waitForResponse((res) => res.url().endsWith('/api/light/strategyDistribute'));
+    await page.getByTestId('command-confirm').click();
     const { data } = (await (await sent).json()) as { data: { dispatchId: string } };
     await page.locator(`[data-testid=dispatch-panel][data-status=${DispatchStatus.AllSuccessful}]`).waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('dispatch-progress').textContent()).toBe(`${lamps.codes.length} of ${lamps.codes.length} answered`);

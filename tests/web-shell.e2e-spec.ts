@@ -1,10 +1,14 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 import { zhCN } from '@sc/i18n/locales/zh-CN';
 import { enUS } from '@sc/i18n/locales/en-US';
 import { common as zhCommon } from '../apps/web/src/i18n/locales/zh/common';
 import { common as enCommon } from '../apps/web/src/i18n/locales/en/common';
 import { common as esCommon } from '../apps/web/src/i18n/locales/es/common';
 import { common as jaCommon } from '../apps/web/src/i18n/locales/ja/common';
+import { energy as jaEnergy } from '../apps/web/src/i18n/locales/ja/energy';
+import { energy as zhEnergy } from '../apps/web/src/i18n/locales/zh/energy';
+import { strategy as jaStrategy } from '../apps/web/src/i18n/locales/ja/strategy';
+import { strategy as zhStrategy } from '../apps/web/src/i18n/locales/zh/strategy';
 import { waitFor } from '@sc/testing';
 import type { RunningGateway } from './support/gateway-process';
 import {
@@ -23,6 +27,23 @@ import {
   type Viewport,
   type StorageState,
 } from './support/browser';
+
+/** Every page of the administrator's menu. */
+const ADMIN_PAGES = [
+  '/lampPole/poleManage',
+  '/smartLamp/equipmentManage',
+  '/smartLamp/lampControl',
+  '/smartLamp/lampStrategy',
+  '/smartLamp/lightManage',
+  '/smartLamp/lightStrategy',
+  '/smartLamp/lampAlarm',
+  '/smartLamp/energy',
+  '/regionManage/regionManage',
+  '/systemSetting/userManage',
+  '/systemSetting/permission',
+  '/systemSetting/log',
+  '/profile/inforManage',
+];
 
 /** Whether any part of the element lies inside the viewport (an off-canvas navbar has a box, just not on screen). */
 async function onScreen(locator: Locator, viewport: Viewport): Promise<boolean> {
@@ -345,6 +366,61 @@ describe('web console: shell', () => {
     expect(pageErrors(page)).toEqual([]);
   });
 
+  it('sends each request of a page once per navigation, none cancelled, on every page of the menu', async () => {
+    const page = await open(asAdmin);
+    // Auto refresh would run the lists again on its own timer.
+    await page.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
+    await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
+    await page.getByTestId('sidebar').waitFor();
+    const pages = [
+      ['/smartLamp', '/smartLamp/equipmentManage'],
+      ['/smartLamp', '/smartLamp/lampControl'],
+      ['/smartLamp', '/smartLamp/lampStrategy'],
+      ['/smartLamp', '/smartLamp/lightManage'],
+      ['/smartLamp', '/smartLamp/lightStrategy'],
+      ['/smartLamp', '/smartLamp/lampAlarm'],
+      ['/smartLamp', '/smartLamp/energy'],
+      ['/lampPole', '/lampPole/poleManage'],
+      ['/systemSetting', '/systemSetting/userManage'],
+      ['/systemSetting', '/systemSetting/permission'],
+      ['/systemSetting', '/systemSetting/log'],
+    ];
+    const report: string[] = [];
+    for (const [section, path] of pages) {
+      const link = page.getByTestId('sidebar').getByTestId(`menu-${path}`);
+      if (!(await link.isVisible())) await page.getByTestId('sidebar').getByTestId(`menu-${section}`).click();
+      // The page's own requests: from the click until none has started or ended for a while.
+      const keys: string[] = [];
+      const cancelled: string[] = [];
+      let last = Date.now();
+      const api = (request: Request) => new URL(request.url()).pathname.startsWith('/api/');
+      const sent = (request: Request) => {
+        if (!api(request)) return;
+        last = Date.now();
+        keys.push(`${request.method()} ${new URL(request.url()).pathname}${new URL(request.url()).search} ${request.postData() ?? ''}`);
+      };
+      const ended = (request: Request) => {
+        if (api(request)) last = Date.now();
+      };
+      const failed = (request: Request) => {
+        if (api(request)) cancelled.push(`${request.method()} ${new URL(request.url()).pathname}`);
+      };
+      page.on('request', sent);
+      page.on('requestfinished', ended);
+      page.on('requestfailed', failed);
+      await link.click();
+      await waitForPath(page, path);
+      await waitFor(() => (keys.length > 0 && Date.now() - last > 1000 ? true : undefined), 15_000, 100);
+      page.off('request', sent);
+      page.off('requestfinished', ended);
+      page.off('requestfailed', failed);
+      const twice = keys.filter((key, i) => keys.indexOf(key) !== i);
+      if (twice.length > 0 || cancelled.length > 0) report.push(`${path}: twice ${JSON.stringify(twice)}, cancelled ${JSON.stringify(cancelled)}`);
+    }
+    expect(report).toEqual([]);
+    expect(pageErrors(page)).toEqual([]);
+  }, 90_000);
+
   it('shows the auto-refresh choice whole in Spanish and in Japanese', async () => {
     for (const [language, off, every] of [
       ['es', esCommon.nav.autoRefreshOff, esCommon.nav.everySeconds],
@@ -437,5 +513,133 @@ describe('web console: shell', () => {
       { lines: 1, cut: 0 },
       { lines: 1, cut: 0 },
     ]);
+  });
+
+  describe('dates, times and narrow screens in every language', () => {
+    it('writes dates in the console language, not the browser one, and times on the 24-hour clock (zh, ja)', async () => {
+      for (const [language, written, month, dateMode] of [
+        ['zh', '2026/11/21', '十一月', zhStrategy.mode[1]],
+        ['ja', '2026/11/21', '11月', jaStrategy.mode[1]],
+      ] as const) {
+        // The browser itself is American English: a native date input would say 11/21/2026 and 06:00 PM.
+        const page = await open(asAdmin, DESKTOP, { language });
+        await page.goto(`${gw.baseUrl}/smartLamp/energy?date=2026-11-21`);
+        const day = page.getByTestId('energy-date');
+        await day.waitFor();
+        expect(await day.inputValue()).toBe(written);
+        await day.click();
+        expect(await page.locator('.mantine-DateInput-calendarHeaderLevel').first().textContent()).toContain(month);
+        await page.keyboard.press('Escape');
+        // The month is named as the language names it, and is sent as its first day.
+        await page.getByTestId('energy-period').locator('label').nth(1).click();
+        await page.waitForURL((url) => url.searchParams.get('period') === 'month' && url.searchParams.get('date') === '2026-11-21');
+        expect(await page.getByTestId('energy-month').textContent()).toBe('2026年11月');
+
+        await page.goto(`${gw.baseUrl}/smartLamp/lampStrategy`);
+        await page.getByTestId('strategy-add').click();
+        // A new strategy's first period runs 18:00 to 06:00: the hour reads 18, with no AM/PM beside it.
+        const start = page.getByTestId('strategy-period-0-start');
+        expect(await start.locator('input').nth(0).inputValue()).toBe('18');
+        expect(await start.locator('input').nth(1).inputValue()).toBe('00');
+        expect(await page.getByTestId('strategy-period-0').locator('select, input[type=time]').count()).toBe(0);
+
+        // A date strategy's days are typed as YYYY-MM-DD or as the language writes them, and sent as YYYY-MM-DD.
+        await page.getByTestId('strategy-mode').click();
+        await page.getByRole('option', { name: dateMode, exact: true }).click();
+        const from = page.getByTestId('strategy-start-date');
+        await from.fill('2026-12-01');
+        await page.getByTestId('strategy-end-date').fill('2026/12/24');
+        await page.getByTestId('strategy-form').locator('input[name=name]').click();
+        expect([await from.inputValue(), await page.getByTestId('strategy-end-date').inputValue()]).toEqual(['2026/12/01', '2026/12/24']);
+        await page.getByTestId('strategy-form').locator('input[name=name]').fill('Dates');
+        // The answer is made up here: the test reads what is sent and leaves the strategies alone.
+        await page.route('**/api/light/strategyAddOrEdit', (route) => route.fulfill({ json: { code: 200, data: { id: 1 }, message: 'success' } }));
+        const sent = page.waitForRequest((request) => request.url().endsWith('/api/light/strategyAddOrEdit'));
+        await page.getByTestId('strategy-save').click();
+        expect((await sent).postDataJSON()).toMatchObject({
+          modeData: { startDate: '2026-12-01', endDate: '2026-12-24' },
+          periods: [{ start: '18:00', end: '06:00', level: 100 }],
+        });
+        expect(pageErrors(page)).toEqual([]);
+      }
+    }, 60_000);
+
+    it('keeps the date filters sending what they always sent, date-times typed on a 24-hour clock (ja)', async () => {
+      const page = await open(asAdmin, DESKTOP, { language: 'ja' });
+      await page.goto(`${gw.baseUrl}/systemSetting/log?startTime=2026-11-01T09:30`);
+      const start = page.getByTestId('log-filter-start');
+      await start.waitFor();
+      expect(await start.textContent()).toBe('2026/11/01 09:30');
+      await start.click();
+      const dropdown = page.getByRole('dialog');
+      await dropdown.waitFor();
+      await dropdown.getByLabel(jaCommon.dates.hours, { exact: true }).fill('21');
+      await dropdown.getByLabel(jaCommon.dates.minutes, { exact: true }).fill('45');
+      await dropdown.locator('.mantine-DateTimePicker-submitButton').click();
+      expect(await start.textContent()).toBe('2026/11/01 21:45');
+      await page.getByTestId('log-search').click();
+      await page.waitForURL((url) => url.searchParams.get('startTime') === '2026-11-01T21:45');
+
+      // The last-login range of User Manage, typed as YYYY-MM-DD and as Japanese writes days.
+      await page.goto(`${gw.baseUrl}/systemSetting/userManage`);
+      await page.getByTestId('user-filter-login-from').fill('2026-11-01');
+      await page.getByTestId('user-filter-login-to').fill('2026/11/20');
+      await page.getByTestId('user-search').click();
+      await page.waitForURL((url) => url.searchParams.get('loginFrom') === '2026-11-01' && url.searchParams.get('loginTo') === '2026-11-20');
+      expect(await page.getByTestId('user-filter-login-from').inputValue()).toBe('2026/11/01');
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('labels energy by hour on the clock of the region, whatever the time zone of the browser (zh, ja)', async () => {
+      const [{ id: futian }] = await gw.db.query<{ id: number }>(`SELECT id FROM region WHERE region_name = 'Futian District'`);
+      await gw.db.query(`UPDATE region SET time_zone = 'Asia/Tokyo' WHERE id = $1`, [futian]);
+      try {
+        for (const [language, timezoneId, label] of [
+          ['zh', 'UTC', zhEnergy.charts.timeZone],
+          ['ja', 'America/New_York', jaEnergy.charts.timeZone],
+        ] as const) {
+          const page = await open(asAdmin, DESKTOP, { language, timezoneId });
+          await page.goto(`${gw.baseUrl}/smartLamp/energy?date=2026-11-21&regionId=${futian}`);
+          const chart = page.getByTestId('energy-chart-time');
+          await chart.getByTestId('energy-chart-zone').filter({ hasText: 'Asia/Tokyo' }).waitFor();
+          expect(await chart.getByTestId('energy-chart-zone').textContent()).toBe(label.replace('{{zone}}', 'Asia/Tokyo'));
+          // The day starts at midnight in Tokyo, not at 15:00 (UTC) or 10:00 (New York) of the day before.
+          const ticks = chart.locator('.recharts-cartesian-axis-tick-value').filter({ hasText: /^\d\d:\d\d$/ });
+          await ticks.first().waitFor();
+          expect(await ticks.first().textContent()).toBe('00:00');
+          expect(pageErrors(page)).toEqual([]);
+        }
+      } finally {
+        await gw.db.query(`UPDATE region SET time_zone = NULL WHERE id = $1`, [futian]);
+      }
+    });
+
+    it('scrolls no page sideways on a 375 px phone and shows the product name whole (es; zh and ja on the roles page)', async () => {
+      // How far the page itself scrolls sideways (a table scrolling inside its own box does not count).
+      const sideways = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      const checkPage = async (page: Page, path: string) => {
+        await page.goto(`${gw.baseUrl}${path}`);
+        await waitForPath(page, path);
+        await page.waitForLoadState('networkidle');
+        return { path, sideways: await sideways(page) };
+      };
+      const page = await open(asAdmin, PHONE, { language: 'es' });
+      const results = [];
+      for (const path of ADMIN_PAGES) results.push(await checkPage(page, path));
+      expect(results.filter((r) => r.sideways > 0)).toEqual([]);
+
+      await page.getByTestId('sidebar-toggle').click();
+      const name = page.getByRole('dialog').getByTestId('sidebar-logo-name');
+      await name.waitFor();
+      expect(await name.textContent()).toBe(esCommon.appName);
+      expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight)).toBe(true);
+      expect(pageErrors(page)).toEqual([]);
+
+      for (const language of ['zh', 'ja'] as const) {
+        const other = await open(asAdmin, PHONE, { language });
+        expect(await checkPage(other, '/systemSetting/permission')).toEqual({ path: '/systemSetting/permission', sideways: 0 });
+        expect(pageErrors(other)).toEqual([]);
+      }
+    }, 60_000);
   });
 });

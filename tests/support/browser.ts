@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Page, type Request } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page, type Request } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../apps/gateway/src/demo/demo-data';
 import { ROOT, startGatewayProcess, type RunningGateway } from './gateway-process';
 
@@ -55,12 +55,14 @@ export interface NewPageOptions {
   storageState?: BrowserContextOptions['storageState'];
   /** The interface language, set as the `language` cookie before the first page loads. */
   language?: 'zh' | 'en' | 'es' | 'ja';
+  /** The browser's own time zone (IANA name); the machine's when absent. */
+  timezoneId?: string;
   baseUrl?: string;
 }
 
 /** A page in a context of its own (cookies and storage not shared), with its errors collected. */
 export async function newPage(browser: Browser, viewport: Viewport = DESKTOP, options: NewPageOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport, storageState: options.storageState, locale: 'en-US' });
+  const context = await browser.newContext({ viewport, storageState: options.storageState, locale: 'en-US', timezoneId: options.timezoneId });
   if (options.language) {
     if (!options.baseUrl) throw new Error('newPage: language needs baseUrl');
     await context.addCookies([{ name: 'language', value: options.language, url: options.baseUrl }]);
@@ -162,6 +164,14 @@ export function socketFrame(page: Page, text: string): Promise<string> {
 /** Resolves once the page has rendered twice more: whatever a handler just scheduled is on screen by then. */
 export async function nextFrame(page: Page): Promise<void> {
   await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+}
+
+/** Types a 24-hour time (HH:mm) into one of the console's time fields (components/date-inputs TimeField). */
+export async function fillTime(field: Locator, time: string): Promise<void> {
+  const [hours, minutes] = time.split(':');
+  const inputs = field.locator('input:not([type=hidden])');
+  await inputs.nth(0).fill(hours);
+  await inputs.nth(1).fill(minutes);
 }
 
 /** The toasts (Mantine notifications) currently shown. */

@@ -29,7 +29,7 @@ class Platform {
 
   static async connect(prefix: string, family = DeviceFamily.Lamp): Promise<Platform> {
     // MQTT 5 so the subscription can skip the broker's retained messages of other runs (retain handling 2).
-    const client = await mqtt.connectAsync(MQTT_URL, { protocolVersion: 5, clientId: `${prefix}platform`, ...testMqttLogin() });
+    const client = await mqtt.connectAsync(MQTT_URL, { protocolVersion: 5, clientId: `${prefix}${family}-platform`, ...testMqttLogin() });
     const platform = new Platform(client, prefix, family);
     // QoS 0 deliveries are not held in the broker's per-client queue, which would drop a 5,000-ack burst beyond its limit.
     await client.subscribeAsync(
@@ -261,6 +261,35 @@ describe.each([true, false])('failure rate and offline fraction (connection per 
     for (const code of offline) expect(platform.acksFor(code, ids.get(code)!)).toEqual([]);
     // A lamp with its own connection that is offline never hears the command; one behind a live gateway loses it there.
     expect(fleet.stats).toMatchObject({ commandsFailed: 2, commandsApplied: 0, commandsLostOffline: individualConnections ? 0 : 2 });
+  });
+});
+
+describe('heartbeats', () => {
+  const prefix = runPrefix();
+  let lamps: Platform;
+  let gateways: Platform;
+  let fleet: Fleet;
+
+  beforeAll(async () => {
+    [lamps, gateways] = await Promise.all([Platform.connect(prefix), Platform.connect(prefix, DeviceFamily.LampGateway)]);
+    fleet = await startFleet({ mqttUrl: MQTT_URL, lamps: { count: 3, prefix }, telemetryIntervalMs: 0, heartbeatMs: 400, offlineFraction: 1 / 3 });
+  });
+
+  afterAll(async () => {
+    await fleet?.stop({ clearRetained: true });
+    await Promise.all([lamps?.end(), gateways?.end()]);
+  });
+
+  it('a gateway, and an online device with no readings to send, state again that they are connected once per heartbeat', async () => {
+    await sleep(1300);
+    const [gateway] = fleet.gatewayIds;
+    expect(gateways.of(gateway, MqttChannel.State).length).toBeGreaterThanOrEqual(3);
+    for (const code of fleet.codes) {
+      const states = lamps.of<{ online: boolean }>(code, MqttChannel.State);
+      // The offline one says nothing more once its gateway has reported it offline.
+      if (fleet.lamp(code)!.online) expect(states.filter((s) => s.online).length).toBeGreaterThanOrEqual(3);
+      else expect(states.filter((s) => s.online)).toEqual([]);
+    }
   });
 });
 

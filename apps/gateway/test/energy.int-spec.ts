@@ -188,4 +188,27 @@ describe('lamp energy by region, per lamp and over time', () => {
       expect((await client.post('/api/light/energyLampPage', { pageNum: 1, pageSize: 10, period: 'day', date: '2026-11-21' })).status).toBe(403);
     }
   });
+
+  it('reads the hours and days of a region or a lamp on its own clock, as its schedules do; over all lamps, the installation clock', async () => {
+    const hangzhou = region['Hangzhou'];
+    const [{ zone }] = await gw.db.query<{ zone: string | null }>(`SELECT time_zone AS zone FROM region WHERE id = $1`, [hangzhou]);
+    await gw.db.query(`UPDATE region SET time_zone = 'Asia/Tokyo' WHERE id = $1`, [hangzhou]);
+    try {
+      lamp.d = await addLamp('West Lake 1', 'EN-0004', hangzhou);
+      await hour(lamp.d, '2026-11-20T15:00:00Z', 40, 3600); // 00:00 on the 21st in Tokyo, 23:00 on the 20th in Shanghai
+      for (const query of [`regionId=${hangzhou}`, `id=${lamp.d}`]) {
+        const day = (await admin.get<EnergySeries>(`/api/light/energySeries?period=day&date=2026-11-21&${query}`)).body.data;
+        expect(day.timeZone).toBe('Asia/Tokyo');
+        expect(day.points).toHaveLength(24);
+        expect(day.points[0]).toEqual({ at: '2026-11-21T00:00:00.000+09:00', energyWh: 40, fullWh: 100 });
+        const month = (await admin.get<EnergySeries>(`/api/light/energySeries?period=month&date=2026-11-21&${query}`)).body.data;
+        expect(month.points[20]).toEqual({ at: '2026-11-21T00:00:00.000+09:00', energyWh: 40, fullWh: 100 });
+      }
+      const all = (await admin.get<EnergySeries>('/api/light/energySeries?period=day&date=2026-11-20')).body.data;
+      expect(all.timeZone).toBe('Asia/Shanghai');
+      expect(all.points[23]).toMatchObject({ at: '2026-11-20T23:00:00.000+08:00', energyWh: 40 + 99 });
+    } finally {
+      await gw.db.query(`UPDATE region SET time_zone = $2 WHERE id = $1`, [hangzhou, zone]);
+    }
+  });
 });

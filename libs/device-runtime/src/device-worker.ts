@@ -17,6 +17,7 @@ import { Counters, type CounterSnapshot } from './infra/counters';
 import { createPool } from './infra/database';
 import { DeviceCodeChanges } from './intake/device-code-changes';
 import { DeviceIntake } from './intake/device-intake';
+import { SilenceSweep } from './intake/silence-sweep';
 import { IntakeWriter } from './intake/intake-writer';
 import { KnownDevices } from './intake/known-devices';
 import type { RuntimeConfig } from './runtime-config';
@@ -165,6 +166,9 @@ export class DeviceWorker {
       () => (intake.holdingBack ? null : Math.max(writer.lagMs, writer.ackTimeMs)),
     );
     this.tracker.start();
+    const silence = new SilenceSweep(pool, families, writer, this.counters, logger);
+    silence.start(config.silenceSweepMs);
+    this.closers.push(() => silence.stop());
     for (const jobWorker of this.jobWorkers) {
       void jobWorker.run().catch((err: Error) => logger.error({ err: err.message }, 'job worker stopped'));
       await jobWorker.waitUntilReady();

@@ -41,6 +41,8 @@ export interface RuntimeConfig {
   /** A device code not found is looked up again at most this often. */
   unknownDeviceRetryMs: number;
   countersLogMs: number;
+  /** How often devices silent past their family's heartbeats are looked for (SilenceSweep). */
+  silenceSweepMs: number;
   /** GET /health answers here when set. */
   healthPort: number | null;
 }
@@ -75,6 +77,7 @@ export function loadRuntimeConfig(name: string, env: NodeJS.ProcessEnv = process
     intakeWindow: Math.min(65_535, Math.max(1, envNumber(env.INTAKE_WINDOW, 4000))),
     unknownDeviceRetryMs: envNumber(env.UNKNOWN_DEVICE_RETRY_MS, 10_000),
     countersLogMs: envNumber(env.COUNTERS_LOG_MS, 30_000),
+    silenceSweepMs: envNumber(env.SILENCE_SWEEP_MS, 15_000),
     healthPort: env.WORKER_HEALTH_PORT ? envNumber(env.WORKER_HEALTH_PORT, 0) : null,
   };
 }

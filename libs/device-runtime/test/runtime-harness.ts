@@ -78,6 +78,7 @@ export const THERMO_FAMILY = defineFamily<ThermoRow>()({
       params: { type: 'object', required: ['setpoint'], additionalProperties: false, properties: { setpoint: SETPOINT_SCHEMA } },
     },
   },
+  heartbeatSeconds: 60,
 });
 
 export const THERMO_TABLE_SQL = `

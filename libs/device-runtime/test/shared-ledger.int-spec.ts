@@ -17,6 +17,7 @@ const SIREN_FAMILY = defineFamily<{ status: number; networkStatus: number }>()({
   liveFields: ['status', 'networkStatus'],
   reports: {},
   commands: { sound: { description: 'Sound once.', params: { type: 'object', additionalProperties: false } } },
+  heartbeatSeconds: 60,
 });
 
 const sirenHandler: AnyFamilyHandler = {

@@ -31,11 +31,11 @@ describe('device runtime: a family declared outside libs/contracts', () => {
 
   beforeAll(async () => {
     await h.setUp('rt_family');
-    ids = await h.addDevices(THERMO_FAMILY, 8, 'T');
+    ids = await h.addDevices(THERMO_FAMILY, 10, 'T');
     codes = [...ids.keys()];
     // A burst of messages lands in one write (one transaction), so its changes travel in one DeviceStateChanged; acks
     // are stored as late, so the first re-send waits longer than that.
-    worker = await h.startWorker(undefined, { intakeFlushMs: 400, ackTimeoutMs: 1000 });
+    worker = await h.startWorker(undefined, { intakeFlushMs: 400, ackTimeoutMs: 1000, silenceSweepMs: 200 });
     device = await connectMqtt();
     played = await PlayedDevices.start('radar');
   }, 60_000);
@@ -105,6 +105,29 @@ describe('device runtime: a family declared outside libs/contracts', () => {
     await publish(code, 'state', { online: true, setpoint: 20, mode: 'heat' });
     const back = await waitFor(() => h.changesOf([id]).find((e) => e.changes[0].changed.status === Thermo.Normal));
     expect(back.changes[0].changed).toEqual({ status: Thermo.Normal, networkStatus: 1, reportedAt: expect.any(String) });
+  });
+
+  it('a device silent for three heartbeats is taken offline as if its Last Will had come; one heard within them stays online', async () => {
+    const [silent, heard] = [codes[8], codes[9]].map((code) => ids.get(code)!);
+    // Stored online, as a retained state can say long after its device went quiet: last heard 4 and 2 minutes ago,
+    // against a heartbeat of 60 s.
+    await h.db.query(
+      `UPDATE test_thermo SET network_status = 1, status = $3, reported_at = now() - (CASE WHEN device_id = $1 THEN 240 ELSE 120 END) * interval '1 second'
+        WHERE device_id = ANY(ARRAY[$1, $2]::int[])`,
+      [silent, heard, Thermo.Normal],
+    );
+    const offline = await waitFor(() => h.changesOf([silent]).find((e) => e.changes[0].changed.networkStatus === 0));
+    // The family's own rule for a Last Will, announced like any other change; when it last reported stays.
+    expect(offline.changes[0].changed).toEqual({ status: Thermo.Offline, networkStatus: 0 });
+    expect(await row(silent)).toMatchObject({ network_status: 0, status: Thermo.Offline });
+    expect(worker.counters.snapshot().silentOffline).toBeGreaterThanOrEqual(1);
+    // The other is within its three heartbeats: several sweeps later it is still online.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await row(heard)).toMatchObject({ network_status: 1, status: Thermo.Normal });
+    expect(h.changesOf([heard])).toEqual([]);
+    // The silent one's next report brings it back.
+    await publish(codes[8], 'state', { online: true, setpoint: 20, mode: 'heat' });
+    await waitFor(async () => ((await row(silent)).network_status === 1 ? true : undefined));
   });
 
   it('refuses malformed payloads and unknown devices without touching any row', async () => {

@@ -20,6 +20,7 @@ const BELL: FamilyDeclaration = {
       params: { type: 'object', required: ['times'], additionalProperties: false, properties: { times: { type: 'integer', minimum: 1 } } },
     },
   },
+  heartbeatSeconds: 60,
 };
 type BellCommand = CommandMessage<'ring', { times: number }>;
 

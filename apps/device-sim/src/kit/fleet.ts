@@ -33,6 +33,8 @@ export interface SimulationOptions {
   telemetryIntervalMs?: number;
   /** Default 1, so an intake benchmark can account for every reading. */
   telemetryQos?: 0 | 1;
+  /** Heartbeat period of the devices and their gateways; default each family's declared heartbeat (heartbeatSeconds). */
+  heartbeatMs?: number;
   /**
    * One MQTT connection per device (a real Last Will per device) instead of one per gateway. Default: on for fleets
    * of at most 500 devices, off above, where per-device sockets would cost more than the simulation itself.
@@ -134,6 +136,22 @@ const FAULT_CODES = new Set<number>(Object.values(FaultCode).filter((v): v is nu
 /** Width of one telemetry slot (see startTelemetry). */
 const TELEMETRY_SLOT_MS = 20;
 
+/**
+ * Calls `each` for every item once per `periodMs`, the items spread over 20 ms slots of the period (round robin), so
+ * a fleet's messages arrive evenly rather than in one burst per period.
+ */
+function spreadOverPeriod<T>(items: readonly T[], periodMs: number, each: (item: T, now: Date) => void): NodeJS.Timeout {
+  const tick = Math.min(TELEMETRY_SLOT_MS, periodMs);
+  const slots = Math.max(1, Math.round(periodMs / tick));
+  const buckets: T[][] = Array.from({ length: slots }, () => []);
+  items.forEach((item, i) => buckets[i % slots].push(item));
+  let n = 0;
+  return setInterval(() => {
+    const now = new Date();
+    for (const item of buckets[n++ % slots]) each(item, now);
+  }, tick);
+}
+
 class SimGateway<State> {
   client!: MqttClient;
   readonly devices: SimDevice<State>[] = [];
@@ -230,6 +248,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
   /** Acks waiting out their latency and other delayed changes, cancelled on stop. */
   private readonly pending = new Set<NodeJS.Timeout>();
   private telemetryTimer?: NodeJS.Timeout;
+  private readonly heartbeatTimers: NodeJS.Timeout[] = [];
   private scheduleTimer?: NodeJS.Timeout;
   private listener?: MqttClient;
   private readonly clock: SimClock;
@@ -335,6 +354,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     await Promise.all([...this.devices.values()].filter((d) => d.individual && d.online).map((d) => this.connectDevice(d)));
     const interval = this.options.telemetryIntervalMs ?? 10_000;
     if (interval > 0) this.startTelemetry(interval);
+    this.startHeartbeats(interval);
     await this.listen();
     if (this.family.tick) this.scheduleTimer = setInterval(() => void this.tick(), this.options.scheduleTickMs ?? 1000);
     this.logger.info(
@@ -420,6 +440,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
   private async shutdown(clearRetained: boolean): Promise<void> {
     this.stopping = true;
     clearInterval(this.telemetryTimer);
+    for (const timer of this.heartbeatTimers) clearInterval(timer);
     clearInterval(this.scheduleTimer);
     await this.listener?.endAsync().catch(() => undefined);
     for (const timer of this.pending) clearTimeout(timer);
@@ -709,21 +730,33 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
    * are not in step, instead of in a few bursts per period.
    */
   private startTelemetry(intervalMs: number): void {
-    const tick = Math.min(TELEMETRY_SLOT_MS, intervalMs);
-    const slots = Math.max(1, Math.round(intervalMs / tick));
-    const buckets: SimDevice<State>[][] = Array.from({ length: slots }, () => []);
-    [...this.devices.values()].forEach((device, i) => buckets[i % slots].push(device));
     const qos = this.options.telemetryQos ?? 1;
-    let n = 0;
-    this.telemetryTimer = setInterval(() => {
-      const now = new Date();
-      for (const device of buckets[n++ % slots]) {
-        const link = device.link;
-        if (!link) continue;
-        const reading = this.family.telemetry(device.state, device.faults, now, this.random);
-        void this.publish(link, device.topic(MqttChannel.Telemetry), JSON.stringify(reading), qos, false, 'telemetrySent');
-      }
-    }, tick);
+    this.telemetryTimer = spreadOverPeriod([...this.devices.values()], intervalMs, (device, now) => {
+      const link = device.link;
+      if (!link) return;
+      const reading = this.family.telemetry(device.state, device.faults, now, this.random);
+      void this.publish(link, device.topic(MqttChannel.Telemetry), JSON.stringify(reading), qos, false, 'telemetrySent');
+    });
+  }
+
+  /**
+   * Heartbeats (FamilyDeclaration.heartbeatSeconds): every gateway states again that it is connected once per its
+   * family's heartbeat, and so does every online device unless its readings already come more often.
+   */
+  private startHeartbeats(telemetryMs: number): void {
+    this.heartbeatTimers.push(
+      spreadOverPeriod(this.gateways, this.options.heartbeatMs ?? this.family.gateway.declaration.heartbeatSeconds * 1000, (gateway) => {
+        const state = JSON.stringify(this.family.gateway.state(gateway.devices.length));
+        void this.publish(gateway.client, gateway.stateTopic, state, 1, true);
+      }),
+    );
+    const deviceMs = this.options.heartbeatMs ?? this.family.declaration.heartbeatSeconds * 1000;
+    if (telemetryMs > 0 && telemetryMs <= deviceMs) return;
+    this.heartbeatTimers.push(
+      spreadOverPeriod([...this.devices.values()], deviceMs, (device) => {
+        if (device.online) void this.publishState(device);
+      }),
+    );
   }
 
   /** Never rejects: a failed publish is counted and logged, and the simulation goes on. */

@@ -20,6 +20,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { InjectDb } from '../infra/database';
 import { REGION_AND_BELOW } from '../common/device-selection';
 import { buildTree } from '../regions/regions.service';
+import { lampPlaces, regionPlace } from '../strategies/lamp-places';
 import type { EnergyLampPageDto, EnergyQueryDto, EnergySeriesDto, LampRatedPowerDto } from './dto/energy.dto';
 
 interface Bounds {
@@ -77,8 +78,16 @@ export class EnergyService {
     return this.config.defaultPlace.timeZone;
   }
 
-  private bounds(period: EnergyPeriod, date: string): Bounds {
-    const day = DateTime.fromISO(date, { zone: this.timeZone });
+  /** The clock of a lamp or a region, as their schedules keep it (the nearest region naming a zone); else the installation's. */
+  private async zoneOf(q: { regionId?: number; id?: number }): Promise<string> {
+    const query = (sql: string, params?: unknown[]) => this.db.query(sql, params) as Promise<unknown[]>;
+    if (q.id !== undefined) return (await lampPlaces(query, [q.id], this.config.defaultPlace)).get(q.id)?.place.timeZone ?? this.timeZone;
+    if (q.regionId !== undefined) return (await regionPlace(query, q.regionId, this.config.defaultPlace)).timeZone;
+    return this.timeZone;
+  }
+
+  private bounds(period: EnergyPeriod, date: string, timeZone = this.timeZone): Bounds {
+    const day = DateTime.fromISO(date, { zone: timeZone });
     if (!day.isValid) throw AppException.field('date', 'energyDateInvalid');
     // The database takes neither year 0 nor the signed years Luxon writes past 9999.
     if (!yearInRange(day.year)) throw AppException.field('date', 'dateOutOfRange', DATE_RANGE);
@@ -153,11 +162,15 @@ export class EnergyService {
     };
   }
 
-  /** Hourly points over a day, daily points over a month (local days), every point present (0 without readings). */
+  /**
+   * Hourly points over a day, daily points over a month, every point present (0 without readings). Hours and days
+   * are those of the lamp's or the region's own clock, as their schedules are; over all lamps, the installation's.
+   */
   async series(q: EnergySeriesDto): Promise<EnergySeries> {
-    const { from, to } = this.bounds(q.period, q.date);
+    const timeZone = await this.zoneOf(q);
+    const { from, to } = this.bounds(q.period, q.date, timeZone);
     const unit = q.period === 'day' ? 'hour' : 'day';
-    const where = periodWhere(from, to, this.timeZone).addIf(q.regionId, `d.region_id IN (${REGION_AND_BELOW})`).addIf(q.id, `d.id = ?`);
+    const where = periodWhere(from, to, timeZone).addIf(q.regionId, `d.region_id IN (${REGION_AND_BELOW})`).addIf(q.id, `d.id = ?`);
     const rows: { at: Date; wh: number; fullWh: number }[] = await this.db.query(
       `SELECT date_trunc('${unit}', e.hour, $3) AS at, sum(e.energy_wh)::float8 AS wh, sum(e.lit_seconds * l.rated_power / 3600)::float8 AS "fullWh"
          FROM lamp_energy_hourly e JOIN device d ON d.id = e.device_id JOIN lamp l ON l.device_id = d.id
@@ -171,7 +184,7 @@ export class EnergyService {
       const row = byStart.get(at.toMillis());
       points.push({ at: at.toISO() as string, energyWh: round(row?.wh ?? 0), fullWh: round(row?.fullWh ?? 0) });
     }
-    return { period: q.period, timeZone: this.timeZone, points };
+    return { period: q.period, timeZone, points };
   }
 
   /** Sets the rated power of lamps (what full-power energy and the saving are measured against, history included). */

@@ -8,6 +8,24 @@ interface RegionPlace extends PlaceParts {
 
 type Query = (sql: string, params?: unknown[]) => Promise<unknown[]>;
 
+/** Reads the region table (small) once; the answer walks from a region up to the top, the region itself first. */
+async function regionChains(query: Query): Promise<(regionId: number | null) => RegionPlace[]> {
+  const regions = (await query(`SELECT id, parent_id AS "parentId", latitude, longitude, time_zone AS "timeZone" FROM region`)) as RegionPlace[];
+  const byId = new Map(regions.map((r) => [r.id, r]));
+  const upward = new Map<number, RegionPlace[]>();
+  return (regionId) => {
+    if (regionId === null) return [];
+    let chain = upward.get(regionId);
+    if (!chain) {
+      chain = [];
+      // Bounded by the number of regions, so a cycle in bad data cannot loop forever.
+      for (let r = byId.get(regionId); r && chain.length <= regions.length; r = r.parentId === null ? undefined : byId.get(r.parentId)) chain.push(r);
+      upward.set(regionId, chain);
+    }
+    return chain;
+  };
+}
+
 /**
  * Each lamp's place for its schedule: its own position, else its region's or the nearest ancestor's, else the
  * installation default; the time zone is the nearest region's that names one. The region table is small: it is read
@@ -24,19 +42,12 @@ export async function lampPlaces(
     longitude: number | null;
     regionId: number | null;
   }[];
-  const regions = (await query(`SELECT id, parent_id AS "parentId", latitude, longitude, time_zone AS "timeZone" FROM region`)) as RegionPlace[];
-  const byId = new Map(regions.map((r) => [r.id, r]));
-  const upward = new Map<number, RegionPlace[]>();
-  const chainOf = (regionId: number | null): RegionPlace[] => {
-    if (regionId === null) return [];
-    let chain = upward.get(regionId);
-    if (!chain) {
-      chain = [];
-      // Bounded by the number of regions, so a cycle in bad data cannot loop forever.
-      for (let r = byId.get(regionId); r && chain.length <= regions.length; r = r.parentId === null ? undefined : byId.get(r.parentId)) chain.push(r);
-      upward.set(regionId, chain);
-    }
-    return chain;
-  };
+  const chainOf = await regionChains(query);
   return new Map(lamps.map((l) => [l.id, resolvePlace(l, chainOf(l.regionId), fallback)]));
+}
+
+/** The place of a region's lamps that have no position of their own: its clock is the one their schedules keep. */
+export async function regionPlace(query: Query, regionId: number, fallback: SchedulePlace): Promise<SchedulePlace> {
+  const chainOf = await regionChains(query);
+  return resolvePlace({ latitude: null, longitude: null }, chainOf(regionId), fallback).place;
 }

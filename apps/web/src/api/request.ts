@@ -3,6 +3,7 @@ import { apiLanguage, i18next } from '@/i18n';
 import { getToken } from '@/auth/token';
 import { notifyError } from '@/components/notify';
 import { confirmLoggedOut } from '@/auth/logged-out-dialog';
+import { afterFeedsJoined } from '@/realtime/feed-gate';
 
 /** Spec section 7: every call times out after 60 s. */
 export const REQUEST_TIMEOUT_MS = 60_000;
@@ -75,6 +76,11 @@ export async function request<T>(method: 'GET' | 'POST', path: string, options: 
   else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.body);
+  }
+  // A list (a call with a signal) waits for the page's feeds to be joined: see feed-gate.ts.
+  if (options.signal) {
+    await afterFeedsJoined(options.signal);
+    if (options.signal.aborted) throw options.signal.reason;
   }
   let response: Response;
   let answer = null as (Partial<ApiResponse<T>> & { msg?: string }) | null;

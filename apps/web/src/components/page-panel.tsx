@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
-import { Button, Group, Paper, Stack, Title } from '@mantine/core';
-import { IconRotateClockwise, IconSearch } from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
+import { Button, Collapse, Group, Paper, Stack, Title } from '@mantine/core';
+import { IconChevronDown, IconChevronUp, IconFilter, IconRotateClockwise, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { useIsMobile } from '@/layout/use-is-mobile';
 
 /** The frame every console page uses: a title row with the page's actions, then its content. */
 export function PagePanel({ title, actions, children }: { title: ReactNode; actions?: ReactNode; children: ReactNode }) {
@@ -18,7 +19,10 @@ export function PagePanel({ title, actions, children }: { title: ReactNode; acti
   );
 }
 
-/** A row of filters above a table, ending with Search (submit) and Reset; wraps on narrow screens. */
+/**
+ * A row of filters above a table, ending with Search (submit) and Reset; wraps on narrow screens. On a phone the filters
+ * fold behind a Filters button (`<testId>-toggle`), so the list starts on the first screen; a search folds them again.
+ */
 export function FilterBar({
   children,
   onSubmit,
@@ -32,10 +36,13 @@ export function FilterBar({
   testId: string;
 }) {
   const { t } = useTranslation();
-  return (
+  const mobile = useIsMobile();
+  const [unfolded, setUnfolded] = useState(false);
+  const form = (
     <form
       onSubmit={(event) => {
         event.preventDefault();
+        setUnfolded(false);
         onSubmit();
       }}
     >
@@ -51,5 +58,22 @@ export function FilterBar({
         </Group>
       </Group>
     </form>
+  );
+  if (!mobile) return form;
+  return (
+    <Stack gap="xs">
+      <Button
+        variant="default"
+        leftSection={<IconFilter size={16} />}
+        rightSection={unfolded ? <IconChevronUp size={16} /> : <IconChevronDown size={16} />}
+        onClick={() => setUnfolded((open) => !open)}
+        aria-expanded={unfolded}
+        data-testid={`${testId}-toggle`}
+        w="fit-content"
+      >
+        {t('common:actions.filters')}
+      </Button>
+      <Collapse expanded={unfolded}>{form}</Collapse>
+    </Stack>
   );
 }

@@ -23,8 +23,10 @@ export function AppLayout() {
   const tagsView = useSettings((s) => s.tagsView);
   const [drawerOpened, setDrawerOpened] = useState(false);
   const location = useRouterState({ select: (s) => s.location.href });
-  // The page actually shown: while the next page's code loads, the router keeps rendering the previous one.
-  const shownPath = useRouterState({ select: (s) => (s.resolvedLocation ?? s.location).pathname });
+  // The page the Outlet renders: its matches change in the same update as what it renders (while the next page's code
+  // loads, the previous one stays). The resolved location follows only after that render, and keying on it rebuilt
+  // every new page once more, sending its requests twice.
+  const shownPath = useRouterState({ select: (s) => s.matches[s.matches.length - 1]?.pathname ?? s.location.pathname });
   const refreshKey = useRefreshKey((s) => s.key);
 
   useEffect(() => setDrawerOpened(false), [location, isMobile]);

@@ -65,10 +65,11 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
     <Box className={classes.sidebar} data-testid="sidebar" data-collapsed={collapsed || undefined}>
       {showLogo && (
         <Link to="/" className={classes.logo} data-testid="sidebar-logo">
-          <Group gap={10} wrap="nowrap" justify={collapsed ? 'center' : 'flex-start'}>
+          <Group gap={10} wrap="nowrap" w="100%" justify={collapsed ? 'center' : 'flex-start'}>
             <IconBuildingCommunity size={26} stroke={1.6} />
             {!collapsed && (
-              <Text fw={700} size="md" c="white" truncate>
+              // A long name (Spanish 'Ciudad Inteligente') wraps onto a second line rather than being cut.
+              <Text fw={700} size="md" c="white" lh={1.15} lineClamp={2} data-testid="sidebar-logo-name">
                 {t('common:appName')}
               </Text>
             )}

@@ -1,5 +1,19 @@
 import type { RouteEntry } from './route-table';
-import { canOpen, isPermitted, landingPath, menuItems, permittedRoutes, routeTrail, searchablePages, sectionTarget } from './permitted-routes';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ALL_BUTTONS, Button, ROLE_BUTTONS, Role } from '@sc/contracts';
+import { ROUTE_TABLE } from './route-table';
+import {
+  canOpen,
+  isPermitted,
+  landingPath,
+  menuItems,
+  permittedRoutes,
+  reachableButtons,
+  routeTrail,
+  searchablePages,
+  sectionTarget,
+} from './permitted-routes';
 
 // The gating of spec section 6, written as a table like the real one.
 const TABLE: RouteEntry[] = [
@@ -120,5 +134,34 @@ describe('permitted routes (spec section 6)', () => {
       expect.arrayContaining([{ path: '/lampPole/poleManage', titles: ['lampPole', 'poleManage'] }]),
     );
     expect(searchablePages(TABLE).map((p) => p.path)).not.toContain('/broadcastManage/terminalDetail');
+  });
+
+  it('lists only the granted operations a page the user may open offers', () => {
+    // An editor's menu is the region tree and the profile: adding, editing and deleting regions, nothing else.
+    expect(reachableButtons(ROUTE_TABLE, [Role.Editor], ROLE_BUTTONS[Role.Editor])).toEqual([Button.Add, Button.Edit, Button.Delete]);
+    // A visitor's pole page offers no button a visitor holds.
+    expect(reachableButtons(ROUTE_TABLE, [Role.Visit], ROLE_BUTTONS[Role.Visit])).toEqual([]);
+    expect(reachableButtons(ROUTE_TABLE, [Role.Admin], ALL_BUTTONS)).toEqual(ALL_BUTTONS);
+  });
+
+  it('names on its route every operation a page asks for', () => {
+    // Every Button the console's pages check (useButton) is offered by some route, so the profile never hides one.
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) =>
+        statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : name.endsWith('.tsx') ? [join(dir, name)] : [],
+      );
+    const used = new Set<string>();
+    for (const file of files(join(__dirname, '..', 'features'))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/useButton\(\w+\.(\w+)\)/g)) used.add(match[1]);
+    }
+    const offered = new Set<string>();
+    const visit = (entries: readonly RouteEntry[]) =>
+      entries.forEach((entry) => {
+        for (const button of entry.buttons ?? []) offered.add(Object.entries(Button).find(([, value]) => value === button)![0]);
+        if (entry.children) visit(entry.children);
+      });
+    visit(ROUTE_TABLE);
+    expect(used.size).toBeGreaterThan(5);
+    expect([...used].filter((name) => !offered.has(name))).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { Role } from '@sc/contracts';
+import { Role, type Button } from '@sc/contracts';
 import type { RouteEntry } from './route-table';
 
 /** Spec section 6: administrators get every route; others keep the routes whose roles include one of theirs. */
@@ -85,4 +85,20 @@ export function sectionTarget(table: readonly RouteEntry[], path: string, roles:
   if (!entry?.children) return '/404';
   if (!canOpen(table, entry.path, roles)) return '/401';
   return landingPath(entry, roles) ?? '/401';
+}
+
+/**
+ * The granted operations the user can use somewhere: those offered by a page they may open. A grant with no page
+ * behind it for this user (an editor's lamp commands, whose pages are administrators') is left out.
+ */
+export function reachableButtons(table: readonly RouteEntry[], roles: readonly string[], granted: readonly Button[]): Button[] {
+  const offered = new Set<Button>();
+  const visit = (entries: readonly RouteEntry[]) => {
+    for (const entry of entries) {
+      for (const button of entry.buttons ?? []) offered.add(button);
+      if (entry.children) visit(entry.children);
+    }
+  };
+  visit(permittedRoutes(table, roles));
+  return granted.filter((button) => offered.has(button));
 }

@@ -1,6 +1,6 @@
 import type { Icon } from '@tabler/icons-react';
 import { IconBulb, IconLamp2, IconMap2, IconSettings, IconUserCircle } from '@tabler/icons-react';
-import { Role } from '@sc/contracts';
+import { ALL_BUTTONS, Button, Role } from '@sc/contracts';
 import type { FeatureNamespace } from '@/i18n';
 
 /**
@@ -26,8 +26,15 @@ export interface RouteEntry {
   alwaysShow?: boolean;
   /** Translation namespaces the page uses beyond the core ones (messages, fields, common); loaded before it shows. */
   namespaces?: readonly FeatureNamespace[];
+  /** The operations (spec section 6 buttons) the page offers to those granted them; the profile lists only these. */
+  buttons?: readonly Button[];
   children?: readonly RouteEntry[];
 }
+
+/** Add, edit and delete: the operations of a page of records. */
+const RECORDS = [Button.Add, Button.Edit, Button.Delete];
+/** Open, close and dim. */
+const LAMP_COMMANDS = [Button.OpenLamp, Button.CloseLamp, Button.OpenAndClose];
 
 export const ROUTE_TABLE: readonly RouteEntry[] = [
   {
@@ -36,7 +43,15 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     title: 'lampPole',
     icon: IconLamp2,
     roles: [Role.Admin, Role.Editor, Role.Visit],
-    children: [{ path: '/lampPole/poleManage', title: 'poleManage', roles: [Role.Admin, Role.Visit], namespaces: ['imports', 'poles', 'region'] }],
+    children: [
+      {
+        path: '/lampPole/poleManage',
+        title: 'poleManage',
+        roles: [Role.Admin, Role.Visit],
+        namespaces: ['imports', 'poles', 'region'],
+        buttons: [Button.Add, Button.Edit, Button.Delete, Button.ImportData],
+      },
+    ],
   },
   {
     // Spec section 6: the section admits admin and visit; every page in it is admin only.
@@ -45,21 +60,57 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     icon: IconBulb,
     roles: [Role.Admin, Role.Visit],
     children: [
-      { path: '/smartLamp/equipmentManage', title: 'equipmentManage', roles: [Role.Admin], namespaces: ['imports', 'lighting', 'region'] },
-      { path: '/smartLamp/lampControl', title: 'lampControl', roles: [Role.Admin], namespaces: ['dispatch', 'lighting', 'region'] },
-      { path: '/smartLamp/lampStrategy', title: 'lampStrategy', roles: [Role.Admin], namespaces: ['dispatch', 'lighting', 'region', 'strategy'] },
-      { path: '/smartLamp/lightManage', title: 'lightManage', roles: [Role.Admin], namespaces: ['dispatch', 'lighting', 'region', 'strip'] },
-      { path: '/smartLamp/lightStrategy', title: 'lightStrategy', roles: [Role.Admin], namespaces: ['dispatch', 'region', 'strategy', 'strip'] },
+      {
+        path: '/smartLamp/equipmentManage',
+        title: 'equipmentManage',
+        roles: [Role.Admin],
+        namespaces: ['dispatch', 'imports', 'lighting', 'region'],
+        buttons: ALL_BUTTONS,
+      },
+      {
+        path: '/smartLamp/lampControl',
+        title: 'lampControl',
+        roles: [Role.Admin],
+        namespaces: ['dispatch', 'lighting', 'region'],
+        buttons: LAMP_COMMANDS,
+      },
+      {
+        path: '/smartLamp/lampStrategy',
+        title: 'lampStrategy',
+        roles: [Role.Admin],
+        namespaces: ['dispatch', 'lighting', 'region', 'strategy'],
+        buttons: [...RECORDS, Button.OpenAndClose],
+      },
+      {
+        path: '/smartLamp/lightManage',
+        title: 'lightManage',
+        roles: [Role.Admin],
+        namespaces: ['dispatch', 'lighting', 'region', 'strip'],
+        buttons: [...RECORDS, ...LAMP_COMMANDS],
+      },
+      {
+        path: '/smartLamp/lightStrategy',
+        title: 'lightStrategy',
+        roles: [Role.Admin],
+        namespaces: ['dispatch', 'region', 'strategy', 'strip'],
+        buttons: [...RECORDS, Button.OpenAndClose],
+      },
       // Not in the spec's route table ("further route groups are not shown"): alarms and energy of issue 5.
-      { path: '/smartLamp/lampAlarm', title: 'lampAlarm', roles: [Role.Admin], namespaces: ['alarms', 'lighting', 'region', 'system'] },
-      { path: '/smartLamp/energy', title: 'energy', roles: [Role.Admin], namespaces: ['energy', 'system'] },
+      {
+        path: '/smartLamp/lampAlarm',
+        title: 'lampAlarm',
+        roles: [Role.Admin],
+        namespaces: ['alarms', 'lighting', 'region', 'system'],
+        buttons: [Button.Edit],
+      },
+      { path: '/smartLamp/energy', title: 'energy', roles: [Role.Admin], namespaces: ['energy', 'system'], buttons: [Button.Edit] },
     ],
   },
   {
     path: '/regionManage',
     title: 'regionManage',
     icon: IconMap2,
-    children: [{ path: '/regionManage/regionManage', title: 'regionManage', namespaces: ['region'] }],
+    children: [{ path: '/regionManage/regionManage', title: 'regionManage', namespaces: ['region'], buttons: RECORDS }],
   },
   {
     path: '/systemSetting',

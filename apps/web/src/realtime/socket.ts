@@ -3,6 +3,7 @@ import { SOCKET_PATH, rooms, type ClientToServerEvents, type LiveTopic, type Ser
 import { getToken } from '@/auth/token';
 import { session } from '@/auth/session-store';
 import { confirmLoggedOut } from '@/auth/logged-out-dialog';
+import { feedJoinStarted } from './feed-gate';
 
 export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -18,6 +19,13 @@ export type FeedResync = () => void;
  */
 const watched = new Map<string, { topic: LiveTopic; watchers: Map<symbol, FeedResync>; joined: boolean }>();
 
+/** Joins asked of the server and not answered yet: a lost socket never answers them. */
+const unanswered = new Set<() => void>();
+
+function forgetUnanswered(): void {
+  for (const answered of [...unanswered]) answered();
+}
+
 /** Asks the server for feeds; once it answers, their watchers that were waiting load again what they show. */
 function join(live: RealtimeSocket, keys: string[]): void {
   const entries = keys.flatMap((key) => {
@@ -25,6 +33,12 @@ function join(live: RealtimeSocket, keys: string[]): void {
     return entry ? [entry] : [];
   });
   if (entries.length === 0) return;
+  const joined = feedJoinStarted();
+  const answered = () => {
+    unanswered.delete(answered);
+    joined();
+  };
+  unanswered.add(answered);
   live.emit(
     'watch',
     entries.map((entry) => entry.topic),
@@ -35,6 +49,8 @@ function join(live: RealtimeSocket, keys: string[]): void {
         entry.joined = true;
         for (const resync of entry.watchers.values()) resync();
       }
+      // After the reloads: the lists that waited for this answer have been replaced by them.
+      answered();
     },
   );
 }
@@ -55,6 +71,7 @@ export function connectRealtime(): RealtimeSocket {
   // A new connection (the first one, or after a drop) knows no feeds: the server forgets a socket's feeds with it.
   opened.on('disconnect', () => {
     for (const entry of watched.values()) entry.joined = false;
+    forgetUnanswered();
   });
   opened.on('connect', () => join(opened, [...watched.keys()]));
   return opened;
@@ -86,6 +103,7 @@ export function disconnectRealtime(): void {
   socket?.disconnect();
   socket = null;
   watched.clear();
+  forgetUnanswered();
 }
 
 session.onReset(disconnectRealtime);

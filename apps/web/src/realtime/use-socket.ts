@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { BusEventName, BusEvents, FamilyName } from '@sc/contracts';
+import { feedJoinStarted } from './feed-gate';
 import type { RealtimeSocket } from './socket';
 
 type Listener = (...args: never[]) => void;
@@ -13,13 +14,19 @@ type LooseSocket = { on(name: string, listener: Listener): unknown; off(name: st
 function withSocket(use: (socket: RealtimeSocket, loose: LooseSocket, realtime: typeof import('./socket')) => () => void): () => void {
   let undo: (() => void) | undefined;
   let cancelled = false;
-  void import('./socket').then((realtime) => {
-    if (cancelled) return;
-    const socket = realtime.connectRealtime();
-    undo = use(socket, socket as unknown as LooseSocket, realtime);
-  });
+  // The page's lists wait (feed-gate.ts) while its feeds are set up: the socket client may still be on its way, and a
+  // feed it asks for then holds them until the server answers.
+  const setUp = feedJoinStarted();
+  void import('./socket')
+    .then((realtime) => {
+      if (cancelled) return;
+      const socket = realtime.connectRealtime();
+      undo = use(socket, socket as unknown as LooseSocket, realtime);
+    })
+    .finally(setUp);
   return () => {
     cancelled = true;
+    setUp();
     undo?.();
   };
 }

@@ -1,6 +1,18 @@
 import { i18next } from '@/i18n';
 import en from '@/i18n/locales/en';
-import { downloadFileName, formatTime, numberFormatter, parseTime, timeAgo, toDate } from './format';
+import {
+  clockIn,
+  dayOfMonthIn,
+  downloadFileName,
+  formatTime,
+  numberFormatter,
+  parseTime,
+  timeAgo,
+  toDate,
+  writtenDateTime,
+  writtenDay,
+  writtenMonth,
+} from './format';
 import { jsonMessage } from '@/api/download';
 
 beforeAll(async () => {
@@ -67,5 +79,20 @@ describe('shared formatting (spec section 9)', () => {
     expect(await jsonMessage(new Blob(['{"code":404,"message":"No such file"}'], { type: 'application/json' }))).toBe('No such file');
     expect(await jsonMessage(new Blob(['{"code":500}'], { type: 'application/json' }))).toBe('');
     expect(await jsonMessage(new Blob(['PK…'], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }))).toBeNull();
+  });
+
+  it('reads times on the clock of a time zone, whatever the zone of the machine', () => {
+    // 15:00 UTC is midnight of the next day in Tokyo and 23:00 in Shanghai.
+    expect(clockIn('2026-11-20T15:00:00Z', 'Asia/Tokyo')).toBe('00:00');
+    expect(dayOfMonthIn('2026-11-20T15:00:00Z', 'Asia/Tokyo')).toBe('21');
+    expect(clockIn('2026-11-20T15:00:00Z', 'Asia/Shanghai')).toBe('23:00');
+    expect(dayOfMonthIn('2026-11-20T15:00:00Z', 'Asia/Shanghai')).toBe('20');
+  });
+
+  it('writes days, months and date-times of the date fields as the language does (English here)', () => {
+    expect(writtenDay('2026-11-21')).toBe('11/21/2026');
+    expect(writtenMonth('2026-11')).toBe('November 2026');
+    expect(writtenDateTime('2026-11-21T09:30')).toBe('11/21/2026 09:30');
+    expect(writtenDateTime('')).toBe('');
   });
 });

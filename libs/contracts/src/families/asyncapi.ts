@@ -29,6 +29,9 @@ Delivery rules:
 - A device ignores a command that arrives after its \`expiresAt\` and acknowledges it with \`ok: false\`, \`error: "expired"\`.
 - \`state\` is retained. On connecting, a device publishes its full state with \`"online": true\`; its MQTT Last Will
   publishes \`{ "online": false }\`, retained, on the same topic.
+- A connected device reports at least once per its family's heartbeat (the \`state\` channel lists them), publishing its
+  state again when it has had nothing else to send. One the platform has not heard from for three heartbeats is shown
+  offline, as if its Last Will had come, until it reports again.
 - The platform accepts only well-formed messages (exactly the declared schema; keys it does not name are dropped) from
   devices it knows (a record with that code). Anything else is counted, logged once per device and dropped; other
   traffic is not affected.
@@ -135,7 +138,10 @@ export function buildAsyncApi(families: readonly FamilyDeclaration[]): Record<st
     channels: {
       command: channel(MqttChannel.Cmd, 'Platform to device. QoS 1, not retained.'),
       ack: channel(MqttChannel.Ack, 'Device to platform. QoS 1. The device’s answer to one command id.'),
-      state: channel(MqttChannel.State, REPORT_CHANNELS.state),
+      state: channel(
+        MqttChannel.State,
+        `${REPORT_CHANNELS.state} Heartbeats: ${families.map((f) => `\`${f.family}\` ${f.heartbeatSeconds} s`).join(', ')}.`,
+      ),
       telemetry: channel(MqttChannel.Telemetry, REPORT_CHANNELS.telemetry),
       event: channel(MqttChannel.Event, REPORT_CHANNELS.event),
       radarEvent: {

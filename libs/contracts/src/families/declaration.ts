@@ -51,7 +51,16 @@ export interface FamilyDeclaration {
   readonly reports: Readonly<Partial<Record<ReportChannel, JsonSchema>>>;
   /** The command types its devices take, by `type`. */
   readonly commands: Readonly<Record<string, CommandDeclaration>>;
+  /**
+   * A connected device reports (on any channel) at least this often, seconds: it sends its `state` again when it has
+   * had nothing else to say for this long. One silent for SILENT_AFTER_HEARTBEATS heartbeats is taken as offline, as
+   * if its Last Will had come (a device that vanished without one, behind a broker restart, or a stale stored state).
+   */
+  readonly heartbeatSeconds: number;
 }
+
+/** Heartbeats a device may miss before the platform takes it as offline. */
+export const SILENT_AFTER_HEARTBEATS = 3;
 
 /** A declaration tied to its list row type (a type only: nothing is stored). */
 export interface RowTyped<Row> {

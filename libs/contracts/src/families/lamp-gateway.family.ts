@@ -38,6 +38,7 @@ export const LAMP_GATEWAY_FAMILY = defineFamily<GatewayRow>()({
   liveFields: ['networkStatus', 'hardwareVersion', 'softwareVersion', 'reportedAt'],
   reports: { state: LAMP_GATEWAY_STATE_SCHEMA },
   commands: {},
+  heartbeatSeconds: 60,
 });
 
 export type LampGatewayStateMessage = FromSchema<typeof LAMP_GATEWAY_STATE_SCHEMA>;

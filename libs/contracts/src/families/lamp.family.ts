@@ -133,6 +133,7 @@ export const LAMP_FAMILY = defineFamily<LampRow>()({
       params: SCHEDULE_PARAMS_SCHEMA,
     },
   },
+  heartbeatSeconds: 300,
 });
 
 export type LampStateMessage = FromSchema<typeof LAMP_STATE_SCHEMA>;

@@ -111,6 +111,7 @@ export const STRIP_FAMILY = defineFamily<StripRow>()({
       params: SCHEDULE_PARAMS_SCHEMA,
     },
   },
+  heartbeatSeconds: 300,
 });
 
 export type StripZoneState = FromSchema<typeof STRIP_ZONE_SCHEMA>;

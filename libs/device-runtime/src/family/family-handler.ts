@@ -8,8 +8,12 @@ import type { CommandMessage, FamilyDeclaration, FamilyLiveFields, FamilyName, R
 export type DeviceEvent<Reports extends Partial<Record<ReportChannel, unknown>> = Partial<Record<ReportChannel, unknown>>> =
   | { [C in keyof Reports & ReportChannel]: { kind: 'report'; channel: C; report: NonNullable<Reports[C]>; at: string } }[keyof Reports &
       ReportChannel]
-  /** The device's Last Will (or a device leaving on purpose): `{ "online": false }` on its state topic. */
-  | { kind: 'offline'; at: string }
+  /**
+   * The device's Last Will (or a device leaving on purpose): `{ "online": false }` on its state topic. Or, with
+   * `silentSince`, the platform taking a device as offline because it has reported nothing since then (SilenceSweep);
+   * the runtime drops that one when the device has reported after `silentSince`, before the families see it.
+   */
+  | { kind: 'offline'; at: string; silentSince?: string }
   /** A command of this dispatch action went out to the device. */
   | { kind: 'sending'; action: string }
   /** The device acknowledged the command (delivered), refused it, or it expired unanswered (not delivered). */

@@ -17,6 +17,7 @@ const DECLARATION = {
   liveFields: ['level', 'count', 'reading', 'enabled', 'label', 'readings', 'reportedAt', 'codes', 'band'],
   reports: {},
   commands: {},
+  heartbeatSeconds: 60,
 } as const satisfies FamilyDeclaration;
 
 type Fields = {
@@ -196,6 +197,29 @@ describe('RowStore', () => {
     ]);
     expect(changes[0].before).toMatchObject({ level: 20, band: 'low' });
     expect(derive).toHaveBeenCalledTimes(4);
+  });
+
+  it('drops a silence the device has broken: an offline event with silentSince applies only when nothing came after it', async () => {
+    const wentOffline = (fields: Fields, event: DeviceEvent) => (event.kind === 'offline' ? { ...fields, label: 'offline' } : reduce(fields, event));
+    const store = new RowStore(handler({ reduce: wentOffline as never }));
+    const { fake } = client([storedRow(1), storedRow(2), storedRow(3)]);
+    const minute = (m: number) => new Date(STORED_AT.getTime() + m * 60_000).toISOString();
+    const silence = (since: string): DeviceEvent => ({ kind: 'offline', at: minute(2), silentSince: since });
+    const changes = await store.apply(
+      fake,
+      new Map([
+        // Stored report at 10:00, after the silence the sweep saw began: dropped.
+        [1, [silence(minute(-1))]],
+        // Silent since before 10:01: applied, by the family's rule for a Last Will.
+        [2, [silence(minute(1))]],
+        // Reported in the same batch, after the sweep read it: dropped.
+        [3, [report({ level: 30 }, minute(1.5)), silence(minute(1))]],
+      ]),
+    );
+    expect(changes.map((c) => [c.recordId, c.changed])).toEqual([
+      [2, { label: 'offline' }],
+      [3, { level: 30, reportedAt: minute(1.5) }],
+    ]);
   });
 
   it('skips devices whose row is gone', async () => {

@@ -83,6 +83,13 @@ export class RowStore {
                     WHERE f.${key} = u.id AND f.${key} = ANY($1::int[])`;
   }
 
+  /** A silence the device has broken: it reported after the sweep found it silent (between the sweep's read and now). */
+  private heardSince(fields: Fields, event: DeviceEvent): boolean {
+    if (event.kind !== 'offline' || event.silentSince === undefined) return false;
+    const reportedAt = fields.reportedAt;
+    return typeof reportedAt === 'string' && Date.parse(reportedAt) > Date.parse(event.silentSince);
+  }
+
   /** Applies each device's events in order; answers the devices whose fields changed. */
   async apply(client: PoolClient, events: ReadonlyMap<number, readonly DeviceEvent[]>): Promise<RowChange[]> {
     if (events.size === 0) return [];
@@ -93,7 +100,10 @@ export class RowStore {
     for (const row of rows) {
       const before: Fields = {};
       for (const [field, spec] of this.fields) before[field] = fromDb(row[field], spec.type);
-      const after = (events.get(row.recordId) ?? []).reduce<Fields>((fields, event) => this.handler.reduce(fields, event) as Fields, before);
+      const after = (events.get(row.recordId) ?? []).reduce<Fields>(
+        (fields, event) => (this.heardSince(fields, event) ? fields : (this.handler.reduce(fields, event) as Fields)),
+        before,
+      );
       const changed = changedFields(before, after);
       if (Object.keys(changed).length === 0) continue;
       updated.push(after);

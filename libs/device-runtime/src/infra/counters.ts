@@ -19,6 +19,8 @@ export interface CounterSnapshot {
   writeRetries: number;
   /** Stored states passed over because the device had reported live since they were asked for. */
   storedSuperseded: number;
+  /** Devices taken offline for having been silent too long (SilenceSweep). */
+  silentOffline: number;
 }
 
 /** What the worker has done since it started; logged periodically and read by tests and GET /health. */
@@ -36,6 +38,7 @@ export class Counters {
     writeErrors: 0,
     writeRetries: 0,
     storedSuperseded: 0,
+    silentOffline: 0,
   };
 
   add(counter: Exclude<keyof CounterSnapshot, 'rejected'>, n = 1): void {

@@ -20,7 +20,8 @@ import { AreaCascader } from '@/components/area-cascader';
 import { notifySuccess } from '@/components/notify';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
-import { DateTimeField, localIso } from '@/features/system/shared/date-fields';
+import { DateTimeField } from '@/components/date-inputs';
+import { localIso } from '@/features/system/shared/date-fields';
 import { TABLE_STYLES, TableStatusRow } from '@/features/system/shared/table-states';
 import {
   ColumnCells,
@@ -249,14 +250,14 @@ export function AlarmPage() {
           value={draft.from ?? ''}
           max={draft.to}
           onChange={(from) => setDraft((d) => ({ ...d, from: from || undefined }))}
-          testId="alarm-filter-from"
+          data-testid="alarm-filter-from"
         />
         <DateTimeField
           label={t('alarms:fields.to')}
           value={draft.to ?? ''}
           min={draft.from}
           onChange={(to) => setDraft((d) => ({ ...d, to: to || undefined }))}
-          testId="alarm-filter-to"
+          data-testid="alarm-filter-to"
         />
       </FilterBar>
 

@@ -92,3 +92,12 @@ export function useLiveDispatches(family: FamilyName): void {
     useCallback(() => void queryClient.invalidateQueries({ queryKey: dispatchKeys.all }), [queryClient]),
   );
 }
+
+/**
+ * How many devices a region-wide command reaches: the total of the family's list (`listPath`) for the region, which
+ * counts its sub-regions too, as the command's selection does. Asked when the operator is about to confirm.
+ */
+export async function devicesInRegion(listPath: string, regionId: number): Promise<number> {
+  const page = await post<{ total: number }>(listPath, { regionId, pageNum: 1, pageSize: 1 });
+  return page.total;
+}

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Badge, Button, Group, Paper, Progress, ScrollArea, Stack, Table, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { Badge, Button, Drawer, Group, Paper, Progress, ScrollArea, Stack, Table, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Pagination } from '@/components/pagination';
@@ -29,8 +29,42 @@ const STATUS_COLOR: Record<string, string> = {
  * at a time; a count filters the rows to its state. `describe` names the action in the family's own words.
  */
 export function DispatchPanel(props: { family: FamilyName; dispatchId: string | null; describe: (t: TFunction, detail: DispatchDetail) => string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const shown = useRef(props.dispatchId);
+  // A dispatch started from this page (not the one the address opened with) brings the panel into view when it is
+  // off screen, as on a phone where it sits below the list.
+  useEffect(() => {
+    if (props.dispatchId === shown.current) return;
+    shown.current = props.dispatchId;
+    const place = box.current?.getBoundingClientRect();
+    if (props.dispatchId && place && (place.top >= window.innerHeight || place.bottom <= 0)) box.current!.scrollIntoView({ block: 'start' });
+  }, [props.dispatchId]);
   // A new dispatch starts on the first page of all its rows.
-  return <DispatchProgressView key={props.dispatchId ?? ''} {...props} />;
+  return (
+    <div ref={box}>
+      <DispatchProgressView key={props.dispatchId ?? ''} {...props} />
+    </div>
+  );
+}
+
+/**
+ * The dispatch panel beside a list that has no room for it: a drawer that opens on the dispatch a command just started
+ * (`dispatchId`, kept in the page's address so a reload shows it again) and follows it live until the operator closes it.
+ */
+export function DispatchDrawer({ onClose, ...props }: Parameters<typeof DispatchPanel>[0] & { onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Drawer
+      opened={props.dispatchId !== null}
+      onClose={onClose}
+      position="right"
+      size="lg"
+      title={t('common:command.progress')}
+      data-testid="dispatch-drawer"
+    >
+      <DispatchPanel {...props} />
+    </Drawer>
+  );
 }
 
 function DispatchProgressView({

@@ -1,10 +1,11 @@
 import '@mantine/charts/styles.css';
 import { AreaChart, BarChart } from '@mantine/charts';
-import { Paper, SimpleGrid, Text } from '@mantine/core';
+import { Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { EnergyPeriod, EnergyPoint, EnergyRegionNode } from '@sc/contracts';
+import type { EnergyPeriod, EnergyRegionNode, EnergySeries } from '@sc/contracts';
 import { currentLanguage } from '@/i18n';
 import { areaLabel } from '@/features/region/area-tree';
+import { clockIn, dayOfMonthIn } from '@/utils/format';
 
 /** One unit for a whole chart, so its axis reads evenly: kWh once the largest value reaches one. */
 function formatterFor(maxWh: number): (wh: number) => string {
@@ -31,11 +32,12 @@ const SCALED = {
  */
 export default function EnergyCharts({
   period,
-  points,
+  timeline,
   regions,
 }: {
   period: EnergyPeriod;
-  points: readonly EnergyPoint[];
+  /** The points over time, with the clock their hours and days are read on (the region's or the lamp's); none yet while loading. */
+  timeline: EnergySeries | undefined;
   regions: readonly EnergyRegionNode[];
 }) {
   const { t } = useTranslation();
@@ -45,19 +47,30 @@ export default function EnergyCharts({
     { name: 'full', label: t('energy:fields.full'), color: 'gray.5' },
   ];
   // Values in Wh; the axis and tooltips say Wh or kWh by the chart's largest value.
-  const timeData = points.map((p) => {
-    const at = new Date(p.at);
-    return { at: period === 'day' ? `${String(at.getHours()).padStart(2, '0')}:00` : String(at.getDate()), energy: p.energyWh, full: p.fullWh };
-  });
+  // Labelled on the server's clock, not the browser's: a browser elsewhere shows the same hours as the schedules.
+  const timeData = timeline
+    ? timeline.points.map((p) => ({
+        at: period === 'day' ? clockIn(p.at, timeline.timeZone) : dayOfMonthIn(p.at, timeline.timeZone),
+        energy: p.energyWh,
+        full: p.fullWh,
+      }))
+    : [];
   const regionData = regions.map((r) => ({ region: areaLabel(r, lang), energy: r.energyWh, saving: r.savingWh }));
   const timeFormat = formatterFor(Math.max(0, ...timeData.map((d) => d.full), ...timeData.map((d) => d.energy)));
   const regionFormat = formatterFor(Math.max(0, ...regionData.map((d) => d.energy + d.saving)));
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
       <Paper withBorder p="md" radius="md" data-testid="energy-chart-time">
-        <Text size="sm" fw={500} mb="sm">
-          {period === 'day' ? t('energy:charts.byHour') : t('energy:charts.byDay')}
-        </Text>
+        <Group justify="space-between" gap="xs" mb="sm">
+          <Text size="sm" fw={500}>
+            {period === 'day' ? t('energy:charts.byHour') : t('energy:charts.byDay')}
+          </Text>
+          {timeline && (
+            <Text size="xs" c="dimmed" data-testid="energy-chart-zone">
+              {t('energy:charts.timeZone', { zone: timeline.timeZone })}
+            </Text>
+          )}
+        </Group>
         <AreaChart {...SCALED} data={timeData} dataKey="at" series={series} curveType="monotone" withLegend valueFormatter={timeFormat} />
       </Paper>
       <Paper withBorder p="md" radius="md" data-testid="energy-chart-regions">

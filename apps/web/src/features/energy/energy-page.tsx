@@ -1,5 +1,5 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { ActionIcon, Button, Center, Group, Loader, Modal, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Center, Group, Loader, Modal, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconPencil } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import {
 } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
 import { BoundedNumberInput, numberFieldError } from '@/components/bounded-number-input';
+import { DayField, MonthField } from '@/components/date-inputs';
 import { notifySuccess } from '@/components/notify';
 import { PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
@@ -121,22 +122,20 @@ export function EnergyPage() {
           data-testid="energy-period"
         />
         {period === 'day' ? (
-          <TextInput
-            type="date"
+          <DayField
             label={t('energy:fields.day')}
             value={date}
             max={today()}
-            onChange={(e) => e.currentTarget.value && go({ date: e.currentTarget.value })}
+            onChange={(day) => day && go({ date: day })}
             w={170}
             data-testid="energy-date"
           />
         ) : (
-          <TextInput
-            type="month"
+          <MonthField
             label={t('energy:fields.month')}
             value={date.slice(0, 7)}
             max={today().slice(0, 7)}
-            onChange={(e) => e.currentTarget.value && go({ date: `${e.currentTarget.value}-01` })}
+            onChange={(month) => go({ date: `${month}-01` })}
             w={170}
             data-testid="energy-month"
           />
@@ -171,7 +170,7 @@ export function EnergyPage() {
           </Center>
         }
       >
-        <EnergyCharts period={period} points={series.data?.points ?? []} regions={chartRegions} />
+        <EnergyCharts period={period} timeline={series.data} regions={chartRegions} />
       </Suspense>
 
       <RegionTable

@@ -22,10 +22,13 @@ export const lightingKeys = {
   lampDetail: (id: number) => ['lighting', 'lampDetail', id] as const,
 };
 
+/** The lamp list's route; its total for a region is what a region-wide lamp command reaches. */
+export const LAMP_PAGE_PATH = '/light/lampPage';
+
 export function useLampPage(query: LampPageQuery) {
   return useQuery({
     queryKey: lightingKeys.lampPage(query),
-    queryFn: ({ signal }) => post<PageResult<LampRow>>('/light/lampPage', query, { signal }),
+    queryFn: ({ signal }) => post<PageResult<LampRow>>(LAMP_PAGE_PATH, query, { signal }),
     placeholderData: keepPreviousData,
     // Live events keep the rows current; the list is fetched again only when asked or after a reconnect.
     staleTime: Infinity,

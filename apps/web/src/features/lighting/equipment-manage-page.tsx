@@ -55,7 +55,11 @@ export function EquipmentManagePage() {
             <LoopsTab />
           </Tabs.Panel>
           <Tabs.Panel value="lamps">
-            <LampsTab search={search} onSearch={(next) => void navigate({ search: next })} />
+            <LampsTab
+              search={search}
+              onSearch={(next) => void navigate({ search: next })}
+              onDispatch={(dispatch) => void navigate({ search: (old) => ({ ...old, dispatch }), replace: true, resetScroll: false })}
+            />
           </Tabs.Panel>
           <Tabs.Panel value="groups">
             <GroupsTab onOpenLamps={(groupId) => openLamps({ groupId })} />

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Button, Grid, Group, Stack, Text } from '@mantine/core';
+import { Button, Grid, Group, Stack } from '@mantine/core';
 import { Select } from '@/components/select';
-import { modals } from '@mantine/modals';
 import { IconBulb, IconBulbOff, IconAdjustments } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -14,10 +13,11 @@ import { SelectionSummary } from '@/components/selection';
 import { useButton } from '@/auth/session-store';
 import { currentLanguage } from '@/i18n';
 import { paging } from '@/navigation/search-params';
-import { describeLampDispatch, useLampControl, useLampPage, useLiveLamps } from './api';
+import { LAMP_PAGE_PATH, describeLampDispatch, useLampControl, useLampPage, useLiveLamps } from './api';
 import { TelemetryCell } from './lamp-badges';
 import { LampFilters } from './lamp-filters';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
+import { confirmTargetCommand } from '@/features/dispatch/confirm-target';
 import { LampPickTable, TargetModeSwitch, TargetRegionField, useLampTarget } from './lamp-target';
 
 const route = getRouteApi('/_auth/_shell/smartLamp/lampControl');
@@ -48,29 +48,24 @@ export function LampControlPage() {
   const { mode, selection, regionId } = target;
   const [level, setLevel] = useState<DimmingLevel>(60);
 
-  const send = (action: LampAction) => {
+  const send = async (action: LampAction) => {
     const to = target.picked({ lamps: t('lighting:control.nothingSelected'), region: t('lighting:control.regionRequired') });
     if (!to) return;
     const body: LampControlRequest = { ...to, action, ...(action === 'dim' ? { level } : {}) };
     const actionText = t(`lighting:dispatch.action.${action}`, { level });
-    modals.openConfirmModal({
-      title: t('lighting:control.confirmTitle'),
-      children: (
-        <Text size="sm">
-          {mode === 'lamps'
-            ? t('lighting:control.confirmLamps', { action: actionText, count: selection.selected.size })
-            : t('lighting:control.confirmRegion', { action: actionText, region: areaPathLabel(tree, regionId!, currentLanguage()) })}
-        </Text>
-      ),
-      labels: { confirm: t('lighting:control.send'), cancel: t('common:actions.cancel') },
-      confirmProps: { 'data-testid': 'control-confirm' } as Record<string, string>,
-      onConfirm: () =>
-        control.mutate(body, {
-          onSuccess: ({ dispatchId }) => {
-            notifySuccess(t('messages:instructionSent'));
-            void navigate({ search: { ...search, dispatch: dispatchId }, replace: true });
-          },
-        }),
+    const confirmed = await confirmTargetCommand(to, {
+      listPath: LAMP_PAGE_PATH,
+      devices: (count) => t('lighting:control.confirmLamps', { action: actionText, count }),
+      region: (count) =>
+        t('lighting:control.confirmRegion', { action: actionText, count, region: areaPathLabel(tree, regionId!, currentLanguage()) }),
+      testId: 'control-confirm',
+    });
+    if (!confirmed) return;
+    control.mutate(body, {
+      onSuccess: ({ dispatchId }) => {
+        notifySuccess(t('messages:instructionSent'));
+        void navigate({ search: { ...search, dispatch: dispatchId }, replace: true, resetScroll: false });
+      },
     });
   };
 
@@ -91,7 +86,7 @@ export function LampControlPage() {
                   <Button
                     leftSection={<IconBulb size={16} />}
                     color="yellow"
-                    onClick={() => send('on')}
+                    onClick={() => void send('on')}
                     loading={control.isPending}
                     data-testid="control-open"
                   >
@@ -102,7 +97,7 @@ export function LampControlPage() {
                   <Button
                     leftSection={<IconBulbOff size={16} />}
                     variant="default"
-                    onClick={() => send('off')}
+                    onClick={() => void send('off')}
                     loading={control.isPending}
                     data-testid="control-close"
                   >
@@ -123,7 +118,7 @@ export function LampControlPage() {
                     <Button
                       leftSection={<IconAdjustments size={16} />}
                       variant="light"
-                      onClick={() => send('dim')}
+                      onClick={() => void send('dim')}
                       loading={control.isPending}
                       data-testid="control-dim"
                     >

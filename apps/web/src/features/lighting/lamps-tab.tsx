@@ -17,10 +17,10 @@ import {
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button as ButtonPermission, DIMMING_LEVELS, DeviceType, type LampAction, type LampRow } from '@sc/contracts';
+import { Button as ButtonPermission, DIMMING_LEVELS, DeviceFamily, DeviceType, type LampAction, type LampRow } from '@sc/contracts';
 import { Select } from '@/components/select';
 import { TableFooter } from '@/components/table-footer';
-import { confirmDelete, deleteAfterConfirm } from '@/components/confirm';
+import { confirmCommand, confirmDelete, deleteAfterConfirm } from '@/components/confirm';
 import { usePageSelection } from '@/components/selection';
 import { IconAction } from '@/components/row-actions';
 import { ColumnCells, ColumnHeads, OneLine, PinnedActionsCell, TableBox, useTableColumns, type Column } from '@/components/table-columns';
@@ -29,7 +29,8 @@ import { notifyError, notifySuccess } from '@/components/notify';
 import { useButton } from '@/auth/session-store';
 import { paging } from '@/navigation/search-params';
 import { formatTime } from '@/utils/format';
-import { lightingKeys, useDeleteLamp, useLampControl, useLampPage } from './api';
+import { DispatchDrawer } from '@/features/dispatch/dispatch-panel';
+import { describeLampDispatch, lightingKeys, useDeleteLamp, useLampControl, useLampPage } from './api';
 import { useBatchDeleteLamps } from './equipment-api';
 import { FaultList, LampStatusBadge, NetworkBadge } from './lamp-badges';
 import { LampFilters } from './lamp-filters';
@@ -143,12 +144,23 @@ function useLampColumns(): Column<LampRow>[] {
   ];
 }
 
-/** The single lamps: every field of the spec, selection, and each equipment button the caller has. */
-export function LampsTab({ search, onSearch }: { search: EquipmentSearch; onSearch: (next: LampSearch) => void }) {
+/**
+ * The single lamps: every field of the spec, selection, and each equipment button the caller has. A command to the
+ * selected lamps is confirmed with their number, then its dispatch is followed live in a drawer (`onDispatch`).
+ */
+export function LampsTab({
+  search,
+  onSearch,
+  onDispatch,
+}: {
+  search: EquipmentSearch;
+  onSearch: (next: LampSearch) => void;
+  onDispatch: (dispatchId: string | undefined) => void;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { pageNum, pageSize } = paging(search);
-  const { tab: _tab, ...query } = search;
+  const { tab: _tab, dispatch, ...query } = search;
   const lamps = useLampPage({ ...query, pageNum, pageSize });
   const remove = useDeleteLamp();
   const batchDelete = useBatchDeleteLamps();
@@ -184,9 +196,12 @@ export function LampsTab({ search, onSearch }: { search: EquipmentSearch; onSear
   };
   const send = (action: LampAction, level?: number) =>
     withSelection(async (ids) => {
+      const actionText = t(`lighting:dispatch.action.${action}`, { level });
+      if (!(await confirmCommand(t('lighting:control.confirmLamps', { action: actionText, count: ids.length })))) return;
       try {
-        await control.mutateAsync({ ids, action, ...(level === undefined ? {} : { level: level as never }) });
+        const { dispatchId } = await control.mutateAsync({ ids, action, ...(level === undefined ? {} : { level: level as never }) });
         notifySuccess(t('messages:instructionSent'));
+        onDispatch(dispatchId);
       } catch {
         // The refusal is already on screen.
       }
@@ -359,6 +374,12 @@ export function LampsTab({ search, onSearch }: { search: EquipmentSearch; onSear
         </Table>
       </TableBox>
       <TableFooter total={lamps.data?.total ?? 0} pageNum={pageNum} pageSize={pageSize} onChange={(page) => onSearch({ ...query, ...page })} />
+      <DispatchDrawer
+        family={DeviceFamily.Lamp}
+        dispatchId={dispatch ?? null}
+        describe={describeLampDispatch}
+        onClose={() => onDispatch(undefined)}
+      />
       {used && (
         <Suspense fallback={null}>
           <LampFormModal opened={dialog?.kind === 'form'} lamp={dialog?.kind === 'form' ? dialog.lamp : null} onClose={closeDialog} />

@@ -33,17 +33,24 @@ export function validateLampSearch(search: Record<string, unknown>): LampSearch 
 export const EQUIPMENT_TABS = ['gateways', 'loops', 'lamps', 'groups'] as const;
 export type EquipmentTab = (typeof EQUIPMENT_TABS)[number];
 
-/** The equipment page keeps its tab in the address too; the lamp filters belong to the lamps tab. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The dispatch a page follows, from its address. */
+const readDispatch = (value: unknown) => (typeof value === 'string' && UUID.test(value) ? value : undefined);
+
+/**
+ * The equipment page keeps its tab in the address too, and the dispatch its lamp commands started; the lamp filters
+ * belong to the lamps tab.
+ */
 export interface EquipmentSearch extends LampSearch {
   tab?: EquipmentTab;
+  dispatch?: string;
 }
 
 export function validateEquipmentSearch(search: Record<string, unknown>): EquipmentSearch {
   const tab = EQUIPMENT_TABS.find((t) => t === search.tab);
-  return compact({ ...validateLampSearch(search), tab });
+  return compact({ ...validateLampSearch(search), tab, dispatch: readDispatch(search.dispatch) });
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The control page also keeps the dispatch being followed, so a reload shows it again. */
 export interface LampControlSearch extends LampSearch {
@@ -51,6 +58,5 @@ export interface LampControlSearch extends LampSearch {
 }
 
 export function validateLampControlSearch(search: Record<string, unknown>): LampControlSearch {
-  const dispatch = typeof search.dispatch === 'string' && UUID.test(search.dispatch) ? search.dispatch : undefined;
-  return compact({ ...validateLampSearch(search), dispatch });
+  return compact({ ...validateLampSearch(search), dispatch: readDispatch(search.dispatch) });
 }

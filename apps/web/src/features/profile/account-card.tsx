@@ -2,8 +2,10 @@ import { Avatar, Badge, Card, DataList, Divider, Group, Stack, Text, Title } fro
 import { IconCheck, IconShieldCheck, IconUser } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '@/auth/session-store';
+import { reachableButtons } from '@/navigation/permitted-routes';
+import { ROUTE_TABLE } from '@/navigation/route-table';
 
-/** Name, avatar (initials when there is none), introduction, account type, roles and granted operations. */
+/** Name, avatar (initials when there is none), introduction, account type, roles and the granted operations the user can reach. */
 export function AccountCard() {
   const { t } = useTranslation();
   const name = useSession((s) => s.name);
@@ -11,7 +13,8 @@ export function AccountCard() {
   const introduction = useSession((s) => s.introduction);
   const isAdmin = useSession((s) => s.isAdmin);
   const roles = useSession((s) => s.roles);
-  const buttons = useSession((s) => s.buttons);
+  const granted = useSession((s) => s.buttons);
+  const buttons = reachableButtons(ROUTE_TABLE, roles, granted);
 
   return (
     <Card withBorder radius="md" padding="lg" h="100%" data-testid="profile-account">

@@ -3,11 +3,14 @@ import { Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import type { StrategyRow } from '@sc/contracts';
+import { areaPathLabel, useAreaTree } from '@/components/area-cascader';
 import { notifySuccess } from '@/components/notify';
 import { TableFooter } from '@/components/table-footer';
 import { FormActions } from '@/components/form-actions';
 import { useIsMobile } from '@/layout/use-is-mobile';
-import { useLampPage } from '@/features/lighting/api';
+import { confirmTargetCommand } from '@/features/dispatch/confirm-target';
+import { LAMP_PAGE_PATH, useLampPage } from '@/features/lighting/api';
+import { currentLanguage } from '@/i18n';
 import { LampPickTable, TargetModeSwitch, TargetRegionField, useLampTarget } from '@/features/lighting/lamp-target';
 import { useDistributeStrategy } from './api';
 
@@ -24,6 +27,7 @@ export function DistributeModal({
   const { t } = useTranslation();
   const mobile = useIsMobile();
   const distribute = useDistributeStrategy();
+  const { tree } = useAreaTree();
   const [name, setName] = useState('');
   const [lampName] = useDebouncedValue(name.trim(), 300);
   const [page, setPage] = useState({ pageNum: 1, pageSize: 20 });
@@ -35,10 +39,18 @@ export function DistributeModal({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when another strategy is to be distributed
   }, [strategy]);
 
-  const submit = () => {
+  const submit = async () => {
     if (!strategy) return;
     const to = target.picked({ lamps: t('messages:selectListItem'), region: t('strategy:distribute.regionRequired') });
     if (!to) return;
+    const action = t('strategy:distribute.title', { name: strategy.name });
+    const confirmed = await confirmTargetCommand(to, {
+      listPath: LAMP_PAGE_PATH,
+      devices: (count) => t('lighting:control.confirmLamps', { action, count }),
+      region: (count) => t('lighting:control.confirmRegion', { action, count, region: areaPathLabel(tree, target.regionId!, currentLanguage()) }),
+      confirm: t('strategy:distribute.confirm'),
+    });
+    if (!confirmed) return;
     distribute.mutate(
       { id: strategy.id, ...to },
       {
@@ -94,7 +106,7 @@ export function DistributeModal({
         )}
         <FormActions
           onCancel={onClose}
-          onConfirm={submit}
+          onConfirm={() => void submit()}
           loading={distribute.isPending}
           testId="distribute-confirm"
           label={t('strategy:distribute.confirm')}

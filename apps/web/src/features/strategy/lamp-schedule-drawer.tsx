@@ -1,12 +1,13 @@
 import { Alert, Badge, Drawer, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { LampScheduleView } from '@sc/contracts';
+import { clockIn } from '@/utils/format';
 import { useLampSchedule } from './api';
 
 /** A time of the lamp's own clock (its place's zone), as the lamp runs its schedule. */
 function lampClock(iso: string | null, timeZone: string): string {
   if (!iso) return '—';
-  return new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(iso));
+  return clockIn(iso, timeZone);
 }
 
 function ScheduleBody({ view }: { view: LampScheduleView }) {

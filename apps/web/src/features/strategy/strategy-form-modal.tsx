@@ -17,6 +17,7 @@ import {
   type Weekday,
 } from '@sc/contracts';
 import { BoundedNumberInput, numberFieldError } from '@/components/bounded-number-input';
+import { DayField, TimeField } from '@/components/date-inputs';
 import { fieldErrors } from '@/api/field-errors';
 import { notifySuccess } from '@/components/notify';
 import { FormActions } from '@/components/form-actions';
@@ -174,8 +175,8 @@ export function StrategyFormModal({
           )}
           {mode === StrategyMode.Date && (
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput type="date" label={t('strategy:fields.startDate')} required {...form.getInputProps('startDate')} />
-              <TextInput type="date" label={t('strategy:fields.endDate')} required {...form.getInputProps('endDate')} />
+              <DayField label={t('strategy:fields.startDate')} required {...form.getInputProps('startDate')} data-testid="strategy-start-date" />
+              <DayField label={t('strategy:fields.endDate')} required {...form.getInputProps('endDate')} data-testid="strategy-end-date" />
             </SimpleGrid>
           )}
           {mode === StrategyMode.Week && (
@@ -236,8 +237,18 @@ export function StrategyFormModal({
             </Text>
             {form.values.periods.map((_, i) => (
               <Group key={i} align="flex-start" gap="xs" wrap="nowrap" data-testid={`strategy-period-${i}`}>
-                <TextInput type="time" aria-label={t('strategy:fields.start')} style={{ flex: 1 }} {...form.getInputProps(`periods.${i}.start`)} />
-                <TextInput type="time" aria-label={t('strategy:fields.end')} style={{ flex: 1 }} {...form.getInputProps(`periods.${i}.end`)} />
+                <TimeField
+                  aria-label={t('strategy:fields.start')}
+                  style={{ flex: 1 }}
+                  {...form.getInputProps(`periods.${i}.start`)}
+                  data-testid={`strategy-period-${i}-start`}
+                />
+                <TimeField
+                  aria-label={t('strategy:fields.end')}
+                  style={{ flex: 1 }}
+                  {...form.getInputProps(`periods.${i}.end`)}
+                  data-testid={`strategy-period-${i}-end`}
+                />
                 <Select
                   aria-label={t('strategy:fields.level')}
                   placeholder={t('strategy:fields.level')}

@@ -121,7 +121,10 @@ export function StrategyPage() {
   useLiveLamps();
   useLiveSchedules();
 
-  const dialogs = useStrategyDialogs(remove, (dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true }));
+  const dialogs = useStrategyDialogs(
+    remove,
+    (dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true, resetScroll: false }),
+  );
   const { editing, setEditing, distributing, setDistributing } = dialogs;
   const [filters, setFilters] = useState({ name: search.name ?? '', mode: search.mode === undefined ? null : String(search.mode) });
   const openLamp = (lamp: number | undefined) => void navigate({ search: { ...search, lamp }, replace: true });

@@ -22,10 +22,13 @@ export const stripKeys = {
   strategyPage: (query: StrategyPageQuery) => ['strategy', 'pages', 'strip', query] as const,
 };
 
+/** The strip list's route; its total for a region is what a region-wide strip command reaches. */
+export const STRIP_PAGE_PATH = '/light/stripPage';
+
 export function useStripPage(query: StripPageQuery) {
   return useQuery({
     queryKey: stripKeys.page(query),
-    queryFn: ({ signal }) => post<PageResult<StripRow>>('/light/stripPage', query, { signal }),
+    queryFn: ({ signal }) => post<PageResult<StripRow>>(STRIP_PAGE_PATH, query, { signal }),
     placeholderData: keepPreviousData,
     // Live events keep the rows current; the list is fetched again only when asked or after a reconnect.
     staleTime: Infinity,

@@ -3,10 +3,12 @@ import { Button, Group, Modal, MultiSelect, SegmentedControl, Stack, Text } from
 import { useDebouncedValue } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import type { StrategyRow } from '@sc/contracts';
-import { AreaCascader } from '@/components/area-cascader';
+import { AreaCascader, areaPathLabel, useAreaTree } from '@/components/area-cascader';
 import { notifyError, notifySuccess } from '@/components/notify';
+import { confirmTargetCommand } from '@/features/dispatch/confirm-target';
+import { currentLanguage } from '@/i18n';
 import { useIsMobile } from '@/layout/use-is-mobile';
-import { useDistributeStripStrategy, useStripPage } from './api';
+import { STRIP_PAGE_PATH, useDistributeStripStrategy, useStripPage } from './api';
 
 /** Picks strip lights (by name) or a region, and distributes the strategy to them. */
 export function StripDistributeModal({
@@ -21,6 +23,7 @@ export function StripDistributeModal({
   const { t } = useTranslation();
   const mobile = useIsMobile();
   const distribute = useDistributeStripStrategy();
+  const { tree } = useAreaTree();
   const [mode, setMode] = useState<'strips' | 'region'>('strips');
   const [picked, setPicked] = useState<string[]>([]);
   const [regionId, setRegionId] = useState<number | null>(null);
@@ -31,8 +34,16 @@ export function StripDistributeModal({
   const options = new Map(known);
   for (const s of strips.data?.list ?? []) options.set(String(s.id), `${s.lampName} · ${s.clientId}`);
 
-  const send = () => {
+  const send = async () => {
     if (mode === 'strips' ? picked.length === 0 : regionId === null) return notifyError(t('strip:strategy.nothingSelected'));
+    const name = strategy.name;
+    const confirmed = await confirmTargetCommand(mode === 'strips' ? { ids: picked.map(Number) } : { regionId: regionId! }, {
+      listPath: STRIP_PAGE_PATH,
+      devices: (count) => t('strip:strategy.confirmStrips', { name, count }),
+      region: (count) => t('strip:strategy.confirmRegion', { name, count, region: areaPathLabel(tree, regionId!, currentLanguage()) }),
+      confirm: t('strip:strategy.distribute'),
+    });
+    if (!confirmed) return;
     distribute.mutate(mode === 'strips' ? { id: strategy.id, ids: picked.map(Number) } : { id: strategy.id, regionId: regionId! }, {
       onSuccess: ({ dispatchId }) => {
         notifySuccess(t('messages:instructionSent'));
@@ -81,7 +92,7 @@ export function StripDistributeModal({
             <Button variant="default" onClick={onClose}>
               {t('common:actions.cancel')}
             </Button>
-            <Button onClick={send} loading={distribute.isPending} data-testid="strip-distribute-send">
+            <Button onClick={() => void send()} loading={distribute.isPending} data-testid="strip-distribute-send">
               {t('strip:strategy.distribute')}
             </Button>
           </Group>

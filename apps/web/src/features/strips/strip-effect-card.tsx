@@ -1,7 +1,6 @@
 import { Suspense, lazy, useState } from 'react';
 import { Button, Checkbox, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Select } from '@/components/select';
-import { modals } from '@mantine/modals';
 import { IconSparkles } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -17,6 +16,7 @@ import {
   type StripEffectParams,
   type Zone,
 } from '@sc/contracts';
+import { confirmCommand } from '@/components/confirm';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { useButton } from '@/auth/session-store';
 import { useStripEffect } from './api';
@@ -62,32 +62,23 @@ export function StripEffectCard({ selected, onDispatched }: { selected: readonly
   const effectLabel = (value: number) =>
     type === LightEffectType.OnOff ? t(`strip:onOff.${value as OnOffEffect}`) : t('strip:effectNumber', { effect: value });
 
-  const send = () => {
+  const send = async () => {
     if (selected.length === 0) return notifyError(t('strip:control.nothingSelected'));
-    modals.openConfirmModal({
-      title: t('strip:control.confirmTitle'),
-      children: (
-        <Text size="sm">
-          {t('strip:control.confirm', {
-            effect: t(`strip:action.${action}`, { effect: params.effect, color: params.color }),
-            zones: zones.join(', '),
-            count: selected.length,
-          })}
-        </Text>
-      ),
-      labels: { confirm: t('strip:control.send'), cancel: t('common:actions.cancel') },
-      confirmProps: { 'data-testid': 'strip-effect-confirm' } as Record<string, string>,
-      onConfirm: () =>
-        run.mutate(
-          { ids: [...selected], ...params },
-          {
-            onSuccess: ({ dispatchId }) => {
-              notifySuccess(t('messages:instructionSent'));
-              onDispatched(dispatchId);
-            },
-          },
-        ),
+    const detail = t('strip:control.confirm', {
+      effect: t(`strip:action.${action}`, { effect: params.effect, color: params.color }),
+      zones: zones.join(', '),
+      count: selected.length,
     });
+    if (!(await confirmCommand(detail, { confirm: t('strip:control.send'), testId: 'strip-effect-confirm' }))) return;
+    run.mutate(
+      { ids: [...selected], ...params },
+      {
+        onSuccess: ({ dispatchId }) => {
+          notifySuccess(t('messages:instructionSent'));
+          onDispatched(dispatchId);
+        },
+      },
+    );
   };
 
   return (
@@ -131,7 +122,7 @@ export function StripEffectCard({ selected, onDispatched }: { selected: readonly
           </Text>
           <Button
             leftSection={<IconSparkles size={16} />}
-            onClick={send}
+            onClick={() => void send()}
             disabled={!allowed || zones.length === 0}
             loading={run.isPending}
             data-testid="strip-effect-send"

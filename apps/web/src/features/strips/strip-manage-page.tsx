@@ -178,7 +178,7 @@ export function StripManagePage() {
           <Stack gap="md">
             <StripEffectCard
               selected={[...selected]}
-              onDispatched={(dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true })}
+              onDispatched={(dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true, resetScroll: false })}
             />
             <DispatchPanel family={DeviceFamily.Strip} dispatchId={search.dispatch ?? null} describe={describeStripDispatch} />
           </Stack>

@@ -29,7 +29,10 @@ export function StripStrategyPage() {
   const remove = useDeleteStripStrategy();
   // Dispatch progress events, for the panel.
 
-  const dialogs = useStrategyDialogs(remove, (dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true }));
+  const dialogs = useStrategyDialogs(
+    remove,
+    (dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true, resetScroll: false }),
+  );
   const { editing, setEditing, distributing, setDistributing } = dialogs;
 
   return (

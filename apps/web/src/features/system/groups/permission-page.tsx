@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Badge, Button, Group, HoverCard, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, HoverCard, SegmentedControl, Stack, Table, Text, TextInput, useMatches } from '@mantine/core';
 import { IconEdit, IconPlus, IconSearch, IconShieldLock, IconTrash, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -77,6 +77,8 @@ export function PermissionPage() {
   const [name, setName] = useState(search.groupName ?? '');
   useEffect(() => setName(search.groupName ?? ''), [search.groupName]);
   const [form, setForm] = useState<{ opened: boolean; group: GroupRow | null }>({ opened: false, group: null });
+  // On a phone the two tabs stand one above the other: side by side they are wider than the screen in Spanish.
+  const tabsOrientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', xs: 'horizontal' });
 
   const all = useMemo(() => groups.data ?? [], [groups.data]);
   const counts = { admin: all.filter((g) => g.isAdmin === 1).length, general: all.filter((g) => g.isAdmin !== 1).length };
@@ -161,8 +163,10 @@ export function PermissionPage() {
       }
     >
       <Group justify="space-between" align="flex-end" gap="sm" wrap="wrap">
-        <Stack gap={6}>
+        <Stack gap={6} maw="100%">
           <SegmentedControl
+            orientation={tabsOrientation}
+            fullWidth={tabsOrientation === 'vertical'}
             value={tab}
             onChange={(value) =>
               void navigate({ search: (prev) => compact({ ...prev, tab: value === 'general' ? undefined : (value as RoleTab), pageNum: undefined }) })

@@ -8,7 +8,8 @@ import { OperationStatus, type OperationLogQuery, type OperationLogRow } from '@
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { formatTime, parseTime } from '@/utils/format';
-import { DateTimeField, localIso } from '../shared/date-fields';
+import { DateTimeField } from '@/components/date-inputs';
+import { localIso } from '../shared/date-fields';
 import { compact, paging } from '@/navigation/search-params';
 import { TABLE_STYLES, TableStatusRow } from '../shared/table-states';
 import { ColumnCells, ColumnHeads, OneLine, PinnedActionsCell, TableBox, useTableColumns } from '@/components/table-columns';
@@ -206,14 +207,14 @@ export function OperationLogPage() {
           value={draft.startTime}
           max={draft.endTime}
           onChange={(value) => setDraft((d) => ({ ...d, startTime: value }))}
-          testId="log-filter-start"
+          data-testid="log-filter-start"
         />
         <DateTimeField
           label={t('system:log.endTime')}
           value={draft.endTime}
           min={draft.startTime}
           onChange={(value) => setDraft((d) => ({ ...d, endTime: value }))}
-          testId="log-filter-end"
+          data-testid="log-filter-end"
         />
       </FilterBar>
 

@@ -92,6 +92,7 @@ export const common = {
   },
   actions: {
     search: 'Search',
+    filters: 'Filters',
     reset: 'Reset',
     add: 'Add',
     edit: 'Edit',
@@ -107,6 +108,11 @@ export const common = {
   columns: {
     choose: 'Columns',
     reset: 'Default columns',
+  },
+  command: {
+    confirmTitle: 'Send the command?',
+    send: 'Send',
+    progress: 'Dispatch progress',
   },
   feedback: {
     confirmDelete: 'Are you sure to delete?',
@@ -139,6 +145,16 @@ export const common = {
     hours_other: '{{count}} hours',
     days_one: '{{count}} day',
     days_other: '{{count}} days',
+  },
+  dates: {
+    day: 'Pick a date',
+    month: 'Pick a month',
+    dateTime: 'Pick a date and time',
+    monthFormat: 'MMMM YYYY',
+    hours: 'Hours',
+    minutes: 'Minutes',
+    hoursPlaceholder: 'hh',
+    minutesPlaceholder: 'mm',
   },
   area: {
     placeholder: 'Please select area',

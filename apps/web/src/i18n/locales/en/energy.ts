@@ -22,6 +22,7 @@ export const energy = {
     byHour: 'Energy by hour',
     byDay: 'Energy by day',
     byRegion: 'Energy and saving by region',
+    timeZone: 'Time zone: {{zone}}',
   },
   lamps: {
     title: 'Lamps, largest users first',

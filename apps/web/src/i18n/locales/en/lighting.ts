@@ -131,11 +131,10 @@ export const lighting = {
     dim: 'Dim',
     level: 'Brightness level',
     levelValue: '{{level}} %',
-    confirmTitle: 'Send the command?',
     confirmLamps_one: '{{action}} for {{count}} lamp.',
     confirmLamps_other: '{{action}} for {{count}} lamps.',
-    confirmRegion: '{{action}} for every lamp in {{region}} and its sub-regions.',
-    send: 'Send',
+    confirmRegion_one: '{{action}} for the {{count}} lamp in {{region}} and its sub-regions.',
+    confirmRegion_other: '{{action}} for the {{count}} lamps in {{region}} and its sub-regions.',
     nothingSelected: 'Please select a list item',
   },
   dispatch: {

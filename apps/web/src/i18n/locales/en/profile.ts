@@ -8,8 +8,8 @@ export const profile = {
     introduction: 'Introduction',
     noIntroduction: 'No introduction yet',
     buttons: 'Granted operations',
-    buttonsHint: 'Operations your roles allow on device and management pages.',
-    noButtons: 'No operations granted',
+    buttonsHint: 'Operations your roles allow on the pages you can open.',
+    noButtons: 'No operations on the pages you can open',
   },
   roles: {
     admin: 'Administrator',

@@ -94,6 +94,7 @@ export const common: Shape<typeof en> = {
   },
   actions: {
     search: 'Buscar',
+    filters: 'Filtros',
     reset: 'Restablecer',
     add: 'Añadir',
     edit: 'Editar',
@@ -109,6 +110,11 @@ export const common: Shape<typeof en> = {
   columns: {
     choose: 'Columnas',
     reset: 'Columnas predeterminadas',
+  },
+  command: {
+    confirmTitle: '¿Enviar la orden?',
+    send: 'Enviar',
+    progress: 'Progreso del envío',
   },
   feedback: {
     confirmDelete: '¿Seguro que desea eliminarlo?',
@@ -141,6 +147,16 @@ export const common: Shape<typeof en> = {
     hours_other: '{{count}} horas',
     days_one: '{{count}} día',
     days_other: '{{count}} días',
+  },
+  dates: {
+    day: 'Elija una fecha',
+    month: 'Elija un mes',
+    dateTime: 'Elija fecha y hora',
+    monthFormat: 'MMMM [de] YYYY',
+    hours: 'Horas',
+    minutes: 'Minutos',
+    hoursPlaceholder: 'hh',
+    minutesPlaceholder: 'mm',
   },
   area: {
     placeholder: 'Seleccione un área',

@@ -24,6 +24,7 @@ export const energy: Shape<typeof en> = {
     byHour: 'Energía por hora',
     byDay: 'Energía por día',
     byRegion: 'Energía y ahorro por región',
+    timeZone: 'Zona horaria: {{zone}}',
   },
   lamps: {
     title: 'Farolas, de mayor a menor consumo',

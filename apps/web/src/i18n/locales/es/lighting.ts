@@ -127,11 +127,10 @@ export const lighting: Shape<typeof en> = {
     dim: 'Regular',
     level: 'Nivel de brillo',
     levelValue: '{{level}} %',
-    confirmTitle: '¿Enviar la orden?',
     confirmLamps_one: '{{action}} en {{count}} farola.',
     confirmLamps_other: '{{action}} en {{count}} farolas.',
-    confirmRegion: '{{action}} en todas las farolas de {{region}} y sus subregiones.',
-    send: 'Enviar',
+    confirmRegion_one: '{{action}} en la {{count}} farola de {{region}} y sus subregiones.',
+    confirmRegion_other: '{{action}} en las {{count}} farolas de {{region}} y sus subregiones.',
     nothingSelected: 'Seleccione un elemento de la lista',
   },
   dispatch: {

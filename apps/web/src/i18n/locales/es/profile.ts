@@ -10,8 +10,8 @@ export const profile: Shape<typeof en> = {
     introduction: 'Presentación',
     noIntroduction: 'Sin presentación',
     buttons: 'Operaciones permitidas',
-    buttonsHint: 'Operaciones que sus roles permiten en las páginas de dispositivos y de gestión.',
-    noButtons: 'No tiene operaciones permitidas',
+    buttonsHint: 'Operaciones que sus roles permiten en las páginas que puede abrir.',
+    noButtons: 'No tiene operaciones en las páginas que puede abrir',
   },
   roles: {
     admin: 'Administrador',

@@ -94,6 +94,7 @@ export const common: Shape<typeof en> = {
   },
   actions: {
     search: '検索',
+    filters: '絞り込み',
     reset: 'リセット',
     add: '追加',
     edit: '編集',
@@ -109,6 +110,11 @@ export const common: Shape<typeof en> = {
   columns: {
     choose: '表示する列',
     reset: '既定の列に戻す',
+  },
+  command: {
+    confirmTitle: 'コマンドを送信しますか？',
+    send: '送信',
+    progress: '配信の進捗',
   },
   feedback: {
     confirmDelete: '削除してもよろしいですか？',
@@ -141,6 +147,16 @@ export const common: Shape<typeof en> = {
     hours_other: '{{count}} 時間',
     days_one: '{{count}} 日',
     days_other: '{{count}} 日',
+  },
+  dates: {
+    day: '日付を選択',
+    month: '月を選択',
+    dateTime: '日時を選択',
+    monthFormat: 'YYYY年M月',
+    hours: '時',
+    minutes: '分',
+    hoursPlaceholder: '時',
+    minutesPlaceholder: '分',
   },
   area: {
     placeholder: 'エリアを選択してください',

@@ -24,6 +24,7 @@ export const energy: Shape<typeof en> = {
     byHour: '時間別の電力量',
     byDay: '日別の電力量',
     byRegion: '地域別の電力量と節電量',
+    timeZone: 'タイムゾーン：{{zone}}',
   },
   lamps: {
     title: '街灯（消費の多い順）',

@@ -120,11 +120,10 @@ export const lighting: Shape<typeof en> = {
     dim: '調光',
     level: '明るさレベル',
     levelValue: '{{level}}%',
-    confirmTitle: 'コマンドを送信しますか？',
     confirmLamps_one: '{{count}} 灯に「{{action}}」を実行します。',
     confirmLamps_other: '{{count}} 灯に「{{action}}」を実行します。',
-    confirmRegion: '{{region}} とその配下エリアのすべての街路灯に「{{action}}」を実行します。',
-    send: '送信',
+    confirmRegion_one: '{{region}} とその配下エリアの {{count}} 灯に「{{action}}」を実行します。',
+    confirmRegion_other: '{{region}} とその配下エリアの {{count}} 灯に「{{action}}」を実行します。',
     nothingSelected: 'リストから項目を選択してください',
   },
   dispatch: {

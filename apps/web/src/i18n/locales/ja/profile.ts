@@ -10,8 +10,8 @@ export const profile: Shape<typeof en> = {
     introduction: '自己紹介',
     noIntroduction: '自己紹介は未登録です',
     buttons: '許可された操作',
-    buttonsHint: 'デバイス画面や管理画面で、あなたのロールに許可されている操作です。',
-    noButtons: '許可された操作はありません',
+    buttonsHint: '開くことができる画面で、あなたのロールに許可されている操作です。',
+    noButtons: '開くことができる画面で使える操作はありません',
   },
   roles: {
     admin: '管理者',

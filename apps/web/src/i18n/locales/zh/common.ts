@@ -94,6 +94,7 @@ export const common: Shape<typeof en> = {
   },
   actions: {
     search: '查询',
+    filters: '筛选',
     reset: '重置',
     add: '新增',
     edit: '编辑',
@@ -109,6 +110,11 @@ export const common: Shape<typeof en> = {
   columns: {
     choose: '显示列',
     reset: '恢复默认列',
+  },
+  command: {
+    confirmTitle: '确认下发指令？',
+    send: '下发',
+    progress: '下发进度',
   },
   feedback: {
     confirmDelete: '确定要删除吗？',
@@ -141,6 +147,16 @@ export const common: Shape<typeof en> = {
     hours_other: '{{count}} 小时',
     days_one: '{{count}} 天',
     days_other: '{{count}} 天',
+  },
+  dates: {
+    day: '选择日期',
+    month: '选择月份',
+    dateTime: '选择日期时间',
+    monthFormat: 'YYYY年M月',
+    hours: '时',
+    minutes: '分',
+    hoursPlaceholder: '时',
+    minutesPlaceholder: '分',
   },
   area: {
     placeholder: '请选择区域',

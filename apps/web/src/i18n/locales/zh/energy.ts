@@ -24,6 +24,7 @@ export const energy: Shape<typeof en> = {
     byHour: '逐时用电量',
     byDay: '逐日用电量',
     byRegion: '各区域用电量与节电量',
+    timeZone: '时区：{{zone}}',
   },
   lamps: {
     title: '单灯用电排行',

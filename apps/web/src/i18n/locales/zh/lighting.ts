@@ -119,11 +119,10 @@ export const lighting: Shape<typeof en> = {
     dim: '调光',
     level: '亮度档位',
     levelValue: '{{level}}%',
-    confirmTitle: '确认下发指令？',
     confirmLamps_one: '对 {{count}} 盏路灯执行“{{action}}”。',
     confirmLamps_other: '对 {{count}} 盏路灯执行“{{action}}”。',
-    confirmRegion: '对 {{region}} 及其下级区域的全部路灯执行“{{action}}”。',
-    send: '下发',
+    confirmRegion_one: '对 {{region}} 及其下级区域的 {{count}} 盏路灯执行“{{action}}”。',
+    confirmRegion_other: '对 {{region}} 及其下级区域的 {{count}} 盏路灯执行“{{action}}”。',
     nothingSelected: '请选择列表项',
   },
   dispatch: {

@@ -10,8 +10,8 @@ export const profile: Shape<typeof en> = {
     introduction: '简介',
     noIntroduction: '暂无简介',
     buttons: '已授权操作',
-    buttonsHint: '您的角色在设备和管理页面中可执行的操作。',
-    noButtons: '暂无授权操作',
+    buttonsHint: '您的角色在可访问页面中可执行的操作。',
+    noButtons: '可访问的页面中暂无可执行操作',
   },
   roles: {
     admin: '管理员',
