@@ -15,6 +15,7 @@ import {
   browserSuite,
   DESKTOP,
   PHONE,
+  WALL_SCREEN,
   cookie,
   localStorageItem,
   pageErrors,
@@ -54,6 +55,82 @@ async function onScreen(locator: Locator, viewport: Viewport): Promise<boolean> 
 /** Waits out a slide-in or slide-out transition: true once the element is (or is no longer) on screen. */
 async function settlesOnScreen(locator: Locator, viewport: Viewport, expected: boolean): Promise<boolean> {
   return waitFor(async () => ((await onScreen(locator, viewport)) === expected ? expected : undefined), 5000, 50).catch(() => !expected);
+}
+
+/** Every list page of the console and the test ids of its tables (the equipment page has one per tab). */
+const LIST_PAGES: readonly [path: string, tables: readonly string[]][] = [
+  ['/lampPole/poleManage', ['pole-table']],
+  ['/smartLamp/equipmentManage?tab=lamps', ['lamp-table']],
+  ['/smartLamp/equipmentManage?tab=gateways', ['gateway-table']],
+  ['/smartLamp/equipmentManage?tab=loops', ['loop-table']],
+  ['/smartLamp/equipmentManage?tab=groups', ['group-table']],
+  ['/smartLamp/lampControl', ['control-table']],
+  ['/smartLamp/lampStrategy', ['strategy-table']],
+  ['/smartLamp/lightManage', ['strip-table']],
+  ['/smartLamp/lightStrategy', ['strip-strategy-table']],
+  ['/smartLamp/lampAlarm', ['alarm-table']],
+  ['/smartLamp/energy', ['energy-lamps', 'energy-regions']],
+  ['/regionManage/regionManage', ['region-tree']],
+  ['/systemSetting/userManage', ['user-table']],
+  ['/systemSetting/permission', ['group-table']],
+  ['/systemSetting/log', ['log-table']],
+];
+
+interface TableFit {
+  tableWidth: number;
+  boxWidth: number;
+  /** The last header cell (the actions column) lies wholly inside the table's box and the window. */
+  lastColumnShown: boolean;
+}
+
+/** How a table sits in its box: the box is the nearest ancestor that scrolls sideways (or clips). */
+async function tableFit(table: Locator): Promise<TableFit> {
+  return table.evaluate((el) => {
+    const win = globalThis as unknown as { getComputedStyle(e: unknown): { overflowX: string }; innerWidth: number };
+    let box = el.parentElement!;
+    while (box.parentElement && !['auto', 'scroll', 'hidden'].includes(win.getComputedStyle(box).overflowX)) box = box.parentElement;
+    const outer = box.getBoundingClientRect();
+    const head = el.querySelector('thead tr')?.lastElementChild?.getBoundingClientRect();
+    const lastColumnShown = !!head && head.left >= outer.left - 1 && head.right <= outer.right + 1 && head.right <= win.innerWidth;
+    return { tableWidth: el.scrollWidth, boxWidth: box.clientWidth, lastColumnShown };
+  });
+}
+
+/** What the operator chose in a table's column chooser, as stored (undefined: the defaults). */
+async function columnChoice(page: Page, table: string): Promise<Record<string, boolean> | undefined> {
+  const stored = JSON.parse((await localStorageItem(page, 'sc-columns')) ?? '{}') as { state?: { tables?: Record<string, Record<string, boolean>> } };
+  return stored.state?.tables?.[table];
+}
+
+/** Opens a list page and waits until its tables are on screen and its data has arrived. */
+async function openList(page: Page, baseUrl: string, path: string, tables: readonly string[]): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  for (const table of tables) await page.getByTestId(table).first().waitFor();
+  await page.waitForLoadState('networkidle');
+}
+
+interface ChartText {
+  /** The page's base size (the root font size) in px. */
+  base: number;
+  /** Font sizes of the charts' axis labels in px. */
+  sizes: number[];
+  /** The most lines any axis label takes. */
+  lines: number;
+  /** Axis labels that stick out of their chart on the left. */
+  cut: number;
+}
+
+/** The axis labels of the energy page's charts, as drawn. */
+async function chartText(page: Page): Promise<ChartText> {
+  return (await page.evaluate(`(() => {
+    const labels = [...document.querySelectorAll('[data-testid^="energy-chart"] .recharts-cartesian-axis-tick-value')];
+    return {
+      base: parseFloat(getComputedStyle(document.documentElement).fontSize),
+      sizes: labels.map((label) => parseFloat(getComputedStyle(label).fontSize)),
+      lines: Math.max(...labels.map((label) => Math.max(1, label.querySelectorAll('tspan').length))),
+      cut: labels.filter((label) => label.getBoundingClientRect().left < label.closest('svg').getBoundingClientRect().left - 1).length,
+    };
+  })()`)) as ChartText;
 }
 
 /** The console's frame in a real browser: menu, language, header search, visited tabs, phone layout (spec sections 1 and 2). */
@@ -363,6 +440,79 @@ describe('web console: shell', () => {
       expect(await select.evaluate((input) => input.scrollWidth <= input.clientWidth)).toBe(true);
       expect(pageErrors(page)).toEqual([]);
     }
+  });
+  describe('tables at 1440 × 900', () => {
+    it('fit their box by default on every list page, with the actions column whole, in Spanish and in Japanese, and on a 4K wall', async () => {
+      const misfits: string[] = [];
+      const check = async (page: Page, label: string, path: string, tables: readonly string[]) => {
+        await openList(page, gw.baseUrl, path, tables);
+        for (const table of tables) {
+          const fit = await tableFit(page.getByTestId(table).first());
+          if (fit.tableWidth > fit.boxWidth || !fit.lastColumnShown) misfits.push(`${label} ${path} ${table}: ${JSON.stringify(fit)}`);
+        }
+      };
+      for (const language of ['es', 'ja'] as const) {
+        const page = await open(asAdmin, DESKTOP, { language });
+        for (const [path, tables] of LIST_PAGES) await check(page, language, path, tables);
+        expect(pageErrors(page)).toEqual([]);
+      }
+      // The widest table on the wall's larger base size (24 px).
+      const wall = await open(asAdmin, WALL_SCREEN, { language: 'es' });
+      await check(wall, 'es wall', '/smartLamp/equipmentManage?tab=lamps', ['lamp-table']);
+      expect(misfits).toEqual([]);
+    }, 60_000);
+
+    it('shows and hides a column from the column chooser, remembered per table across a reload', async () => {
+      const page = await open(asAdmin);
+      await openList(page, gw.baseUrl, '/smartLamp/equipmentManage?tab=lamps', ['lamp-table']);
+      const table = page.getByTestId('lamp-table');
+      const header = (key: string) => table.locator(`thead th[data-column="${key}"]`);
+      expect(await header('mac').count()).toBe(0);
+      expect(await header('region').count()).toBe(1);
+
+      await page.getByTestId('columns-lamps').click();
+      const menu = page.getByTestId('columns-lamps-menu');
+      await menu.getByTestId('column-mac').click();
+      await menu.getByTestId('column-region').click();
+      await header('mac').waitFor();
+      await header('region').waitFor({ state: 'detached' });
+      expect(await columnChoice(page, 'lamps')).toEqual({ mac: true, region: false });
+
+      await page.reload();
+      await header('mac').waitFor();
+      expect(await header('region').count()).toBe(0);
+      // Another table keeps its own choice: the gateways still show their region.
+      await openList(page, gw.baseUrl, '/smartLamp/equipmentManage?tab=gateways', ['gateway-table']);
+      expect(await page.getByTestId('gateway-table').locator('thead th[data-column="region"]').count()).toBe(1);
+
+      // Back to the defaults.
+      await openList(page, gw.baseUrl, '/smartLamp/equipmentManage?tab=lamps', ['lamp-table']);
+      await page.getByTestId('columns-lamps').click();
+      await page.getByTestId('columns-lamps-reset').click();
+      await header('region').waitFor();
+      expect(await header('mac').count()).toBe(0);
+      expect(await columnChoice(page, 'lamps')).toBeUndefined();
+      expect(pageErrors(page)).toEqual([]);
+    });
+  });
+  it('draws chart text at the base size: half as large again on a 4K wall screen, every axis label on one line and whole', async () => {
+    const seen: ChartText[] = [];
+    for (const viewport of [DESKTOP, WALL_SCREEN]) {
+      const page = await open(asAdmin, viewport);
+      await page.goto(`${gw.baseUrl}/smartLamp/energy`);
+      await page.getByTestId('energy-chart-regions').locator('.recharts-cartesian-axis-tick-value').first().waitFor();
+      seen.push(await chartText(page));
+      expect(pageErrors(page)).toEqual([]);
+    }
+    const [desk, wall] = seen;
+    expect([desk.base, wall.base]).toEqual([16, 24]);
+    // Mantine's xs: 0.75 of the base size.
+    expect(new Set(desk.sizes)).toEqual(new Set([12]));
+    expect(new Set(wall.sizes)).toEqual(new Set([18]));
+    expect(seen.map(({ lines, cut }) => ({ lines, cut }))).toEqual([
+      { lines: 1, cut: 0 },
+      { lines: 1, cut: 0 },
+    ]);
   });
 
   describe('dates, times and narrow screens in every language', () => {

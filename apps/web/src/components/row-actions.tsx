@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
-import { ActionIcon, Group, Table, Tooltip, type MantineColor } from '@mantine/core';
+import { ActionIcon, Tooltip, type MantineColor } from '@mantine/core';
 import { IconEdit, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { PinnedActionsCell } from './table-columns';
 
 /** An icon button of a table row; its tooltip is also its accessible name. */
 export function IconAction({
@@ -28,20 +29,9 @@ export function IconAction({
   );
 }
 
-/** The last cell of a row: its icon buttons, right-aligned. */
-export function RowActionsCell({ children }: { children: ReactNode }) {
-  return (
-    <Table.Td>
-      <Group gap={4} justify="flex-end" wrap="nowrap">
-        {children}
-      </Group>
-    </Table.Td>
-  );
-}
-
 /**
- * The actions cell of a row: any actions of the row's own (`children`), then Edit and Delete, each shown only to
- * callers with its button. No cell when there is nothing to show.
+ * The actions cell of a row (pinned to the table's right edge): any actions of the row's own (`children`), then Edit
+ * and Delete, each shown only to callers with its button. An empty cell when there is nothing to show.
  */
 export function EditDeleteCell({
   canEdit,
@@ -64,9 +54,8 @@ export function EditDeleteCell({
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
-  if (!canEdit && !canDelete && !children) return null;
   return (
-    <RowActionsCell>
+    <PinnedActionsCell>
       {children}
       {canEdit && (
         <IconAction label={editLabel ?? t('common:actions.edit')} onClick={onEdit} testId={editTestId}>
@@ -78,6 +67,6 @@ export function EditDeleteCell({
           <IconTrash size={18} />
         </IconAction>
       )}
-    </RowActionsCell>
+    </PinnedActionsCell>
   );
 }

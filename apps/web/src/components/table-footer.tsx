@@ -1,4 +1,5 @@
-import { Group, Pagination, Text } from '@mantine/core';
+import { Group, Text } from '@mantine/core';
+import { Pagination } from './pagination';
 import { Select } from '@/components/select';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES } from './page-sizes';

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Table, Text, type MantineSpacing, type MantineSize } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { OneLine } from './table-columns';
 
 /** The one row a table shows when it has nothing to list ('No data' unless told). */
 export function TableEmptyRow({ colSpan, size, py, children }: { colSpan: number; size?: MantineSize; py?: MantineSpacing; children?: ReactNode }) {
@@ -16,31 +17,14 @@ export function TableEmptyRow({ colSpan, size, py, children }: { colSpan: number
   );
 }
 
-/** A device's name over its code (monospace), in one cell. */
-export function NameCodeCell({ name, code, fw }: { name: string; code: string; fw?: number }) {
+/** A device's name over its code (monospace), each on one line with the whole text on hover. */
+export function NameCode({ name, code, fw }: { name: string; code: string; fw?: number }) {
   return (
-    <Table.Td>
-      <Text size="sm" fw={fw}>
-        {name}
-      </Text>
-      <Text size="xs" c="dimmed" ff="monospace">
+    <>
+      <OneLine fw={fw}>{name}</OneLine>
+      <OneLine size="xs" c="dimmed" ff="monospace">
         {code}
-      </Text>
-    </Table.Td>
-  );
-}
-
-/** A table's header row: one cell per label, then Operations (right-aligned) when the rows have actions. */
-export function TableHeader({ labels, operations }: { labels: string[]; operations: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <Table.Thead>
-      <Table.Tr>
-        {labels.map((label, i) => (
-          <Table.Th key={i}>{label}</Table.Th>
-        ))}
-        {operations && <Table.Th ta="right">{t('common:actions.operations')}</Table.Th>}
-      </Table.Tr>
-    </Table.Thead>
+      </OneLine>
+    </>
   );
 }

@@ -23,6 +23,17 @@ import { TableFooter } from '@/components/table-footer';
 import { DateTimeField } from '@/components/date-inputs';
 import { localIso } from '@/features/system/shared/date-fields';
 import { TABLE_STYLES, TableStatusRow } from '@/features/system/shared/table-states';
+import {
+  ColumnCells,
+  ColumnHeads,
+  OneLine,
+  PinnedActionsCell,
+  TableBox,
+  useTableColumns,
+  type Column,
+  type TableColumns,
+} from '@/components/table-columns';
+import { NameCode } from '@/components/table-parts';
 import { compact, paging } from '@/navigation/search-params';
 import { formatTime, parseTime } from '@/utils/format';
 import { AlarmLabel, AlarmStateBadge } from './alarm-badges';
@@ -32,7 +43,6 @@ import { useRegionLabel } from '@/features/region/area-tree';
 
 const route = getRouteApi('/_auth/_shell/smartLamp/lampAlarm');
 const FAULT_CODES = Object.values(FaultCode).filter((v): v is FaultCode => typeof v === 'number');
-const COLUMNS = 8;
 
 type Draft = Pick<AlarmSearch, 'regionId' | 'kind' | 'code' | 'state' | 'keyword' | 'from' | 'to'>;
 const toDraft = (s: AlarmSearch): Draft => ({
@@ -54,6 +64,7 @@ export function AlarmPage() {
   const view = search.view ?? 'open';
   const canChange = useButton(ButtonPermission.Edit);
   useLiveAlarms();
+  const columns = useTableColumns('alarms', useAlarmColumns());
 
   const query: AlarmPageQuery = compact({
     pageNum,
@@ -263,10 +274,11 @@ export function AlarmPage() {
         </Group>
       )}
 
-      <Table.ScrollContainer minWidth={1180} type="native">
+      <TableBox>
         <Table striped highlightOnHover verticalSpacing="sm" styles={TABLE_STYLES} data-testid="alarm-table">
-          <Table.Thead>
-            <Table.Tr>
+          <ColumnHeads
+            columns={columns}
+            lead={
               <Table.Th w={40}>
                 {canChange && (
                   <Checkbox
@@ -278,18 +290,11 @@ export function AlarmPage() {
                   />
                 )}
               </Table.Th>
-              <Table.Th>{t('alarms:fields.raisedAt')}</Table.Th>
-              <Table.Th>{t('alarms:fields.device')}</Table.Th>
-              <Table.Th>{t('alarms:fields.region')}</Table.Th>
-              <Table.Th>{t('alarms:fields.alarm')}</Table.Th>
-              <Table.Th>{t('alarms:fields.state')}</Table.Th>
-              <Table.Th>{t('alarms:fields.handled')}</Table.Th>
-              <Table.Th ta="right">{t('common:actions.operations')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+            }
+          />
           <Table.Tbody style={{ opacity: alarms.isPlaceholderData ? 0.6 : 1 }}>
             <TableStatusRow
-              colSpan={COLUMNS}
+              colSpan={columns.span(1)}
               loading={alarms.isPending}
               failed={alarms.isError && rows.length === 0}
               empty={alarms.isSuccess && rows.length === 0}
@@ -300,6 +305,7 @@ export function AlarmPage() {
               <AlarmTableRow
                 key={alarm.id}
                 alarm={alarm}
+                columns={columns}
                 selected={selected.has(alarm.id)}
                 canChange={canChange}
                 onToggle={() => toggle(alarm.id)}
@@ -311,14 +317,60 @@ export function AlarmPage() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableBox>
       <TableFooter total={total} pageNum={pageNum} pageSize={pageSize} onChange={(page) => void navigate({ search: { ...search, ...page } })} />
     </PagePanel>
   );
 }
 
+/** The alarm list's columns; every one shows by default (the device's name stays on one line). */
+function useAlarmColumns(): Column<AlarmRow>[] {
+  const { t } = useTranslation();
+  const regionLabel = useRegionLabel();
+  return [
+    {
+      key: 'raisedAt',
+      label: t('alarms:fields.raisedAt'),
+      cell: (alarm) => (
+        <Tooltip label={parseTime(alarm.raisedAt)} withArrow openDelay={300}>
+          <Text size="sm">{formatTime(alarm.raisedAt)}</Text>
+        </Tooltip>
+      ),
+    },
+    {
+      key: 'device',
+      label: t('alarms:fields.device'),
+      always: true,
+      cell: (alarm) => <NameCode name={alarm.deviceName} code={alarm.deviceCode} fw={500} />,
+    },
+    { key: 'region', label: t('alarms:fields.region'), cell: (alarm) => <OneLine maw="10rem">{regionLabel(alarm.regionName)}</OneLine> },
+    { key: 'alarm', label: t('alarms:fields.alarm'), cell: (alarm) => <AlarmLabel alarm={alarm} /> },
+    { key: 'state', label: t('alarms:fields.state'), cell: (alarm) => <AlarmStateBadge state={alarm.state} /> },
+    {
+      key: 'handled',
+      label: t('alarms:fields.handled'),
+      wrap: true,
+      cell: (alarm) => (
+        <>
+          {alarm.acknowledgedAt && (
+            <Text size="xs">{t('alarms:handled.acknowledged', { who: alarm.acknowledgedBy ?? '', time: parseTime(alarm.acknowledgedAt) })}</Text>
+          )}
+          {alarm.clearedAt && (
+            <Text size="xs" c="dimmed">
+              {alarm.clearedBy
+                ? t('alarms:handled.clearedBy', { who: alarm.clearedBy, time: parseTime(alarm.clearedAt) })
+                : t('alarms:handled.clearedByDevice', { time: parseTime(alarm.clearedAt) })}
+            </Text>
+          )}
+        </>
+      ),
+    },
+  ];
+}
+
 function AlarmTableRow({
   alarm,
+  columns,
   selected,
   canChange,
   onToggle,
@@ -326,6 +378,7 @@ function AlarmTableRow({
   onHistory,
 }: {
   alarm: AlarmRow;
+  columns: TableColumns<AlarmRow>;
   selected: boolean;
   canChange: boolean;
   onToggle: () => void;
@@ -333,66 +386,28 @@ function AlarmTableRow({
   onHistory: () => void;
 }) {
   const { t } = useTranslation();
-  const regionLabel = useRegionLabel();
   const open = alarm.state !== AlarmState.Cleared;
   return (
     <Table.Tr data-testid={`alarm-row-${alarm.deviceCode}`} data-alarm={alarm.id} data-state={alarm.state}>
       <Table.Td>{canChange && open && <Checkbox checked={selected} onChange={onToggle} aria-label={alarm.deviceName} />}</Table.Td>
-      <Table.Td>
-        <Tooltip label={parseTime(alarm.raisedAt)} withArrow openDelay={300}>
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatTime(alarm.raisedAt)}
-          </Text>
+      <ColumnCells columns={columns} row={alarm} />
+      <PinnedActionsCell>
+        {canChange && alarm.state === AlarmState.Active && (
+          <Button size="compact-sm" variant="light" color="orange" onClick={() => onAction('acknowledge')} data-testid="alarm-acknowledge">
+            {t('alarms:actions.acknowledge')}
+          </Button>
+        )}
+        {canChange && open && (
+          <Button size="compact-sm" variant="default" onClick={() => onAction('clear')} data-testid="alarm-clear">
+            {t('alarms:actions.clear')}
+          </Button>
+        )}
+        <Tooltip label={t('alarms:actions.history')} withArrow>
+          <Button size="compact-sm" variant="subtle" onClick={onHistory} aria-label={t('alarms:actions.history')} data-testid="alarm-history">
+            <IconHistory size={16} />
+          </Button>
         </Tooltip>
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm" fw={500}>
-          {alarm.deviceName}
-        </Text>
-        <Text size="xs" c="dimmed" ff="monospace">
-          {alarm.deviceCode}
-        </Text>
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm">{regionLabel(alarm.regionName)}</Text>
-      </Table.Td>
-      <Table.Td>
-        <AlarmLabel alarm={alarm} />
-      </Table.Td>
-      <Table.Td>
-        <AlarmStateBadge state={alarm.state} />
-      </Table.Td>
-      <Table.Td>
-        {alarm.acknowledgedAt && (
-          <Text size="xs">{t('alarms:handled.acknowledged', { who: alarm.acknowledgedBy ?? '', time: parseTime(alarm.acknowledgedAt) })}</Text>
-        )}
-        {alarm.clearedAt && (
-          <Text size="xs" c="dimmed">
-            {alarm.clearedBy
-              ? t('alarms:handled.clearedBy', { who: alarm.clearedBy, time: parseTime(alarm.clearedAt) })
-              : t('alarms:handled.clearedByDevice', { time: parseTime(alarm.clearedAt) })}
-          </Text>
-        )}
-      </Table.Td>
-      <Table.Td>
-        <Group gap={4} justify="flex-end" wrap="nowrap">
-          {canChange && alarm.state === AlarmState.Active && (
-            <Button size="compact-sm" variant="light" color="orange" onClick={() => onAction('acknowledge')} data-testid="alarm-acknowledge">
-              {t('alarms:actions.acknowledge')}
-            </Button>
-          )}
-          {canChange && open && (
-            <Button size="compact-sm" variant="default" onClick={() => onAction('clear')} data-testid="alarm-clear">
-              {t('alarms:actions.clear')}
-            </Button>
-          )}
-          <Tooltip label={t('alarms:actions.history')} withArrow>
-            <Button size="compact-sm" variant="subtle" onClick={onHistory} aria-label={t('alarms:actions.history')} data-testid="alarm-history">
-              <IconHistory size={16} />
-            </Button>
-          </Tooltip>
-        </Group>
-      </Table.Td>
+      </PinnedActionsCell>
     </Table.Tr>
   );
 }

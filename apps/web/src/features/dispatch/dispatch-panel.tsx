@@ -1,22 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import {
-  Badge,
-  Button,
-  Drawer,
-  Group,
-  Pagination,
-  Paper,
-  Progress,
-  ScrollArea,
-  Stack,
-  Table,
-  Text,
-  Title,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
+import { Badge, Button, Drawer, Group, Paper, Progress, ScrollArea, Stack, Table, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { Pagination } from '@/components/pagination';
 import type { TFunction } from 'i18next';
 import { DispatchItemState, DispatchStatus, TERMINAL_ITEM_STATES, type DispatchDetail, type FamilyName } from '@sc/contracts';
 import { notifySuccess } from '@/components/notify';

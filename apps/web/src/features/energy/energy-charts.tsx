@@ -12,6 +12,20 @@ function formatterFor(maxWh: number): (wh: number) => string {
   return maxWh >= 1000 ? (wh) => `${(wh / 1000).toFixed(maxWh >= 100_000 ? 0 : 1)} kWh` : (wh) => `${wh.toFixed(maxWh >= 100 ? 0 : 1)} Wh`;
 }
 
+/** Axis text at Mantine's xs (rem), recharts measuring it at that size too: it grows with a wall screen's base size. */
+const TICK = { fill: 'currentColor', style: { fontSize: 'var(--mantine-font-size-xs)' } };
+
+/**
+ * Both charts' axes and height in rem, so they scale with the base size as the page around them does; the value axis
+ * is as wide as its longest label (which therefore never wraps).
+ */
+const SCALED = {
+  h: '16.25rem',
+  xAxisProps: { tick: { ...TICK, transform: 'translate(0, 10)' } },
+  // No shift sideways (Mantine's default): the measured width would not cover it.
+  yAxisProps: { tick: TICK, tickMargin: 4, width: 'auto' as const },
+};
+
 /**
  * The energy page's charts (recharts through @mantine/charts). Loaded with import() by the page, so no route's first
  * download carries the chart library.
@@ -57,23 +71,14 @@ export default function EnergyCharts({
             </Text>
           )}
         </Group>
-        <AreaChart
-          h={260}
-          data={timeData}
-          dataKey="at"
-          series={series}
-          curveType="monotone"
-          withLegend
-          valueFormatter={timeFormat}
-          yAxisProps={{ width: 80 }}
-        />
+        <AreaChart {...SCALED} data={timeData} dataKey="at" series={series} curveType="monotone" withLegend valueFormatter={timeFormat} />
       </Paper>
       <Paper withBorder p="md" radius="md" data-testid="energy-chart-regions">
         <Text size="sm" fw={500} mb="sm">
           {t('energy:charts.byRegion')}
         </Text>
         <BarChart
-          h={260}
+          {...SCALED}
           data={regionData}
           dataKey="region"
           type="stacked"
@@ -83,7 +88,6 @@ export default function EnergyCharts({
           ]}
           withLegend
           valueFormatter={regionFormat}
-          yAxisProps={{ width: 80 }}
         />
       </Paper>
     </SimpleGrid>

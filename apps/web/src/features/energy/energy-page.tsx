@@ -20,6 +20,8 @@ import { TableFooter } from '@/components/table-footer';
 import { areaLabel, useRegionLabel } from '@/features/region/area-tree';
 import { today } from '@/features/system/shared/date-fields';
 import { TABLE_STYLES, TableStatusRow } from '@/features/system/shared/table-states';
+import { ColumnCells, ColumnHeads, OneLine, PinnedActionsCell, TableBox, useTableColumns } from '@/components/table-columns';
+import { NameCode } from '@/components/table-parts';
 import { currentLanguage } from '@/i18n';
 import { compact, paging } from '@/navigation/search-params';
 import { useEnergyLamps, useEnergySeries, useEnergyTree, useSetRatedPower } from './api';
@@ -62,6 +64,47 @@ export function EnergyPage() {
 
   const canEdit = useButton(ButtonPermission.Edit);
   const [rating, setRating] = useState<EnergyLampRow | null>(null);
+  const columns = useTableColumns<EnergyLampRow>('energy-lamps', [
+    { key: 'lamp', label: t('energy:fields.lamp'), always: true, cell: (lamp) => <NameCode name={lamp.lampName} code={lamp.clientId} fw={500} /> },
+    { key: 'region', label: t('energy:fields.region'), cell: (lamp) => <OneLine maw="10rem">{regionLabel(lamp.regionName)}</OneLine> },
+    {
+      key: 'ratedPower',
+      label: t('energy:fields.ratedPower'),
+      align: 'right',
+      cell: (lamp) => (
+        <Group gap={4} justify="flex-end" wrap="nowrap">
+          <Text size="sm">{lamp.ratedPower} W</Text>
+          {canEdit && (
+            <ActionIcon
+              size="sm"
+              variant="subtle"
+              onClick={() => setRating(lamp)}
+              aria-label={t('energy:ratedPower.edit')}
+              data-testid="energy-rated-power-edit"
+            >
+              <IconPencil size={14} />
+            </ActionIcon>
+          )}
+        </Group>
+      ),
+    },
+    { key: 'energy', label: t('energy:fields.energy'), align: 'right', cell: (lamp) => formatEnergy(lamp.energyWh) },
+    { key: 'full', label: t('energy:fields.full'), align: 'right', cell: (lamp) => formatEnergy(lamp.fullWh) },
+    {
+      key: 'saving',
+      label: t('energy:fields.saving'),
+      align: 'right',
+      cell: (lamp) => (
+        <>
+          {formatEnergy(lamp.savingWh)}{' '}
+          <Text span size="xs" c="dimmed">
+            {savingShare(lamp.savingWh, lamp.fullWh)}
+          </Text>
+        </>
+      ),
+    },
+    { key: 'litHours', label: t('energy:fields.litHours'), align: 'right', cell: (lamp) => lamp.litHours.toFixed(1) },
+  ]);
 
   const go = (next: Partial<typeof search>) => void navigate({ search: compact({ ...search, pageNum: undefined, ...next }) });
 
@@ -142,22 +185,12 @@ export function EnergyPage() {
 
       <Stack gap="xs">
         <Text fw={500}>{t('energy:lamps.title')}</Text>
-        <Table.ScrollContainer minWidth={820} type="native">
+        <TableBox>
           <Table striped highlightOnHover styles={TABLE_STYLES} data-testid="energy-lamps">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('energy:fields.lamp')}</Table.Th>
-                <Table.Th>{t('energy:fields.region')}</Table.Th>
-                <Table.Th ta="right">{t('energy:fields.ratedPower')}</Table.Th>
-                <Table.Th ta="right">{t('energy:fields.energy')}</Table.Th>
-                <Table.Th ta="right">{t('energy:fields.full')}</Table.Th>
-                <Table.Th ta="right">{t('energy:fields.saving')}</Table.Th>
-                <Table.Th ta="right">{t('energy:fields.litHours')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <ColumnHeads columns={columns} actions={false} />
             <Table.Tbody>
               <TableStatusRow
-                colSpan={7}
+                colSpan={columns.span()}
                 loading={lamps.isPending}
                 failed={lamps.isError && !lamps.data}
                 empty={lamps.isSuccess && lamps.data.list.length === 0}
@@ -165,45 +198,13 @@ export function EnergyPage() {
               />
               {(lamps.data?.list ?? []).map((lamp) => (
                 <Table.Tr key={lamp.id} data-testid={`energy-lamp-${lamp.clientId}`}>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {lamp.lampName}
-                    </Text>
-                    <Text size="xs" c="dimmed" ff="monospace">
-                      {lamp.clientId}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{regionLabel(lamp.regionName)}</Table.Td>
-                  <Table.Td ta="right">
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <Text size="sm">{lamp.ratedPower} W</Text>
-                      {canEdit && (
-                        <ActionIcon
-                          size="sm"
-                          variant="subtle"
-                          onClick={() => setRating(lamp)}
-                          aria-label={t('energy:ratedPower.edit')}
-                          data-testid="energy-rated-power-edit"
-                        >
-                          <IconPencil size={14} />
-                        </ActionIcon>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td ta="right">{formatEnergy(lamp.energyWh)}</Table.Td>
-                  <Table.Td ta="right">{formatEnergy(lamp.fullWh)}</Table.Td>
-                  <Table.Td ta="right">
-                    {formatEnergy(lamp.savingWh)}{' '}
-                    <Text span size="xs" c="dimmed">
-                      {savingShare(lamp.savingWh, lamp.fullWh)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td ta="right">{lamp.litHours.toFixed(1)}</Table.Td>
+                  <ColumnCells columns={columns} row={lamp} />
+                  <PinnedActionsCell />
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableBox>
         <TableFooter
           total={lamps.data?.total ?? 0}
           pageNum={pageNum}
@@ -325,30 +326,58 @@ function RegionTable({
       else next.add(id);
       return next;
     });
-  const cells = (f: EnergyFigures) => (
-    <>
-      <Table.Td ta="right">{formatEnergy(f.energyWh)}</Table.Td>
-      <Table.Td ta="right">{formatEnergy(f.fullWh)}</Table.Td>
-      <Table.Td ta="right">{formatEnergy(f.savingWh)}</Table.Td>
-      <Table.Td ta="right">{savingShare(f.savingWh, f.fullWh)}</Table.Td>
-      <Table.Td ta="right">{f.lampCount}</Table.Td>
-    </>
-  );
+  /** One row: a region (with its depth in the tree), or the lamps of no region (`node` absent). */
+  type Row = { figures: EnergyFigures; node?: EnergyRegionNode; depth: number };
+  const columns = useTableColumns<Row>('energy-regions', [
+    {
+      key: 'region',
+      label: t('energy:fields.region'),
+      always: true,
+      cell: ({ node, depth }) =>
+        node ? (
+          <Group gap={4} wrap="nowrap" pl={depth * 20}>
+            {node.childList.length > 0 ? (
+              <ActionIcon
+                size="sm"
+                variant="subtle"
+                color="gray"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  toggle(node.id);
+                }}
+                aria-label={t('energy:toggleRegion')}
+              >
+                {collapsed.has(node.id) ? <IconChevronRight size={14} /> : <IconChevronDown size={14} />}
+              </ActionIcon>
+            ) : (
+              <span style={{ width: 22 }} />
+            )}
+            <Text size="sm">{areaLabel(node, lang)}</Text>
+          </Group>
+        ) : (
+          <Text size="sm" c="dimmed" pl={26}>
+            {t('energy:unassigned')}
+          </Text>
+        ),
+    },
+    { key: 'energy', label: t('energy:fields.energy'), align: 'right', cell: ({ figures }) => formatEnergy(figures.energyWh) },
+    { key: 'full', label: t('energy:fields.full'), align: 'right', cell: ({ figures }) => formatEnergy(figures.fullWh) },
+    { key: 'saving', label: t('energy:fields.saving'), align: 'right', cell: ({ figures }) => formatEnergy(figures.savingWh) },
+    { key: 'share', label: t('energy:fields.savingShare'), align: 'right', cell: ({ figures }) => savingShare(figures.savingWh, figures.fullWh) },
+    { key: 'lamps', label: t('energy:fields.lamps'), align: 'right', cell: ({ figures }) => figures.lampCount },
+  ]);
   return (
-    <Table.ScrollContainer minWidth={760} type="native">
+    <TableBox>
       <Table highlightOnHover styles={TABLE_STYLES} data-testid="energy-regions">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('energy:fields.region')}</Table.Th>
-            <Table.Th ta="right">{t('energy:fields.energy')}</Table.Th>
-            <Table.Th ta="right">{t('energy:fields.full')}</Table.Th>
-            <Table.Th ta="right">{t('energy:fields.saving')}</Table.Th>
-            <Table.Th ta="right">{t('energy:fields.savingShare')}</Table.Th>
-            <Table.Th ta="right">{t('energy:fields.lamps')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <ColumnHeads columns={columns} actions={false} />
         <Table.Tbody>
-          <TableStatusRow colSpan={6} loading={loading} failed={failed} empty={!loading && !failed && nodes.length === 0} onRetry={onRetry} />
+          <TableStatusRow
+            colSpan={columns.span()}
+            loading={loading}
+            failed={failed}
+            empty={!loading && !failed && nodes.length === 0}
+            onRetry={onRetry}
+          />
           {rows.map(({ node, depth }) => (
             <Table.Tr
               key={node.id}
@@ -357,42 +386,18 @@ function RegionTable({
               onClick={() => onSelect(node.id)}
               data-testid={`energy-region-${node.id}`}
             >
-              <Table.Td>
-                <Group gap={4} wrap="nowrap" pl={depth * 20}>
-                  {node.childList.length > 0 ? (
-                    <ActionIcon
-                      size="sm"
-                      variant="subtle"
-                      color="gray"
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        toggle(node.id);
-                      }}
-                      aria-label={t('energy:toggleRegion')}
-                    >
-                      {collapsed.has(node.id) ? <IconChevronRight size={14} /> : <IconChevronDown size={14} />}
-                    </ActionIcon>
-                  ) : (
-                    <span style={{ width: 22 }} />
-                  )}
-                  <Text size="sm">{areaLabel(node, lang)}</Text>
-                </Group>
-              </Table.Td>
-              {cells(node)}
+              <ColumnCells columns={columns} row={{ figures: node, node, depth }} />
+              <PinnedActionsCell />
             </Table.Tr>
           ))}
           {unassigned && unassigned.lampCount > 0 && (
             <Table.Tr data-testid="energy-region-none">
-              <Table.Td>
-                <Text size="sm" c="dimmed" pl={26}>
-                  {t('energy:unassigned')}
-                </Text>
-              </Table.Td>
-              {cells(unassigned)}
+              <ColumnCells columns={columns} row={{ figures: unassigned, depth: 0 }} />
+              <PinnedActionsCell />
             </Table.Tr>
           )}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableBox>
   );
 }

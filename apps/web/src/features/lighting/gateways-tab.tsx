@@ -7,7 +7,8 @@ import { AreaCascader } from '@/components/area-cascader';
 import { FilterBar } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { EditDeleteCell } from '@/components/row-actions';
-import { TableEmptyRow, TableHeader } from '@/components/table-parts';
+import { TableEmptyRow } from '@/components/table-parts';
+import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
 import { usePagedFilters } from '@/components/use-paged-filters';
 import { deleteAfterConfirm } from '@/components/confirm';
 import { deviceCodeError } from '@/utils/device-code';
@@ -152,6 +153,36 @@ export function GatewaysTab({ onOpenLamps }: { onOpenLamps: (gatewayId: string) 
   const canDelete = useButton(ButtonPermission.Delete);
   const form = useFormDialog<GatewayRow>();
   const rows = gateways.data?.list ?? [];
+  const columns = useTableColumns<GatewayRow>('gateways', [
+    { key: 'gatewayId', label: t('lighting:fields.gatewayId'), td: { ff: 'monospace' }, cell: (g) => g.gatewayId },
+    { key: 'name', label: t('lighting:fields.name'), always: true, cell: (g) => <OneLine fw={500}>{g.name}</OneLine> },
+    { key: 'region', label: t('lighting:fields.region'), cell: (g) => <OneLine maw="10rem">{regionLabel(g.regionName)}</OneLine> },
+    { key: 'addr', label: t('lighting:fields.addr'), hidden: true, cell: (g) => <OneLine>{g.addr || '—'}</OneLine> },
+    {
+      key: 'position',
+      label: t('lighting:fields.position'),
+      hidden: true,
+      cell: (g) => (g.latitude === null || g.longitude === null ? '—' : `${g.latitude.toFixed(4)}, ${g.longitude.toFixed(4)}`),
+    },
+    { key: 'network', label: t('lighting:fields.networkStatus'), cell: (g) => <NetworkBadge networkStatus={g.networkStatus} /> },
+    { key: 'loops', label: t('lighting:equipment.loops'), cell: (g) => g.loopCount },
+    {
+      key: 'lamps',
+      label: t('lighting:equipment.lampsOnline'),
+      cell: (g) => (
+        <Button variant="subtle" size="compact-sm" onClick={() => onOpenLamps(g.gatewayId)} data-testid="gateway-lamps">
+          {`${g.onlineLampCount} / ${g.lampCount}`}
+        </Button>
+      ),
+    },
+    {
+      key: 'versions',
+      label: t('lighting:fields.versions'),
+      hidden: true,
+      cell: (g) => (g.hardwareVersion || g.softwareVersion ? `${g.hardwareVersion} / ${g.softwareVersion}` : '—'),
+    },
+    { key: 'reportedAt', label: t('lighting:fields.reportedAt'), cell: (g) => (g.reportedAt ? formatTime(g.reportedAt) : t('lighting:list.never')) },
+  ]);
   return (
     <>
       <FilterBar {...filterBar} testId="gateway">
@@ -175,47 +206,14 @@ export function GatewaysTab({ onOpenLamps }: { onOpenLamps: (gatewayId: string) 
         onAdd={() => form.open(null)}
         onRefresh={() => void gateways.refetch()}
       />
-      <Table.ScrollContainer minWidth={1100} type="native">
+      <TableBox>
         <Table striped data-testid="gateway-table">
-          <TableHeader
-            labels={[
-              t('lighting:fields.gatewayId'),
-              t('lighting:fields.name'),
-              t('lighting:fields.region'),
-              t('lighting:fields.addr'),
-              t('lighting:fields.position'),
-              t('lighting:fields.networkStatus'),
-              t('lighting:equipment.loops'),
-              t('lighting:equipment.lampsOnline'),
-              t('lighting:fields.versions'),
-              t('lighting:fields.reportedAt'),
-            ]}
-            operations={canEdit || canDelete}
-          />
+          <ColumnHeads columns={columns} actions={canEdit || canDelete} />
           <Table.Tbody>
-            {rows.length === 0 && !gateways.isLoading && <TableEmptyRow colSpan={11} py="lg" />}
+            {rows.length === 0 && !gateways.isLoading && <TableEmptyRow colSpan={columns.span()} py="lg" />}
             {rows.map((g) => (
               <Table.Tr key={g.id} data-testid={`gateway-row-${g.gatewayId}`}>
-                <Table.Td ff="monospace">{g.gatewayId}</Table.Td>
-                <Table.Td fw={500}>{g.name}</Table.Td>
-                <Table.Td>{regionLabel(g.regionName)}</Table.Td>
-                <Table.Td>{g.addr || '—'}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {g.latitude === null || g.longitude === null ? '—' : `${g.latitude.toFixed(4)}, ${g.longitude.toFixed(4)}`}
-                </Table.Td>
-                <Table.Td>
-                  <NetworkBadge networkStatus={g.networkStatus} />
-                </Table.Td>
-                <Table.Td>{g.loopCount}</Table.Td>
-                <Table.Td>
-                  <Button variant="subtle" size="compact-sm" onClick={() => onOpenLamps(g.gatewayId)} data-testid="gateway-lamps">
-                    {`${g.onlineLampCount} / ${g.lampCount}`}
-                  </Button>
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {g.hardwareVersion || g.softwareVersion ? `${g.hardwareVersion} / ${g.softwareVersion}` : '—'}
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{g.reportedAt ? formatTime(g.reportedAt) : t('lighting:list.never')}</Table.Td>
+                <ColumnCells columns={columns} row={g} />
                 <EditDeleteCell
                   canEdit={canEdit}
                   canDelete={canDelete}
@@ -226,7 +224,7 @@ export function GatewaysTab({ onOpenLamps }: { onOpenLamps: (gatewayId: string) 
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableBox>
       <TableFooter {...footer(gateways.data?.total ?? 0)} />
       <GatewayFormModal opened={form.opened} gateway={form.row} onClose={form.close} />
     </>

@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, DEVICE_GROUP_NAME_MAX, DeviceType, type DeviceGroupRow } from '@sc/contracts';
 import { deleteAfterConfirm } from '@/components/confirm';
 import { EditDeleteCell } from '@/components/row-actions';
-import { TableEmptyRow, TableHeader } from '@/components/table-parts';
+import { TableEmptyRow } from '@/components/table-parts';
+import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
 import { notifySuccess } from '@/components/notify';
 import { FormDialog, useFormDialog } from '@/components/form-actions';
 import { fieldErrors } from '@/api/field-errors';
@@ -141,6 +142,18 @@ export function GroupsTab({ onOpenLamps }: { onOpenLamps: (groupId: number) => v
   const form = useFormDialog<DeviceGroupRow>();
   const [moving, setMoving] = useState(false);
   const rows = groups.data ?? [];
+  const columns = useTableColumns<DeviceGroupRow>('lamp-groups', [
+    { key: 'name', label: t('lighting:fields.groupName'), always: true, cell: (group) => <OneLine fw={500}>{group.name}</OneLine> },
+    {
+      key: 'lamps',
+      label: t('lighting:equipment.lamps'),
+      cell: (group) => (
+        <Button variant="subtle" size="compact-sm" onClick={() => onOpenLamps(group.id)} data-testid="group-count">
+          {group.deviceCount}
+        </Button>
+      ),
+    },
+  ]);
   return (
     <>
       <Group gap="xs" mb="sm">
@@ -155,32 +168,29 @@ export function GroupsTab({ onOpenLamps }: { onOpenLamps: (groupId: number) => v
           </Button>
         )}
       </Group>
-      <Table striped data-testid="group-table">
-        <TableHeader labels={[t('lighting:fields.groupName'), t('lighting:equipment.lamps')]} operations={canEdit || canDelete} />
-        <Table.Tbody>
-          {rows.length === 0 && !groups.isLoading && <TableEmptyRow colSpan={3} py="lg" />}
-          {rows.map((group) => (
-            <Table.Tr key={group.id} data-testid={`group-row-${group.name}`}>
-              <Table.Td fw={500}>{group.name}</Table.Td>
-              <Table.Td>
-                <Button variant="subtle" size="compact-sm" onClick={() => onOpenLamps(group.id)} data-testid="group-count">
-                  {group.deviceCount}
-                </Button>
-              </Table.Td>
-              <EditDeleteCell
-                canEdit={canEdit}
-                canDelete={canDelete}
-                editLabel={t('lighting:equipment.renameGroup')}
-                onEdit={() => form.open(group)}
-                onDelete={() =>
-                  void deleteAfterConfirm(group.name, () => remove.mutateAsync({ id: group.id, type: TYPE }), t('common:feedback.deleted'))
-                }
-                deleteTestId="group-delete"
-              />
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <TableBox>
+        <Table striped data-testid="group-table">
+          <ColumnHeads columns={columns} actions={canEdit || canDelete} />
+          <Table.Tbody>
+            {rows.length === 0 && !groups.isLoading && <TableEmptyRow colSpan={columns.span()} py="lg" />}
+            {rows.map((group) => (
+              <Table.Tr key={group.id} data-testid={`group-row-${group.name}`}>
+                <ColumnCells columns={columns} row={group} />
+                <EditDeleteCell
+                  canEdit={canEdit}
+                  canDelete={canDelete}
+                  editLabel={t('lighting:equipment.renameGroup')}
+                  onEdit={() => form.open(group)}
+                  onDelete={() =>
+                    void deleteAfterConfirm(group.name, () => remove.mutateAsync({ id: group.id, type: TYPE }), t('common:feedback.deleted'))
+                  }
+                  deleteTestId="group-delete"
+                />
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableBox>
       <GroupNameModal opened={form.opened} group={form.row} onClose={form.close} />
       <MoveAllModal groups={rows} opened={moving} onClose={() => setMoving(false)} />
     </>

@@ -145,11 +145,14 @@ export function LampControlPage() {
                   selectPageLabel={t('lighting:control.selectPage')}
                   testId="control"
                   tableTestId="control-table"
-                  minWidth={880}
                   nameWeight={500}
                   extra={[
-                    { header: t('lighting:fields.bri'), cell: (lamp) => (lamp.switchState === 1 ? `${lamp.bri} %` : t('lighting:switch.off')) },
-                    { header: t('lighting:fields.power'), cell: (lamp) => <TelemetryCell lamp={lamp} /> },
+                    {
+                      key: 'bri',
+                      label: t('lighting:fields.bri'),
+                      cell: (lamp) => (lamp.switchState === 1 ? `${lamp.bri} %` : t('lighting:switch.off')),
+                    },
+                    { key: 'power', label: t('lighting:fields.power'), hidden: true, cell: (lamp) => <TelemetryCell lamp={lamp} /> },
                   ]}
                 />
                 <TableFooter

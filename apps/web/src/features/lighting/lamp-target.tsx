@@ -1,11 +1,12 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { SegmentedControl, Table, type MantineFontSize } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { LampRow } from '@sc/contracts';
 import { AreaCascader } from '@/components/area-cascader';
 import { notifyError } from '@/components/notify';
 import { SelectPageHeader, SelectableRow, usePageSelection, type PageSelection } from '@/components/selection';
-import { NameCodeCell } from '@/components/table-parts';
+import { NameCode } from '@/components/table-parts';
+import { ColumnCells, ColumnHeads, PinnedActionsCell, TableBox, useTableColumns, type Column } from '@/components/table-columns';
 import { LampStatusBadge, NetworkBadge } from './lamp-badges';
 
 export type TargetMode = 'lamps' | 'region';
@@ -75,15 +76,14 @@ export function TargetRegionField({ target, testId }: { target: LampTargetState;
 }
 
 /**
- * A page of lamps to tick: name and code, status and network, then any `extra` columns. Test ids are
- * `<testId>-select-page` and `<testId>-row-<clientId>`.
+ * A page of lamps to tick: name and code, status and network, then any `extra` columns, with a column chooser (the
+ * choice kept per `testId`). Test ids are `<testId>-select-page` and `<testId>-row-<clientId>`.
  */
 export function LampPickTable({
   rows,
   selection,
   selectPageLabel,
   testId,
-  minWidth,
   tableTestId,
   fz,
   nameWeight,
@@ -93,44 +93,40 @@ export function LampPickTable({
   selection: PageSelection;
   selectPageLabel: string;
   testId: string;
-  minWidth: number;
   tableTestId?: string;
   fz?: MantineFontSize;
   nameWeight?: number;
-  extra?: { header: string; cell: (lamp: LampRow) => ReactNode }[];
+  extra?: Column<LampRow>[];
 }) {
   const { t } = useTranslation();
+  const columns = useTableColumns<LampRow>(`${testId}-lamps`, [
+    {
+      key: 'name',
+      label: t('lighting:fields.lampName'),
+      always: true,
+      cell: (lamp) => <NameCode name={lamp.lampName} code={lamp.clientId} fw={nameWeight} />,
+    },
+    { key: 'status', label: t('lighting:fields.status'), cell: (lamp) => <LampStatusBadge status={lamp.status} /> },
+    { key: 'network', label: t('lighting:fields.networkStatus'), cell: (lamp) => <NetworkBadge networkStatus={lamp.networkStatus} /> },
+    ...extra,
+  ]);
   return (
-    <Table.ScrollContainer minWidth={minWidth} type="native">
+    <TableBox>
       <Table striped highlightOnHover fz={fz} data-testid={tableTestId}>
-        <Table.Thead>
-          <Table.Tr>
-            <SelectPageHeader selection={selection} label={selectPageLabel} testId={`${testId}-select-page`} />
-            <Table.Th>{t('lighting:fields.lampName')}</Table.Th>
-            <Table.Th>{t('lighting:fields.status')}</Table.Th>
-            <Table.Th>{t('lighting:fields.networkStatus')}</Table.Th>
-            {extra.map((column) => (
-              <Table.Th key={column.header}>{column.header}</Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
+        <ColumnHeads
+          columns={columns}
+          actions={false}
+          lead={<SelectPageHeader selection={selection} label={selectPageLabel} testId={`${testId}-select-page`} />}
+        />
         <Table.Tbody>
           {rows.map((lamp) => (
             <SelectableRow key={lamp.id} selection={selection} id={lamp.id} label={lamp.lampName} testId={`${testId}-row-${lamp.clientId}`}>
-              <NameCodeCell name={lamp.lampName} code={lamp.clientId} fw={nameWeight} />
-              <Table.Td>
-                <LampStatusBadge status={lamp.status} />
-              </Table.Td>
-              <Table.Td>
-                <NetworkBadge networkStatus={lamp.networkStatus} />
-              </Table.Td>
-              {extra.map((column) => (
-                <Table.Td key={column.header}>{column.cell(lamp)}</Table.Td>
-              ))}
+              <ColumnCells columns={columns} row={lamp} />
+              <PinnedActionsCell />
             </SelectableRow>
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableBox>
   );
 }

@@ -22,8 +22,9 @@ import { Select } from '@/components/select';
 import { TableFooter } from '@/components/table-footer';
 import { confirmCommand, confirmDelete, deleteAfterConfirm } from '@/components/confirm';
 import { usePageSelection } from '@/components/selection';
-import { IconAction, RowActionsCell } from '@/components/row-actions';
-import { TableEmptyRow } from '@/components/table-parts';
+import { IconAction } from '@/components/row-actions';
+import { ColumnCells, ColumnHeads, OneLine, PinnedActionsCell, TableBox, useTableColumns, type Column } from '@/components/table-columns';
+import { NameCode, TableEmptyRow } from '@/components/table-parts';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { useButton } from '@/auth/session-store';
 import { paging } from '@/navigation/search-params';
@@ -58,6 +59,92 @@ type Dialog =
 const reading = (value: number | undefined, digits: number, unit: string) => (value === undefined ? '—' : `${value.toFixed(digits)} ${unit}`.trim());
 
 /**
+ * Every field of the spec as a column; what identifies a lamp and what an operator watches show by default, the
+ * rest is a tick away in the column chooser.
+ */
+function useLampColumns(): Column<LampRow>[] {
+  const { t } = useTranslation();
+  const regionLabel = useRegionLabel();
+  return [
+    {
+      key: 'name',
+      label: t('lighting:fields.lampName'),
+      always: true,
+      cell: (lamp) => <NameCode name={lamp.lampName} code={lamp.clientId} fw={500} />,
+    },
+    { key: 'addr', label: t('lighting:fields.addr'), hidden: true, cell: (lamp) => <OneLine>{lamp.addr || '—'}</OneLine> },
+    { key: 'mac', label: t('lighting:fields.mac'), hidden: true, td: { ff: 'monospace' }, cell: (lamp) => lamp.mac || '—' },
+    {
+      key: 'gateway',
+      label: t('lighting:fields.gatewayId'),
+      td: { ff: 'monospace', 'data-testid': 'lamp-gateway' },
+      cell: (lamp) => lamp.gatewayId || '—',
+    },
+    { key: 'lampControlId', label: t('lighting:fields.lampControlId'), hidden: true, cell: (lamp) => lamp.lampControlId || '—' },
+    { key: 'loop', label: t('lighting:fields.loop'), hidden: true, cell: (lamp) => lamp.loopName ?? '—' },
+    {
+      key: 'group',
+      label: t('lighting:fields.group'),
+      td: { 'data-testid': 'lamp-group' },
+      cell: (lamp) => <OneLine maw="10rem">{lamp.groupName ?? '—'}</OneLine>,
+    },
+    { key: 'region', label: t('lighting:fields.region'), cell: (lamp) => <OneLine maw="10rem">{regionLabel(lamp.regionName)}</OneLine> },
+    {
+      key: 'position',
+      label: t('lighting:fields.position'),
+      hidden: true,
+      cell: (lamp) => (lamp.latitude === null || lamp.longitude === null ? '—' : `${lamp.latitude.toFixed(4)}, ${lamp.longitude.toFixed(4)}`),
+    },
+    { key: 'status', label: t('lighting:fields.status'), cell: (lamp) => <LampStatusBadge status={lamp.status} /> },
+    { key: 'network', label: t('lighting:fields.networkStatus'), cell: (lamp) => <NetworkBadge networkStatus={lamp.networkStatus} /> },
+    {
+      key: 'switch',
+      label: t('lighting:fields.switchState'),
+      cell: (lamp) => t(lamp.switchState === 1 ? 'lighting:switch.on' : 'lighting:switch.off'),
+    },
+    { key: 'bri', label: t('lighting:fields.bri'), cell: (lamp) => `${lamp.bri} %` },
+    { key: 'level', label: t('lighting:fields.level'), hidden: true, cell: (lamp) => (lamp.level === null ? '—' : `${lamp.level} %`) },
+    { key: 'color', label: t('lighting:fields.color'), hidden: true, cell: (lamp) => lamp.color || '—' },
+    { key: 'voltage', label: t('lighting:fields.voltage'), hidden: true, cell: (lamp) => reading(lamp.telemetry?.voltage, 1, 'V') },
+    { key: 'current', label: t('lighting:fields.current'), hidden: true, cell: (lamp) => reading(lamp.telemetry?.current, 3, 'A') },
+    {
+      key: 'power',
+      label: t('lighting:fields.power'),
+      hidden: true,
+      td: { 'data-testid': 'lamp-telemetry' },
+      cell: (lamp) => reading(lamp.telemetry?.power, 1, 'W'),
+    },
+    { key: 'powerFactor', label: t('lighting:fields.powerFactor'), hidden: true, cell: (lamp) => reading(lamp.telemetry?.powerFactor, 2, '') },
+    { key: 'signal', label: t('lighting:fields.signal'), hidden: true, cell: (lamp) => (lamp.telemetry ? `${lamp.telemetry.signal} dBm` : '—') },
+    {
+      key: 'illumination',
+      label: t('lighting:fields.totalIllumination'),
+      hidden: true,
+      cell: (lamp) => (lamp.totalIlluminationHours === null ? '—' : t('lighting:equipment.hours', { count: lamp.totalIlluminationHours })),
+    },
+    {
+      key: 'versions',
+      label: t('lighting:fields.versions'),
+      hidden: true,
+      cell: (lamp) => (lamp.hardwareVersion || lamp.softwareVersion ? `${lamp.hardwareVersion} / ${lamp.softwareVersion}` : '—'),
+    },
+    {
+      key: 'strategy',
+      label: t('lighting:fields.strategyId'),
+      hidden: true,
+      cell: (lamp) => (lamp.strategyId === null ? '—' : `${lamp.strategyName ?? `#${lamp.strategyId}`} · ${t(`lighting:mode.${lamp.mode}`)}`),
+    },
+    { key: 'faults', label: t('lighting:fields.faults'), hidden: true, cell: (lamp) => <FaultList faults={lamp.faults} /> },
+    {
+      key: 'reportedAt',
+      label: t('lighting:fields.reportedAt'),
+      hidden: true,
+      cell: (lamp) => (lamp.reportedAt ? formatTime(lamp.reportedAt) : t('lighting:list.never')),
+    },
+  ];
+}
+
+/**
  * The single lamps: every field of the spec, selection, and each equipment button the caller has. A command to the
  * selected lamps is confirmed with their number, then its dispatch is followed live in a drawer (`onDispatch`).
  */
@@ -71,7 +158,6 @@ export function LampsTab({
   onDispatch: (dispatchId: string | undefined) => void;
 }) {
   const { t } = useTranslation();
-  const regionLabel = useRegionLabel();
   const queryClient = useQueryClient();
   const { pageNum, pageSize } = paging(search);
   const { tab: _tab, dispatch, ...query } = search;
@@ -133,7 +219,7 @@ export function LampsTab({
   const refresh = () => void queryClient.invalidateQueries({ queryKey: lightingKeys.all });
   const closeDialog = () => setDialogState(null);
   const rowActions = can.view || can.edit || can.editMqtt || can.bind || can.delete;
-  const columns = 28;
+  const columns = useTableColumns('lamps', useLampColumns());
 
   return (
     <>
@@ -210,45 +296,20 @@ export function LampsTab({
           </Text>
         )}
       </Group>
-      <Table.ScrollContainer minWidth={2600} type="native">
+      <TableBox>
         <Table striped data-testid="lamp-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>
+          <ColumnHeads
+            columns={columns}
+            actions={rowActions}
+            lead={
+              <Table.Th w={40}>
                 <Checkbox checked={allOnPage} onChange={togglePage} aria-label={t('lighting:control.selectPage')} data-testid="lamp-select-page" />
               </Table.Th>
-              <Table.Th>{t('lighting:fields.lampName')}</Table.Th>
-              <Table.Th>{t('lighting:fields.clientId')}</Table.Th>
-              <Table.Th>{t('lighting:fields.addr')}</Table.Th>
-              <Table.Th>{t('lighting:fields.mac')}</Table.Th>
-              <Table.Th>{t('lighting:fields.gatewayId')}</Table.Th>
-              <Table.Th>{t('lighting:fields.lampControlId')}</Table.Th>
-              <Table.Th>{t('lighting:fields.loop')}</Table.Th>
-              <Table.Th>{t('lighting:fields.group')}</Table.Th>
-              <Table.Th>{t('lighting:fields.region')}</Table.Th>
-              <Table.Th>{t('lighting:fields.position')}</Table.Th>
-              <Table.Th>{t('lighting:fields.status')}</Table.Th>
-              <Table.Th>{t('lighting:fields.networkStatus')}</Table.Th>
-              <Table.Th>{t('lighting:fields.switchState')}</Table.Th>
-              <Table.Th>{t('lighting:fields.bri')}</Table.Th>
-              <Table.Th>{t('lighting:fields.level')}</Table.Th>
-              <Table.Th>{t('lighting:fields.color')}</Table.Th>
-              <Table.Th>{t('lighting:fields.voltage')}</Table.Th>
-              <Table.Th>{t('lighting:fields.current')}</Table.Th>
-              <Table.Th>{t('lighting:fields.power')}</Table.Th>
-              <Table.Th>{t('lighting:fields.powerFactor')}</Table.Th>
-              <Table.Th>{t('lighting:fields.signal')}</Table.Th>
-              <Table.Th>{t('lighting:fields.totalIllumination')}</Table.Th>
-              <Table.Th>{t('lighting:fields.versions')}</Table.Th>
-              <Table.Th>{t('lighting:fields.strategyId')}</Table.Th>
-              <Table.Th>{t('lighting:fields.faults')}</Table.Th>
-              <Table.Th>{t('lighting:fields.reportedAt')}</Table.Th>
-              {rowActions && <Table.Th ta="right">{t('common:actions.operations')}</Table.Th>}
-            </Table.Tr>
-          </Table.Thead>
+            }
+          />
           <Table.Tbody>
             {rows.length === 0 && !lamps.isLoading && (
-              <TableEmptyRow colSpan={columns} py="lg">
+              <TableEmptyRow colSpan={columns.span(1)} py="lg">
                 {t('lighting:list.noLamps')}
               </TableEmptyRow>
             )}
@@ -257,114 +318,61 @@ export function LampsTab({
                 <Table.Td>
                   <Checkbox checked={selected.has(lamp.id)} onChange={() => toggle(lamp.id)} aria-label={lamp.lampName} data-testid="lamp-select" />
                 </Table.Td>
-                <Table.Td fw={500}>{lamp.lampName}</Table.Td>
-                <Table.Td>
-                  <Text size="sm" ff="monospace">
-                    {lamp.clientId}
-                  </Text>
-                </Table.Td>
-                <Table.Td>{lamp.addr || '—'}</Table.Td>
-                <Table.Td ff="monospace">{lamp.mac || '—'}</Table.Td>
-                <Table.Td ff="monospace" data-testid="lamp-gateway">
-                  {lamp.gatewayId || '—'}
-                </Table.Td>
-                <Table.Td>{lamp.lampControlId || '—'}</Table.Td>
-                <Table.Td>{lamp.loopName ?? '—'}</Table.Td>
-                <Table.Td data-testid="lamp-group">{lamp.groupName ?? '—'}</Table.Td>
-                <Table.Td>{regionLabel(lamp.regionName)}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {lamp.latitude === null || lamp.longitude === null ? '—' : `${lamp.latitude.toFixed(4)}, ${lamp.longitude.toFixed(4)}`}
-                </Table.Td>
-                <Table.Td>
-                  <LampStatusBadge status={lamp.status} />
-                </Table.Td>
-                <Table.Td>
-                  <NetworkBadge networkStatus={lamp.networkStatus} />
-                </Table.Td>
-                <Table.Td>{t(lamp.switchState === 1 ? 'lighting:switch.on' : 'lighting:switch.off')}</Table.Td>
-                <Table.Td>{`${lamp.bri} %`}</Table.Td>
-                <Table.Td>{lamp.level === null ? '—' : `${lamp.level} %`}</Table.Td>
-                <Table.Td>{lamp.color || '—'}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{reading(lamp.telemetry?.voltage, 1, 'V')}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{reading(lamp.telemetry?.current, 3, 'A')}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }} data-testid="lamp-telemetry">
-                  {reading(lamp.telemetry?.power, 1, 'W')}
-                </Table.Td>
-                <Table.Td>{reading(lamp.telemetry?.powerFactor, 2, '')}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{lamp.telemetry ? `${lamp.telemetry.signal} dBm` : '—'}</Table.Td>
-                <Table.Td>
-                  {lamp.totalIlluminationHours === null ? '—' : t('lighting:equipment.hours', { count: lamp.totalIlluminationHours })}
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {lamp.hardwareVersion || lamp.softwareVersion ? `${lamp.hardwareVersion} / ${lamp.softwareVersion}` : '—'}
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {lamp.strategyId === null ? '—' : `${lamp.strategyName ?? `#${lamp.strategyId}`} · ${t(`lighting:mode.${lamp.mode}`)}`}
-                </Table.Td>
-                <Table.Td>
-                  <FaultList faults={lamp.faults} />
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{lamp.reportedAt ? formatTime(lamp.reportedAt) : t('lighting:list.never')}</Table.Td>
-                {rowActions && (
-                  <RowActionsCell>
-                    {can.view && (
-                      <IconAction
-                        label={t('lighting:equipment.view')}
-                        variant="subtle"
-                        onClick={() => setDialog({ kind: 'view', lamp })}
-                        testId="lamp-view"
-                      >
-                        <IconEye size={18} />
-                      </IconAction>
-                    )}
-                    {can.edit && (
-                      <IconAction label={t('common:actions.edit')} onClick={() => setDialog({ kind: 'form', lamp })} testId="lamp-edit">
-                        <IconEdit size={18} />
-                      </IconAction>
-                    )}
-                    {can.editMqtt && (
-                      <IconAction
-                        label={t('lighting:equipment.editMqtt')}
-                        variant="light"
-                        onClick={() => setDialog({ kind: 'mqtt', lamp })}
-                        testId="lamp-edit-mqtt"
-                      >
-                        <IconKey size={18} />
-                      </IconAction>
-                    )}
-                    {can.bind && (
-                      <IconAction
-                        label={t('lighting:equipment.bindGateway')}
-                        variant="light"
-                        onClick={() => setDialog({ kind: 'bind', lamp })}
-                        testId="lamp-bind"
-                      >
-                        <IconLink size={18} />
-                      </IconAction>
-                    )}
-                    {can.delete && (
-                      <IconAction
-                        label={t('common:actions.delete')}
-                        color="red"
-                        onClick={() =>
-                          void deleteAfterConfirm(
-                            lamp.lampName,
-                            () => remove.mutateAsync(lamp.id),
-                            t('lighting:list.deleted', { name: lamp.lampName }),
-                          )
-                        }
-                        testId="lamp-delete"
-                      >
-                        <IconTrash size={18} />
-                      </IconAction>
-                    )}
-                  </RowActionsCell>
-                )}
+                <ColumnCells columns={columns} row={lamp} />
+                <PinnedActionsCell>
+                  {can.view && (
+                    <IconAction
+                      label={t('lighting:equipment.view')}
+                      variant="subtle"
+                      onClick={() => setDialog({ kind: 'view', lamp })}
+                      testId="lamp-view"
+                    >
+                      <IconEye size={18} />
+                    </IconAction>
+                  )}
+                  {can.edit && (
+                    <IconAction label={t('common:actions.edit')} onClick={() => setDialog({ kind: 'form', lamp })} testId="lamp-edit">
+                      <IconEdit size={18} />
+                    </IconAction>
+                  )}
+                  {can.editMqtt && (
+                    <IconAction
+                      label={t('lighting:equipment.editMqtt')}
+                      variant="light"
+                      onClick={() => setDialog({ kind: 'mqtt', lamp })}
+                      testId="lamp-edit-mqtt"
+                    >
+                      <IconKey size={18} />
+                    </IconAction>
+                  )}
+                  {can.bind && (
+                    <IconAction
+                      label={t('lighting:equipment.bindGateway')}
+                      variant="light"
+                      onClick={() => setDialog({ kind: 'bind', lamp })}
+                      testId="lamp-bind"
+                    >
+                      <IconLink size={18} />
+                    </IconAction>
+                  )}
+                  {can.delete && (
+                    <IconAction
+                      label={t('common:actions.delete')}
+                      color="red"
+                      onClick={() =>
+                        void deleteAfterConfirm(lamp.lampName, () => remove.mutateAsync(lamp.id), t('lighting:list.deleted', { name: lamp.lampName }))
+                      }
+                      testId="lamp-delete"
+                    >
+                      <IconTrash size={18} />
+                    </IconAction>
+                  )}
+                </PinnedActionsCell>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableBox>
       <TableFooter total={lamps.data?.total ?? 0} pageNum={pageNum} pageSize={pageSize} onChange={(page) => onSearch({ ...query, ...page })} />
       <DispatchDrawer
         family={DeviceFamily.Lamp}

@@ -6,7 +6,8 @@ import { Button as ButtonPermission, GATEWAY_NAME_MAX, type LoopRow } from '@sc/
 import { FilterBar } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { EditDeleteCell } from '@/components/row-actions';
-import { TableEmptyRow, TableHeader } from '@/components/table-parts';
+import { TableEmptyRow } from '@/components/table-parts';
+import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
 import { usePagedFilters } from '@/components/use-paged-filters';
 import { deleteAfterConfirm } from '@/components/confirm';
 import { deviceCodeError } from '@/utils/device-code';
@@ -111,6 +112,13 @@ export function LoopsTab() {
   const canDelete = useButton(ButtonPermission.Delete);
   const form = useFormDialog<LoopRow>();
   const rows = loops.data?.list ?? [];
+  const columns = useTableColumns<LoopRow>('loops', [
+    { key: 'code', label: t('lighting:fields.code'), td: { ff: 'monospace' }, cell: (loop) => loop.code },
+    { key: 'name', label: t('lighting:fields.name'), always: true, cell: (loop) => <OneLine fw={500}>{loop.name}</OneLine> },
+    { key: 'gateway', label: t('lighting:fields.gatewayId'), cell: (loop) => <OneLine>{`${loop.gatewayId} · ${loop.gatewayName}`}</OneLine> },
+    { key: 'lamps', label: t('lighting:equipment.lamps'), cell: (loop) => loop.lampCount },
+    { key: 'remark', label: t('lighting:fields.remark'), cell: (loop) => <OneLine maw="20rem">{loop.remark || '—'}</OneLine> },
+  ]);
   return (
     <>
       <FilterBar {...filterBar} testId="loop">
@@ -123,36 +131,25 @@ export function LoopsTab() {
         />
       </FilterBar>
       <EquipmentToolbar kind="loop" addLabel={t('lighting:equipment.addLoop')} onAdd={() => form.open(null)} onRefresh={() => void loops.refetch()} />
-      <Table striped data-testid="loop-table">
-        <TableHeader
-          labels={[
-            t('lighting:fields.code'),
-            t('lighting:fields.name'),
-            t('lighting:fields.gatewayId'),
-            t('lighting:equipment.lamps'),
-            t('lighting:fields.remark'),
-          ]}
-          operations={canEdit || canDelete}
-        />
-        <Table.Tbody>
-          {rows.length === 0 && !loops.isLoading && <TableEmptyRow colSpan={6} py="lg" />}
-          {rows.map((loop) => (
-            <Table.Tr key={loop.id} data-testid={`loop-row-${loop.gatewayId}-${loop.code}`}>
-              <Table.Td ff="monospace">{loop.code}</Table.Td>
-              <Table.Td fw={500}>{loop.name}</Table.Td>
-              <Table.Td>{`${loop.gatewayId} · ${loop.gatewayName}`}</Table.Td>
-              <Table.Td>{loop.lampCount}</Table.Td>
-              <Table.Td>{loop.remark || '—'}</Table.Td>
-              <EditDeleteCell
-                canEdit={canEdit}
-                canDelete={canDelete}
-                onEdit={() => form.open(loop)}
-                onDelete={() => void deleteAfterConfirm(loop.name, () => remove.mutateAsync(loop.id), t('common:feedback.deleted'))}
-              />
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <TableBox>
+        <Table striped data-testid="loop-table">
+          <ColumnHeads columns={columns} actions={canEdit || canDelete} />
+          <Table.Tbody>
+            {rows.length === 0 && !loops.isLoading && <TableEmptyRow colSpan={columns.span()} py="lg" />}
+            {rows.map((loop) => (
+              <Table.Tr key={loop.id} data-testid={`loop-row-${loop.gatewayId}-${loop.code}`}>
+                <ColumnCells columns={columns} row={loop} />
+                <EditDeleteCell
+                  canEdit={canEdit}
+                  canDelete={canDelete}
+                  onEdit={() => form.open(loop)}
+                  onDelete={() => void deleteAfterConfirm(loop.name, () => remove.mutateAsync(loop.id), t('common:feedback.deleted'))}
+                />
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableBox>
       <TableFooter {...footer(loops.data?.total ?? 0)} />
       <LoopFormModal opened={form.opened} loop={form.row} gatewayId={filters.gatewayId} onClose={form.close} />
     </>

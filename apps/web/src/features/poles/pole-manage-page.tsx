@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Badge, Button, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Table, TextInput } from '@mantine/core';
 import { Select } from '@/components/select';
 import { IconPlus, IconPlug } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
@@ -10,7 +10,8 @@ import { TableFooter } from '@/components/table-footer';
 import { AreaCascader } from '@/components/area-cascader';
 import { deleteAfterConfirm } from '@/components/confirm';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
-import { TableEmptyRow, TableHeader } from '@/components/table-parts';
+import { TableEmptyRow } from '@/components/table-parts';
+import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
 import { useButton, useSession } from '@/auth/session-store';
 import { compact, paging } from '@/navigation/search-params';
 import { ExportButton, ImportButton } from '@/features/imports/import-button';
@@ -84,6 +85,28 @@ export function PoleManagePage() {
   const [devicesOf, setDevicesOf] = useState<PoleRow | null>(null);
 
   const rows = poles.data?.list ?? [];
+  const columns = useTableColumns<PoleRow>('poles', [
+    { key: 'name', label: t('poles:fields.name'), always: true, cell: (pole) => <OneLine fw={500}>{pole.name}</OneLine> },
+    { key: 'code', label: t('poles:fields.code'), td: { ff: 'monospace' }, cell: (pole) => pole.code },
+    { key: 'region', label: t('poles:fields.region'), cell: (pole) => <OneLine maw="10rem">{regionLabel(pole.regionName)}</OneLine> },
+    { key: 'group', label: t('poles:fields.group'), cell: (pole) => <OneLine maw="10rem">{pole.groupName ?? '—'}</OneLine> },
+    {
+      key: 'position',
+      label: t('poles:fields.position'),
+      hidden: true,
+      cell: (pole) => (pole.latitude === null || pole.longitude === null ? '—' : `${pole.latitude.toFixed(5)}, ${pole.longitude.toFixed(5)}`),
+    },
+    { key: 'address', label: t('poles:fields.address'), cell: (pole) => <OneLine>{pole.address || '—'}</OneLine> },
+    {
+      key: 'mounted',
+      label: t('poles:fields.mounted'),
+      cell: (pole) => (
+        <Badge variant="light" color={pole.mountedCount > 0 ? 'blue' : 'gray'} data-testid="pole-mounted-count">
+          {pole.mountedCount}
+        </Badge>
+      ),
+    },
+  ]);
   return (
     <PagePanel
       title={t('common:route.poleManage')}
@@ -100,45 +123,18 @@ export function PoleManagePage() {
       }
     >
       <PoleFilters search={search} onApply={(next) => void navigate({ search: next })} />
-      <Table.ScrollContainer minWidth={960} type="native">
+      <TableBox>
         <Table striped data-testid="pole-table">
-          <TableHeader
-            labels={[
-              t('poles:fields.name'),
-              t('poles:fields.code'),
-              t('poles:fields.region'),
-              t('poles:fields.group'),
-              t('poles:fields.position'),
-              t('poles:fields.address'),
-              t('poles:fields.mounted'),
-            ]}
-            operations
-          />
+          <ColumnHeads columns={columns} />
           <Table.Tbody>
             {rows.length === 0 && !poles.isLoading && (
-              <TableEmptyRow colSpan={8} py="lg">
+              <TableEmptyRow colSpan={columns.span()} py="lg">
                 {t('poles:list.noPoles')}
               </TableEmptyRow>
             )}
             {rows.map((pole) => (
               <Table.Tr key={pole.id} data-testid={`pole-row-${pole.code}`}>
-                <Table.Td fw={500}>{pole.name}</Table.Td>
-                <Table.Td>
-                  <Text size="sm" ff="monospace">
-                    {pole.code}
-                  </Text>
-                </Table.Td>
-                <Table.Td>{regionLabel(pole.regionName)}</Table.Td>
-                <Table.Td>{pole.groupName ?? '—'}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {pole.latitude === null || pole.longitude === null ? '—' : `${pole.latitude.toFixed(5)}, ${pole.longitude.toFixed(5)}`}
-                </Table.Td>
-                <Table.Td>{pole.address || '—'}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={pole.mountedCount > 0 ? 'blue' : 'gray'} data-testid="pole-mounted-count">
-                    {pole.mountedCount}
-                  </Badge>
-                </Table.Td>
+                <ColumnCells columns={columns} row={pole} />
                 <EditDeleteCell
                   canEdit={canEdit}
                   canDelete={canDelete}
@@ -155,7 +151,7 @@ export function PoleManagePage() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableBox>
       <TableFooter
         total={poles.data?.total ?? 0}
         pageNum={pageNum}

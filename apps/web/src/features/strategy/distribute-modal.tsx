@@ -99,7 +99,6 @@ export function DistributeModal({
               selection={target.selection}
               selectPageLabel={t('strategy:distribute.selectPage')}
               testId="distribute"
-              minWidth={600}
               fz="sm"
             />
             <TableFooter total={lamps.data?.total ?? 0} pageNum={page.pageNum} pageSize={page.pageSize} onChange={setPage} />

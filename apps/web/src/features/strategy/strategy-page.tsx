@@ -132,7 +132,7 @@ export function StrategyPage() {
   return (
     <PagePanel title={t('common:route.lampStrategy')} actions={<StrategyAddButton dialogs={dialogs} testId="strategy-add" />}>
       <Grid gap="lg">
-        <Grid.Col span={{ base: 12, lg: 7 }}>
+        <Grid.Col span={{ base: 12, lg: 8 }}>
           <Stack gap="sm">
             <FilterBar
               testId="strategy"
@@ -170,7 +170,6 @@ export function StrategyPage() {
               onPage={(page) => void navigate({ search: { ...search, ...page } })}
               testId="strategy"
               testEditDelete
-              minWidth={820}
               distributeLabel={t('strategy:list.distribute')}
               subtitle={(row) => (
                 <Text size="xs" c="dimmed">
@@ -181,22 +180,20 @@ export function StrategyPage() {
               devicesCell={(row) => {
                 const disagree = mismatches.data?.byStrategy[row.id] ?? 0;
                 return (
-                  <Table.Td>
-                    <Stack gap={2}>
-                      <Text size="sm">{t('strategy:list.lamps', { count: row.deviceCount })}</Text>
-                      {disagree > 0 && (
-                        <Badge color="red" variant="light" size="sm" data-testid={`strategy-disagree-${row.name}`}>
-                          {t('strategy:list.disagree', { count: disagree })}
-                        </Badge>
-                      )}
-                    </Stack>
-                  </Table.Td>
+                  <Stack gap={2}>
+                    <Text size="sm">{t('strategy:list.lamps', { count: row.deviceCount })}</Text>
+                    {disagree > 0 && (
+                      <Badge color="red" variant="light" size="sm" data-testid={`strategy-disagree-${row.name}`}>
+                        {t('strategy:list.disagree', { count: disagree })}
+                      </Badge>
+                    )}
+                  </Stack>
                 );
               }}
             />
           </Stack>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 5 }}>
+        <Grid.Col span={{ base: 12, lg: 4 }}>
           <Stack gap="md">
             <DispatchPanel family={DeviceFamily.Lamp} dispatchId={search.dispatch ?? null} describe={describeLampDispatch} />
             <MismatchCard data={mismatches.data} onOpen={openLamp} />

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Badge, Button, Group, Table, Text } from '@mantine/core';
+import { Badge, Button, Table, Text } from '@mantine/core';
 import { IconEdit, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, type PageResult, type StrategyRow } from '@sc/contracts';
@@ -8,6 +8,7 @@ import { notifySuccess } from '@/components/notify';
 import { TableFooter } from '@/components/table-footer';
 import { IconAction } from '@/components/row-actions';
 import { TableEmptyRow } from '@/components/table-parts';
+import { ColumnCells, ColumnHeads, OneLine, PinnedActionsCell, TableBox, useTableColumns, type Column } from '@/components/table-columns';
 import { useButton } from '@/auth/session-store';
 import { settingsOf } from './strategy-summary';
 
@@ -55,7 +56,7 @@ export function StrategyAddButton({ dialogs, testId }: { dialogs: StrategyDialog
 
 /**
  * Strategies with their mode, settings and periods, a devices column of the page's own (`devicesHeader`,
- * `devicesCell`: the whole cell) and Distribute, Edit and Delete for callers with those buttons. Test ids:
+ * `devicesCell`: the cell's content) and Distribute, Edit and Delete for callers with those buttons. Test ids:
  * `<testId>-table`, `<testId>-row-<name>`, `<testId>-distribute-<name>` and, with `testEditDelete`, `<testId>-edit-<name>`
  * and `<testId>-delete-<name>`. The pages' footer follows it.
  */
@@ -66,10 +67,10 @@ export function StrategyTable({
   onPage,
   dialogs,
   testId,
-  minWidth,
   distributeLabel,
   devicesHeader,
   devicesCell,
+  devicesTd,
   subtitle,
   testEditDelete = false,
 }: {
@@ -80,10 +81,12 @@ export function StrategyTable({
   onPage: (page: { pageNum: number; pageSize: number }) => void;
   dialogs: StrategyDialogs;
   testId: string;
-  minWidth: number;
   distributeLabel: string;
   devicesHeader: string;
+  /** What the devices cell shows. */
   devicesCell: (row: StrategyRow) => ReactNode;
+  /** Props of the devices cell (e.g. its test id). */
+  devicesTd?: Column<StrategyRow>['td'];
   /** Under the name. */
   subtitle?: (row: StrategyRow) => ReactNode;
   testEditDelete?: boolean;
@@ -94,88 +97,86 @@ export function StrategyTable({
   const canDistribute = useButton(ButtonPermission.OpenAndClose);
   const rows = data?.list ?? [];
   const rowTestId = (action: string, row: StrategyRow) => (testEditDelete ? `${testId}-${action}-${row.name}` : undefined);
+  const columns = useTableColumns<StrategyRow>(testId, [
+    {
+      key: 'name',
+      label: t('strategy:fields.name'),
+      always: true,
+      cell: (row) => (
+        <>
+          <OneLine fw={500}>{row.name}</OneLine>
+          {subtitle?.(row)}
+        </>
+      ),
+    },
+    { key: 'mode', label: t('strategy:fields.mode'), cell: (row) => <Badge variant="light">{t(`strategy:mode.${row.mode}`)}</Badge> },
+    { key: 'settings', label: t('strategy:fields.settings'), hidden: true, wrap: true, cell: (row) => <Text size="sm">{settingsOf(t, row)}</Text> },
+    {
+      key: 'periods',
+      label: t('strategy:fields.periods'),
+      wrap: true,
+      cell: (row) => (
+        <Text size="sm">
+          {row.periods.length === 0
+            ? t('strategy:summary.noPeriods')
+            : row.periods.map((p) => t('strategy:summary.period', { start: p.start, end: p.end, level: p.level })).join(', ')}
+        </Text>
+      ),
+    },
+    { key: 'devices', label: devicesHeader, td: devicesTd, cell: devicesCell },
+  ]);
   return (
     <>
-      <Table.ScrollContainer minWidth={minWidth} type="native">
+      <TableBox>
         <Table striped highlightOnHover data-testid={`${testId}-table`}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('strategy:fields.name')}</Table.Th>
-              <Table.Th>{t('strategy:fields.mode')}</Table.Th>
-              <Table.Th>{t('strategy:fields.settings')}</Table.Th>
-              <Table.Th>{t('strategy:fields.periods')}</Table.Th>
-              <Table.Th>{devicesHeader}</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
+          <ColumnHeads columns={columns} actions={canDistribute || canEdit || canDelete} />
           <Table.Tbody>
             {rows.length === 0 && (
-              <TableEmptyRow colSpan={6} size="sm">
+              <TableEmptyRow colSpan={columns.span()} size="sm">
                 {t('strategy:list.empty')}
               </TableEmptyRow>
             )}
             {rows.map((row) => (
               <Table.Tr key={row.id} data-testid={`${testId}-row-${row.name}`}>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {row.name}
-                  </Text>
-                  {subtitle?.(row)}
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="light">{t(`strategy:mode.${row.mode}`)}</Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{settingsOf(t, row)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">
-                    {row.periods.length === 0
-                      ? t('strategy:summary.noPeriods')
-                      : row.periods.map((p) => t('strategy:summary.period', { start: p.start, end: p.end, level: p.level })).join(', ')}
-                  </Text>
-                </Table.Td>
-                {devicesCell(row)}
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap" justify="flex-end">
-                    {canDistribute && (
-                      <IconAction
-                        label={distributeLabel}
-                        variant="subtle"
-                        onClick={() => dialogs.setDistributing(row)}
-                        testId={`${testId}-distribute-${row.name}`}
-                      >
-                        <IconSend size={16} />
-                      </IconAction>
-                    )}
-                    {canEdit && (
-                      <IconAction
-                        label={t('strategy:list.edit')}
-                        variant="subtle"
-                        onClick={() => dialogs.setEditing({ row })}
-                        testId={rowTestId('edit', row)}
-                      >
-                        <IconEdit size={16} />
-                      </IconAction>
-                    )}
-                    {canDelete && (
-                      <IconAction
-                        label={t('common:actions.delete')}
-                        variant="subtle"
-                        color="red"
-                        onClick={() => void dialogs.remove(row)}
-                        testId={rowTestId('delete', row)}
-                      >
-                        <IconTrash size={16} />
-                      </IconAction>
-                    )}
-                  </Group>
-                </Table.Td>
+                <ColumnCells columns={columns} row={row} />
+                <PinnedActionsCell>
+                  {canDistribute && (
+                    <IconAction
+                      label={distributeLabel}
+                      variant="subtle"
+                      onClick={() => dialogs.setDistributing(row)}
+                      testId={`${testId}-distribute-${row.name}`}
+                    >
+                      <IconSend size={16} />
+                    </IconAction>
+                  )}
+                  {canEdit && (
+                    <IconAction
+                      label={t('strategy:list.edit')}
+                      variant="subtle"
+                      onClick={() => dialogs.setEditing({ row })}
+                      testId={rowTestId('edit', row)}
+                    >
+                      <IconEdit size={16} />
+                    </IconAction>
+                  )}
+                  {canDelete && (
+                    <IconAction
+                      label={t('common:actions.delete')}
+                      variant="subtle"
+                      color="red"
+                      onClick={() => void dialogs.remove(row)}
+                      testId={rowTestId('delete', row)}
+                    >
+                      <IconTrash size={16} />
+                    </IconAction>
+                  )}
+                </PinnedActionsCell>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableBox>
       <TableFooter total={data?.total ?? 0} pageNum={pageNum} pageSize={pageSize} onChange={onPage} />
     </>
   );

@@ -1,5 +1,5 @@
 import { Suspense, lazy, useState } from 'react';
-import { ActionIcon, Button, Grid, Group, Stack, Table, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Grid, Stack, Table, TextInput } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,8 @@ import { notifySuccess } from '@/components/notify';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { SelectPageHeader, SelectableRow, SelectionSummary, usePageSelection } from '@/components/selection';
-import { NameCodeCell, TableEmptyRow } from '@/components/table-parts';
+import { NameCode, TableEmptyRow } from '@/components/table-parts';
+import { ColumnCells, ColumnHeads, PinnedActionsCell, TableBox, useTableColumns, type Column } from '@/components/table-columns';
 import { useButton } from '@/auth/session-store';
 import { compact, paging } from '@/navigation/search-params';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
@@ -24,6 +25,27 @@ import type { StripSearch } from './search';
 const StripFormModal = lazy(() => import('./strip-form-modal').then((m) => ({ default: m.StripFormModal })));
 
 const route = getRouteApi('/_auth/_shell/smartLamp/lightManage');
+
+/** The strip lights' columns: name, labels, network and the zones' effects by default; the rest in the column chooser. */
+function useStripColumns(): Column<StripRow>[] {
+  const { t } = useTranslation();
+  return [
+    {
+      key: 'name',
+      label: t('strip:fields.lampName'),
+      always: true,
+      cell: (strip) => <NameCode name={strip.lampName} code={strip.clientId} fw={500} />,
+    },
+    { key: 'labels', label: t('strip:fields.statusLabels'), cell: (strip) => <StripLabels labels={strip.statusLabels} /> },
+    { key: 'status', label: t('strip:fields.status'), hidden: true, cell: (strip) => <LampStatusBadge status={strip.status} /> },
+    { key: 'network', label: t('strip:fields.networkStatus'), cell: (strip) => <NetworkBadge networkStatus={strip.networkStatus} /> },
+    { key: 'zones', label: t('strip:fields.zones'), cell: (strip) => <StripZones strip={strip} /> },
+    { key: 'bri', label: t('strip:fields.bri'), hidden: true, td: { 'data-testid': 'strip-bri' }, cell: (strip) => `${strip.bri} %` },
+    { key: 'power', label: t('strip:fields.power'), hidden: true, cell: (strip) => <TelemetryCell lamp={strip} /> },
+    { key: 'group', label: t('strip:fields.group'), hidden: true, cell: (strip) => strip.groupName ?? '—' },
+    { key: 'gateway', label: t('strip:fields.gatewayId'), hidden: true, td: { ff: 'monospace' }, cell: (strip) => strip.gatewayId || '—' },
+  ];
+}
 
 /** /smartLamp/lightManage: the strip lights with their status labels, live; light effects on the selected ones. */
 export function StripManagePage() {
@@ -45,6 +67,7 @@ export function StripManagePage() {
 
   const rows = strips.data?.list ?? [];
   const selection = usePageSelection(rows.map((r) => r.id));
+  const columns = useTableColumns('strips', useStripColumns());
   const { selected, setSelected } = selection;
   const apply = (next: StripSearch) => void navigate({ search: compact({ ...next, pageNum: undefined, dispatch: search.dispatch }) });
 
@@ -103,83 +126,46 @@ export function StripManagePage() {
               clearLabel={t('strip:list.clearSelection')}
               testId="strip-selected"
             />
-            <Table.ScrollContainer minWidth={1000} type="native">
+            <TableBox>
               <Table striped highlightOnHover data-testid="strip-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    <SelectPageHeader selection={selection} label={t('strip:list.selectPage')} />
-                    <Table.Th>{t('strip:fields.lampName')}</Table.Th>
-                    <Table.Th>{t('strip:fields.statusLabels')}</Table.Th>
-                    <Table.Th>{t('strip:fields.status')}</Table.Th>
-                    <Table.Th>{t('strip:fields.networkStatus')}</Table.Th>
-                    <Table.Th>{t('strip:fields.zones')}</Table.Th>
-                    <Table.Th>{t('strip:fields.bri')}</Table.Th>
-                    <Table.Th>{t('strip:fields.power')}</Table.Th>
-                    <Table.Th>{t('strip:fields.group')}</Table.Th>
-                    <Table.Th>{t('strip:fields.gatewayId')}</Table.Th>
-                    {(canEdit || canDelete) && <Table.Th>{t('common:actions.operations')}</Table.Th>}
-                  </Table.Tr>
-                </Table.Thead>
+                <ColumnHeads
+                  columns={columns}
+                  actions={canEdit || canDelete}
+                  lead={<SelectPageHeader selection={selection} label={t('strip:list.selectPage')} />}
+                />
                 <Table.Tbody>
                   {rows.length === 0 && (
-                    <TableEmptyRow colSpan={11} py="md">
+                    <TableEmptyRow colSpan={columns.span(1)} py="md">
                       {strips.isLoading ? t('common:feedback.loading') : t('strip:list.empty')}
                     </TableEmptyRow>
                   )}
                   {rows.map((strip) => (
                     <SelectableRow key={strip.id} selection={selection} id={strip.id} label={strip.lampName} testId={`strip-row-${strip.clientId}`}>
-                      <NameCodeCell name={strip.lampName} code={strip.clientId} fw={500} />
-                      <Table.Td>
-                        <StripLabels labels={strip.statusLabels} />
-                      </Table.Td>
-                      <Table.Td>
-                        <LampStatusBadge status={strip.status} />
-                      </Table.Td>
-                      <Table.Td>
-                        <NetworkBadge networkStatus={strip.networkStatus} />
-                      </Table.Td>
-                      <Table.Td>
-                        <StripZones strip={strip} />
-                      </Table.Td>
-                      <Table.Td data-testid="strip-bri">{`${strip.bri} %`}</Table.Td>
-                      <Table.Td>
-                        <TelemetryCell lamp={strip} />
-                      </Table.Td>
-                      <Table.Td>{strip.groupName ?? '—'}</Table.Td>
-                      <Table.Td ff="monospace">{strip.gatewayId || '—'}</Table.Td>
-                      {(canEdit || canDelete) && (
-                        <Table.Td onClick={(e) => e.stopPropagation()}>
-                          <Group gap={4} wrap="nowrap">
-                            {canEdit && (
-                              <ActionIcon
-                                variant="subtle"
-                                aria-label={t('strip:list.edit')}
-                                onClick={() => {
-                                  setEditing(strip);
-                                  setFormOpen(true);
-                                }}
-                              >
-                                <IconPencil size={16} />
-                              </ActionIcon>
-                            )}
-                            {canDelete && (
-                              <ActionIcon
-                                variant="subtle"
-                                color="red"
-                                aria-label={t('common:actions.delete')}
-                                onClick={() => void deleteStrip(strip)}
-                              >
-                                <IconTrash size={16} />
-                              </ActionIcon>
-                            )}
-                          </Group>
-                        </Table.Td>
-                      )}
+                      <ColumnCells columns={columns} row={strip} />
+                      <PinnedActionsCell>
+                        {canEdit && (
+                          <ActionIcon
+                            variant="subtle"
+                            aria-label={t('strip:list.edit')}
+                            onClick={() => {
+                              setEditing(strip);
+                              setFormOpen(true);
+                            }}
+                          >
+                            <IconPencil size={16} />
+                          </ActionIcon>
+                        )}
+                        {canDelete && (
+                          <ActionIcon variant="subtle" color="red" aria-label={t('common:actions.delete')} onClick={() => void deleteStrip(strip)}>
+                            <IconTrash size={16} />
+                          </ActionIcon>
+                        )}
+                      </PinnedActionsCell>
                     </SelectableRow>
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </TableBox>
             <TableFooter
               total={strips.data?.total ?? 0}
               pageNum={pageNum}

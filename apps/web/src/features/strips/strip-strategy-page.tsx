@@ -1,5 +1,5 @@
 import { Suspense, lazy } from 'react';
-import { Grid, Stack, Table } from '@mantine/core';
+import { Grid, Stack } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { DeviceFamily } from '@sc/contracts';
@@ -47,10 +47,10 @@ export function StripStrategyPage() {
               pageSize={pageSize}
               onPage={(page) => void navigate({ search: { ...search, ...page } })}
               testId="strip-strategy"
-              minWidth={720}
               distributeLabel={t('strip:strategy.distribute')}
               devicesHeader={t('strip:strategy.strips')}
-              devicesCell={(row) => <Table.Td data-testid="strip-strategy-count">{t('strip:strategy.count', { count: row.deviceCount })}</Table.Td>}
+              devicesTd={{ 'data-testid': 'strip-strategy-count' }}
+              devicesCell={(row) => t('strip:strategy.count', { count: row.deviceCount })}
             />
           </Stack>
         </Grid.Col>

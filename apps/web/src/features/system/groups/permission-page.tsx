@@ -13,6 +13,7 @@ import { parseTime } from '@/utils/format';
 import { PermissionBadges, RoleTypeBadge, useButtonLabel } from '../shared/permissions';
 import { compact, paging } from '@/navigation/search-params';
 import { TABLE_STYLES, TableStatusRow } from '../shared/table-states';
+import { ColumnCells, ColumnHeads, OneLine, PinnedActionsCell, TableBox, useTableColumns } from '@/components/table-columns';
 import { useDeleteGroup, useGroups, usePermissionMenu } from './api';
 import { Deferred, lazyComponent } from '@/components/deferred';
 
@@ -20,7 +21,6 @@ const GroupFormModal = lazyComponent(() => import('./group-form-modal'), 'GroupF
 import type { RoleTab } from './search';
 
 const route = getRouteApi('/_auth/_shell/systemSetting/permission');
-const COLUMNS = 7;
 
 /** Buttons a group grants: all for administrators, otherwise those of its permissions (View at least). */
 function grantedButtons(group: GroupRow, menu: readonly PermissionMenuItem[]): ButtonName[] {
@@ -86,6 +86,44 @@ export function PermissionPage() {
   const lastPage = Math.max(1, Math.ceil(inTab.length / pageSize));
   const page = Math.min(pageNum, lastPage);
   const rows = inTab.slice((page - 1) * pageSize, page * pageSize);
+  const columns = useTableColumns<GroupRow>('groups', [
+    {
+      key: 'name',
+      label: t('fields:groupName'),
+      always: true,
+      cell: (group) => (
+        <>
+          <OneLine fw={600}>{group.groupName}</OneLine>
+          {group.remark && (
+            <OneLine size="xs" c="dimmed">
+              {group.remark}
+            </OneLine>
+          )}
+        </>
+      ),
+    },
+    { key: 'isAdmin', label: t('fields:isAdmin'), cell: (group) => <RoleTypeBadge isAdmin={group.isAdmin === 1} /> },
+    {
+      key: 'menus',
+      label: t('fields:permissionMenu'),
+      wrap: true,
+      cell: (group) => <PermissionBadges isAdmin={group.isAdmin === 1} names={group.permissionMenu} />,
+    },
+    { key: 'buttons', label: t('system:groups.grantedButtons'), cell: (group) => <ButtonsCell buttons={grantedButtons(group, menu.data ?? [])} /> },
+    {
+      key: 'users',
+      label: t('system:groups.userCount'),
+      cell: (group) => (
+        <Group gap={6} wrap="nowrap">
+          <IconUsers size={14} color="var(--mantine-color-dimmed)" />
+          <Text size="sm" data-testid="group-user-count">
+            {group.userCount}
+          </Text>
+        </Group>
+      ),
+    },
+    { key: 'createdAt', label: t('system:shared.createdAt'), hidden: true, cell: (group) => parseTime(group.createdAt) },
+  ]);
 
   const apply = () => {
     const groupName = name.trim() || undefined;
@@ -163,22 +201,12 @@ export function PermissionPage() {
         </FilterBar>
       </Group>
 
-      <Table.ScrollContainer minWidth={1000} type="native">
+      <TableBox>
         <Table striped highlightOnHover verticalSpacing="sm" styles={TABLE_STYLES} data-testid="group-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('fields:groupName')}</Table.Th>
-              <Table.Th>{t('fields:isAdmin')}</Table.Th>
-              <Table.Th>{t('fields:permissionMenu')}</Table.Th>
-              <Table.Th>{t('system:groups.grantedButtons')}</Table.Th>
-              <Table.Th>{t('system:groups.userCount')}</Table.Th>
-              <Table.Th>{t('system:shared.createdAt')}</Table.Th>
-              <Table.Th ta="right">{t('common:actions.operations')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <ColumnHeads columns={columns} actions={canEdit || canDelete} />
           <Table.Tbody style={{ opacity: groups.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
             <TableStatusRow
-              colSpan={COLUMNS}
+              colSpan={columns.span()}
               loading={groups.isPending}
               failed={groups.isError && rows.length === 0}
               empty={groups.isSuccess && rows.length === 0}
@@ -187,71 +215,38 @@ export function PermissionPage() {
             />
             {rows.map((group) => (
               <Table.Tr key={group.id} data-testid={`group-row-${group.groupName}`}>
-                <Table.Td>
-                  <Text size="sm" fw={600}>
-                    {group.groupName}
-                  </Text>
-                  {group.remark && (
-                    <Text size="xs" c="dimmed" lineClamp={1} maw={260} title={group.remark}>
-                      {group.remark}
-                    </Text>
+                <ColumnCells columns={columns} row={group} />
+                <PinnedActionsCell>
+                  {canEdit && (
+                    <Button
+                      variant="subtle"
+                      size="compact-sm"
+                      leftSection={<IconEdit size={14} />}
+                      onClick={() => setForm({ opened: true, group })}
+                      data-testid="group-edit"
+                    >
+                      {t('common:actions.edit')}
+                    </Button>
                   )}
-                </Table.Td>
-                <Table.Td>
-                  <RoleTypeBadge isAdmin={group.isAdmin === 1} />
-                </Table.Td>
-                <Table.Td>
-                  <PermissionBadges isAdmin={group.isAdmin === 1} names={group.permissionMenu} />
-                </Table.Td>
-                <Table.Td>
-                  <ButtonsCell buttons={grantedButtons(group, menu.data ?? [])} />
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
-                    <IconUsers size={14} color="var(--mantine-color-dimmed)" />
-                    <Text size="sm" data-testid="group-user-count">
-                      {group.userCount}
-                    </Text>
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                    {parseTime(group.createdAt)}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4} justify="flex-end" wrap="nowrap">
-                    {canEdit && (
-                      <Button
-                        variant="subtle"
-                        size="compact-sm"
-                        leftSection={<IconEdit size={14} />}
-                        onClick={() => setForm({ opened: true, group })}
-                        data-testid="group-edit"
-                      >
-                        {t('common:actions.edit')}
-                      </Button>
-                    )}
-                    {canDelete && (
-                      <Button
-                        variant="subtle"
-                        color="red"
-                        size="compact-sm"
-                        leftSection={<IconTrash size={14} />}
-                        loading={remove.isPending && remove.variables === group.id}
-                        onClick={() => void onDelete(group)}
-                        data-testid="group-delete"
-                      >
-                        {t('common:actions.delete')}
-                      </Button>
-                    )}
-                  </Group>
-                </Table.Td>
+                  {canDelete && (
+                    <Button
+                      variant="subtle"
+                      color="red"
+                      size="compact-sm"
+                      leftSection={<IconTrash size={14} />}
+                      loading={remove.isPending && remove.variables === group.id}
+                      onClick={() => void onDelete(group)}
+                      data-testid="group-delete"
+                    >
+                      {t('common:actions.delete')}
+                    </Button>
+                  )}
+                </PinnedActionsCell>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableBox>
 
       <TableFooter
         total={inTab.length}

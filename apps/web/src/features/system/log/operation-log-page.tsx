@@ -12,13 +12,13 @@ import { DateTimeField } from '@/components/date-inputs';
 import { localIso } from '../shared/date-fields';
 import { compact, paging } from '@/navigation/search-params';
 import { TABLE_STYLES, TableStatusRow } from '../shared/table-states';
+import { ColumnCells, ColumnHeads, OneLine, PinnedActionsCell, TableBox, useTableColumns } from '@/components/table-columns';
 import { useOperationLog } from './api';
 import { KNOWN_ACTIONS, useActionLabel } from './log-labels';
 import { RequestParamsCell, RequestParamsModal } from './request-params';
 import type { LogSearch } from './search';
 
 const route = getRouteApi('/_auth/_shell/systemSetting/log');
-const COLUMNS = 8;
 
 interface Draft {
   operator: string;
@@ -61,6 +61,72 @@ export function OperationLogPage() {
   const [draft, setDraft] = useState<Draft>(() => toDraft(search));
   useEffect(() => setDraft(toDraft(search)), [search]);
   const [params, setParams] = useState<{ opened: boolean; row: OperationLogRow | null }>({ opened: false, row: null });
+  const columns = useTableColumns<OperationLogRow>('operation-log', [
+    {
+      key: 'description',
+      label: t('system:log.description'),
+      always: true,
+      cell: (row) => (
+        <Text size="sm" fw={500} maw="14rem" truncate="end" title={row.description}>
+          {actionLabel(row.description)}
+        </Text>
+      ),
+    },
+    { key: 'method', label: t('system:log.methodName'), hidden: true, cell: (row) => <Code style={{ fontSize: 11 }}>{row.methodName}</Code> },
+    {
+      key: 'params',
+      label: t('system:log.requestParams'),
+      cell: (row) => <RequestParamsCell row={row} onOpen={(r) => setParams({ opened: true, row: r })} />,
+    },
+    {
+      key: 'operator',
+      label: t('system:log.operator'),
+      cell: (row) => (
+        <OneLine maw="9rem" data-testid="log-operator">
+          {row.operator}
+        </OneLine>
+      ),
+    },
+    { key: 'ip', label: t('system:log.operationIp'), hidden: true, cell: (row) => row.operationIp },
+    {
+      key: 'time',
+      label: t('system:log.operationTime'),
+      cell: (row) => (
+        <Tooltip label={formatTime(row.operationTime)} withArrow openDelay={300}>
+          <Text size="sm">{parseTime(row.operationTime)}</Text>
+        </Tooltip>
+      ),
+    },
+    {
+      key: 'status',
+      label: t('system:log.status'),
+      cell: (row) => (
+        <Tooltip label={row.errorMessage ?? ''} disabled={!row.errorMessage} withArrow multiline maw={320}>
+          <Badge
+            variant="light"
+            color={row.status === OperationStatus.Success ? 'teal' : 'red'}
+            radius="sm"
+            tt="none"
+            miw="max-content"
+            data-testid="log-status"
+            style={{ cursor: row.errorMessage ? 'help' : undefined }}
+          >
+            {row.status === OperationStatus.Success ? t('system:log.success') : t('system:log.failure')}
+          </Badge>
+        </Tooltip>
+      ),
+    },
+    {
+      key: 'duration',
+      label: t('system:log.duration'),
+      align: 'right',
+      cell: (row) => (
+        <Text size="sm" c={row.durationMs >= 1000 ? 'orange.7' : undefined}>
+          {t('system:log.durationMs', { ms: row.durationMs })}
+        </Text>
+      ),
+    },
+  ]);
 
   useEffect(() => {
     if (log.data && log.data.list.length === 0 && total > 0 && pageNum > 1) {
@@ -152,23 +218,12 @@ export function OperationLogPage() {
         />
       </FilterBar>
 
-      <Table.ScrollContainer minWidth={1060} type="native">
+      <TableBox>
         <Table striped highlightOnHover verticalSpacing="sm" styles={TABLE_STYLES} data-testid="log-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('system:log.description')}</Table.Th>
-              <Table.Th>{t('system:log.methodName')}</Table.Th>
-              <Table.Th>{t('system:log.requestParams')}</Table.Th>
-              <Table.Th>{t('system:log.operator')}</Table.Th>
-              <Table.Th>{t('system:log.operationIp')}</Table.Th>
-              <Table.Th>{t('system:log.operationTime')}</Table.Th>
-              <Table.Th>{t('system:log.status')}</Table.Th>
-              <Table.Th ta="right">{t('system:log.duration')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <ColumnHeads columns={columns} actions={false} />
           <Table.Tbody style={{ opacity: log.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
             <TableStatusRow
-              colSpan={COLUMNS}
+              colSpan={columns.span()}
               loading={log.isPending}
               failed={log.isError && rows.length === 0}
               empty={log.isSuccess && rows.length === 0}
@@ -177,59 +232,13 @@ export function OperationLogPage() {
             />
             {rows.map((row) => (
               <Table.Tr key={row.id} data-testid="log-row">
-                <Table.Td>
-                  <Text size="sm" fw={500} maw={170} title={row.description}>
-                    {actionLabel(row.description)}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Code style={{ whiteSpace: 'nowrap', fontSize: 11 }}>{row.methodName}</Code>
-                </Table.Td>
-                <Table.Td>
-                  <RequestParamsCell row={row} onOpen={(r) => setParams({ opened: true, row: r })} />
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" maw={140} truncate="end" title={row.operator} data-testid="log-operator">
-                    {row.operator}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                    {row.operationIp}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Tooltip label={formatTime(row.operationTime)} withArrow openDelay={300}>
-                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                      {parseTime(row.operationTime)}
-                    </Text>
-                  </Tooltip>
-                </Table.Td>
-                <Table.Td>
-                  <Tooltip label={row.errorMessage ?? ''} disabled={!row.errorMessage} withArrow multiline maw={320}>
-                    <Badge
-                      variant="light"
-                      color={row.status === OperationStatus.Success ? 'teal' : 'red'}
-                      radius="sm"
-                      tt="none"
-                      miw="max-content"
-                      data-testid="log-status"
-                      style={{ cursor: row.errorMessage ? 'help' : undefined }}
-                    >
-                      {row.status === OperationStatus.Success ? t('system:log.success') : t('system:log.failure')}
-                    </Badge>
-                  </Tooltip>
-                </Table.Td>
-                <Table.Td ta="right">
-                  <Text size="sm" c={row.durationMs >= 1000 ? 'orange.7' : undefined} style={{ whiteSpace: 'nowrap' }}>
-                    {t('system:log.durationMs', { ms: row.durationMs })}
-                  </Text>
-                </Table.Td>
+                <ColumnCells columns={columns} row={row} />
+                <PinnedActionsCell />
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableBox>
 
       <TableFooter
         total={total}

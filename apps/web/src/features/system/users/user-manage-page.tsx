@@ -17,6 +17,7 @@ import { DateRangeField } from '../shared/date-range-field';
 import { PermissionBadges, RoleTypeBadge } from '../shared/permissions';
 import { compact, paging } from '@/navigation/search-params';
 import { TABLE_STYLES, TableStatusRow } from '../shared/table-states';
+import { ColumnCells, ColumnHeads, OneLine, PinnedActionsCell, TableBox, useTableColumns } from '@/components/table-columns';
 import { useGroups } from '../groups/api';
 import { useUpdateUser, useUserPage } from './api';
 import { USER_STATUSES, type UserSearch, type UserStatusFilter } from './search';
@@ -27,7 +28,6 @@ const UserFormModal = lazyComponent(() => import('./user-form-modal'), 'UserForm
 const ResetPasswordModal = lazyComponent(() => import('./reset-password-modal'), 'ResetPasswordModal');
 
 const route = getRouteApi('/_auth/_shell/systemSetting/userManage');
-const COLUMNS = 8;
 
 interface Draft {
   username: string;
@@ -130,6 +130,94 @@ export function UserManagePage() {
     }
   };
 
+  const columns = useTableColumns<UserRow>('users', [
+    {
+      key: 'username',
+      label: t('fields:username'),
+      always: true,
+      cell: (user) => {
+        const self = user.username === me;
+        return (
+          <Group gap="sm" wrap="nowrap">
+            <Avatar size={32} radius="xl" color="initials" name={user.username} />
+            <Box miw={0}>
+              <Group gap={6} wrap="nowrap">
+                <Text size="sm" fw={600}>
+                  {user.username}
+                </Text>
+                {self && (
+                  <Badge size="xs" variant="light" radius="sm" tt="none" miw="max-content">
+                    {t('system:users.youBadge')}
+                  </Badge>
+                )}
+              </Group>
+              {user.introduction && (
+                <Text size="xs" c="dimmed" lineClamp={1} maw={220} title={user.introduction}>
+                  {user.introduction}
+                </Text>
+              )}
+            </Box>
+          </Group>
+        );
+      },
+    },
+    { key: 'group', label: t('fields:groupName'), cell: (user) => <OneLine maw="10rem">{user.groupName}</OneLine> },
+    { key: 'roleType', label: t('system:users.roleType'), cell: (user) => <RoleTypeBadge isAdmin={user.isAdmin === 1} /> },
+    {
+      key: 'permission',
+      label: t('system:users.permission'),
+      wrap: true,
+      cell: (user) => <PermissionBadges isAdmin={user.isAdmin === 1} names={user.permission ?? []} />,
+    },
+    {
+      key: 'status',
+      label: t('system:users.status'),
+      cell: (user) => {
+        const self = user.username === me;
+        const switching = toggle.isPending && toggle.variables?.id === user.id && toggle.variables.enabled !== undefined;
+        return canEdit ? (
+          <Tooltip label={t('system:users.selfHint')} disabled={!self} withArrow>
+            <Group gap={8} wrap="nowrap">
+              <Switch
+                checked={user.enabled}
+                onChange={(e) => void setEnabled(user, e.currentTarget.checked)}
+                disabled={(self && user.enabled) || switching}
+                color="teal"
+                size="sm"
+                aria-label={user.enabled ? t('system:users.disable') : t('system:users.enable')}
+                data-testid="user-toggle"
+              />
+              <Text size="sm" c={user.enabled ? 'teal.7' : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
+                {user.enabled ? t('system:shared.enabled') : t('system:shared.disabled')}
+              </Text>
+            </Group>
+          </Tooltip>
+        ) : (
+          <Badge variant="light" color={user.enabled ? 'teal' : 'gray'} radius="sm" tt="none" miw="max-content">
+            {user.enabled ? t('system:shared.enabled') : t('system:shared.disabled')}
+          </Badge>
+        );
+      },
+    },
+    {
+      key: 'lastLogin',
+      label: t('system:users.lastLogin'),
+      cell: (user) =>
+        user.lastLoginDate ? (
+          <Tooltip label={formatTime(user.lastLoginDate)} withArrow openDelay={300}>
+            <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+              {parseTime(user.lastLoginDate)}
+            </Text>
+          </Tooltip>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('system:shared.never')}
+          </Text>
+        ),
+    },
+    { key: 'createdAt', label: t('system:shared.createdAt'), hidden: true, cell: (user) => parseTime(user.createdAt) },
+  ]);
+
   const statusOptions = USER_STATUSES.map((value) => ({ value, label: t(`system:shared.${value}`) }));
 
   return (
@@ -188,140 +276,53 @@ export function UserManagePage() {
         />
       </FilterBar>
 
-      <Table.ScrollContainer minWidth={1000} type="native">
+      <TableBox>
         <Table striped highlightOnHover verticalSpacing="sm" styles={TABLE_STYLES} data-testid="user-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('fields:username')}</Table.Th>
-              <Table.Th>{t('fields:groupName')}</Table.Th>
-              <Table.Th>{t('system:users.roleType')}</Table.Th>
-              <Table.Th>{t('system:users.permission')}</Table.Th>
-              <Table.Th>{t('system:users.status')}</Table.Th>
-              <Table.Th>{t('system:users.lastLogin')}</Table.Th>
-              <Table.Th>{t('system:shared.createdAt')}</Table.Th>
-              <Table.Th ta="right">{t('common:actions.operations')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <ColumnHeads columns={columns} actions={canEdit} />
           <Table.Tbody style={{ opacity: users.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
             <TableStatusRow
-              colSpan={COLUMNS}
+              colSpan={columns.span()}
               loading={users.isPending}
               failed={users.isError && rows.length === 0}
               empty={users.isSuccess && rows.length === 0}
               filtered={filtered}
               onRetry={() => void users.refetch()}
             />
-            {rows.map((user) => {
-              const self = user.username === me;
-              const switching = toggle.isPending && toggle.variables?.id === user.id && toggle.variables.enabled !== undefined;
-              return (
-                <Table.Tr key={user.id} data-testid={`user-row-${user.username}`}>
-                  <Table.Td miw={200}>
-                    <Group gap="sm" wrap="nowrap">
-                      <Avatar size={32} radius="xl" color="initials" name={user.username} />
-                      <Box miw={0}>
-                        <Group gap={6} wrap="nowrap">
-                          <Text size="sm" fw={600}>
-                            {user.username}
-                          </Text>
-                          {self && (
-                            <Badge size="xs" variant="light" radius="sm" tt="none" miw="max-content">
-                              {t('system:users.youBadge')}
-                            </Badge>
-                          )}
-                        </Group>
-                        {user.introduction && (
-                          <Text size="xs" c="dimmed" lineClamp={1} maw={220} title={user.introduction}>
-                            {user.introduction}
-                          </Text>
-                        )}
-                      </Box>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{user.groupName}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <RoleTypeBadge isAdmin={user.isAdmin === 1} />
-                  </Table.Td>
-                  <Table.Td>
-                    <PermissionBadges isAdmin={user.isAdmin === 1} names={user.permission ?? []} />
-                  </Table.Td>
-                  <Table.Td>
-                    {canEdit ? (
-                      <Tooltip label={t('system:users.selfHint')} disabled={!self} withArrow>
-                        <Group gap={8} wrap="nowrap">
-                          <Switch
-                            checked={user.enabled}
-                            onChange={(e) => void setEnabled(user, e.currentTarget.checked)}
-                            disabled={(self && user.enabled) || switching}
-                            color="teal"
-                            size="sm"
-                            aria-label={user.enabled ? t('system:users.disable') : t('system:users.enable')}
-                            data-testid="user-toggle"
-                          />
-                          <Text size="sm" c={user.enabled ? 'teal.7' : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
-                            {user.enabled ? t('system:shared.enabled') : t('system:shared.disabled')}
-                          </Text>
-                        </Group>
+            {rows.map((user) => (
+              <Table.Tr key={user.id} data-testid={`user-row-${user.username}`}>
+                <ColumnCells columns={columns} row={user} />
+                <PinnedActionsCell>
+                  {canEdit && (
+                    <>
+                      <Tooltip label={t('common:actions.edit')}>
+                        <ActionIcon
+                          variant="subtle"
+                          onClick={() => setForm({ opened: true, user })}
+                          aria-label={t('common:actions.edit')}
+                          data-testid="user-edit"
+                        >
+                          <IconEdit size={18} />
+                        </ActionIcon>
                       </Tooltip>
-                    ) : (
-                      <Badge variant="light" color={user.enabled ? 'teal' : 'gray'} radius="sm" tt="none" miw="max-content">
-                        {user.enabled ? t('system:shared.enabled') : t('system:shared.disabled')}
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {user.lastLoginDate ? (
-                      <Tooltip label={formatTime(user.lastLoginDate)} withArrow openDelay={300}>
-                        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                          {parseTime(user.lastLoginDate)}
-                        </Text>
+                      <Tooltip label={t('system:users.resetPassword')}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="orange"
+                          onClick={() => setReset({ opened: true, user })}
+                          aria-label={t('system:users.resetPassword')}
+                          data-testid="user-reset-password"
+                        >
+                          <IconKey size={18} />
+                        </ActionIcon>
                       </Tooltip>
-                    ) : (
-                      <Text size="sm" c="dimmed">
-                        {t('system:shared.never')}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                      {parseTime(user.createdAt)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {canEdit && (
-                      <Group gap={4} justify="flex-end" wrap="nowrap">
-                        <Tooltip label={t('common:actions.edit')}>
-                          <ActionIcon
-                            variant="subtle"
-                            onClick={() => setForm({ opened: true, user })}
-                            aria-label={t('common:actions.edit')}
-                            data-testid="user-edit"
-                          >
-                            <IconEdit size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                        <Tooltip label={t('system:users.resetPassword')}>
-                          <ActionIcon
-                            variant="subtle"
-                            color="orange"
-                            onClick={() => setReset({ opened: true, user })}
-                            aria-label={t('system:users.resetPassword')}
-                            data-testid="user-reset-password"
-                          >
-                            <IconKey size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                      </Group>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
+                    </>
+                  )}
+                </PinnedActionsCell>
+              </Table.Tr>
+            ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableBox>
 
       <TableFooter
         total={total}

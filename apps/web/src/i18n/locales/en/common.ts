@@ -105,6 +105,10 @@ export const common = {
     operations: 'Actions',
     backHome: 'Back to home',
   },
+  columns: {
+    choose: 'Columns',
+    reset: 'Default columns',
+  },
   command: {
     confirmTitle: 'Send the command?',
     send: 'Send',

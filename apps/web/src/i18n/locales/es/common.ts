@@ -107,6 +107,10 @@ export const common: Shape<typeof en> = {
     operations: 'Acciones',
     backHome: 'Volver al inicio',
   },
+  columns: {
+    choose: 'Columnas',
+    reset: 'Columnas predeterminadas',
+  },
   command: {
     confirmTitle: '¿Enviar la orden?',
     send: 'Enviar',

@@ -107,6 +107,10 @@ export const common: Shape<typeof en> = {
     operations: '操作',
     backHome: 'ホームに戻る',
   },
+  columns: {
+    choose: '表示する列',
+    reset: '既定の列に戻す',
+  },
   command: {
     confirmTitle: 'コマンドを送信しますか？',
     send: '送信',

@@ -107,6 +107,10 @@ export const common: Shape<typeof en> = {
     operations: '操作',
     backHome: '返回首页',
   },
+  columns: {
+    choose: '显示列',
+    reset: '恢复默认列',
+  },
   command: {
     confirmTitle: '确认下发指令？',
     send: '下发',
