@@ -87,7 +87,7 @@ describe('lighting: the equipment page', () => {
     expect(new URL(page.url()).searchParams.get('tab')).toBeNull();
   }, 30_000);
 
-  it('shows a gateway stored online but silent for three heartbeats as offline, live, whatever its stored state said (en, zh)', async () => {
+  it('shows a gateway stored online but silent for three heartbeats as offline, live, whatever its stored state said (en, zh); Edit MQTT gives it a new login', async () => {
     const stale = `${prefix}GW-STALE`;
     // Last heard 175 s ago: within three heartbeats of 60 s for a few seconds more.
     await gw.db.query(`INSERT INTO lamp_gateway (code, name, network_status, reported_at) VALUES ($1, $2, $3, now() - interval '175 seconds')`, [
@@ -104,6 +104,18 @@ describe('lighting: the equipment page', () => {
     expect(await network(page, stale, OnlineState.Offline).textContent()).toBe('Offline');
     // The simulator's gateway keeps to its heartbeat and stays online.
     await network(page, gatewayCode, OnlineState.Online).waitFor();
+
+    // Edit MQTT on the gateway row: after a confirmation, a new login under the same code, which the broker takes.
+    await page.locator(`[data-testid="gateway-row-${stale}"] [data-testid="gateway-renew-mqtt"]`).click();
+    await page.getByTestId('mqtt-renew-confirm').click();
+    await page.getByTestId('mqtt-credentials').waitFor();
+    const renewed = {
+      username: (await page.getByTestId('mqtt-username').textContent())!,
+      password: (await page.getByTestId('mqtt-password').textContent())!,
+    };
+    expect(renewed.username).toBe(`lamp-gateway/${stale}`);
+    await page.getByTestId('mqtt-credentials-done').click();
+    await waitForMqttLogin(MQTT_URL, renewed);
 
     const zh = await newPage(browser, undefined, { language: 'zh', baseUrl: gw.baseUrl });
     try {

@@ -4,7 +4,19 @@ import { i18next } from '@/i18n';
 import { notifySuccess } from './notify';
 
 /** A confirmation dialog: `title`, then `detail`, Cancel and `confirm`; resolves true when confirmed. */
-function confirmed({ title, detail, confirm, color, testId }: { title: string; detail?: string; confirm: string; color?: string; testId: string }) {
+export function confirmed({
+  title,
+  detail,
+  confirm,
+  color,
+  testId,
+}: {
+  title: string;
+  detail?: string;
+  confirm: string;
+  color?: string;
+  testId: string;
+}) {
   return new Promise<boolean>((resolve) => {
     modals.openConfirmModal({
       title,

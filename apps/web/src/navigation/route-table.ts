@@ -49,7 +49,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         title: 'poleManage',
         roles: [Role.Admin, Role.Visit],
         namespaces: ['imports', 'poles', 'region'],
-        buttons: [Button.Add, Button.Edit, Button.Delete, Button.ImportData],
+        buttons: [Button.Add, Button.Edit, Button.Delete, Button.ImportData, Button.EditMqtt],
       },
     ],
   },
@@ -86,7 +86,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         title: 'lightManage',
         roles: [Role.Admin],
         namespaces: ['dispatch', 'lighting', 'region', 'strip'],
-        buttons: [...RECORDS, ...LAMP_COMMANDS],
+        buttons: [...RECORDS, ...LAMP_COMMANDS, Button.EditMqtt],
       },
       {
         path: '/smartLamp/lightStrategy',

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Button, SimpleGrid, Table, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Button as ButtonPermission, GATEWAY_NAME_MAX, NUMBER_BOUNDS, OnlineState, type GatewayRow } from '@sc/contracts';
+import { Button as ButtonPermission, DeviceFamily, GATEWAY_NAME_MAX, NUMBER_BOUNDS, OnlineState, type GatewayRow } from '@sc/contracts';
 import { BoundedNumberInput, positionErrors } from '@/components/bounded-number-input';
 import { AreaCascader } from '@/components/area-cascader';
 import { FilterBar } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { EditDeleteCell } from '@/components/row-actions';
+import { RenewMqttAction } from '@/components/renew-mqtt-action';
 import { TableEmptyRow } from '@/components/table-parts';
 import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
 import { usePagedFilters } from '@/components/use-paged-filters';
@@ -219,7 +220,9 @@ export function GatewaysTab({ onOpenLamps }: { onOpenLamps: (gatewayId: string) 
                   canDelete={canDelete}
                   onEdit={() => form.open(g)}
                   onDelete={() => void deleteAfterConfirm(g.name, () => remove.mutateAsync(g.id), t('common:feedback.deleted'))}
-                />
+                >
+                  <RenewMqttAction family={DeviceFamily.LampGateway} id={g.id} name={g.name} testId="gateway-renew-mqtt" />
+                </EditDeleteCell>
               </Table.Tr>
             ))}
           </Table.Tbody>

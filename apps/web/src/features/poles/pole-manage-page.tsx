@@ -4,12 +4,13 @@ import { Select } from '@/components/select';
 import { IconPlus, IconPlug } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { Button as ButtonPermission, Role, type PoleRow } from '@sc/contracts';
+import { Button as ButtonPermission, DeviceFamily, Role, type PoleRow } from '@sc/contracts';
 import { PagePanel, FilterBar } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { AreaCascader } from '@/components/area-cascader';
 import { deleteAfterConfirm } from '@/components/confirm';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
+import { RenewMqttAction } from '@/components/renew-mqtt-action';
 import { TableEmptyRow } from '@/components/table-parts';
 import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
 import { useButton, useSession } from '@/auth/session-store';
@@ -146,6 +147,7 @@ export function PoleManagePage() {
                   <IconAction label={t('poles:list.details')} variant="subtle" onClick={() => setDevicesOf(pole)} testId="pole-devices">
                     <IconPlug size={18} />
                   </IconAction>
+                  {isAdmin && <RenewMqttAction family={DeviceFamily.Pole} id={pole.id} name={pole.name} testId="pole-renew-mqtt" />}
                 </EditDeleteCell>
               </Table.Tr>
             ))}

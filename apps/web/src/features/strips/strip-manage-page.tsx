@@ -15,6 +15,7 @@ import { ColumnCells, ColumnHeads, PinnedActionsCell, TableBox, useTableColumns,
 import { useButton } from '@/auth/session-store';
 import { compact, paging } from '@/navigation/search-params';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
+import { RenewMqttAction } from '@/components/renew-mqtt-action';
 import { LampStatusBadge, NetworkBadge, TelemetryCell } from '@/features/lighting/lamp-badges';
 import { useDeleteStrip, useLiveStrips, useStripPage } from './api';
 import { StripLabels, StripZones } from './strip-badges';
@@ -155,6 +156,7 @@ export function StripManagePage() {
                             <IconPencil size={16} />
                           </ActionIcon>
                         )}
+                        <RenewMqttAction family={DeviceFamily.Strip} id={strip.id} name={strip.lampName} testId="strip-renew-mqtt" />
                         {canDelete && (
                           <ActionIcon variant="subtle" color="red" aria-label={t('common:actions.delete')} onClick={() => void deleteStrip(strip)}>
                             <IconTrash size={16} />
