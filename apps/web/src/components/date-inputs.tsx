@@ -1,7 +1,7 @@
 import { Suspense, type CSSProperties, type ReactNode } from 'react';
 import { TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { writtenDateTime, writtenDay, writtenMonth } from '@/utils/format';
+import { writtenDateTime, writtenDay, writtenMonth } from '@/utils/written-dates';
 import { lazyComponent } from './deferred';
 
 /**

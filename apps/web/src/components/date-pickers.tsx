@@ -15,7 +15,7 @@ import 'dayjs/locale/ja';
 import 'dayjs/locale/zh-cn';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '@/i18n';
-import { writtenDateTime, writtenDay } from '@/utils/format';
+import { writtenDateTime, writtenDay } from '@/utils/written-dates';
 import type { DateTimeFieldProps, DayFieldProps, FieldProps, MonthFieldProps } from './date-inputs';
 import type { UiLanguage } from '@/i18n/languages';
 

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Collapse, Group, Paper, Stack, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconFilter, IconRotateClockwise, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useIsMobile } from '@/layout/use-is-mobile';
@@ -73,7 +73,7 @@ export function FilterBar({
       >
         {t('common:actions.filters')}
       </Button>
-      <Collapse expanded={unfolded}>{form}</Collapse>
+      {unfolded && form}
     </Stack>
   );
 }

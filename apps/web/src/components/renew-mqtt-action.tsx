@@ -5,7 +5,6 @@ import { Button, type DeviceFamily, type MqttCredentials, type MqttRenewRequest 
 import { post } from '@/api/request';
 import { useButton } from '@/auth/session-store';
 import { confirmed } from './confirm';
-import { showMqttCredentials } from './mqtt-credentials';
 import { IconAction } from './row-actions';
 
 /**
@@ -28,7 +27,8 @@ export function RenewMqttAction({ family, id, name, testId }: { family: DeviceFa
     if (!ok) return;
     // A refusal is already on screen.
     const answer = await renew.mutateAsync({ family, id }).catch(() => null);
-    if (answer?.mqtt) showMqttCredentials(answer.mqtt);
+    // The login dialog loads with the first renewal, not with the list.
+    if (answer?.mqtt) (await import('./mqtt-credentials')).showMqttCredentials(answer.mqtt);
   };
   return (
     <IconAction label={t('common:mqttCredentials.renew')} variant="light" onClick={() => void run()} testId={testId}>

@@ -13,6 +13,11 @@ const SRC = join(__dirname, '..');
 const FEATURE_NAMESPACES = Object.keys(en).filter((ns) => !(ns in core));
 const NAMESPACE_USE = new RegExp(`['"\`](${FEATURE_NAMESPACES.join('|')}):[\\w.$]`, 'g');
 const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/g;
+/** A lazy import that loads its own namespaces first: `loadNamespaces(['ns']).then(() => import('./module'))`. */
+const SELF_LOADING = /loadNamespaces\(\[([^\]]*)\]\)\s*\.then\(\(\) => import\(['"]([^'"]+)['"]\)/g;
+
+/** Modules reached only through a self-loading lazy import, with the namespaces loaded for them. */
+const selfLoading = new Map<string, string[]>();
 
 function resolveImport(from: string, spec: string): string | null {
   let base: string;
@@ -28,7 +33,20 @@ function resolveImport(from: string, spec: string): string | null {
 function reachable(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file) || !/\.tsx?$/.test(file)) return seen;
   seen.add(file);
-  for (const [, spec] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+  const source = readFileSync(file, 'utf8');
+  // Those bring their own namespaces: checked on their own (below), not charged to the page.
+  const own = new Set<string>();
+  for (const [, list, spec] of source.matchAll(SELF_LOADING)) {
+    const target = resolveImport(file, spec);
+    if (!target) continue;
+    own.add(spec);
+    selfLoading.set(
+      target,
+      [...list.matchAll(/'(\w+)'/g)].map((m) => m[1]),
+    );
+  }
+  for (const [, spec] of source.matchAll(IMPORT)) {
+    if (own.has(spec)) continue;
     const target = resolveImport(file, spec);
     // The catalogues themselves are not users of namespaces.
     if (target && !target.startsWith(join(SRC, 'i18n', 'locales'))) reachable(target, seen);
@@ -65,6 +83,15 @@ describe('translation namespaces per page', () => {
       expect({ path, namespaces: namespacesUsed(reachable(file)) }).toEqual({ path, namespaces: declared });
     },
   );
+
+  it('a module that loads its own namespaces loads every feature namespace it uses', () => {
+    for (const file of pages) reachable(file);
+    expect(selfLoading.size).toBeGreaterThan(0);
+    for (const [module, own] of selfLoading) {
+      const missing = namespacesUsed(reachable(module)).filter((ns) => !own.includes(ns));
+      expect({ module: relative(SRC, module), missing }).toEqual({ module: relative(SRC, module), missing: [] });
+    }
+  });
 
   it('the frame and the pages outside it use only the core namespaces', () => {
     const frame = ['__root.tsx', '_auth.tsx', '_auth/_shell.tsx', 'login.tsx', 'auth-redirect.tsx', '_auth/entry.tsx', '_auth/$.tsx']

@@ -64,7 +64,8 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         path: '/smartLamp/equipmentManage',
         title: 'equipmentManage',
         roles: [Role.Admin],
-        namespaces: ['dispatch', 'imports', 'lighting', 'region'],
+        // Imports and dispatch load with the import button and the dispatch drawer.
+        namespaces: ['lighting', 'region'],
         buttons: ALL_BUTTONS,
       },
       {

@@ -1,18 +1,7 @@
 import { i18next } from '@/i18n';
 import en from '@/i18n/locales/en';
-import {
-  clockIn,
-  dayOfMonthIn,
-  downloadFileName,
-  formatTime,
-  numberFormatter,
-  parseTime,
-  timeAgo,
-  toDate,
-  writtenDateTime,
-  writtenDay,
-  writtenMonth,
-} from './format';
+import { downloadFileName, formatTime, numberFormatter, parseTime, timeAgo, toDate } from './format';
+import { clockIn, dayOfMonthIn, writtenDateTime, writtenDay, writtenMonth } from './written-dates';
 import { jsonMessage } from '@/api/download';
 
 beforeAll(async () => {

@@ -1,34 +1,38 @@
-import { useEffect, useRef, useState } from 'react';
-import { Badge, Button, Drawer, Group, Paper, Progress, ScrollArea, Stack, Table, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
-import { IconRepeat } from '@tabler/icons-react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { Paper, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Pagination } from '@/components/pagination';
 import type { TFunction } from 'i18next';
-import { DispatchItemState, DispatchStatus, TERMINAL_ITEM_STATES, type DispatchDetail, type FamilyName } from '@sc/contracts';
-import { notifySuccess } from '@/components/notify';
-import { parseTime } from '@/utils/format';
-import { DISPATCH_ROWS_PAGE, useDispatchDetail, useLiveDispatches, useRetryFailed, type DispatchRowsPage } from './api';
+import type { DispatchDetail, FamilyName } from '@sc/contracts';
 
-const STATE_COLOR: Record<DispatchItemState, string> = {
-  [DispatchItemState.Delivered]: 'teal',
-  [DispatchItemState.Failed]: 'red',
-  [DispatchItemState.Expired]: 'orange',
-  [DispatchItemState.Sent]: 'blue',
-  [DispatchItemState.Queued]: 'gray',
-};
+// The progress itself (rows, counts, pages, retry) loads beside the page; until then the panel shows its empty state.
+const DispatchProgressView = lazy(() => import('./dispatch-progress'));
 
-const STATUS_COLOR: Record<string, string> = {
-  [DispatchStatus.ToBeSent]: 'blue',
-  [DispatchStatus.AllSuccessful]: 'teal',
-  [DispatchStatus.PartiallySuccessful]: 'orange',
-  [DispatchStatus.AllFailures]: 'red',
-};
+export interface DispatchPanelProps {
+  family: FamilyName;
+  dispatchId: string | null;
+  describe: (t: TFunction, detail: DispatchDetail) => string;
+}
+
+/** The panel before any dispatch is followed (or while one loads). */
+export function DispatchPanelEmpty() {
+  const { t } = useTranslation();
+  return (
+    <Paper withBorder p="md" radius="md" data-testid="dispatch-panel">
+      <Title order={5} mb="xs">
+        {t('dispatch:title')}
+      </Title>
+      <Text c="dimmed" size="sm">
+        {t('dispatch:empty')}
+      </Text>
+    </Paper>
+  );
+}
 
 /**
  * One dispatch of any family, live: status, counts by state, and each device's row (spec section 4 statuses), a page
  * at a time; a count filters the rows to its state. `describe` names the action in the family's own words.
  */
-export function DispatchPanel(props: { family: FamilyName; dispatchId: string | null; describe: (t: TFunction, detail: DispatchDetail) => string }) {
+export function DispatchPanel(props: DispatchPanelProps) {
   const box = useRef<HTMLDivElement>(null);
   const shown = useRef(props.dispatchId);
   // A dispatch started from this page (not the one the address opened with) brings the panel into view when it is
@@ -42,170 +46,9 @@ export function DispatchPanel(props: { family: FamilyName; dispatchId: string | 
   // A new dispatch starts on the first page of all its rows.
   return (
     <div ref={box}>
-      <DispatchProgressView key={props.dispatchId ?? ''} {...props} />
+      <Suspense fallback={<DispatchPanelEmpty />}>
+        <DispatchProgressView key={props.dispatchId ?? ''} {...props} />
+      </Suspense>
     </div>
-  );
-}
-
-/**
- * The dispatch panel beside a list that has no room for it: a drawer that opens on the dispatch a command just started
- * (`dispatchId`, kept in the page's address so a reload shows it again) and follows it live until the operator closes it.
- */
-export function DispatchDrawer({ onClose, ...props }: Parameters<typeof DispatchPanel>[0] & { onClose: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <Drawer
-      opened={props.dispatchId !== null}
-      onClose={onClose}
-      position="right"
-      size="lg"
-      title={t('common:command.progress')}
-      data-testid="dispatch-drawer"
-    >
-      <DispatchPanel {...props} />
-    </Drawer>
-  );
-}
-
-function DispatchProgressView({
-  family,
-  dispatchId,
-  describe,
-}: {
-  family: FamilyName;
-  dispatchId: string | null;
-  describe: (t: TFunction, detail: DispatchDetail) => string;
-}) {
-  const { t } = useTranslation();
-  useLiveDispatches(family);
-  const [page, setPage] = useState<DispatchRowsPage>({ pageNum: 1 });
-  const detail = useDispatchDetail(dispatchId, page);
-  const retry = useRetryFailed();
-  const data = detail.data;
-
-  if (!dispatchId || !data) {
-    return (
-      <Paper withBorder p="md" radius="md" data-testid="dispatch-panel">
-        <Title order={5} mb="xs">
-          {t('dispatch:title')}
-        </Title>
-        <Text c="dimmed" size="sm">
-          {t('dispatch:empty')}
-        </Text>
-      </Paper>
-    );
-  }
-
-  const done = TERMINAL_ITEM_STATES.reduce((sum, state) => sum + data.counts[state], 0);
-  const retryable = data.counts.failed + data.counts.expired;
-  const states = [DispatchItemState.Delivered, DispatchItemState.Failed, DispatchItemState.Expired, DispatchItemState.Sent, DispatchItemState.Queued];
-
-  return (
-    <Paper withBorder p="md" radius="md" data-testid="dispatch-panel" data-status={data.status}>
-      <Stack gap="sm">
-        <Group justify="space-between" wrap="wrap">
-          <Group gap="xs">
-            <Title order={5}>{t('dispatch:title')}</Title>
-            <Badge color={STATUS_COLOR[data.status] ?? 'gray'} data-testid="dispatch-status">
-              {t(`dispatch:status.${data.status}`)}
-            </Badge>
-          </Group>
-          {retryable > 0 && data.status !== DispatchStatus.ToBeSent && (
-            <Button
-              size="xs"
-              variant="light"
-              leftSection={<IconRepeat size={14} />}
-              loading={retry.isPending}
-              onClick={() => retry.mutate(data.id, { onSuccess: () => notifySuccess(t('dispatch:retried')) })}
-              data-testid="dispatch-retry"
-            >
-              {t('dispatch:retryFailed')}
-            </Button>
-          )}
-        </Group>
-        <Text size="sm">
-          {describe(t, data)} · {t('dispatch:createdBy', { name: data.createdBy })} · {parseTime(data.createdAt)}
-        </Text>
-        <Progress.Root size="lg" aria-label={t('dispatch:progress', { done, total: data.total })}>
-          {states.map((state) =>
-            data.counts[state] > 0 ? (
-              <Tooltip key={state} label={`${t(`dispatch:state.${state}`)}: ${data.counts[state]}`}>
-                <Progress.Section value={(data.counts[state] / Math.max(1, data.total)) * 100} color={STATE_COLOR[state]} />
-              </Tooltip>
-            ) : null,
-          )}
-        </Progress.Root>
-        <Group gap="xs" wrap="wrap" data-testid="dispatch-counts">
-          <Text size="sm" fw={500} data-testid="dispatch-progress">
-            {t('dispatch:progress', { done, total: data.total })}
-          </Text>
-          {states.map((state) => (
-            <UnstyledButton
-              key={state}
-              aria-pressed={page.state === state}
-              aria-label={t('dispatch:showState', { state: t(`dispatch:state.${state}`) })}
-              onClick={() => setPage({ pageNum: 1, state: page.state === state ? undefined : state })}
-            >
-              <Badge
-                color={STATE_COLOR[state]}
-                variant={page.state === state ? 'filled' : 'light'}
-                data-state={state}
-                data-count={data.counts[state]}
-              >
-                {`${t(`dispatch:state.${state}`)} ${data.counts[state]}`}
-              </Badge>
-            </UnstyledButton>
-          ))}
-        </Group>
-        <ScrollArea.Autosize mah={320}>
-          <Table striped fz="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('dispatch:device')}</Table.Th>
-                <Table.Th>{t('dispatch:stateColumn')}</Table.Th>
-                <Table.Th>{t('dispatch:attempts')}</Table.Th>
-                <Table.Th>{t('dispatch:lastError')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.items.map((item) => (
-                <Table.Tr key={item.deviceId}>
-                  <Table.Td>
-                    <Text size="sm">{item.deviceName}</Text>
-                    <Text size="xs" c="dimmed" ff="monospace">
-                      {item.deviceCode}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={STATE_COLOR[item.state]} variant="light" size="sm">
-                      {t(`dispatch:state.${item.state}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{item.attempts}</Table.Td>
-                  <Table.Td>
-                    <Text size="xs" c="dimmed">
-                      {item.lastError ?? '—'}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea.Autosize>
-        {data.itemsTotal > DISPATCH_ROWS_PAGE && (
-          <Group justify="space-between" wrap="wrap" gap="xs">
-            <Text size="xs" c="dimmed" data-testid="dispatch-rows">
-              {t('dispatch:rows', { shown: data.items.length, count: data.itemsTotal })}
-            </Text>
-            <Pagination
-              size="sm"
-              total={Math.ceil(data.itemsTotal / DISPATCH_ROWS_PAGE)}
-              value={page.pageNum}
-              onChange={(pageNum) => setPage({ ...page, pageNum })}
-            />
-          </Group>
-        )}
-      </Stack>
-    </Paper>
   );
 }

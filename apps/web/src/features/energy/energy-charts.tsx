@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { EnergyPeriod, EnergyRegionNode, EnergySeries } from '@sc/contracts';
 import { currentLanguage } from '@/i18n';
 import { areaLabel } from '@/features/region/area-tree';
-import { clockIn, dayOfMonthIn } from '@/utils/format';
+import { clockIn, dayOfMonthIn } from '@/utils/written-dates';
 
 /** One unit for a whole chart, so its axis reads evenly: kWh once the largest value reaches one. */
 function formatterFor(maxWh: number): (wh: number) => string {

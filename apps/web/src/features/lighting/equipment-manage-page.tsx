@@ -4,7 +4,6 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { PagePanel } from '@/components/page-panel';
 import { useLiveLamps } from './api';
-import { useLiveGateways } from './equipment-live';
 import { LampsTab } from './lamps-tab';
 import { EQUIPMENT_TABS, type EquipmentTab, type LampSearch } from './search';
 
@@ -22,7 +21,6 @@ export function EquipmentManagePage() {
   const navigate = route.useNavigate();
   const tab: EquipmentTab = search.tab ?? 'lamps';
   useLiveLamps();
-  useLiveGateways();
   const setTab = (next: EquipmentTab) => void navigate({ search: (old) => ({ ...old, tab: next === 'lamps' ? undefined : next }) });
   const openLamps = (filter: LampSearch) => void navigate({ search: { ...filter } });
 

@@ -3,7 +3,8 @@ import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
-import { ImportSlot } from './import-slot';
+import { Suspense } from 'react';
+import { LazyImportSlot } from './lazy-import-slot';
 
 /** Add, Refresh and Import data above an equipment list, each shown only to callers with its button. */
 export function EquipmentToolbar({
@@ -33,7 +34,9 @@ export function EquipmentToolbar({
           {t('lighting:equipment.refresh')}
         </Button>
       )}
-      <ImportSlot kind={kind} onImported={onRefresh} />
+      <Suspense fallback={null}>
+        <LazyImportSlot kind={kind} onImported={onRefresh} />
+      </Suspense>
     </Group>
   );
 }

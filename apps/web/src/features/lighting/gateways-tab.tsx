@@ -7,6 +7,7 @@ import { AreaCascader } from '@/components/area-cascader';
 import { FilterBar } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { EditDeleteCell } from '@/components/row-actions';
+import { useLiveGateways } from './equipment-live';
 import { RenewMqttAction } from '@/components/renew-mqtt-action';
 import { TableEmptyRow } from '@/components/table-parts';
 import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
@@ -149,6 +150,7 @@ export function GatewaysTab({ onOpenLamps }: { onOpenLamps: (gatewayId: string) 
   const regionLabel = useRegionLabel();
   const { draft, setDraft, query, filterBar, footer } = usePagedFilters<Filters>();
   const gateways = useGatewayPage(query);
+  useLiveGateways();
   const remove = useDeleteGateway();
   const canEdit = useButton(ButtonPermission.Edit);
   const canDelete = useButton(ButtonPermission.Delete);

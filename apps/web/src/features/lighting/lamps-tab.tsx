@@ -1,20 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Checkbox, Group, Table, Text } from '@mantine/core';
-import {
-  IconAdjustments,
-  IconBulb,
-  IconBulbOff,
-  IconEdit,
-  IconEye,
-  IconFolders,
-  IconKey,
-  IconLink,
-  IconPlus,
-  IconRefresh,
-  IconRouter,
-  IconTrash,
-  IconTransfer,
-} from '@tabler/icons-react';
+import { IconBulb, IconBulbOff, IconEdit, IconEye, IconKey, IconLink, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, DIMMING_LEVELS, DeviceFamily, DeviceType, type LampAction, type LampRow } from '@sc/contracts';
@@ -29,23 +15,23 @@ import { notifyError, notifySuccess } from '@/components/notify';
 import { useButton } from '@/auth/session-store';
 import { paging } from '@/navigation/search-params';
 import { formatTime } from '@/utils/format';
-import { DispatchDrawer } from '@/features/dispatch/dispatch-panel';
 import { describeLampDispatch, lightingKeys, useDeleteLamp, useLampControl, useLampPage } from './api';
 import { useBatchDeleteLamps } from './equipment-api';
 import { FaultList, LampStatusBadge, NetworkBadge } from './lamp-badges';
 import { LampFilters } from './lamp-filters';
 import type { EquipmentSearch, LampSearch } from './search';
 import { useRegionLabel } from '@/features/region/area-tree';
+import { loadNamespaces } from '@/i18n';
+import { LazyImportSlot } from './lazy-import-slot';
 
-// Dialogs and the drawer load when someone first opens one.
+// Dialogs and the drawers load when someone first opens one (the dispatch drawer with the first command).
+const DispatchDrawer = lazy(() => loadNamespaces(['dispatch']).then(() => import('@/features/dispatch/dispatch-drawer')));
 const LampFormModal = lazy(() => import('./lamp-form-modal').then((m) => ({ default: m.LampFormModal })));
 const LampDetailDrawer = lazy(() => import('./lamp-detail-drawer').then((m) => ({ default: m.LampDetailDrawer })));
 const EditMqttModal = lazy(() => import('./lamp-dialogs').then((m) => ({ default: m.EditMqttModal })));
 const BindGatewayModal = lazy(() => import('./lamp-dialogs').then((m) => ({ default: m.BindGatewayModal })));
 const BatchGatewayModal = lazy(() => import('./lamp-dialogs').then((m) => ({ default: m.BatchGatewayModal })));
 const MoveGroupModal = lazy(() => import('./lamp-dialogs').then((m) => ({ default: m.MoveGroupModal })));
-// The imports module's button (and, on click, its dialog) arrives just after the list.
-const ImportSlot = lazy(() => import('./import-slot').then((m) => ({ default: m.ImportSlot })));
 
 type Dialog =
   | { kind: 'form'; lamp: LampRow | null }
@@ -236,10 +222,10 @@ export function LampsTab({
           </Button>
         )}
         <Suspense fallback={null}>
-          <ImportSlot kind="lamp" onImported={refresh} />
+          <LazyImportSlot kind="lamp" onImported={refresh} />
         </Suspense>
         {can.sync && (
-          <Button variant="light" leftSection={<IconTransfer size={16} />} onClick={send('sync')} data-testid="lamp-sync">
+          <Button variant="light" onClick={send('sync')} data-testid="lamp-sync">
             {t('lighting:equipment.syncData')}
           </Button>
         )}
@@ -260,28 +246,17 @@ export function LampsTab({
             data={DIMMING_LEVELS.map((level) => ({ value: String(level), label: t('lighting:control.levelValue', { level }) }))}
             value={null}
             onChange={(v) => v !== null && send('dim', Number(v))()}
-            leftSection={<IconAdjustments size={16} />}
             w={170}
             data-testid="lamp-dim"
           />
         )}
         {can.batchGateway && (
-          <Button
-            variant="default"
-            leftSection={<IconRouter size={16} />}
-            onClick={withSelection(() => setDialog({ kind: 'gateway' }))}
-            data-testid="lamp-batch-gateway"
-          >
+          <Button variant="default" onClick={withSelection(() => setDialog({ kind: 'gateway' }))} data-testid="lamp-batch-gateway">
             {t('lighting:equipment.batchUpdateGateway')}
           </Button>
         )}
         {can.edit && (
-          <Button
-            variant="default"
-            leftSection={<IconFolders size={16} />}
-            onClick={withSelection(() => setDialog({ kind: 'group' }))}
-            data-testid="lamp-move-group"
-          >
+          <Button variant="default" onClick={withSelection(() => setDialog({ kind: 'group' }))} data-testid="lamp-move-group">
             {t('lighting:equipment.moveToGroup')}
           </Button>
         )}
@@ -374,12 +349,11 @@ export function LampsTab({
         </Table>
       </TableBox>
       <TableFooter total={lamps.data?.total ?? 0} pageNum={pageNum} pageSize={pageSize} onChange={(page) => onSearch({ ...query, ...page })} />
-      <DispatchDrawer
-        family={DeviceFamily.Lamp}
-        dispatchId={dispatch ?? null}
-        describe={describeLampDispatch}
-        onClose={() => onDispatch(undefined)}
-      />
+      {dispatch && (
+        <Suspense fallback={null}>
+          <DispatchDrawer family={DeviceFamily.Lamp} dispatchId={dispatch} describe={describeLampDispatch} onClose={() => onDispatch(undefined)} />
+        </Suspense>
+      )}
       {used && (
         <Suspense fallback={null}>
           <LampFormModal opened={dialog?.kind === 'form'} lamp={dialog?.kind === 'form' ? dialog.lamp : null} onClose={closeDialog} />

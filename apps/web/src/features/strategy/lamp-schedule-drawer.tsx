@@ -1,7 +1,7 @@
 import { Alert, Badge, Drawer, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { LampScheduleView } from '@sc/contracts';
-import { clockIn } from '@/utils/format';
+import { clockIn } from '@/utils/written-dates';
 import { useLampSchedule } from './api';
 
 /** A time of the lamp's own clock (its place's zone), as the lamp runs its schedule. */
