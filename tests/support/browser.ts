@@ -19,16 +19,28 @@ export type Viewport = { width: number; height: number };
  * Debian's Chromium driven by playwright-core: no browser download (`npx playwright install` is never needed).
  * CHROMIUM_PATH points elsewhere when the browser lives somewhere else.
  */
-export function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(join(WEB_DIST, 'index.html')))
     throw new Error(`${WEB_DIST} has no build: run \`cd apps/web && npx vite build\` (npm test does it for you)`);
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: install Debian's chromium or set CHROMIUM_PATH`);
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+  launched.add(browser);
+  browser.on('disconnected', () => launched.delete(browser));
+  return browser;
 }
+
+/** Browsers launched by this test file and not closed yet. */
+const launched = new Set<Browser>();
+
+// A browser launched beside a gateway that then failed to start is never handed to the test file's own clean-up
+// (`[gw, browser] = await Promise.all(...)` rejects first); left running, it would keep the whole test run alive.
+afterAll(async () => {
+  await Promise.all([...launched].map((browser) => browser.close().catch(() => undefined)));
+});
 
 const pageErrorLists = new WeakMap<Page, string[]>();
 

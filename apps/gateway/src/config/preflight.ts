@@ -24,14 +24,32 @@ export function unavailableMessage(service: ServiceName, url: string, reason: st
   ].join('\n');
 }
 
+/** How long start-up keeps asking a service that does not answer (busy, or reloading its accounts) before giving up. */
+export const SERVICE_PATIENCE_MS = 15_000;
+const RETRY_EVERY_MS = 500;
+
 /**
- * Checks each service in turn; the first that does not answer stops start-up with a message naming it. `reachOnly`:
- * a broker that refuses the gateway's login still answers (`check`, before the broker's accounts are written).
+ * Checks each service in turn; one that is not running (the connection refused) stops start-up at once with a message
+ * naming it, one that runs but does not answer yet is asked again every half second for `patienceMs` (a broker busy with
+ * a burst of connections or reloading its accounts answers a moment later). `reachOnly`: a broker that refuses the
+ * gateway's login still answers (`check`, before the broker's accounts are written).
  */
-export async function checkServices(config: AppConfig, services: ServiceName[] = ['postgres', 'redis', 'mqtt'], reachOnly = false): Promise<void> {
+export async function checkServices(
+  config: AppConfig,
+  services: ServiceName[] = ['postgres', 'redis', 'mqtt'],
+  reachOnly = false,
+  patienceMs = SERVICE_PATIENCE_MS,
+): Promise<void> {
   const urls: Record<ServiceName, string> = { postgres: config.databaseUrl, redis: config.redisUrl, mqtt: config.mqttUrl };
   for (const service of services) {
-    const health = await PROBES[service](urls[service], config.mqttLogin, reachOnly);
-    if (!health.ok) throw new ServiceUnavailableError(unavailableMessage(service, urls[service], health.error));
+    const deadline = Date.now() + patienceMs;
+    for (;;) {
+      const health = await PROBES[service](urls[service], config.mqttLogin, reachOnly);
+      if (health.ok) break;
+      const notRunning = /ECONNREFUSED/.test(health.error ?? '');
+      if (notRunning || Date.now() + RETRY_EVERY_MS > deadline)
+        throw new ServiceUnavailableError(unavailableMessage(service, urls[service], health.error));
+      await new Promise((resolve) => setTimeout(resolve, RETRY_EVERY_MS));
+    }
   }
 }
