@@ -164,6 +164,26 @@ describe('imports and lamp poles, end to end', () => {
     await zh.goto(`${consoleUrl}/lampPole/poleManage?name=E2E-POLE-1`);
     await zh.getByTestId('pole-row-E2E-POLE-1').getByText('福田区', { exact: true }).waitFor();
     expect(await zh.getByTestId('pole-row-E2E-POLE-1').textContent()).not.toContain('Futian District');
+
+    // A position out of range is refused under its field, in Chinese, as typed and unsent: never clamped to 90, 180.
+    const saves: string[] = [];
+    zh.on('request', (request) => {
+      if (request.url().endsWith('/api/lamp/poleAddOrEdit')) saves.push(request.url());
+    });
+    await zh.getByTestId('pole-add').click();
+    const form = zh.getByTestId('pole-form');
+    await form.locator('input[name=name]').fill('E2E clamp');
+    await form.locator('input[name=code]').fill('E2E-POLE-CLAMP');
+    await form.locator('input[name=latitude]').fill('200');
+    await form.locator('input[name=longitude]').fill('500');
+    await zh.getByTestId('pole-save').click();
+    await form.getByText('必须在 -90 到 90 之间', { exact: true }).waitFor();
+    await form.getByText('必须在 -180 到 180 之间', { exact: true }).waitFor();
+    expect(await form.locator('input[name=latitude]').inputValue()).toBe('200');
+    expect(await form.locator('input[name=longitude]').inputValue()).toBe('500');
+    expect(saves).toEqual([]);
+    expect(await gw.db.query(`SELECT id FROM device WHERE code = 'E2E-POLE-CLAMP'`)).toEqual([]);
+    expect(pageErrors(zh)).toEqual([]);
   }, 60_000);
 
   it('lets a visitor look at the poles without changing them; editors have no pole manage page', async () => {

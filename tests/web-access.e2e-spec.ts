@@ -102,35 +102,38 @@ describe('web console: access and session', () => {
     expect(pageErrors(page)).toEqual([]);
   });
 
-  it('logs out from a list page whose calls are still in flight without any red message, back to that page after sign-in', async () => {
-    const page = await open();
-    await page.goto(`${gw.baseUrl}/login?redirect=%2FsystemSetting%2FuserManage`);
-    await login(page, gw.baseUrl, 'admin');
-    await waitForPath(page, '/systemSetting/userManage');
-    await page.getByTestId('user-menu').waitFor();
-    // The next list call is still on its way when the user logs out; it then fails (the network dropped it).
-    let release: () => void = () => undefined;
-    const loggedOut = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/user/userPage', async (route) => {
-      await loggedOut;
-      await route.abort('failed');
-    });
-    const listCalled = page.waitForRequest('**/api/user/userPage');
-    await page.reload();
-    await listCalled;
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('logout').click();
-    await waitForPath(page, '/login?redirect=%2FsystemSetting%2FuserManage');
-    release();
-    // Nothing of the ended session shows: no toast, no "Confirm logout".
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await toasts(page).count()).toBe(0);
-    expect(await page.getByRole('dialog', { name: 'Confirm logout' }).count()).toBe(0);
-    await page.unroute('**/api/user/userPage');
-    await login(page, gw.baseUrl, 'admin');
-    await waitForPath(page, '/systemSetting/userManage');
-    expect(pageErrors(page)).toEqual([]);
-  });
+  it.each(['en', 'zh'] as const)(
+    'logs out from a list page whose calls are still in flight without any red message, back to that page after sign-in (%s)',
+    async (language) => {
+      const page = await suite.open(undefined, undefined, { language });
+      await page.goto(`${gw.baseUrl}/login?redirect=%2FsystemSetting%2FuserManage`);
+      await login(page, gw.baseUrl, 'admin');
+      await waitForPath(page, '/systemSetting/userManage');
+      await page.getByTestId('user-menu').waitFor();
+      // The next list call is still on its way when the user logs out; it then fails (the network dropped it).
+      let release: () => void = () => undefined;
+      const loggedOut = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/user/userPage', async (route) => {
+        await loggedOut;
+        await route.abort('failed');
+      });
+      const listCalled = page.waitForRequest('**/api/user/userPage');
+      await page.reload();
+      await listCalled;
+      await page.getByTestId('user-menu').click();
+      await page.getByTestId('logout').click();
+      await waitForPath(page, '/login?redirect=%2FsystemSetting%2FuserManage');
+      release();
+      // Nothing of the ended session shows: no toast, no "Confirm logout".
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await toasts(page).count()).toBe(0);
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      await page.unroute('**/api/user/userPage');
+      await login(page, gw.baseUrl, 'admin');
+      await waitForPath(page, '/systemSetting/userManage');
+      expect(pageErrors(page)).toEqual([]);
+    },
+  );
 
   it('does not offer "Confirm logout" after the user logged out themselves, even when the socket hears of it first', async () => {
     const page = await open();
