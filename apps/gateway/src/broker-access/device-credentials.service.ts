@@ -35,36 +35,45 @@ export class DeviceCredentials {
     return { username, password: derivedMqttPassword(secret, username, generation) };
   }
 
-  /** Gives the device a new credential generation (inside the caller's transaction) and answers its new login. */
+  /** Gives a registry device a new credential generation (inside the caller's transaction) and answers its new login. */
   async rotate(tx: EntityManager, deviceId: number): Promise<MqttCredentials | undefined> {
-    // An UPDATE answers [rows, affected] through TypeORM.
-    const [rows]: [{ type: DeviceType; code: string; generation: number }[], number] = await tx.query(
-      `UPDATE device SET mqtt_generation = nextval('mqtt_credential_seq') WHERE id = $1 RETURNING type, code, mqtt_generation AS generation`,
-      [deviceId],
-    );
-    const row = rows[0];
-    const family = row && FAMILY_OF_DEVICE_TYPE[row.type];
-    return family ? this.of(family, row.code, row.generation) : undefined;
+    const row = await nextGeneration(tx, 'device', deviceId);
+    const family = row?.type !== undefined ? FAMILY_OF_DEVICE_TYPE[row.type] : undefined;
+    return row && family ? this.of(family, row.code, row.generation) : undefined;
   }
 
   /**
-   * Edit MQTT without a new code: the device of `family` with record `id` gets a new credential generation and its new
-   * login is answered (a lamp gateway by its own id, any other device by its registry id). Unknown: not found.
+   * Edit MQTT without a new code, and a lamp gateway's new code: the device of `family` with record `id` gets a new
+   * credential generation and its new login is answered (a lamp gateway by its own id, any other device by its
+   * registry id). Unknown: not found.
    */
   async renew(tx: EntityManager, family: DeviceFamily, id: number): Promise<MqttCredentials | undefined> {
-    // An UPDATE answers [rows, affected] through TypeORM.
-    const [rows]: [{ code: string; generation: number }[], number] =
+    const row =
       family === DeviceFamily.LampGateway
-        ? await tx.query(
-            `UPDATE lamp_gateway SET mqtt_generation = nextval('mqtt_credential_seq') WHERE id = $1 RETURNING code, mqtt_generation AS generation`,
-            [id],
-          )
-        : await tx.query(
-            `UPDATE device SET mqtt_generation = nextval('mqtt_credential_seq') WHERE id = $1 AND type = $2
-              RETURNING code, mqtt_generation AS generation`,
-            [id, DEVICE_TYPE_OF_FAMILY[family]],
-          );
-    if (!rows[0]) throw AppException.notFound();
-    return this.of(family, rows[0].code, rows[0].generation);
+        ? await nextGeneration(tx, 'lamp_gateway', id)
+        : await nextGeneration(tx, 'device', id, DEVICE_TYPE_OF_FAMILY[family]);
+    if (!row) throw AppException.notFound();
+    return this.of(family, row.code, row.generation);
   }
+}
+
+/**
+ * Raises one record's credential generation (`device`, of `type` when given, or `lamp_gateway`): the triggers on the
+ * column tell the broker's writer. Answers the record's code, generation and registry type, or undefined when none.
+ */
+async function nextGeneration(
+  tx: EntityManager,
+  table: 'device' | 'lamp_gateway',
+  id: number,
+  type?: DeviceType,
+): Promise<{ code: string; generation: number; type?: DeviceType } | undefined> {
+  const typed = table === 'device';
+  // An UPDATE answers [rows, affected] through TypeORM.
+  const [rows]: [{ code: string; generation: number; type?: DeviceType }[], number] = await tx.query(
+    `UPDATE ${table} SET mqtt_generation = nextval('mqtt_credential_seq')
+      WHERE id = $1${type === undefined ? '' : ' AND type = $2'}
+      RETURNING code, mqtt_generation AS generation${typed ? ', type' : ''}`,
+    type === undefined ? [id] : [id, type],
+  );
+  return rows[0];
 }

@@ -116,11 +116,7 @@ export class GatewaysService {
         );
         if (!recoded) return { id: dto.id };
         // A new MQTT identity: a new login, and the old one ends.
-        const [[row]]: [{ generation: number }[], number] = await tx.query(
-          `UPDATE lamp_gateway SET mqtt_generation = nextval('mqtt_credential_seq') WHERE id = $1 RETURNING mqtt_generation AS generation`,
-          [dto.id],
-        );
-        return { id: dto.id, mqtt: this.credentials.of(DeviceFamily.LampGateway, dto.gatewayId, row.generation) };
+        return { id: dto.id, mqtt: await this.credentials.renew(tx, DeviceFamily.LampGateway, dto.id) };
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw AppException.taken('gatewayId', 'gatewayCodeTaken', { code: dto.gatewayId });

@@ -12,6 +12,13 @@ export interface PageSearch {
   pageSize?: number;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The id of the dispatch a page follows (a UUID), kept in its address so a reload shows it again. */
+export function readDispatch(value: unknown): string | undefined {
+  return typeof value === 'string' && UUID.test(value) ? value : undefined;
+}
+
 export function readInt(value: unknown, min = 1, max = 1_000_000): number | undefined {
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
   return Number.isInteger(n) && n >= min && n <= max ? n : undefined;

@@ -7,18 +7,16 @@ import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, DIMMING_LEVELS, DeviceFamily, type DimmingLevel, type LampAction, type LampControlRequest } from '@sc/contracts';
 import { PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
-import { areaPathLabel, useAreaTree } from '@/components/area-cascader';
+import { useAreaTree } from '@/components/area-cascader';
 import { notifySuccess } from '@/components/notify';
 import { SelectionSummary } from '@/components/selection';
 import { useButton } from '@/auth/session-store';
-import { currentLanguage } from '@/i18n';
 import { paging } from '@/navigation/search-params';
-import { LAMP_PAGE_PATH, describeLampDispatch, useLampControl, useLampPage, useLiveLamps } from './api';
+import { describeLampDispatch, useLampControl, useLampPage, useLiveLamps } from './api';
 import { TelemetryCell } from './lamp-badges';
 import { LampFilters } from './lamp-filters';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
-import { confirmTargetCommand } from '@/features/dispatch/confirm-target';
-import { LampPickTable, TargetModeSwitch, TargetRegionField, useLampTarget } from './lamp-target';
+import { LampPickTable, TargetModeSwitch, TargetRegionField, confirmLampCommand, useLampTarget } from './lamp-target';
 
 const route = getRouteApi('/_auth/_shell/smartLamp/lampControl');
 
@@ -45,7 +43,7 @@ export function LampControlPage() {
 
   const rows = lamps.data?.list ?? [];
   const target = useLampTarget(rows.map((r) => r.id));
-  const { mode, selection, regionId } = target;
+  const { mode, selection } = target;
   const [level, setLevel] = useState<DimmingLevel>(60);
 
   const send = async (action: LampAction) => {
@@ -53,13 +51,7 @@ export function LampControlPage() {
     if (!to) return;
     const body: LampControlRequest = { ...to, action, ...(action === 'dim' ? { level } : {}) };
     const actionText = t(`lighting:dispatch.action.${action}`, { level });
-    const confirmed = await confirmTargetCommand(to, {
-      listPath: LAMP_PAGE_PATH,
-      devices: (count) => t('lighting:control.confirmLamps', { action: actionText, count }),
-      region: (count) =>
-        t('lighting:control.confirmRegion', { action: actionText, count, region: areaPathLabel(tree, regionId!, currentLanguage()) }),
-      testId: 'control-confirm',
-    });
+    const confirmed = await confirmLampCommand(to, actionText, tree, { testId: 'control-confirm' });
     if (!confirmed) return;
     control.mutate(body, {
       onSuccess: ({ dispatchId }) => {

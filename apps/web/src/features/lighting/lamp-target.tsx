@@ -2,11 +2,14 @@ import { useState } from 'react';
 import { SegmentedControl, Table, type MantineFontSize } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { LampRow } from '@sc/contracts';
-import { AreaCascader } from '@/components/area-cascader';
+import { AreaCascader, areaPathLabel } from '@/components/area-cascader';
+import { confirmTargetCommand } from '@/features/dispatch/confirm-target';
+import { currentLanguage, i18next } from '@/i18n';
 import { notifyError } from '@/components/notify';
 import { SelectPageHeader, SelectableRow, usePageSelection, type PageSelection } from '@/components/selection';
 import { NameCode } from '@/components/table-parts';
 import { ColumnCells, ColumnHeads, PinnedActionsCell, TableBox, useTableColumns, type Column } from '@/components/table-columns';
+import { LAMP_PAGE_PATH } from './api';
 import { LampStatusBadge, NetworkBadge } from './lamp-badges';
 
 export type TargetMode = 'lamps' | 'region';
@@ -42,6 +45,29 @@ export function useLampTarget(pageIds: number[]) {
 }
 
 export type LampTargetState = ReturnType<typeof useLampTarget>;
+
+/**
+ * Confirms `action` for the picked lamps ("… for 3 lamps.") or for a region's, counted just before asking ("… for the
+ * 12 lamps in Futian District and its sub-regions."); `tree` names the region. Resolves true when confirmed.
+ */
+export function confirmLampCommand(
+  to: LampTarget,
+  action: string,
+  tree: Parameters<typeof areaPathLabel>[0],
+  options: { confirm?: string; testId?: string } = {},
+): Promise<boolean> {
+  return confirmTargetCommand(to, {
+    listPath: LAMP_PAGE_PATH,
+    devices: (count) => i18next.t('lighting:control.confirmLamps', { action, count }),
+    region: (count) =>
+      i18next.t('lighting:control.confirmRegion', {
+        action,
+        count,
+        region: 'regionId' in to ? areaPathLabel(tree, to.regionId, currentLanguage()) : '',
+      }),
+    ...options,
+  });
+}
 
 /** Lamps or region. */
 export function TargetModeSwitch({

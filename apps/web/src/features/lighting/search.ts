@@ -1,5 +1,5 @@
 import { LAMP_NAME_MAX, LampStatus, OnlineState } from '@sc/contracts';
-import { compact, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
+import { compact, readDispatch, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
 
 const LAMP_STATUSES = Object.values(LampStatus).filter((v): v is LampStatus => typeof v === 'number');
 
@@ -32,11 +32,6 @@ export function validateLampSearch(search: Record<string, unknown>): LampSearch 
 
 export const EQUIPMENT_TABS = ['gateways', 'loops', 'lamps', 'groups'] as const;
 export type EquipmentTab = (typeof EQUIPMENT_TABS)[number];
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The dispatch a page follows, from its address. */
-const readDispatch = (value: unknown) => (typeof value === 'string' && UUID.test(value) ? value : undefined);
 
 /**
  * The equipment page keeps its tab in the address too, and the dispatch its lamp commands started; the lamp filters

@@ -3,15 +3,13 @@ import { Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import type { StrategyRow } from '@sc/contracts';
-import { areaPathLabel, useAreaTree } from '@/components/area-cascader';
+import { useAreaTree } from '@/components/area-cascader';
 import { notifySuccess } from '@/components/notify';
 import { TableFooter } from '@/components/table-footer';
 import { FormActions } from '@/components/form-actions';
 import { useIsMobile } from '@/layout/use-is-mobile';
-import { confirmTargetCommand } from '@/features/dispatch/confirm-target';
-import { LAMP_PAGE_PATH, useLampPage } from '@/features/lighting/api';
-import { currentLanguage } from '@/i18n';
-import { LampPickTable, TargetModeSwitch, TargetRegionField, useLampTarget } from '@/features/lighting/lamp-target';
+import { useLampPage } from '@/features/lighting/api';
+import { LampPickTable, TargetModeSwitch, TargetRegionField, confirmLampCommand, useLampTarget } from '@/features/lighting/lamp-target';
 import { useDistributeStrategy } from './api';
 
 /** Pick lamps (any number of pages) or a region, and distribute the strategy to them; answers the dispatch id. */
@@ -44,12 +42,7 @@ export function DistributeModal({
     const to = target.picked({ lamps: t('messages:selectListItem'), region: t('strategy:distribute.regionRequired') });
     if (!to) return;
     const action = t('strategy:distribute.title', { name: strategy.name });
-    const confirmed = await confirmTargetCommand(to, {
-      listPath: LAMP_PAGE_PATH,
-      devices: (count) => t('lighting:control.confirmLamps', { action, count }),
-      region: (count) => t('lighting:control.confirmRegion', { action, count, region: areaPathLabel(tree, target.regionId!, currentLanguage()) }),
-      confirm: t('strategy:distribute.confirm'),
-    });
+    const confirmed = await confirmLampCommand(to, action, tree, { confirm: t('strategy:distribute.confirm') });
     if (!confirmed) return;
     distribute.mutate(
       { id: strategy.id, ...to },

@@ -1,7 +1,5 @@
 import { LAMP_NAME_MAX } from '@sc/contracts';
-import { compact, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { compact, readDispatch, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
 
 /** The strip list's page and filters, and the dispatch being followed, kept in the address. */
 export interface StripSearch extends PageSearch {
@@ -15,6 +13,6 @@ export function validateStripSearch(search: Record<string, unknown>): StripSearc
     ...readPage(search),
     lampName: readText(search.lampName, LAMP_NAME_MAX),
     regionId: readInt(search.regionId),
-    dispatch: typeof search.dispatch === 'string' && UUID.test(search.dispatch) ? search.dispatch : undefined,
+    dispatch: readDispatch(search.dispatch),
   });
 }
