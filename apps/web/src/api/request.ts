@@ -1,6 +1,6 @@
 import { ResultCode, type ApiResponse } from '@sc/contracts';
 import { apiLanguage, i18next } from '@/i18n';
-import { getToken } from '@/auth/token';
+import { getToken, sessionEndedHere } from '@/auth/token';
 import { notifyError } from '@/components/notify';
 import { confirmLoggedOut } from '@/auth/logged-out-dialog';
 import { afterFeedsJoined } from '@/realtime/feed-gate';
@@ -33,6 +33,8 @@ export interface RequestOptions {
   base?: string;
   /** The token to send instead of the stored one (logout sends the token it has just forgotten). */
   token?: string;
+  /** A call that needs no session (signing in): it goes even just after this tab logged out. */
+  anonymous?: boolean;
 }
 
 export function requestHeaders(tokenOverride?: string): Record<string, string> {
@@ -70,6 +72,10 @@ export async function request<T>(method: 'GET' | 'POST', path: string, options: 
   // its failure is nobody's business any more, and shows nothing.
   const madeFor = getToken();
   const quiet = () => options.silent || getToken() !== madeFor;
+  // A call the page being left starts after this tab logged out has no session: it is not sent and shows nothing.
+  if (!madeFor && options.token === undefined && !options.anonymous && sessionEndedHere()) {
+    throw new ApiError(i18next.t('messages:loggedOut'), ResultCode.LoggedOut);
+  }
   const headers = requestHeaders(options.token);
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;

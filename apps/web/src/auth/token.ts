@@ -15,11 +15,25 @@ export function getToken(): string | undefined {
   return Cookies.get(TOKEN_COOKIE) || undefined;
 }
 
+/**
+ * Whether this tab ended its own session (log-out, Re-Login) and nobody has signed in since. The page being left
+ * may still start calls in that moment (its lists refetch when the cache is cleared); they have no session to
+ * belong to and are not sent. A cookie that went away by other means (another tab logged out) is not this: those
+ * calls still go, and their answer offers to log in again.
+ */
+let endedHere = false;
+
+export function sessionEndedHere(): boolean {
+  return endedHere && !getToken();
+}
+
 export function setToken(token: string): void {
+  endedHere = false;
   Cookies.set(TOKEN_COOKIE, token, { sameSite: 'Strict', secure: window.location.protocol === 'https:' });
 }
 
 export function removeToken(): void {
+  endedHere = true;
   Cookies.remove(TOKEN_COOKIE);
 }
 
