@@ -14,6 +14,8 @@ import { DEMO_STRATEGIES, loadDemoStrategies } from './demo/demo-strategies';
 import { DEMO_ENERGY_DAYS, loadDemoAlarmsAndEnergy } from './demo/demo-alarms-energy';
 import { createConsoleApp, createUploadApp } from './http-app';
 import { BrokerAccessSync } from './broker-access/broker-access-sync';
+import { BrokerHook } from './broker-access/broker-hook';
+import { EmqxSessions } from './broker-access/emqx-sessions';
 import { derivedMqttPassword, waitForMqttLogin } from '@sc/messaging';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -60,21 +62,42 @@ async function seedDemo(config: AppConfig): Promise<void> {
   say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
 }
 
+/** The broker's accounts as this process serves them: files, the broker hook, EMQX sessions (any of them). */
+interface BrokerAccess {
+  sync: BrokerAccessSync;
+  stop(): Promise<void>;
+}
+
 /**
- * Starts writing the broker's accounts from the registry, when this gateway is the one that does it
- * (MQTT_BROKER_ACCESS_DIR), and waits until the broker takes the gateway's own account.
+ * Starts keeping the broker's accounts from the registry, when this gateway is the one that does it (Mosquitto's
+ * files with MQTT_BROKER_ACCESS_DIR, the broker hook for EMQX with MQTT_HOOK_PORT), and waits until the broker
+ * takes the gateway's own account.
  */
-async function startBrokerAccess(config: AppConfig): Promise<BrokerAccessSync | null> {
-  if (!config.brokerAccess) return null;
-  const sync = new BrokerAccessSync(config.databaseUrl, config.brokerAccess);
+async function startBrokerAccess(config: AppConfig): Promise<BrokerAccess | null> {
+  const settings = config.brokerAccess;
+  if (!settings) return null;
+  const sessions = settings.emqx ? new EmqxSessions(settings.emqx) : null;
+  const sync = new BrokerAccessSync(config.databaseUrl, { ...settings, onRevoked: sessions ? (names) => sessions.revoke(names) : undefined });
   await sync.start();
-  say(`MQTT broker accounts written to ${config.brokerAccess.dir}: ${sync.accounts}`);
+  if (settings.dir) say(`MQTT broker accounts written to ${settings.dir}: ${sync.accounts}`);
+  const hook = settings.hook ? new BrokerHook(sync, { secret: settings.secret, token: settings.hook.token }) : null;
+  if (hook && settings.hook) {
+    const port = await hook.listen(settings.hook.port, settings.hook.host);
+    say(`MQTT broker hook (EMQX HTTP authentication) on ${settings.hook.host}:${port}/mqtt/authenticate: ${sync.accounts} accounts`);
+  }
   if (config.mqttLogin) {
     await waitForMqttLogin(config.mqttUrl, config.mqttLogin, 10_000, () => sync.reload()).catch((err: Error) => {
       throw new ServiceUnavailableError(unavailableMessage('mqtt', config.mqttUrl, err.message));
     });
   }
-  return sync;
+  return {
+    sync,
+    stop: async () => {
+      await hook?.stop();
+      sessions?.stop();
+      await sync.stop();
+    },
+  };
 }
 
 async function serve(config: AppConfig): Promise<void> {
@@ -118,9 +141,12 @@ async function main(): Promise<void> {
   if (command === 'broker-access') {
     // The broker's accounts only (a sidecar of the broker, docs/security.md): runs until stopped.
     await migrate(config);
-    const sync = await startBrokerAccess(config);
-    if (!sync) throw new UserFacingError('Set MQTT_BROKER_ACCESS_DIR and MQTT_CREDENTIAL_SECRET to write the broker accounts.');
-    const stop = () => void sync.stop().then(() => process.exit(0));
+    const access = await startBrokerAccess(config);
+    if (!access)
+      throw new UserFacingError(
+        'Set MQTT_CREDENTIAL_SECRET and MQTT_BROKER_ACCESS_DIR (Mosquitto) or MQTT_HOOK_PORT (EMQX) to serve the broker accounts.',
+      );
+    const stop = () => void access.stop().then(() => process.exit(0));
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
     return;

@@ -7,3 +7,4 @@ export * from './job-worker';
 export * from './mqtt-intake-connection';
 export * from './mqtt-login';
 export * from './broker-access';
+export * from './broker-rules';

@@ -5,12 +5,20 @@ import { BrokerAccessDir, derivedMqttPassword, mosquittoPasswordLine, platformSe
 import { Client } from 'pg';
 
 export interface BrokerAccessSettings {
-  /** The broker's access directory (its `password_file` and `acl_file` are `passwords` and `acl` in it). */
-  dir: string;
+  /**
+   * The broker's access directory (its `password_file` and `acl_file` are `passwords` and `acl` in it). None for a
+   * broker that asks the platform at each login instead (EMQX through the broker hook): then only the book is kept.
+   */
+  dir?: string;
   /** Mosquitto's pid file, for SIGHUP after a change. */
   pidFile?: string;
   /** The installation's credential secret (MQTT_CREDENTIAL_SECRET). */
   secret: string;
+  /**
+   * Told after a write of the accounts that were deleted or given a new password since the one before (a broker that
+   * does not drop their connections itself, EMQX, is asked to).
+   */
+  onRevoked?: (usernames: string[]) => void;
 }
 
 /** After an announcement, further ones within this window are taken together (an import of 10,000 lamps is one write). */
@@ -28,7 +36,7 @@ const LISTENER_NAME = 'sc-broker-access';
  */
 export class BrokerAccessSync {
   private readonly logger = new Logger(BrokerAccessSync.name);
-  private readonly access: BrokerAccessDir;
+  private readonly access: BrokerAccessDir | null;
   private readonly listener: NotificationListener;
   private readonly fragment: string;
   private timer?: NodeJS.Timeout;
@@ -43,12 +51,15 @@ export class BrokerAccessSync {
    * accounts that are new or rotated (three hashes an account are most of a full write). About 250 bytes an account.
    */
   private lines = new Map<string, { generation: number; line: string }>();
+  /** A lamp gateway's rules for the devices it speaks for, by username (from the last write). */
+  private rules = new Map<string, string[]>();
+  private loaded = false;
 
   constructor(
     private readonly databaseUrl: string,
     private readonly settings: BrokerAccessSettings,
   ) {
-    this.access = new BrokerAccessDir(settings.dir, { pidFile: settings.pidFile });
+    this.access = settings.dir ? new BrokerAccessDir(settings.dir, { pidFile: settings.pidFile }) : null;
     this.fragment = `platform-${new URL(databaseUrl).pathname.slice(1) || 'default'}`;
     this.listener = new NotificationListener({
       databaseUrl,
@@ -79,7 +90,22 @@ export class BrokerAccessSync {
 
   /** Signals the broker to read its files again (a login still refused after a write). */
   reload(): void {
-    this.access.reload();
+    this.access?.reload();
+  }
+
+  /** Whether the accounts have been read from the registry at least once. */
+  get ready(): boolean {
+    return this.loaded;
+  }
+
+  /** An account's credential generation as last read (its password derives from it); undefined: no such account. */
+  generationOf(username: string): number | undefined {
+    return this.lines.get(username)?.generation;
+  }
+
+  /** The access-list lines of one account beyond the shared ones (a lamp gateway's devices). */
+  rulesOf(username: string): readonly string[] {
+    return this.rules.get(username) ?? [];
   }
 
   /** Writes the accounts now (after whatever write is in progress). */
@@ -117,7 +143,7 @@ export class BrokerAccessSync {
   private async write(): Promise<void> {
     const started = Date.now();
     const { lines, rules, skipped } = await this.load();
-    const changed = await this.access.write(this.fragment, { accounts: [], lines, rules });
+    const changed = (await this.access?.write(this.fragment, { accounts: [], lines, rules })) ?? false;
     this.accounts = lines.length;
     if (skipped > 0) this.logger.warn(`${skipped} device codes cannot be MQTT usernames (DEVICE_CODE_PATTERN): those devices cannot log in`);
     if (changed) this.logger.log(`Broker accounts written: ${lines.length} (${Date.now() - started} ms)`);
@@ -175,7 +201,11 @@ export class BrokerAccessSync {
         // gateway is also what the light reports, so it must never create one).
         rules.get(mqttUsernames.device(DeviceFamily.LampGateway, light.gateway))?.push(...speaksForRules(light.family, light.code));
       }
+      const revoked = this.loaded ? [...previous].filter(([username, made]) => current.get(username)?.generation !== made.generation) : [];
       this.lines = current;
+      this.rules = rules;
+      this.loaded = true;
+      if (revoked.length > 0) this.settings.onRevoked?.(revoked.map(([username]) => username));
       return { lines: accounts, rules, skipped };
     } finally {
       await client.end();

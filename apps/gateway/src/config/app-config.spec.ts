@@ -28,6 +28,31 @@ describe('configuration', () => {
     expect(loadConfig({ ALLOWED_HOSTS: '*' }).allowedHosts).toEqual([]);
   });
 
+  it("serves the broker's accounts as files (Mosquitto), through the hook (EMQX), or not at all; a hook needs its token", () => {
+    const secret = { MQTT_CREDENTIAL_SECRET: 's'.repeat(32) };
+    expect(loadConfig({}).brokerAccess).toBeNull();
+    expect(loadConfig({ MQTT_BROKER_ACCESS_DIR: '/access' }).brokerAccess).toBeNull();
+    expect(loadConfig({ ...secret, MQTT_BROKER_ACCESS_DIR: '/access' }).brokerAccess).toEqual({
+      dir: '/access',
+      secret: secret.MQTT_CREDENTIAL_SECRET,
+    });
+    expect(() => loadConfig({ ...secret, MQTT_HOOK_PORT: '8090' })).toThrow(/MQTT_HOOK_TOKEN/);
+    expect(() => loadConfig({ ...secret, MQTT_HOOK_PORT: '8090', MQTT_HOOK_TOKEN: 'short' })).toThrow(/MQTT_HOOK_TOKEN/);
+    const hook = loadConfig({
+      ...secret,
+      MQTT_HOOK_PORT: '8090',
+      MQTT_HOOK_TOKEN: 't'.repeat(24),
+      EMQX_API_URL: 'http://emqx-api:18083',
+      EMQX_API_KEY: 'key',
+      EMQX_API_SECRET: 'api-secret',
+    }).brokerAccess;
+    expect(hook).toEqual({
+      secret: secret.MQTT_CREDENTIAL_SECRET,
+      hook: { port: 8090, host: '0.0.0.0', token: 't'.repeat(24) },
+      emqx: { url: 'http://emqx-api:18083', key: 'key', secret: 'api-secret' },
+    });
+  });
+
   it('believes only the forwarding hops it is told about', () => {
     expect(parseTrustProxy(undefined)).toBe(false);
     expect(parseTrustProxy('0')).toBe(false);

@@ -1,5 +1,18 @@
 import { MqttService } from '@sc/contracts';
 import { serviceMqttLogin, type MqttLogin } from '@sc/messaging';
+/**
+ * How the platform hands its MQTT accounts to the broker (docs/security.md): Mosquitto's files (MQTT_BROKER_ACCESS_DIR,
+ * MQTT_BROKER_PID_FILE), and/or the broker hook that EMQX asks at each login (MQTT_HOOK_PORT, MQTT_HOOK_TOKEN), with
+ * EMQX's REST API to end revoked devices' sessions (EMQX_API_URL, EMQX_API_KEY, EMQX_API_SECRET).
+ */
+export interface BrokerAccessConfig {
+  dir?: string;
+  pidFile?: string;
+  secret: string;
+  hook?: { port: number; host: string; token: string };
+  emqx?: { url: string; key: string; secret: string };
+}
+
 /** Settings come from the environment; every default points at the local services on their standard ports. */
 export interface AppConfig {
   port: number;
@@ -15,7 +28,7 @@ export interface AppConfig {
    * (MQTT_BROKER_PID_FILE, for SIGHUP) and the credential secret (MQTT_CREDENTIAL_SECRET); null when this gateway does
    * not write them (another process does, or the broker takes anonymous clients).
    */
-  brokerAccess: { dir: string; pidFile?: string; secret: string } | null;
+  brokerAccess: BrokerAccessConfig | null;
   /** The installation's credential secret (MQTT_CREDENTIAL_SECRET): device passwords are derived from it. */
   mqttCredentialSecret?: string;
   /** Prefix of every Redis key and channel, so installations (and test runs) sharing a server stay apart. */
@@ -82,10 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     mqttUrl: env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
     mqttLogin: serviceMqttLogin(MqttService.Gateway, env),
-    brokerAccess:
-      env.MQTT_BROKER_ACCESS_DIR && env.MQTT_CREDENTIAL_SECRET
-        ? { dir: env.MQTT_BROKER_ACCESS_DIR, pidFile: env.MQTT_BROKER_PID_FILE || undefined, secret: env.MQTT_CREDENTIAL_SECRET }
-        : null,
+    brokerAccess: brokerAccessConfig(env),
     mqttCredentialSecret: env.MQTT_CREDENTIAL_SECRET || undefined,
     redisPrefix: env.REDIS_PREFIX ?? 'sc:',
     sessionTtlSeconds: int(env.SESSION_TTL_HOURS, 12) * 3600,
@@ -124,3 +134,21 @@ export function parseTrustProxy(value: string | undefined): false | number | str
 }
 
 export { redactUrl } from '@sc/database';
+
+function brokerAccessConfig(env: NodeJS.ProcessEnv): BrokerAccessConfig | null {
+  const secret = env.MQTT_CREDENTIAL_SECRET;
+  const hookPort = int(env.MQTT_HOOK_PORT, 0);
+  if (!secret || (!env.MQTT_BROKER_ACCESS_DIR && !hookPort)) return null;
+  if (hookPort && (env.MQTT_HOOK_TOKEN ?? '').length < 16)
+    throw new Error('MQTT_HOOK_PORT needs MQTT_HOOK_TOKEN (at least 16 characters): the broker sends it with every login it asks about');
+  return {
+    dir: env.MQTT_BROKER_ACCESS_DIR || undefined,
+    pidFile: env.MQTT_BROKER_PID_FILE || undefined,
+    secret,
+    hook: hookPort ? { port: hookPort, host: env.MQTT_HOOK_HOST ?? '0.0.0.0', token: env.MQTT_HOOK_TOKEN! } : undefined,
+    emqx:
+      env.EMQX_API_URL && env.EMQX_API_KEY && env.EMQX_API_SECRET
+        ? { url: env.EMQX_API_URL, key: env.EMQX_API_KEY, secret: env.EMQX_API_SECRET }
+        : undefined,
+  };
+}
