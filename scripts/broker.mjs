@@ -50,13 +50,13 @@ export function freePort() {
  * (anonymous clients refused, limits, persistence) is used as shipped. The access files start empty: nobody logs in
  * until the platform's writer has made them.
  */
-export function brokerConfig(port) {
+export function brokerConfig(port, devicePort) {
   // A directory of its own, writable by the user Mosquitto drops to when started as root.
   const dir = mkdtempSync(join(tmpdir(), 'sc-mosquitto-'));
   chmodSync(dir, 0o777);
   const shipped = readFileSync(SHIPPED_BROKER_CONF, 'utf8')
     .split('\n')
-    .filter((line) => !/^\s*(listener|port|bind_address|pid_file|password_file|acl_file)\b/.test(line));
+    .filter((line) => !/^\s*(listener|port|bind_address|pid_file|password_file|acl_file|use_username_as_clientid)\b/.test(line));
   const pidFile = join(dir, 'mosquitto.pid');
   const confFile = join(dir, 'mosquitto.conf');
   const accessDir = join(dir, 'access');
@@ -68,6 +68,8 @@ export function brokerConfig(port) {
     [
       `# Made from ${SHIPPED_BROKER_CONF} by scripts/broker.mjs`,
       `listener ${port} 127.0.0.1`,
+      // The devices' listener, as shipped: a client's id is its username there.
+      ...(devicePort ? [`listener ${devicePort} 127.0.0.1`, 'use_username_as_clientid true'] : []),
       `pid_file ${pidFile}`,
       `password_file ${join(accessDir, 'passwords')}`,
       `acl_file ${join(accessDir, 'acl')}`,
@@ -81,14 +83,20 @@ export function brokerConfig(port) {
  * Starts Mosquitto with the shipped configuration on `port` (a free one when not given) and waits until it accepts
  * connections. Answers its URL, its configuration and pid files (for a test that restarts it) and `stop()`.
  */
-export async function startProjectBroker({ port, quiet = true } = {}) {
+export async function startProjectBroker({ port, devicePort, quiet = true } = {}) {
   const chosen = port ?? (await freePort());
-  if (await portAnswers(chosen)) {
-    throw new Error(
-      `Port ${chosen} is already taken: stop what listens there, or set MQTT_PORT to another port (or MQTT_URL to a broker of your own).`,
-    );
+  const forDevices = devicePort ?? (await freePort());
+  for (const [taken, name] of [
+    [chosen, 'MQTT_PORT'],
+    [forDevices, 'MQTT_DEVICE_PORT'],
+  ]) {
+    if (await portAnswers(taken)) {
+      throw new Error(
+        `Port ${taken} is already taken: stop what listens there, or set ${name} to another port (or MQTT_URL to a broker of your own).`,
+      );
+    }
   }
-  const { dir, confFile, pidFile, accessDir } = brokerConfig(chosen);
+  const { dir, confFile, pidFile, accessDir } = brokerConfig(chosen, forDevices);
   const child = spawn('mosquitto', ['-c', confFile], { stdio: quiet ? 'ignore' : 'inherit' });
   // Not a reason for the script to stay alive: it is stopped with the script (below).
   child.unref();
@@ -123,6 +131,8 @@ export async function startProjectBroker({ port, quiet = true } = {}) {
   return {
     port: chosen,
     url: `mqtt://127.0.0.1:${chosen}`,
+    /** The devices' listener (a client's id is its username there). */
+    deviceUrl: `mqtt://127.0.0.1:${forDevices}`,
     confFile,
     pidFile,
     accessDir,
@@ -142,16 +152,18 @@ export async function startProjectBroker({ port, quiet = true } = {}) {
 
 /**
  * The broker a script's services use: when MQTT_URL names none and Mosquitto is installed, the project's broker is
- * started (on `port`, a free one when not given) and MQTT_URL, MQTT_BROKER_CONF, MQTT_BROKER_PID_FILE and
+ * started (on `port`, and `devicePort` for the devices' listener, free ones when not given) and MQTT_URL,
+ * MQTT_DEVICE_URL, MQTT_BROKER_CONF, MQTT_BROKER_PID_FILE and
  * MQTT_BROKER_ACCESS_DIR are set for the script and its children, with a credential secret of this run
  * (MQTT_CREDENTIAL_SECRET) from which the gateway makes the broker's accounts and the simulator logs its devices in.
  * Answers the started broker, or null when MQTT_URL (or 127.0.0.1:1883) is used.
  */
-export async function projectBrokerUnlessGiven({ port } = {}) {
+export async function projectBrokerUnlessGiven({ port, devicePort } = {}) {
   if (process.env.MQTT_URL || !mosquittoInstalled()) return null;
-  const broker = await startProjectBroker({ port });
+  const broker = await startProjectBroker({ port, devicePort });
   Object.assign(process.env, {
     MQTT_URL: broker.url,
+    MQTT_DEVICE_URL: broker.deviceUrl,
     MQTT_BROKER_CONF: broker.confFile,
     MQTT_BROKER_PID_FILE: broker.pidFile,
     MQTT_BROKER_ACCESS_DIR: broker.accessDir,

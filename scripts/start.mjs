@@ -1,7 +1,7 @@
 // `npm start`: installs what is missing, builds, migrates, loads the demo data into an empty database, serves the
 // console and API on http://localhost:8080 (uploads on 8888), and runs the lighting worker with a simulated fleet
 // of the demo lamps talking to the MQTT broker: Mosquitto with the shipped configuration (deploy/mosquitto) on
-// 127.0.0.1:1884 (MQTT_PORT), unless MQTT_URL names a broker of your own.
+// 127.0.0.1:1884 (MQTT_PORT; devices on 1885, MQTT_DEVICE_PORT), unless MQTT_URL names a broker of your own.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { projectBrokerUnlessGiven } from './broker.mjs';
@@ -11,12 +11,16 @@ checkNode();
 ensureDependencies();
 ensureBuilt();
 
-const broker = await projectBrokerUnlessGiven({ port: Number(process.env.MQTT_PORT ?? 1884) }).catch((error) => fail(error.message));
-if (broker) say(`MQTT broker (deploy/mosquitto/mosquitto.conf) on ${broker.url}`);
+const broker = await projectBrokerUnlessGiven({
+  port: Number(process.env.MQTT_PORT ?? 1884),
+  devicePort: Number(process.env.MQTT_DEVICE_PORT ?? 1885),
+}).catch((error) => fail(error.message));
+if (broker) say(`MQTT broker (deploy/mosquitto/mosquitto.conf) on ${broker.url}, devices on ${broker.deviceUrl}`);
 else if (!process.env.MQTT_URL) {
   // docker compose's broker (no Mosquitto here): the gateway writes its accounts where the container reads them.
   process.env.MQTT_BROKER_ACCESS_DIR ??= join(root, '.mqtt-access');
   process.env.MQTT_CREDENTIAL_SECRET ??= randomBytes(32).toString('base64url');
+  process.env.MQTT_DEVICE_URL ??= 'mqtt://127.0.0.1:1884';
 }
 
 const gateway = 'dist/apps/gateway/main.js';

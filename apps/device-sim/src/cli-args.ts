@@ -5,7 +5,7 @@ export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | --co
        [--offline 0.05] [--telemetry-interval 10] [--lamps-per-gateway 50] [--individual | --multiplexed]
        [--clock-start 2026-11-21T17:00:00+08:00] [--clock-speed 60] [--clear-retained]
 --clear-retained: on stop, empty the retained states of the simulated devices and gateways.
-Environment: MQTT_URL (default mqtt://127.0.0.1:1883), DATABASE_URL (for --from-db), LOG_LEVEL; MQTT_CREDENTIAL_SECRET
+Environment: MQTT_URL (default mqtt://127.0.0.1:1883), MQTT_DEVICE_URL (the devices' listener; default MQTT_URL), DATABASE_URL (for --from-db), LOG_LEVEL; MQTT_CREDENTIAL_SECRET
 (devices log in with their own accounts) and MQTT_BROKER_ACCESS_DIR (accounts the simulator invents are granted there).`;
 
 export interface CliSettings {
@@ -68,6 +68,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
   return {
     fleet: {
       mqttUrl: env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
+      deviceMqttUrl: env.MQTT_DEVICE_URL || undefined,
       lamps,
       ackLatencyMs: parseLatency(values['ack-latency']),
       failureRate: number('failure-rate', values['failure-rate'], 0, 0, 1),

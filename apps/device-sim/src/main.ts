@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     'databaseUrl' in lampSource
       ? await startStripFleet({
           mqttUrl: settings.fleet.mqttUrl,
+          deviceMqttUrl: settings.fleet.deviceMqttUrl,
           strips: { databaseUrl: lampSource.databaseUrl },
           ackLatencyMs: settings.fleet.ackLatencyMs,
           failureRate: settings.fleet.failureRate,

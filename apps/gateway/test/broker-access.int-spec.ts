@@ -30,8 +30,8 @@ describe('MQTT accounts: every device and service logs in, and a device speaks o
   let sync: BrokerAccessSync;
   const clients: MqttClient[] = [];
 
-  async function connect(options: IClientOptions): Promise<MqttClient> {
-    const client = await mqtt.connectAsync(MQTT_URL, { clientId: `ba-${randomBytes(4).toString('hex')}`, reconnectPeriod: 0, ...options });
+  async function connect(options: IClientOptions, url = MQTT_URL): Promise<MqttClient> {
+    const client = await mqtt.connectAsync(url, { clientId: `ba-${randomBytes(4).toString('hex')}`, reconnectPeriod: 0, ...options });
     clients.push(client);
     return client;
   }
@@ -122,6 +122,25 @@ describe('MQTT accounts: every device and service logs in, and a device speaks o
     await quiet();
     expect(heardByA).toEqual([`${mqttTopics.of(DeviceFamily.Lamp, A, MqttChannel.Cmd)} for A`]);
     expect(heardByB).toEqual([`${mqttTopics.of(DeviceFamily.Lamp, B, MqttChannel.Cmd)} for B`]);
+  });
+
+  it("on the devices' listener a device cannot push another off by connecting under its client id", async () => {
+    const deviceUrl = process.env.MQTT_DEVICE_URL;
+    if (!deviceUrl) throw new Error('This test needs the project broker: run it through `npm test` (scripts/broker.mjs).');
+    const b = await connect({ ...device(B), clientId: B }, deviceUrl);
+    let bDropped = false;
+    b.on('close', () => (bDropped = true));
+    // A takes B's client id: the broker names A's connection after A's account instead, and B stays on.
+    const a = await connect({ ...device(A), clientId: B }, deviceUrl);
+    await quiet();
+    expect(bDropped).toBe(false);
+    expect(a.connected && b.connected).toBe(true);
+    // On the platform's listener (the services' own, not reachable by devices in an installation) it would have.
+    const c = await connect({ ...device(A), clientId: `${p}same` });
+    let cDropped = false;
+    c.on('close', () => (cDropped = true));
+    await connect({ ...device(B), clientId: `${p}same` });
+    await waitFor(() => cDropped || undefined);
   });
 
   it('a lamp gateway speaks for the lights bound to it and for no other', async () => {

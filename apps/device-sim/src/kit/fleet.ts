@@ -23,6 +23,12 @@ import { pickIndexes, planFleet, type DeviceSeed } from './plan';
 export interface SimulationOptions {
   /** Default mqtt://127.0.0.1:1883. */
   mqttUrl?: string;
+  /**
+   * Where the devices connect, when the broker has a listener of their own (MQTT_DEVICE_URL: there a client's id is
+   * its username, so no device can push another off). Default `mqttUrl`. The simulator's own service connection stays
+   * on `mqttUrl`.
+   */
+  deviceMqttUrl?: string;
   /** Time from receiving a command to acking it, drawn uniformly. Default 50–300 ms. */
   ackLatencyMs?: { min: number; max: number };
   /** Fraction of valid, live commands answered ok:false 'driver fault'. Default 0. */
@@ -259,6 +265,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
   private readonly random: Random;
   private readonly logger: Logger;
   private readonly mqttUrl: string;
+  private readonly deviceMqttUrl: string;
   private readonly latency: { min: number; max: number };
   private readonly connectTimeoutMs: number;
   private readonly secret?: string;
@@ -274,6 +281,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     this.random = options.random ?? Math.random;
     this.logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'device-sim' } });
     this.mqttUrl = options.mqttUrl ?? 'mqtt://127.0.0.1:1883';
+    this.deviceMqttUrl = options.deviceMqttUrl ?? this.mqttUrl;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.secret = options.credentialSecret ?? (process.env.MQTT_CREDENTIAL_SECRET || undefined);
     const access =
@@ -503,18 +511,18 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
       await this.access.write(this.fragment, { accounts, rules });
       this.granted = true;
       const access = this.access;
-      await waitForMqttLogin(this.mqttUrl, accounts[0], this.connectTimeoutMs, () => access.reload());
+      await waitForMqttLogin(this.deviceMqttUrl, accounts[0], this.connectTimeoutMs, () => access.reload());
     }
     // The registry's accounts are the platform's to make: wait for them (a simulator started beside the gateway).
     const first = registered ? [...this.devices.values()].find((d) => d.online && (d.individual || !d.gateway.generated)) : undefined;
     if (first) {
       const login = first.individual ? this.deviceLogin(first)! : this.gatewayLogin(first.gateway)!;
-      await waitForMqttLogin(this.mqttUrl, login, Math.max(this.connectTimeoutMs, 60_000));
+      await waitForMqttLogin(this.deviceMqttUrl, login, Math.max(this.connectTimeoutMs, 60_000));
     }
   }
 
   private createClient(clientId: string, willTopic: string, login: MqttLogin | undefined): MqttClient {
-    const client = mqtt.connect(this.mqttUrl, {
+    const client = mqtt.connect(this.deviceMqttUrl, {
       ...login,
       clientId,
       clean: true,
