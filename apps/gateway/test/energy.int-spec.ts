@@ -204,6 +204,23 @@ describe('lamp energy by region, per lamp and over time', () => {
         const month = (await admin.get<EnergySeries>(`/api/light/energySeries?period=month&date=2026-11-21&${query}`)).body.data;
         expect(month.points[20]).toEqual({ at: '2026-11-21T00:00:00.000+09:00', energyWh: 40, fullWh: 100 });
       }
+      // The tree and the lamp table count the lamp over its own day too, so the region's figure is its chart's sum.
+      const hangzhouOn = async (date: string) =>
+        find((await admin.get<EnergyTree>(`/api/light/energyTree?period=day&date=${date}`)).body.data.tree, 'Hangzhou')?.energyWh;
+      expect(await hangzhouOn('2026-11-21')).toBe(40);
+      expect(await hangzhouOn('2026-11-20')).toBe(0);
+      const rowOn = async (date: string) =>
+        (
+          await admin.post<PageResult<EnergyLampRow>>('/api/light/energyLampPage', {
+            pageNum: 1,
+            pageSize: 10,
+            period: 'day',
+            date,
+            regionId: hangzhou,
+          })
+        ).body.data.list.find((row) => row.id === lamp.d);
+      expect(await rowOn('2026-11-21')).toMatchObject({ energyWh: 40, fullWh: 100, savingWh: 60 });
+      expect(await rowOn('2026-11-20')).toMatchObject({ energyWh: 0 });
       const all = (await admin.get<EnergySeries>('/api/light/energySeries?period=day&date=2026-11-20')).body.data;
       expect(all.timeZone).toBe('Asia/Shanghai');
       expect(all.points[23]).toMatchObject({ at: '2026-11-20T23:00:00.000+08:00', energyWh: 40 + 99 });

@@ -30,7 +30,7 @@ export interface EnergyRegionNode extends EnergyFigures {
 /** GET /api/light/energyTree?period=&date= */
 export interface EnergyTree {
   period: EnergyPeriod;
-  /** The period's bounds (ISO 8601) in the installation's time zone. */
+  /** The period's bounds (ISO 8601) in the installation's time zone; a lamp in a region of another zone is counted over its own day or month. */
   from: string;
   to: string;
   timeZone: string;

@@ -28,17 +28,31 @@ interface Bounds {
   to: DateTime;
 }
 
-/** Each lamp's sums over [$1, $2): measured Wh, lit seconds, and rated power × lit time (full power). */
+/**
+ * Each region's clock: its own time zone, else the nearest region above it that names one, else the installation's
+ * ($3), as the lamps' schedules keep it (lamp-places.ts). Walked down from the top regions, so bad data with a cycle
+ * cannot loop.
+ */
+const REGION_ZONE = `region_zone AS (
+    SELECT id, coalesce(time_zone, $3) AS zone FROM region WHERE parent_id IS NULL
+    UNION ALL
+    SELECT r.id, coalesce(r.time_zone, z.zone) FROM region r JOIN region_zone z ON r.parent_id = z.id)`;
+
+/** A lamp's hours of the period: the wall-clock bounds $1 and $2 read on its own clock (its region's). */
+const LAMP_HOURS = `e.hour >= ($1::timestamp AT TIME ZONE coalesce(rz.zone, $3)) AND e.hour < ($2::timestamp AT TIME ZONE coalesce(rz.zone, $3))`;
+
+/** Each lamp's sums over its own day or month (with REGION_ZONE): measured Wh, lit seconds, rated power × lit time. */
 const PER_LAMP = `SELECT d.id, d.region_id, l.rated_power, coalesce(sum(e.energy_wh), 0) AS wh, coalesce(sum(e.lit_seconds), 0) AS lit,
          coalesce(sum(e.lit_seconds), 0) * l.rated_power / 3600 AS full_wh
     FROM device d JOIN lamp l ON l.device_id = d.id
-    LEFT JOIN lamp_energy_hourly e ON e.device_id = d.id AND e.hour >= $1 AND e.hour < $2
+    LEFT JOIN region_zone rz ON rz.id = d.region_id
+    LEFT JOIN lamp_energy_hourly e ON e.device_id = d.id AND ${LAMP_HOURS}
    WHERE d.type = ${DeviceType.SingleLamp}`;
 
 /** Conditions over single lamps whose first parameters are the period's bounds ($1, $2) and any `extra` after them. */
-function periodWhere(from: DateTime, to: DateTime, ...extra: unknown[]): Where {
+function periodWhere(from: string, to: string, ...extra: unknown[]): Where {
   const where = new Where();
-  where.params.push(from.toISO(), to.toISO(), ...extra);
+  where.params.push(from, to, ...extra);
   return where.add('d.type = ?', DeviceType.SingleLamp);
 }
 
@@ -64,7 +78,8 @@ function add(a: EnergyFigures, b: EnergyFigures): EnergyFigures {
 
 /**
  * Lamp energy from the hourly sums the lighting worker integrates: by region (rolled up the tree), per lamp, and as a
- * series. Days and months are those of the installation's time zone; the saving is what the lamps would have used at
+ * series. A lamp's day or month is that of its own clock (its region's time zone, as its schedule keeps it), so a
+ * lamp in another time zone counts its own night; the series follows the clock of the lamp or region it shows. The saving is what the lamps would have used at
  * their rated power while lit, less what they used (per lamp, never below 0).
  */
 @Injectable()
@@ -86,6 +101,12 @@ export class EnergyService {
     return this.timeZone;
   }
 
+  /** The period as wall-clock times (no zone): each lamp reads them on its own clock. */
+  private wallClock(period: EnergyPeriod, date: string): { from: string; to: string } {
+    const { from, to } = this.bounds(period, date, 'UTC');
+    return { from: from.toISO({ includeOffset: false }) as string, to: to.toISO({ includeOffset: false }) as string };
+  }
+
   private bounds(period: EnergyPeriod, date: string, timeZone = this.timeZone): Bounds {
     const day = DateTime.fromISO(date, { zone: timeZone });
     if (!day.isValid) throw AppException.field('date', 'energyDateInvalid');
@@ -97,15 +118,17 @@ export class EnergyService {
 
   async tree(q: EnergyQueryDto): Promise<EnergyTree> {
     const { from, to } = this.bounds(q.period, q.date);
+    const wall = this.wallClock(q.period, q.date);
     const [regions, sums] = await Promise.all([
       this.db.query(
         `SELECT id, region_name AS name, zh_cn AS "zhCn", en_us AS "enUs", remark, parent_id AS "parentId" FROM region ORDER BY sort, id`,
       ) as Promise<Omit<AreaTreeNode, 'childList'>[]>,
       this.db.query(
-        `SELECT region_id AS "regionId", count(*)::int AS lamps, sum(wh)::float8 AS wh, sum(full_wh)::float8 AS "fullWh",
+        `WITH RECURSIVE ${REGION_ZONE}
+         SELECT region_id AS "regionId", count(*)::int AS lamps, sum(wh)::float8 AS wh, sum(full_wh)::float8 AS "fullWh",
                 sum(greatest(full_wh - wh, 0))::float8 AS saving, sum(lit)::float8 AS lit
            FROM (${PER_LAMP} GROUP BY d.id, l.rated_power) per_lamp GROUP BY region_id`,
-        [from.toISO(), to.toISO()],
+        [wall.from, wall.to, this.timeZone],
       ) as Promise<{ regionId: number | null; lamps: number; wh: number; fullWh: number; saving: number; lit: number }[]>,
     ]);
     const own = new Map(sums.map((s) => [s.regionId, figures(s.wh, s.fullWh, s.saving, s.lit, s.lamps)]));
@@ -128,19 +151,21 @@ export class EnergyService {
   }
 
   async lampPage(q: EnergyLampPageDto): Promise<PageResult<EnergyLampRow>> {
-    const { from, to } = this.bounds(q.period, q.date);
-    const where = periodWhere(from, to)
+    const { from, to } = this.wallClock(q.period, q.date);
+    const where = periodWhere(from, to, this.timeZone)
       .addIf(q.regionId, `d.region_id IN (${REGION_AND_BELOW})`)
       .addIf(q.lampName, `lower(d.name) LIKE ?`, q.lampName && likeContains(q.lampName));
     const limit = where.params.length + 1;
     // The page and its total from one snapshot, as pagedQuery does; the LEFT JOIN keeps the total of an empty page.
     const rows: (EnergyLampRow & { total: number; present: number | null })[] = await this.db.query(
-      `WITH per_lamp AS (
+      `WITH RECURSIVE ${REGION_ZONE},
+       per_lamp AS (
          SELECT d.id, d.name AS "lampName", d.code AS "clientId", r.region_name AS "regionName", l.rated_power AS "ratedPower",
                 coalesce(sum(e.energy_wh), 0)::float8 AS "energyWh", (coalesce(sum(e.lit_seconds), 0) * l.rated_power / 3600)::float8 AS "fullWh",
                 coalesce(sum(e.lit_seconds), 0)::float8 / 3600 AS "litHours"
            FROM device d JOIN lamp l ON l.device_id = d.id LEFT JOIN region r ON r.id = d.region_id
-           LEFT JOIN lamp_energy_hourly e ON e.device_id = d.id AND e.hour >= $1 AND e.hour < $2
+           LEFT JOIN region_zone rz ON rz.id = d.region_id
+           LEFT JOIN lamp_energy_hourly e ON e.device_id = d.id AND ${LAMP_HOURS}
           ${where}
           GROUP BY d.id, r.region_name, l.rated_power)
        SELECT page.*, total.n AS total
@@ -170,7 +195,9 @@ export class EnergyService {
     const timeZone = await this.zoneOf(q);
     const { from, to } = this.bounds(q.period, q.date, timeZone);
     const unit = q.period === 'day' ? 'hour' : 'day';
-    const where = periodWhere(from, to, timeZone).addIf(q.regionId, `d.region_id IN (${REGION_AND_BELOW})`).addIf(q.id, `d.id = ?`);
+    const where = periodWhere(from.toISO() as string, to.toISO() as string, timeZone)
+      .addIf(q.regionId, `d.region_id IN (${REGION_AND_BELOW})`)
+      .addIf(q.id, `d.id = ?`);
     const rows: { at: Date; wh: number; fullWh: number }[] = await this.db.query(
       `SELECT date_trunc('${unit}', e.hour, $3) AS at, sum(e.energy_wh)::float8 AS wh, sum(e.lit_seconds * l.rated_power / 3600)::float8 AS "fullWh"
          FROM lamp_energy_hourly e JOIN device d ON d.id = e.device_id JOIN lamp l ON l.device_id = d.id
