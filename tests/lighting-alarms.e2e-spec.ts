@@ -178,8 +178,8 @@ describe('lighting: alarms live from simulated faults, and energy from simulated
       await browser?.close();
     });
 
-    async function open(path: string, ready: (page: Page) => Promise<unknown>): Promise<Page> {
-      const page = await newPage(browser, undefined, { storageState: asAdmin });
+    async function open(path: string, ready: (page: Page) => Promise<unknown>, language?: 'zh'): Promise<Page> {
+      const page = await newPage(browser, undefined, { storageState: asAdmin, ...(language ? { language, baseUrl: gw.baseUrl } : {}) });
       pages.push(page);
       await page.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
       const connected = socketConnected(page);
@@ -254,6 +254,21 @@ describe('lighting: alarms live from simulated faults, and energy from simulated
         lamps.idByCode.get(lamps.codes[1]),
       ]);
       expect(unchanged.rated_power).toBe(before.rated_power);
+      // The same refusals in Chinese: the catalogue's words, the value left as typed.
+      const zh = await open(`/smartLamp/energy?regionId=${region}&date=${await today()}`, (p) => p.getByTestId('energy-chart-time').waitFor(), 'zh');
+      await zh.getByTestId(`energy-lamp-${lamps.codes[1]}`).getByTestId('energy-rated-power-edit').click();
+      for (const [typed, message] of [
+        ['-5', '必须在 1 到 10000 之间'],
+        ['12.7', '必须是整数'],
+      ]) {
+        await zh.getByTestId('energy-rated-power-input').fill(typed);
+        await zh.getByTestId('energy-rated-power-save').click();
+        await zh.getByText(message, { exact: true }).waitFor({ timeout: 5000 });
+      }
+      expect(
+        (await gw.db.query<{ rated_power: number }>(`SELECT rated_power FROM lamp WHERE device_id = $1`, [lamps.idByCode.get(lamps.codes[1])]))[0]
+          .rated_power,
+      ).toBe(before.rated_power);
       await input.fill('120');
       await page.getByTestId('energy-rated-power-save').click();
       await page.locator(`[data-testid="energy-lamp-${lamps.codes[1]}"]`, { hasText: '120 W' }).waitFor({ timeout: 5000 });

@@ -128,6 +128,29 @@ describe('web console: lamp strategies', () => {
     expect(pageErrors(page)).toEqual([]);
   });
 
+  it('names an empty period under its own fields in Japanese too, and sends nothing', async () => {
+    const ja = await newPage(browser, undefined, { storageState: asAdmin, language: 'ja', baseUrl: gw.baseUrl });
+    try {
+      const saves: string[] = [];
+      ja.on('request', (request) => {
+        if (request.url().endsWith('/api/light/strategyAddOrEdit')) saves.push(request.url());
+      });
+      await ja.goto(`${gw.baseUrl}/smartLamp/lampStrategy`);
+      await ja.getByTestId('strategy-add').click();
+      await ja.getByTestId('strategy-form').locator('input[name=name]').fill(`${name} ja`);
+      await ja.getByTestId('strategy-add-period').click();
+      await ja.getByTestId('strategy-save').click();
+      const second = ja.getByTestId('strategy-period-1');
+      await second.getByText('時刻を入力してください').first().waitFor();
+      expect(await second.getByText('明るさを入力してください').count()).toBe(1);
+      expect(await ja.getByText(/periods\[|The time cannot be empty/).count()).toBe(0);
+      expect(saves).toEqual([]);
+      expect(pageErrors(ja)).toEqual([]);
+    } finally {
+      await closePage(ja);
+    }
+  });
+
   it('distributes it to the selected lamps and follows the dispatch live to all successful', async () => {
     await page.getByTestId(`strategy-distribute-${name}`).click();
     await page.getByTestId('distribute-search').fill(prefix);
