@@ -60,17 +60,20 @@ async function seedDemo(config: AppConfig): Promise<void> {
   say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
 }
 
+const BROKER_LOGIN_WAIT_MS = 60_000;
+
 /**
  * Starts writing the broker's accounts from the registry, when this gateway is the one that does it
  * (MQTT_BROKER_ACCESS_DIR), and waits until the broker takes the gateway's own account.
  */
 async function startBrokerAccess(config: AppConfig): Promise<BrokerAccessSync | null> {
   if (!config.brokerAccess) return null;
-  const sync = new BrokerAccessSync(config.databaseUrl, config.brokerAccess);
+  const sync = new BrokerAccessSync(config.databaseUrl, { ...config.brokerAccess, brokerUrl: config.mqttUrl, login: config.mqttLogin });
   await sync.start();
   say(`MQTT broker accounts written to ${config.brokerAccess.dir}: ${sync.accounts}`);
   if (config.mqttLogin) {
-    await waitForMqttLogin(config.mqttUrl, config.mqttLogin, 10_000, () => sync.reload()).catch((err: Error) => {
+    // A broker reading the files of a few hundred thousand accounts answers nobody for several seconds.
+    await waitForMqttLogin(config.mqttUrl, config.mqttLogin, BROKER_LOGIN_WAIT_MS, () => sync.reload()).catch((err: Error) => {
       throw new ServiceUnavailableError(unavailableMessage('mqtt', config.mqttUrl, err.message));
     });
   }
