@@ -76,7 +76,13 @@ export function loginTaken(url, username, password, timeoutMs = 10_000) {
  * the time it was sent. A probe still unanswered counts as waiting until now, so a stall shows while it lasts.
  */
 export async function startProbe(url, login, everyMs = 20) {
-  const client = await mqtt.connectAsync(url, { ...login, reconnectPeriod: 0, clientId: `probe-${randomBytes(4).toString('hex')}` });
+  // A broker reading a large access list answers nobody meanwhile (over 30 s at 200,000 lamps).
+  const client = await mqtt.connectAsync(url, {
+    ...login,
+    reconnectPeriod: 0,
+    connectTimeout: 180_000,
+    clientId: `probe-${randomBytes(4).toString('hex')}`,
+  });
   const topic = `bench/probe/${randomBytes(4).toString('hex')}`;
   await client.subscribeAsync(topic, { qos: 0 });
   const samples = [];
