@@ -68,6 +68,8 @@ interface BrokerAccess {
   stop(): Promise<void>;
 }
 
+const BROKER_LOGIN_WAIT_MS = 60_000;
+
 /**
  * Starts keeping the broker's accounts from the registry, when this gateway is the one that does it (Mosquitto's
  * files with MQTT_BROKER_ACCESS_DIR, the broker hook for EMQX with MQTT_HOOK_PORT), and waits until the broker
@@ -77,7 +79,12 @@ async function startBrokerAccess(config: AppConfig): Promise<BrokerAccess | null
   const settings = config.brokerAccess;
   if (!settings) return null;
   const sessions = settings.emqx ? new EmqxSessions(settings.emqx) : null;
-  const sync = new BrokerAccessSync(config.databaseUrl, { ...settings, onRevoked: sessions ? (names) => sessions.revoke(names) : undefined });
+  const sync = new BrokerAccessSync(config.databaseUrl, {
+    ...settings,
+    brokerUrl: config.mqttUrl,
+    login: config.mqttLogin,
+    onRevoked: sessions ? (names) => sessions.revoke(names) : undefined,
+  });
   await sync.start();
   if (settings.dir) say(`MQTT broker accounts written to ${settings.dir}: ${sync.accounts}`);
   const hook = settings.hook ? new BrokerHook(sync, { secret: settings.secret, token: settings.hook.token }) : null;
@@ -86,7 +93,8 @@ async function startBrokerAccess(config: AppConfig): Promise<BrokerAccess | null
     say(`MQTT broker hook (EMQX HTTP authentication) on ${settings.hook.host}:${port}/mqtt/authenticate: ${sync.accounts} accounts`);
   }
   if (config.mqttLogin) {
-    await waitForMqttLogin(config.mqttUrl, config.mqttLogin, 10_000, () => sync.reload()).catch((err: Error) => {
+    // A broker reading the files of a few hundred thousand accounts answers nobody for several seconds.
+    await waitForMqttLogin(config.mqttUrl, config.mqttLogin, BROKER_LOGIN_WAIT_MS, () => sync.reload()).catch((err: Error) => {
       throw new ServiceUnavailableError(unavailableMessage('mqtt', config.mqttUrl, err.message));
     });
   }

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, rmdirSync, st
 import { join } from 'node:path';
 import { FAMILIES, MQTT_TOPIC_ROOT, MqttChannel, MqttService, mqttTopics, mqttUsernames, DeviceFamily, type FamilyDeclaration } from '@sc/contracts';
 import mqtt from 'mqtt';
-import type { MqttLogin } from './mqtt-login';
+import { isLoginRefused, type MqttLogin } from './mqtt-login';
 
 /**
  * The broker's access files (Mosquitto's `password_file` and `acl_file`), made by the platform (docs/security.md).
@@ -13,6 +13,13 @@ import type { MqttLogin } from './mqtt-login';
  * of its own under `fragments/`; the fragments are merged into `passwords` and `acl` under a lock, and the broker is
  * told to reload (SIGHUP) when they change. On reload Mosquitto also disconnects the clients whose password no longer
  * matches: a deleted or rotated device is off at once.
+ *
+ * A reload blocks the broker's one thread: every connected client waits while it reads the files (about 3 s at 100,000
+ * accounts on two busy cores, docs/benchmarks.md). Mosquitto also forgets a SIGHUP that arrives while it reloads (it
+ * clears its flag when the reload ends), so a change written meanwhile would stay unread. Given the broker's URL, the
+ * reloads are paced: a signal goes out only once the broker has answered after the previous one (it finished that
+ * reload), the signals asked for meanwhile are taken together, and the broker serves its clients at least as long as
+ * its last reload took before the next one.
  */
 
 /** One account of a fragment; the password is hashed before it is written. */
@@ -88,12 +95,20 @@ export function platformServices(families: readonly FamilyDeclaration[] = FAMILI
 const LOCK_STALE_MS = 30_000;
 const RELOAD_AGAIN_MS = 1000;
 const LOCK_WAIT_MS = 15_000;
+/** How long a paced reload waits for the broker to answer before it signals again anyway. */
+const ANSWER_WAIT_MS = 120_000;
+/** Another writer's fragment changed this recently: its signal may have taken ours into a reload of older files. */
+const OTHERS_RECENT_MS = 60_000;
 /** Usernames go into `name:hash` lines and `user name` ACL lines. */
 const SAFE_USERNAME = /^[A-Za-z0-9_.\-/]{1,140}$/;
 
 export interface BrokerAccessDirOptions {
   /** Mosquitto's pid file: the broker is sent SIGHUP when the merged files change. */
   pidFile?: string;
+  /** The broker's URL: reloads are paced by its answers (see above). Without it, a signal is repeated a second later. */
+  brokerUrl?: string;
+  /** A login for the broker's answers (without one, the broker's refusal of an anonymous client is its answer). */
+  login?: MqttLogin;
 }
 
 /** A broker's access directory: fragments in, merged `passwords` and `acl` out. */
@@ -102,6 +117,11 @@ export class BrokerAccessDir {
   readonly aclFile: string;
   private readonly fragments: string;
   private again?: NodeJS.Timeout;
+  /** Paced reloads: the one in progress, whether another was asked for meanwhile, and whether to stop pacing. */
+  private pacing: Promise<void> | null = null;
+  private pending = false;
+  private closed = false;
+  private ownName?: string;
 
   constructor(
     readonly dir: string,
@@ -130,7 +150,8 @@ export class BrokerAccessDir {
       if (rules.length > 0) acl.push('', `user ${username}`, ...rules);
     }
     mkdirSync(this.fragments, { recursive: true });
-    const base = join(this.fragments, fragmentName(name));
+    this.ownName = fragmentName(name);
+    const base = join(this.fragments, this.ownName);
     atomicWrite(`${base}.passwd`, passwords.join('\n') + '\n');
     atomicWrite(`${base}.acl`, acl.join('\n') + '\n');
     return this.merge();
@@ -176,10 +197,16 @@ export class BrokerAccessDir {
   }
 
   /**
-   * Tells the broker to read its files again (SIGHUP), and once more a second later: a signal that arrives while the
-   * broker is still reloading for another writer may be folded into that reload, which can have read older files.
+   * Tells the broker to read its files again (SIGHUP). Paced when the broker's URL is known (see above); otherwise sent
+   * now and once more a second later: a signal that arrives while the broker is still reloading for another writer is
+   * forgotten, and that reload can have read older files.
    */
   reload(): void {
+    if (this.options.brokerUrl) {
+      this.pending = true;
+      this.pacing ??= this.paced().finally(() => (this.pacing = null));
+      return;
+    }
     this.signal();
     if (this.again) return;
     this.again = setTimeout(() => {
@@ -189,14 +216,78 @@ export class BrokerAccessDir {
     this.again.unref();
   }
 
-  private signal(): void {
-    if (!this.options.pidFile) return;
+  /** Resolves when no paced reload is in progress or due (a reload asked for before is then read by the broker). */
+  async settled(): Promise<void> {
+    while (this.pacing) await this.pacing;
+  }
+
+  /** Stops pacing: a reload in progress ends without waiting for the broker. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.again);
+    await this.settled();
+  }
+
+  private async paced(): Promise<void> {
+    let followUp = true;
+    while (!this.closed) {
+      if (!this.pending) {
+        // Only this writer signals (production): its own signals never meet a reload of its own. Another writer's may
+        // have, so once more after theirs.
+        if (!followUp || !this.othersWroteRecently()) return;
+        followUp = false;
+      }
+      this.pending = false;
+      const sent = Date.now();
+      if (!this.signal()) return;
+      await this.answered();
+      // The broker serves its clients at least as long as it spent reading its files before it is signalled again.
+      const took = Date.now() - sent;
+      if (!this.closed && (this.pending || followUp)) await new Promise((r) => setTimeout(r, Math.min(took, ANSWER_WAIT_MS)));
+    }
+  }
+
+  /** Waits until the broker answers a CONNECT (any CONNACK, a refusal included): its reload is over. */
+  private async answered(): Promise<void> {
+    const url = this.options.brokerUrl;
+    const deadline = Date.now() + ANSWER_WAIT_MS;
+    while (url && !this.closed && Date.now() < deadline) {
+      try {
+        const client = await mqtt.connectAsync(url, {
+          ...this.options.login,
+          clientId: `access-check-${Math.random().toString(36).slice(2)}`,
+          reconnectPeriod: 0,
+          connectTimeout: 5000,
+        });
+        await client.endAsync(true);
+        return;
+      } catch (err) {
+        if (isLoginRefused(err)) return;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  private othersWroteRecently(): boolean {
+    try {
+      const since = Date.now() - OTHERS_RECENT_MS;
+      return readdirSync(this.fragments).some((f) => !f.startsWith(`${this.ownName}.`) && statSync(join(this.fragments, f)).mtimeMs >= since);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Sends the broker SIGHUP; answers whether it was sent. */
+  private signal(): boolean {
+    if (!this.options.pidFile) return false;
     const pid = Number(readIfThere(this.options.pidFile).trim());
-    if (!(pid > 0)) return;
+    if (!(pid > 0)) return false;
     try {
       process.kill(pid, 'SIGHUP');
+      return true;
     } catch {
       // The broker is not running (yet): it reads the files when it starts.
+      return false;
     }
   }
 

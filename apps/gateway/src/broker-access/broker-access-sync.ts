@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DEVICE_CODE_PATTERN, DeviceFamily, FAMILY_OF_DEVICE_TYPE, mqttUsernames, type DeviceType } from '@sc/contracts';
 import { BROKER_ACCESS_CHANNEL, NotificationListener } from '@sc/database';
-import { BrokerAccessDir, derivedMqttPassword, mosquittoPasswordLine, platformServices, speaksForRules } from '@sc/messaging';
+import { BrokerAccessDir, derivedMqttPassword, mosquittoPasswordLine, platformServices, speaksForRules, type MqttLogin } from '@sc/messaging';
 import { Client } from 'pg';
 
 export interface BrokerAccessSettings {
@@ -19,6 +19,9 @@ export interface BrokerAccessSettings {
    * does not drop their connections itself, EMQX, is asked to).
    */
   onRevoked?: (usernames: string[]) => void;
+  /** The broker's URL and a login on it: the broker's reloads are paced by its answers (BrokerAccessDir). */
+  brokerUrl?: string;
+  login?: MqttLogin;
 }
 
 /** After an announcement, further ones within this window are taken together (an import of 10,000 lamps is one write). */
@@ -59,7 +62,9 @@ export class BrokerAccessSync {
     private readonly databaseUrl: string,
     private readonly settings: BrokerAccessSettings,
   ) {
-    this.access = settings.dir ? new BrokerAccessDir(settings.dir, { pidFile: settings.pidFile }) : null;
+    this.access = settings.dir
+      ? new BrokerAccessDir(settings.dir, { pidFile: settings.pidFile, brokerUrl: settings.brokerUrl, login: settings.login })
+      : null;
     this.fragment = `platform-${new URL(databaseUrl).pathname.slice(1) || 'default'}`;
     this.listener = new NotificationListener({
       databaseUrl,
@@ -86,6 +91,7 @@ export class BrokerAccessSync {
     clearInterval(this.resync);
     await this.listener.stop();
     await this.running?.catch(() => undefined);
+    await this.access?.close();
   }
 
   /** Signals the broker to read its files again (a login still refused after a write). */
