@@ -92,7 +92,8 @@ async function startBrokerAccess(config: AppConfig): Promise<BrokerAccess | null
     const port = await hook.listen(settings.hook.port, settings.hook.host);
     say(`MQTT broker hook (EMQX HTTP authentication) on ${settings.hook.host}:${port}/mqtt/authenticate: ${sync.accounts} accounts`);
   }
-  if (config.mqttLogin) {
+  // With files, the broker must have read them before this process goes on; the hook's broker (EMQX) asks it instead.
+  if (config.mqttLogin && settings.dir) {
     // A broker reading the files of a few hundred thousand accounts answers nobody for several seconds.
     await waitForMqttLogin(config.mqttUrl, config.mqttLogin, BROKER_LOGIN_WAIT_MS, () => sync.reload()).catch((err: Error) => {
       throw new ServiceUnavailableError(unavailableMessage('mqtt', config.mqttUrl, err.message));
