@@ -36,7 +36,7 @@ const children = [
   start('node', ['dist/apps/worker-lighting/main.js']),
   start('node', ['dist/apps/worker-broadcast/main.js']),
   // The demo lamps, strip lights and broadcast terminals of the database, answering in 50 to 400 ms; a few fail now and then and a few are offline.
-  start('node', ['dist/apps/device-sim/main.js', '--from-db', '--ack-latency', '50-400', '--failure-rate', '0.02', '--offline', '0.03']),
+  start('node', ['dist/apps/device-sim/main.js', '--from-db', '--ack-latency', '50-400', '--failure-rate', '0.02', '--offline', '0.05']),
 ];
 
 let stopping = false;
