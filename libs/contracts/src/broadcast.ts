@@ -6,7 +6,8 @@ import { TerminalStatus } from './statuses';
 export const TERMINAL_NAME_MAX = 64;
 export const RELAY_SERVER_MAX = 255;
 export const TERMINAL_TYPE_MAX = 32;
-export const CALL_CODE_PATTERN = /^[0-9]{1,16}$/;
+/** The number an intercom call dials: up to 16 digits, or none. */
+export const CALL_CODE_PATTERN = /^[0-9]{0,16}$/;
 /** Dotted IPv4, each part 0 to 255. */
 export const IPV4_PATTERN = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
