@@ -29,7 +29,7 @@ const TerminalFormModal = lazy(() => import('./terminal-form-modal').then((m) =>
 
 const route = getRouteApi('/_auth/_shell/broadcastManage/terminalManagement');
 
-/** The terminals' columns: name, status, what they play and their volumes by default; the spec's other fields in the chooser. */
+/** The terminals' columns: name, status, what they play, broadcast volume and IP by default; the spec's other fields in the chooser. */
 function useTerminalColumns(): Column<TerminalRow>[] {
   const { t } = useTranslation();
   return [
@@ -52,7 +52,13 @@ function useTerminalColumns(): Column<TerminalRow>[] {
       td: { 'data-testid': 'terminal-broadcast-volume' },
       cell: (terminal) => `${terminal.broadcastVolume} %`,
     },
-    { key: 'interphoneVolume', label: t('broadcast:fields.interphoneVolume'), align: 'right', cell: (terminal) => `${terminal.interphoneVolume} %` },
+    {
+      key: 'interphoneVolume',
+      label: t('broadcast:fields.interphoneVolume'),
+      hidden: true,
+      align: 'right',
+      cell: (terminal) => `${terminal.interphoneVolume} %`,
+    },
     { key: 'terminalIP', label: t('broadcast:fields.terminalIP'), td: { ff: 'monospace' }, cell: (terminal) => terminal.terminalIP },
     { key: 'region', label: t('broadcast:fields.region'), hidden: true, cell: (terminal) => terminal.regionName ?? '—' },
     { key: 'pole', label: t('broadcast:fields.pole'), hidden: true, cell: (terminal) => terminal.poleCode ?? '—' },
