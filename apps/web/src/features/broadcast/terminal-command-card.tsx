@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { Button, Group, Paper, Stack, Title } from '@mantine/core';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import {
   Button as ButtonPermission,
   NUMBER_BOUNDS,
   TERMINAL_PLAYBACK_ACTIONS,
-  type DispatchDetail,
   type TerminalPlaybackAction,
   type TerminalVolumeParams,
 } from '@sc/contracts';
@@ -15,22 +13,7 @@ import { BoundedNumberInput, numberFieldError } from '@/components/bounded-numbe
 import { confirmCommand } from '@/components/confirm';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { useTerminalPlayback, useTerminalVolume } from './api';
-
-/** Volumes in the family's words ('broadcast volume 30, interphone volume 40'). */
-function describeVolumes(t: TFunction, volumes: TerminalVolumeParams): string {
-  return [
-    volumes.broadcastVolume !== undefined ? t('broadcast:volume.broadcast', { value: volumes.broadcastVolume }) : null,
-    volumes.interphoneVolume !== undefined ? t('broadcast:volume.interphone', { value: volumes.interphoneVolume }) : null,
-  ]
-    .filter(Boolean)
-    .join(', ');
-}
-
-/** Names a terminal dispatch for the progress panel. */
-export function describeTerminalDispatch(t: TFunction, detail: DispatchDetail): string {
-  if (detail.action === 'volume') return t('broadcast:volume.dispatch', { what: describeVolumes(t, detail.params as TerminalVolumeParams) });
-  return t('broadcast:playback.dispatch', { action: t(`broadcast:playback.${detail.action as TerminalPlaybackAction}`) });
-}
+import { describeVolumes } from './terminal-dispatch';
 
 /**
  * Commands to the selected terminals: their volumes (Edit button) and pause, cancel pause or stop of what they play

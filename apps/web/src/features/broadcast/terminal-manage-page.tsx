@@ -21,11 +21,12 @@ import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { NetworkBadge } from '@/features/lighting/lamp-badges';
 import { useDeleteTerminal, useLiveTerminals, useTerminalPage } from './api';
 import { PlayingCell, TerminalStatusBadge } from './terminal-badges';
-import { TerminalCommandCard, describeTerminalDispatch } from './terminal-command-card';
+import { describeTerminalDispatch } from './terminal-dispatch';
 import type { TerminalSearch } from './search';
 
-// The form loads when first opened, keeping the page's first load small.
+// The form loads when first opened, and the command card (number inputs) beside the page, keeping its first load small.
 const TerminalFormModal = lazy(() => import('./terminal-form-modal').then((m) => ({ default: m.TerminalFormModal })));
+const TerminalCommandCard = lazy(() => import('./terminal-command-card').then((m) => ({ default: m.TerminalCommandCard })));
 
 const route = getRouteApi('/_auth/_shell/broadcastManage/terminalManagement');
 
@@ -212,10 +213,12 @@ export function TerminalManagePage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, xl: 4 }}>
           <Stack gap="md">
-            <TerminalCommandCard
-              selected={[...selected]}
-              onDispatched={(dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true, resetScroll: false })}
-            />
+            <Suspense fallback={null}>
+              <TerminalCommandCard
+                selected={[...selected]}
+                onDispatched={(dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true, resetScroll: false })}
+              />
+            </Suspense>
             <DispatchPanel family={DeviceFamily.Broadcast} dispatchId={search.dispatch ?? null} describe={describeTerminalDispatch} />
           </Stack>
         </Grid.Col>
