@@ -38,6 +38,8 @@ const ROUTES = {
   '/smartLamp/lightStrategy': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/lightStrategy'],
   '/smartLamp/lampAlarm': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/lampAlarm'],
   '/smartLamp/energy': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/energy'],
+  '/broadcastManage/terminalManagement': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/terminalManagement'],
+  '/broadcastManage/terminalDetail': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/terminalDetail'],
 };
 
 /** RouteEntry.namespaces of a path in the console's route table (apps/web/src/navigation/route-table.ts). */

@@ -30,12 +30,13 @@ process.env.HOST ??= '127.0.0.1';
 run('node', [gateway, 'migrate']);
 run('node', [gateway, 'seed-demo']);
 
-say('Starting the gateway, the lighting worker and the simulated lamps…');
+say('Starting the gateway, the lighting and broadcast workers and the simulated devices…');
 const children = [
   start('node', [...GATEWAY_NODE_FLAGS, gateway, 'serve']),
   start('node', ['dist/apps/worker-lighting/main.js']),
-  // The demo lamps of the database, answering in 50 to 400 ms; a few fail now and then and a few are offline.
-  start('node', ['dist/apps/device-sim/main.js', '--from-db', '--ack-latency', '50-400', '--failure-rate', '0.02', '--offline', '0.03']),
+  start('node', ['dist/apps/worker-broadcast/main.js']),
+  // The demo lamps, strip lights and broadcast terminals of the database, answering in 50 to 400 ms; a few fail now and then and a few are offline.
+  start('node', ['dist/apps/device-sim/main.js', '--from-db', '--ack-latency', '50-400', '--failure-rate', '0.02', '--offline', '0.05']),
 ];
 
 let stopping = false;

@@ -245,10 +245,10 @@ describe('web console: access and session', () => {
       expect(pageErrors(page)).toEqual([]);
     });
 
-    it("lists on the profile only the operations the user can reach: an editor, the region page's add, edit and delete (ja, zh)", async () => {
+    it("lists on the profile only the operations the user can reach: an editor, the region and terminal pages' add, edit, delete and playback (ja, zh)", async () => {
       for (const [language, expected] of [
-        ['ja', ['追加', '編集', '削除']],
-        ['zh', ['新增', '编辑', '删除']],
+        ['ja', ['追加', '編集', '削除', '点灯・消灯']],
+        ['zh', ['新增', '编辑', '删除', '开关灯']],
       ] as const) {
         const page = await suite.open(undefined, undefined, { language });
         await login(page, gw.baseUrl, 'editor');

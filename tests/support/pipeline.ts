@@ -27,10 +27,13 @@ import type { CounterSnapshot } from '@sc/device-runtime';
 import { ROOT, freePort, type RunningGateway } from './gateway-process';
 
 export const WORKER = join(ROOT, 'dist', 'apps', 'worker-lighting', 'main.js');
+/** The broadcast worker, built like the lighting worker. */
+export const BROADCAST_WORKER = join(ROOT, 'dist', 'apps', 'worker-broadcast', 'main.js');
 export const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
-export function assertWorkerBuilt(): void {
-  if (!existsSync(WORKER)) throw new Error(`${WORKER} is missing: run \`npx nest build worker-lighting\` (npm test does it for you)`);
+export function assertWorkerBuilt(worker = WORKER): void {
+  const name = worker.split(/[\\/]/).at(-2);
+  if (!existsSync(worker)) throw new Error(`${worker} is missing: run \`npx nest build ${name}\` (npm test does it for you)`);
 }
 
 export interface WorkerHealth {
@@ -50,12 +53,12 @@ export interface RunningWorker {
 }
 
 /**
- * Starts the built lighting worker beside a gateway process: the gateway's database and Redis prefix, an MQTT intake
+ * Starts a built worker (the lighting worker unless told) beside a gateway process: the gateway's database and Redis prefix, an MQTT intake
  * group of its own (so workers of other test files never take this file's device traffic), and GET /health on a free
  * port. Resolves once /health answers with MQTT connected.
  */
-export async function startWorkerProcess(gw: RunningGateway, extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningWorker> {
-  assertWorkerBuilt();
+export async function startWorkerProcess(gw: RunningGateway, extraEnv: NodeJS.ProcessEnv = {}, worker = WORKER): Promise<RunningWorker> {
+  assertWorkerBuilt(worker);
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -67,7 +70,7 @@ export async function startWorkerProcess(gw: RunningGateway, extraEnv: NodeJS.Pr
     LOG_FORMAT: 'json',
     ...extraEnv,
   };
-  const child = spawn(process.execPath, [WORKER], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [worker], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));

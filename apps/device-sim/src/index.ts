@@ -1,3 +1,4 @@
 export * from './kit';
 export * from './families/lamp.sim';
 export * from './families/strip.sim';
+export * from './families/broadcast.sim';

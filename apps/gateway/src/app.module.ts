@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AlarmsModule } from './alarms/alarms.module';
+import { BroadcastModule } from './broadcast/broadcast.module';
 import { EnergyModule } from './energy/energy.module';
 import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
@@ -39,6 +40,7 @@ export class AppModule {
         StrategiesModule,
         AlarmsModule,
         EnergyModule,
+        BroadcastModule,
       ],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController, MqttCredentialsController],
       providers: [AuthService, UsersService, RegionsService, RealtimeGateway, BusForwarder],

@@ -10,6 +10,7 @@ import { DEMO_STREETS, loadDemoEquipment } from './demo/demo-equipment';
 import { DEMO_LAMPS, loadDemoLamps } from './demo/demo-lamps';
 import { DEMO_STRIPS, loadDemoStrips } from './demo/demo-strips';
 import { loadDemoPoles } from './demo/demo-poles';
+import { DEMO_TERMINAL_COUNT, loadDemoTerminals } from './demo/demo-terminals';
 import { DEMO_STRATEGIES, loadDemoStrategies } from './demo/demo-strategies';
 import { DEMO_ENERGY_DAYS, loadDemoAlarmsAndEnergy } from './demo/demo-alarms-energy';
 import { createConsoleApp, createUploadApp } from './http-app';
@@ -59,6 +60,9 @@ async function seedDemo(config: AppConfig): Promise<void> {
     say(`Demo lamp energy (the last ${DEMO_ENERGY_DAYS} days) and alarms loaded.`);
   // Last: each demo lamp's pole takes the lamp's place and position.
   if ((await loadDemoPoles(config.databaseUrl)) === 'loaded') say('Demo lamp poles loaded: one per demo lamp (POLE-00001 carries LAMP-00001).');
+  // On the poles: the broadcast terminals.
+  if ((await loadDemoTerminals(config.databaseUrl)) === 'loaded')
+    say(`Demo broadcast terminals loaded: ${DEMO_TERMINAL_COUNT} (BC-0001 to BC-${String(DEMO_TERMINAL_COUNT).padStart(4, '0')}), on demo poles.`);
   say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
 }
 

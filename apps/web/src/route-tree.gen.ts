@@ -19,6 +19,8 @@ import { Route as Auth404RouteImport } from './routes/_auth/404'
 import { Route as AuthShellRouteImport } from './routes/_auth/_shell'
 import { Route as AuthEntryRouteImport } from './routes/_auth/entry'
 import { Route as AuthRedirectSplatRouteImport } from './routes/_auth/redirect/$'
+import { Route as AuthShellBroadcastManageTerminalDetailRouteImport } from './routes/_auth/_shell/broadcastManage/terminalDetail'
+import { Route as AuthShellBroadcastManageTerminalManagementRouteImport } from './routes/_auth/_shell/broadcastManage/terminalManagement'
 import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
 import { Route as AuthShellProfileInforManageRouteImport } from './routes/_auth/_shell/profile/inforManage'
 import { Route as AuthShellRegionManageRegionManageRouteImport } from './routes/_auth/_shell/regionManage/regionManage'
@@ -81,6 +83,18 @@ const AuthRedirectSplatRoute = AuthRedirectSplatRouteImport.update({
   path: '/redirect/$',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthShellBroadcastManageTerminalDetailRoute =
+  AuthShellBroadcastManageTerminalDetailRouteImport.update({
+    id: '/broadcastManage/terminalDetail',
+    path: '/broadcastManage/terminalDetail',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellBroadcastManageTerminalManagementRoute =
+  AuthShellBroadcastManageTerminalManagementRouteImport.update({
+    id: '/broadcastManage/terminalManagement',
+    path: '/broadcastManage/terminalManagement',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellLampPolePoleManageRoute =
   AuthShellLampPolePoleManageRouteImport.update({
     id: '/lampPole/poleManage',
@@ -169,6 +183,8 @@ export interface FileRoutesByFullPath {
   '/404': typeof Auth404Route
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
+  '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
@@ -192,6 +208,8 @@ export interface FileRoutesByTo {
   '/': typeof AuthIndexRoute
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
+  '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
@@ -218,6 +236,8 @@ export interface FileRoutesById {
   '/_auth/entry': typeof AuthEntryRoute
   '/_auth/': typeof AuthIndexRoute
   '/_auth/redirect/$': typeof AuthRedirectSplatRoute
+  '/_auth/_shell/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
+  '/_auth/_shell/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/_auth/_shell/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/_auth/_shell/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
@@ -243,6 +263,8 @@ export interface FileRouteTypes {
     | '/404'
     | '/entry'
     | '/redirect/$'
+    | '/broadcastManage/terminalDetail'
+    | '/broadcastManage/terminalManagement'
     | '/lampPole/poleManage'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
@@ -266,6 +288,8 @@ export interface FileRouteTypes {
     | '/'
     | '/entry'
     | '/redirect/$'
+    | '/broadcastManage/terminalDetail'
+    | '/broadcastManage/terminalManagement'
     | '/lampPole/poleManage'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
@@ -291,6 +315,8 @@ export interface FileRouteTypes {
     | '/_auth/entry'
     | '/_auth/'
     | '/_auth/redirect/$'
+    | '/_auth/_shell/broadcastManage/terminalDetail'
+    | '/_auth/_shell/broadcastManage/terminalManagement'
     | '/_auth/_shell/lampPole/poleManage'
     | '/_auth/_shell/profile/inforManage'
     | '/_auth/_shell/regionManage/regionManage'
@@ -383,6 +409,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/redirect/$'
       preLoaderRoute: typeof AuthRedirectSplatRouteImport
       parentRoute: typeof AuthRoute
+    }
+    '/_auth/_shell/broadcastManage/terminalDetail': {
+      id: '/_auth/_shell/broadcastManage/terminalDetail'
+      path: '/broadcastManage/terminalDetail'
+      fullPath: '/broadcastManage/terminalDetail'
+      preLoaderRoute: typeof AuthShellBroadcastManageTerminalDetailRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/broadcastManage/terminalManagement': {
+      id: '/_auth/_shell/broadcastManage/terminalManagement'
+      path: '/broadcastManage/terminalManagement'
+      fullPath: '/broadcastManage/terminalManagement'
+      preLoaderRoute: typeof AuthShellBroadcastManageTerminalManagementRouteImport
+      parentRoute: typeof AuthShellRoute
     }
     '/_auth/_shell/lampPole/poleManage': {
       id: '/_auth/_shell/lampPole/poleManage'
@@ -479,6 +519,8 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthShellRouteChildren {
+  AuthShellBroadcastManageTerminalDetailRoute: typeof AuthShellBroadcastManageTerminalDetailRoute
+  AuthShellBroadcastManageTerminalManagementRoute: typeof AuthShellBroadcastManageTerminalManagementRoute
   AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
   AuthShellProfileInforManageRoute: typeof AuthShellProfileInforManageRoute
   AuthShellRegionManageRegionManageRoute: typeof AuthShellRegionManageRegionManageRoute
@@ -495,6 +537,10 @@ interface AuthShellRouteChildren {
 }
 
 const AuthShellRouteChildren: AuthShellRouteChildren = {
+  AuthShellBroadcastManageTerminalDetailRoute:
+    AuthShellBroadcastManageTerminalDetailRoute,
+  AuthShellBroadcastManageTerminalManagementRoute:
+    AuthShellBroadcastManageTerminalManagementRoute,
   AuthShellLampPolePoleManageRoute: AuthShellLampPolePoleManageRoute,
   AuthShellProfileInforManageRoute: AuthShellProfileInforManageRoute,
   AuthShellRegionManageRegionManageRoute:

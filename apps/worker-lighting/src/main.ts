@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { redactUrl, runMigrations } from '@sc/database';
-import { createRootLogger } from '@sc/device-runtime';
+import { createRootLogger, stopOnSignal } from '@sc/device-runtime';
 import { loadWorkerConfig } from './config/worker-config';
 import { startLightingWorker } from './lighting-worker';
 
@@ -13,18 +13,7 @@ async function main(): Promise<void> {
   const applied = await runMigrations(config.databaseUrl);
   if (applied.length > 0) logger.info({ applied }, 'database migrated');
   const worker = await startLightingWorker(config, logger);
-
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'stopping: finishing jobs in progress and storing the device messages in hand');
-    // A stop that hangs (a service gone for good) must not keep the process alive forever.
-    setTimeout(() => process.exit(1), 20_000).unref();
-    worker.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  stopOnSignal(worker, logger);
 }
 
 main().catch((err: Error) => {

@@ -17,6 +17,10 @@ export const NUMBER_BOUNDS = {
   sunOffset: { min: -SUN_OFFSET_MAX_MINUTES, max: SUN_OFFSET_MAX_MINUTES, integer: true },
   /** Seconds a radar event keeps a sensing lamp raised. */
   holdSeconds: { min: 1, max: SENSING_HOLD_MAX_SECONDS, integer: true },
+  /** A broadcast terminal's broadcast or interphone volume, percent. */
+  volume: { min: 0, max: 100, integer: true },
+  /** A broadcast terminal's priority: 1 (first) to 10. */
+  terminalPriority: { min: 1, max: 10, integer: true },
 } as const satisfies Record<string, NumberBounds>;
 
 /** What is wrong with a number, as a catalogue message and its parameters. */

@@ -22,4 +22,5 @@ export * from './bounds';
 export * from './strip';
 export * from './imports';
 export * from './poles';
+export * from './broadcast';
 export * from './families';

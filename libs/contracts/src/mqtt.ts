@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { DeviceType, type DimmingLevel } from './devices';
-import type { ACK_SCHEMA, FAULT_EVENT_SCHEMA, OFFLINE_SCHEMA, StripEffectParams } from './families';
+import type { ACK_SCHEMA, FAULT_EVENT_SCHEMA, OFFLINE_SCHEMA, StripEffectParams, TerminalPlayParams, TerminalVolumeParams } from './families';
 import type { LampSchedule } from './strategy';
 
 /**
@@ -76,6 +76,7 @@ export enum MqttService {
   /** The API gateway: it only checks that the broker answers (health), with no topic rights. */
   Gateway = 'gateway',
   WorkerLighting = 'worker-lighting',
+  WorkerBroadcast = 'worker-broadcast',
   /** The development simulator's own connection (what simulated lamps hear from radars). */
   Simulator = 'device-sim',
 }
@@ -165,3 +166,11 @@ export interface RadarEventMessage {
   ts: string;
   event: 'presence';
 }
+
+/** Broadcast terminal commands (families/broadcast.family.ts). */
+export type TerminalCommand =
+  | CommandMessage<'volume', TerminalVolumeParams>
+  | CommandMessage<'play', TerminalPlayParams>
+  | CommandMessage<'pause', Record<string, never>>
+  | CommandMessage<'resume', Record<string, never>>
+  | CommandMessage<'stop', Record<string, never>>;

@@ -78,6 +78,10 @@ export const AUDITED_ACTIONS = {
   'Set lamp rated power': 'setRatedPower',
   'Strip light effect': 'stripEffect',
   'Unmount devices from a lamp pole': 'unmountFromPole',
+  'Save broadcast terminal': 'saveTerminal',
+  'Delete broadcast terminal': 'deleteTerminal',
+  'Set terminal volume': 'setTerminalVolume',
+  'Control terminal playback': 'controlTerminalPlayback',
 } as const;
 
 export type AuditDescription = keyof typeof AUDITED_ACTIONS;

@@ -15,6 +15,8 @@ export const JobName = {
   DistributeLampDispatch: 'distribute-lamp-dispatch',
   /** The same for a strip light dispatch. */
   DistributeStripDispatch: 'distribute-strip-dispatch',
+  /** The commands of one broadcast terminal dispatch (volume, pause, cancel pause, stop). */
+  DistributeTerminalDispatch: 'distribute-terminal-dispatch',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 

@@ -21,6 +21,7 @@ import { DeviceRuntime1732197000000 } from './migrations/1732197000000-device-ru
 import { LampListIndexes1732198000000 } from './migrations/1732198000000-lamp-list-indexes';
 import { MqttCredentials1732199000000 } from './migrations/1732199000000-mqtt-credentials';
 import { MqttCredentialSequence1732199100000 } from './migrations/1732199100000-mqtt-credential-sequence';
+import { BroadcastTerminals1732199200000 } from './migrations/1732199200000-broadcast-terminals';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
@@ -49,6 +50,7 @@ export const MIGRATIONS = [
   LampListIndexes1732198000000,
   MqttCredentials1732199000000,
   MqttCredentialSequence1732199100000,
+  BroadcastTerminals1732199200000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -7,6 +7,7 @@ export * from './ledger/command-ledger';
 export * from './infra/counters';
 export * from './infra/database';
 export * from './infra/logger';
+export * from './infra/stop-on-signal';
 export * from './intake/known-devices';
 export * from './intake/device-code-changes';
 

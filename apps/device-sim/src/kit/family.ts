@@ -32,8 +32,11 @@ export interface DeviceInfo {
 export interface SimulatedFamily<State, C extends CommandMessage = CommandMessage, Heard = unknown> {
   /** The family's declaration in libs/contracts: its MQTT family and the commands (and their params schemas) it takes. */
   readonly declaration: FamilyDeclaration;
-  /** The gateways its devices hang off: their declaration and their retained `state` for `devices` devices. */
-  readonly gateway: { readonly declaration: FamilyDeclaration; state(devices: number): object };
+  /**
+   * The gateways its devices hang off: their declaration and their retained `state` for `devices` devices. A family
+   * without one (broadcast terminals) connects each device on its own.
+   */
+  readonly gateway?: { readonly declaration: FamilyDeclaration; state(devices: number): object };
   /** A device's state when the simulation starts; a seed's schedule is there only if the family would accept it as a command. */
   initial(seed: DeviceSeed, ctx: FamilyContext): State;
   /** What the declared params schemas cannot say; a command it refuses is answered 'bad command'. */
@@ -42,8 +45,8 @@ export interface SimulatedFamily<State, C extends CommandMessage = CommandMessag
   apply(state: State, command: C, ctx: FamilyContext): void;
   /** The retained `state` payload of an online device. */
   report(state: State, device: DeviceInfo): object;
-  /** One `telemetry` reading, taken `now`. */
-  telemetry(state: State, faults: ReadonlySet<FaultCode>, now: Date, random: Random): object;
+  /** One `telemetry` reading, taken `now`; a family without telemetry reports its state on its heartbeat instead. */
+  telemetry?(state: State, faults: ReadonlySet<FaultCode>, now: Date, random: Random): object;
   /** Every schedule tick and clock change, for each online device: true when its state changed (it is then reported). */
   tick?(state: State, ctx: FamilyContext): boolean;
   /** Each time the device comes online (connects, reconnects, is brought back), before its state is reported. */

@@ -307,7 +307,8 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     const seedOf = new Map<string, DeviceSeed>();
     for (const seed of seeds) if (!seedOf.has(seed.code)) seedOf.set(seed.code, seed);
     const total = [...plan.gateways.values()].reduce((n, codes) => n + codes.length, 0);
-    const individual = options.individualConnections ?? total <= INDIVIDUAL_CONNECTION_LIMIT;
+    // Devices without gateways have connections of their own.
+    const individual = !family.gateway || (options.individualConnections ?? total <= INDIVIDUAL_CONNECTION_LIMIT);
     const offline = pickIndexes(total, Math.round(total * (options.offlineFraction ?? 0)), this.random);
     // Gateways with a record of their own log in with the platform's account; any other (generated here, or named by
     // a light but never recorded) is the simulator's to grant.
@@ -316,7 +317,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     for (const [gatewayId, codes] of plan.gateways) {
       const gateway = new SimGateway<State>(
         gatewayId,
-        mqttTopics.of(family.gateway.declaration.family, gatewayId, MqttChannel.State),
+        family.gateway ? mqttTopics.of(family.gateway.declaration.family, gatewayId, MqttChannel.State) : '',
         !named.has(gatewayId),
         named.get(gatewayId) ?? 1,
       );
@@ -358,11 +359,12 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     const started = Date.now();
     await this.grantAccounts();
     // Gateways first: they report the devices that start offline.
-    await Promise.all(this.gateways.map((g) => this.connectGateway(g)));
+    if (this.family.gateway) await Promise.all(this.gateways.map((g) => this.connectGateway(g)));
     await Promise.all([...this.devices.values()].filter((d) => d.individual && d.online).map((d) => this.connectDevice(d)));
     const interval = this.options.telemetryIntervalMs ?? 10_000;
-    if (interval > 0) this.startTelemetry(interval);
-    this.startHeartbeats(interval);
+    const telemetry = this.family.telemetry ? interval : 0;
+    if (telemetry > 0) this.startTelemetry(telemetry);
+    this.startHeartbeats(telemetry);
     await this.listen();
     if (this.family.tick) this.scheduleTimer = setInterval(() => void this.tick(), this.options.scheduleTickMs ?? 1000);
     this.logger.info(
@@ -434,8 +436,9 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
   async clearRetained(): Promise<void> {
     const writes: Promise<void>[] = [];
     for (const gateway of this.gateways) {
-      writes.push(this.publish(gateway.client, gateway.stateTopic, '', 1, true));
-      for (const device of gateway.devices) writes.push(this.publish(gateway.client, device.topic(MqttChannel.State), '', 1, true));
+      if (gateway.client) writes.push(this.publish(gateway.client, gateway.stateTopic, '', 1, true));
+      // Without a gateway, a device clears its own (an offline one has no connection to do it with).
+      for (const device of gateway.devices) writes.push(this.publish(gateway.client ?? device.client, device.topic(MqttChannel.State), '', 1, true));
     }
     await Promise.all(writes);
   }
@@ -480,7 +483,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
   }
 
   private gatewayLogin(gateway: SimGateway<State>): MqttLogin | undefined {
-    return this.login(mqttUsernames.device(this.family.gateway.declaration.family, gateway.id), gateway.generation);
+    return this.family.gateway && this.login(mqttUsernames.device(this.family.gateway.declaration.family, gateway.id), gateway.generation);
   }
 
   private deviceLogin(device: SimDevice<State>): MqttLogin | undefined {
@@ -497,13 +500,14 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     const rules = new Map<string, string[]>();
     const registered = this.options.registered === true;
     for (const gateway of this.gateways) {
-      if (registered && !gateway.generated) continue;
-      const login = this.gatewayLogin(gateway)!;
-      accounts.push(login);
-      rules.set(
-        login.username,
-        gateway.devices.flatMap((d) => speaksForRules(d.family, d.code)),
-      );
+      const login = this.gatewayLogin(gateway);
+      if (login && !(registered && !gateway.generated)) {
+        accounts.push(login);
+        rules.set(
+          login.username,
+          gateway.devices.flatMap((d) => speaksForRules(d.family, d.code)),
+        );
+      }
       if (!registered) for (const device of gateway.devices) accounts.push(this.deviceLogin(device)!);
     }
     if (this.family.listens) accounts.push(this.login(mqttUsernames.service(MqttService.Simulator), 1)!);
@@ -576,7 +580,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
         multiplexed.map((d) => d.topic(MqttChannel.Cmd)),
         { qos: 1 },
       );
-    const writes = [this.publish(client, gateway.stateTopic, JSON.stringify(this.family.gateway.state(gateway.devices.length)), 1, true)];
+    const writes = [this.publish(client, gateway.stateTopic, JSON.stringify(this.family.gateway!.state(gateway.devices.length)), 1, true)];
     for (const device of gateway.devices) {
       if (!device.online) writes.push(this.publish(client, device.topic(MqttChannel.State), OFFLINE_PAYLOAD, 1, true, 'statesSent'));
       else if (!device.individual) writes.push(this.announce(device));
@@ -603,17 +607,28 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
 
   /** The device is online: the family may react (a strip synchronizes), then its state is reported. */
   private announce(device: SimDevice<State>): Promise<void> {
-    if (this.family.connected) {
-      const context: DeviceContext<State> = {
-        ...this.context,
-        after: (ms, change) =>
-          this.later(() => {
-            if (change(device.state)) void this.publishState(device);
-          }, ms),
-      };
-      this.family.connected(device.state, context);
-    }
+    this.family.connected?.(device.state, this.deviceContext(device));
     return this.publishState(device);
+  }
+
+  /** The family's context for one device: what it schedules runs on that device's state, reported when it changes. */
+  private deviceContext(device: SimDevice<State>): DeviceContext<State> {
+    return {
+      ...this.context,
+      after: (ms, change) =>
+        this.later(() => {
+          if (device.online && change(device.state)) void this.publishState(device);
+        }, ms),
+    };
+  }
+
+  /**
+   * Changes a device's state from the street (a call picked up, a local programme started), not through a command;
+   * the new state is reported at once when `change` answers true.
+   */
+  protected async update(code: string, change: (state: State, ctx: FamilyContext) => boolean): Promise<void> {
+    const device = this.mustGet(code);
+    if (device.online && change(device.state, this.context)) await this.publishState(device);
   }
 
   /**
@@ -742,7 +757,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     this.telemetryTimer = spreadOverPeriod([...this.devices.values()], intervalMs, (device, now) => {
       const link = device.link;
       if (!link) return;
-      const reading = this.family.telemetry(device.state, device.faults, now, this.random);
+      const reading = this.family.telemetry!(device.state, device.faults, now, this.random);
       void this.publish(link, device.topic(MqttChannel.Telemetry), JSON.stringify(reading), qos, false, 'telemetrySent');
     });
   }
@@ -752,12 +767,13 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
    * family's heartbeat, and so does every online device unless its readings already come more often.
    */
   private startHeartbeats(telemetryMs: number): void {
-    this.heartbeatTimers.push(
-      spreadOverPeriod(this.gateways, this.options.heartbeatMs ?? this.family.gateway.declaration.heartbeatSeconds * 1000, (gateway) => {
-        const state = JSON.stringify(this.family.gateway.state(gateway.devices.length));
-        void this.publish(gateway.client, gateway.stateTopic, state, 1, true);
-      }),
-    );
+    const gateways = this.family.gateway;
+    if (gateways)
+      this.heartbeatTimers.push(
+        spreadOverPeriod(this.gateways, this.options.heartbeatMs ?? gateways.declaration.heartbeatSeconds * 1000, (gateway) => {
+          void this.publish(gateway.client, gateway.stateTopic, JSON.stringify(gateways.state(gateway.devices.length)), 1, true);
+        }),
+      );
     const deviceMs = this.options.heartbeatMs ?? this.family.declaration.heartbeatSeconds * 1000;
     if (telemetryMs > 0 && telemetryMs <= deviceMs) return;
     this.heartbeatTimers.push(

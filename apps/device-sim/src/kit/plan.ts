@@ -14,10 +14,14 @@ export interface DeviceSeed {
 
 /**
  * The registry's devices of a family, with the gateway their records name (an empty one means none recorded) and, when
- * asked, the schedule they were last given. The family's table is keyed by `device_id` and has `gateway_id` (and
- * `job_list` for schedules), as `lamp` and `strip_light` do.
+ * asked, the schedule they were last given. The family's table is keyed by `device_id` and, for a family whose
+ * devices hang off gateways, has `gateway_id` (and `job_list` for schedules), as `lamp` and `strip_light` do.
  */
-export async function loadSeeds(databaseUrl: string, declaration: FamilyDeclaration, options: { schedules: boolean }): Promise<DeviceSeed[]> {
+export async function loadSeeds(
+  databaseUrl: string,
+  declaration: FamilyDeclaration,
+  options: { schedules: boolean; gateways?: boolean },
+): Promise<DeviceSeed[]> {
   if (declaration.deviceType === null) throw new Error(`device-sim: ${declaration.family} devices are not in the registry`);
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
@@ -30,12 +34,15 @@ export async function loadSeeds(databaseUrl: string, declaration: FamilyDeclarat
       generation: number;
       gateway_generation: number | null;
     }>(
-      `SELECT d.code, nullif(t.gateway_id, '') AS gateway_id, ${options.schedules ? 't.job_list' : 'NULL AS job_list'},
-              d.mqtt_generation AS generation, g.mqtt_generation AS gateway_generation
-         FROM device d LEFT JOIN ${declaration.table} t ON t.device_id = d.id
-         LEFT JOIN lamp_gateway g ON g.code = t.gateway_id
-        WHERE d.type = $1
-        ORDER BY d.code`,
+      `${
+        options.gateways === false
+          ? `SELECT d.code, NULL AS gateway_id, NULL AS job_list, d.mqtt_generation AS generation, NULL AS gateway_generation
+               FROM device d`
+          : `SELECT d.code, nullif(t.gateway_id, '') AS gateway_id, ${options.schedules ? 't.job_list' : 'NULL AS job_list'},
+                d.mqtt_generation AS generation, g.mqtt_generation AS gateway_generation
+               FROM device d LEFT JOIN ${declaration.table} t ON t.device_id = d.id
+               LEFT JOIN lamp_gateway g ON g.code = t.gateway_id`
+      } WHERE d.type = $1 ORDER BY d.code`,
       [declaration.deviceType],
     );
     return rows.map((r) => ({

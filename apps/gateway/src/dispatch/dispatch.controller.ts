@@ -7,20 +7,22 @@ import { DispatchDetailDto, DispatchIdDto } from './dto/dispatch.dto';
 import { DispatchService, type RetryResult } from './dispatch.service';
 
 /**
- * The command ledger: a dispatch's progress, and sending its failed commands again. Lamps and strip lights dispatch so
- * far, and their pages are for administrators (spec section 6).
+ * The command ledger: a dispatch's progress, and sending its failed commands again, for every family. The roles that
+ * open any family's pages pass here; each dispatch is then shown only to the roles of its family (lamps and strip
+ * lights: administrators; broadcast terminals: administrators, editors and visitors), and retried only with the
+ * button of its action.
  */
 @ApiTags('dispatch')
 @ApiBearerAuth()
-@RequireRoles(Role.Admin)
+@RequireRoles(Role.Admin, Role.Editor, Role.Visit)
 @Controller('dispatch')
 export class DispatchController {
   constructor(private readonly dispatches: DispatchService) {}
 
   /** The batch status, its counts by state, and its rows (one per target device): all, or a page. */
   @Get('detail')
-  detail(@Query() q: DispatchDetailDto): Promise<DispatchDetail> {
-    return this.dispatches.detail(q);
+  detail(@CurrentCaller() caller: Caller, @Query() q: DispatchDetailDto): Promise<DispatchDetail> {
+    return this.dispatches.detail(caller, q);
   }
 
   /** Queues the failed and expired commands again (the same button as the original action). */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { controlButton, familyDeclaration, type DispatchDetail, type DispatchDetailQuery } from '@sc/contracts';
+import { controlButton, familyDeclaration, familyEventRoles, type DispatchDetail, type DispatchDetailQuery } from '@sc/contracts';
 import { commandLedger } from '@sc/device-runtime';
 import { AppException } from '../common/app-exception';
 import type { Caller } from '../common/request-context';
@@ -17,7 +17,12 @@ export interface RetryResult {
 /** The button check of a control action (spec section 6): the family declares the button each action needs. */
 export function assertMayControl(caller: Caller, family: string, action: string): void {
   const button = controlButton(family, action);
-  if (!button || !caller.buttons.includes(button)) throw AppException.forbidden();
+  if (!button || !caller.buttons.includes(button) || !maySeeFamily(caller, family)) throw AppException.forbidden();
+}
+
+/** Whether the caller's roles open the family's pages (the roles that receive its live events). */
+export function maySeeFamily(caller: Caller, family: string): boolean {
+  return familyEventRoles(family).some((role) => caller.roles.includes(role));
 }
 
 /** A dispatch's progress, and sending its failed commands again: the gateway's reads and retries of the command ledger. */
@@ -28,10 +33,11 @@ export class DispatchService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async detail(query: DispatchDetailQuery): Promise<DispatchDetail> {
+  async detail(caller: Caller, query: DispatchDetailQuery): Promise<DispatchDetail> {
     // One snapshot: the counts and the rows of a page agree, however fast the rows move.
     const detail = await this.db.transaction('REPEATABLE READ', (tx) => commandLedger.detail(sqlOf(tx), query));
     if (!detail) throw AppException.notFound();
+    if (!maySeeFamily(caller, detail.family)) throw AppException.forbidden();
     return detail;
   }
 

@@ -137,8 +137,14 @@ describe('permitted routes (spec section 6)', () => {
   });
 
   it('lists only the granted operations a page the user may open offers', () => {
-    // An editor's menu is the region tree and the profile: adding, editing and deleting regions, nothing else.
-    expect(reachableButtons(ROUTE_TABLE, [Role.Editor], ROLE_BUTTONS[Role.Editor])).toEqual([Button.Add, Button.Edit, Button.Delete]);
+    // An editor's menu is the region tree, the broadcast terminals and the profile: adding, editing and deleting
+    // regions and terminals, and the terminals' playback.
+    expect(reachableButtons(ROUTE_TABLE, [Role.Editor], ROLE_BUTTONS[Role.Editor])).toEqual([
+      Button.Add,
+      Button.Edit,
+      Button.Delete,
+      Button.OpenAndClose,
+    ]);
     // A visitor's pole page offers no button a visitor holds.
     expect(reachableButtons(ROUTE_TABLE, [Role.Visit], ROLE_BUTTONS[Role.Visit])).toEqual([]);
     expect(reachableButtons(ROUTE_TABLE, [Role.Admin], ALL_BUTTONS)).toEqual(ALL_BUTTONS);

@@ -1,5 +1,5 @@
 import type { Icon } from '@tabler/icons-react';
-import { IconBulb, IconLamp2, IconMap2, IconSettings, IconUserCircle } from '@tabler/icons-react';
+import { IconBulb, IconLamp2, IconMap2, IconSettings, IconSpeakerphone, IconUserCircle } from '@tabler/icons-react';
 import { ALL_BUTTONS, Button, Role } from '@sc/contracts';
 import type { FeatureNamespace } from '@/i18n';
 
@@ -105,6 +105,30 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         buttons: [Button.Edit],
       },
       { path: '/smartLamp/energy', title: 'energy', roles: [Role.Admin], namespaces: ['energy', 'system'], buttons: [Button.Edit] },
+    ],
+  },
+  {
+    // Spec section 2: no redirect of its own. The spec gates no broadcast route: the roles of the family's live events.
+    // Only its built pages are listed: groups, media, playlists and tasks join when they are.
+    path: '/broadcastManage',
+    title: 'broadcastManage',
+    icon: IconSpeakerphone,
+    roles: [Role.Admin, Role.Editor, Role.Visit],
+    children: [
+      {
+        path: '/broadcastManage/terminalManagement',
+        title: 'terminalManagement',
+        roles: [Role.Admin, Role.Editor, Role.Visit],
+        namespaces: ['broadcast', 'dispatch', 'lighting', 'region'],
+        buttons: [...RECORDS, Button.OpenAndClose, Button.EditMqtt],
+      },
+      {
+        path: '/broadcastManage/terminalDetail',
+        title: 'terminalDetail',
+        roles: [Role.Admin, Role.Editor, Role.Visit],
+        hidden: true,
+        namespaces: ['broadcast', 'lighting'],
+      },
     ],
   },
   {

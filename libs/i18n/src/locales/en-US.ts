@@ -158,6 +158,15 @@ export const enUS = {
     strategyNameTaken: 'A strategy named "{{name}}" already exists',
     strategyInUse: 'Devices still running this strategy: {{count}}; give them another one first',
     strategyNotFound: 'The selected strategy does not exist',
+    // Broadcast terminals
+    terminalIdTaken: 'A terminal with the terminal ID "{{terminalId}}" already exists',
+    terminalIpInvalid: 'Use an IPv4 address like 10.20.1.11',
+    callCodeInvalid: 'Use 1 to 16 digits',
+    terminalSelectionEmpty: 'Please select at least one terminal or a region',
+    terminalSelectionAmbiguous: 'Select either terminals or a region, not both',
+    unknownTerminals: 'These terminals do not exist: {{ids}}',
+    regionHasNoTerminals: 'There are no terminals in the selected region',
+    poleNotFound: 'The selected lamp pole does not exist',
   },
   fields: {
     username: 'User name',
@@ -232,6 +241,16 @@ export const enUS = {
     periodEnd: 'End of period {{n}}',
     periodLevel: 'Brightness of period {{n}}',
     modeData: 'Mode settings',
+    terminalName: 'Terminal name',
+    terminalId: 'Terminal ID',
+    terminalIP: 'Terminal IP',
+    callCode: 'Call code',
+    isDefault: 'Default terminal',
+    interphoneVolume: 'Interphone volume',
+    broadcastVolume: 'Broadcast volume',
+    priority: 'Priority',
+    relayServer: 'Relay server',
+    terminalType: 'Terminal type',
   },
 };
 

@@ -160,6 +160,10 @@ export const system = {
       setRatedPower: 'Set lamp rated power',
       stripEffect: 'Strip light effect',
       unmountFromPole: 'Unmount devices from a lamp pole',
+      saveTerminal: 'Save broadcast terminal',
+      deleteTerminal: 'Delete broadcast terminal',
+      setTerminalVolume: 'Set terminal volume',
+      controlTerminalPlayback: 'Control terminal playback',
     },
   },
 };

@@ -11,6 +11,7 @@ import { imports } from './imports';
 import { strategy } from './strategy';
 import { strip } from './strip';
 import { dispatch } from './dispatch';
+import { broadcast } from './broadcast';
 
 /** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
 const catalogue = {
@@ -28,5 +29,6 @@ const catalogue = {
   strategy,
   strip,
   dispatch,
+  broadcast,
 };
 export default catalogue;

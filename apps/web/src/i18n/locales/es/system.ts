@@ -162,6 +162,10 @@ export const system: Shape<typeof en> = {
       setRatedPower: 'Fijar potencia nominal de la farola',
       stripEffect: 'Efecto de tira de luz',
       unmountFromPole: 'Desmontar dispositivos de un poste',
+      saveTerminal: 'Guardar terminal de difusión',
+      deleteTerminal: 'Eliminar terminal de difusión',
+      setTerminalVolume: 'Ajustar el volumen de terminales',
+      controlTerminalPlayback: 'Controlar la reproducción de terminales',
     },
   },
 };

@@ -162,6 +162,10 @@ export const system: Shape<typeof en> = {
       setRatedPower: '街灯の定格電力を設定',
       stripEffect: 'ライトストリップの効果',
       unmountFromPole: '灯柱からデバイスを取り外し',
+      saveTerminal: '放送端末を保存',
+      deleteTerminal: '放送端末を削除',
+      setTerminalVolume: '端末の音量を設定',
+      controlTerminalPlayback: '端末の再生を操作',
     },
   },
 };

@@ -162,6 +162,10 @@ export const system: Shape<typeof en> = {
       setRatedPower: '设置路灯额定功率',
       stripEffect: '灯带灯效',
       unmountFromPole: '从灯杆卸载设备',
+      saveTerminal: '保存广播终端',
+      deleteTerminal: '删除广播终端',
+      setTerminalVolume: '设置终端音量',
+      controlTerminalPlayback: '控制终端播放',
     },
   },
 };

@@ -1,0 +1,192 @@
+import { Injectable } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
+import {
+  BROADCAST_FAMILY,
+  Button,
+  DeviceFamily,
+  DeviceType,
+  OnlineState,
+  TerminalOccupancy,
+  TerminalStatus,
+  terminalStatusOf,
+  type LampControlResult,
+  type MqttCredentials,
+  type PageResult,
+  type TerminalRow,
+} from '@sc/contracts';
+import { DeviceCredentials } from '../broker-access/device-credentials.service';
+import { AppException } from '../common/app-exception';
+import { REGION_AND_BELOW, assertRegionExists } from '../common/device-selection';
+import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
+import type { Caller } from '../common/request-context';
+import { Where, likeContains, pagedQuery } from '../common/sql';
+import { DeviceControlService, type SelectionWording } from '../dispatch/device-control.service';
+import { InjectDb } from '../infra/database';
+import type { TerminalAddOrEditDto, TerminalPageDto, TerminalPlaybackDto, TerminalVolumeDto } from './dto/terminal.dto';
+
+const TERMINAL_COLUMNS = `d.id, d.name AS "terminalName", d.code AS "terminalId", t.terminal_ip AS "terminalIP", t.call_code AS "callCode",
+  t.is_default AS "isDefault", t.interphone_volume AS "interphoneVolume", t.broadcast_volume AS "broadcastVolume", t.priority,
+  t.relay_server AS "relayServer", t.terminal_type AS "terminalType", d.region_id AS "regionId", r.region_name AS "regionName",
+  d.pole_id AS "poleId", p.code AS "poleCode", p.name AS "poleName", t.network_status AS "networkStatus", t.occupancy, t.playing,
+  t.hardware_version AS "hardwareVersion", t.software_version AS "softwareVersion", t.reported_at AS "reportedAt"`;
+const TERMINAL_FROM = `device d JOIN broadcast_terminal t ON t.device_id = d.id
+  LEFT JOIN region r ON r.id = d.region_id LEFT JOIN device p ON p.id = d.pole_id`;
+
+/** The status filter over the stored fields (spec section 4: online, offline, occupy), as terminalStatusOf reads them. */
+const STATUS_CONDITION: Record<TerminalStatus, [condition: string, value: unknown]> = {
+  [TerminalStatus.Offline]: [`t.network_status <> ?`, OnlineState.Online],
+  [TerminalStatus.Online]: [`(t.network_status = ${OnlineState.Online} AND t.occupancy = ?)`, TerminalOccupancy.Idle],
+  [TerminalStatus.Occupied]: [`(t.network_status = ${OnlineState.Online} AND t.occupancy <> ?)`, TerminalOccupancy.Idle],
+};
+
+type StoredRow = Omit<TerminalRow, 'status'>;
+const withStatus = (row: StoredRow): TerminalRow => ({ ...row, status: terminalStatusOf(row.networkStatus, row.occupancy) });
+
+/** Broadcast terminals (spec sections 3 and 4): the list, their records, and their volumes and playback through the command ledger. */
+@Injectable()
+export class TerminalsService {
+  constructor(
+    @InjectDb() private readonly db: DataSource,
+    private readonly devices: DeviceControlService,
+    private readonly credentials: DeviceCredentials,
+  ) {}
+
+  async page(q: TerminalPageDto): Promise<PageResult<TerminalRow>> {
+    const where = new Where()
+      // The name or the terminal ID (the separator keeps a match from spanning both).
+      .addIf(q.terminalName, `lower(d.name || chr(1) || d.code) LIKE ?`, q.terminalName && likeContains(q.terminalName))
+      .addIf(q.regionId, `d.region_id IN (${REGION_AND_BELOW})`);
+    if (q.status) where.add(...STATUS_CONDITION[q.status]);
+    const page = await pagedQuery<StoredRow>(this.db, {
+      select: TERMINAL_COLUMNS,
+      from: TERMINAL_FROM,
+      countFrom: 'device d JOIN broadcast_terminal t ON t.device_id = d.id',
+      where,
+      orderBy: 'd.id',
+      outerOrderBy: 'page.id',
+      pageNum: q.pageNum,
+      pageSize: q.pageSize,
+    });
+    return { total: page.total, list: page.list.map(withStatus) };
+  }
+
+  async detail(id: number): Promise<TerminalRow> {
+    const [row]: StoredRow[] = await this.db.query(`SELECT ${TERMINAL_COLUMNS} FROM ${TERMINAL_FROM} WHERE d.id = $1`, [id]);
+    if (!row) throw AppException.notFound();
+    return withStatus(row);
+  }
+
+  /**
+   * Adds a terminal (its device record, type broadcast equipment, with the terminal ID as its code, and its terminal
+   * row; offline and idle until it reports) or changes one. On edit, an optional field left out keeps its value; null
+   * regionId or poleId takes it out of its region or off its pole. Making a terminal the default takes the default
+   * from the one before. The terminal ID is its MQTT identity: changing it needs Edit MQTT besides Edit.
+   */
+  async save(caller: Caller, dto: TerminalAddOrEditDto): Promise<{ id: number; mqtt?: MqttCredentials }> {
+    if (!caller.buttons.includes(dto.id === undefined ? Button.Add : Button.Edit)) throw AppException.forbidden();
+    try {
+      return await this.db.transaction(async (tx) => {
+        if (dto.regionId !== undefined && dto.regionId !== null) await assertRegionExists(tx, dto.regionId);
+        if (dto.poleId !== undefined && dto.poleId !== null) await assertPoleExists(tx, dto.poleId);
+        if (dto.isDefault) await tx.query(`UPDATE broadcast_terminal SET is_default = false WHERE is_default AND device_id <> $1`, [dto.id ?? 0]);
+        if (dto.id === undefined) {
+          const [{ id, generation }]: { id: number; generation: number }[] = await tx.query(
+            `INSERT INTO device (type, code, name, region_id, pole_id) VALUES ($1, $2, $3, $4, $5) RETURNING id, mqtt_generation AS generation`,
+            [DeviceType.Broadcast, dto.terminalId, dto.terminalName, dto.regionId ?? null, dto.poleId ?? null],
+          );
+          await tx.query(
+            `INSERT INTO broadcast_terminal (device_id, terminal_ip, call_code, is_default, interphone_volume, broadcast_volume, priority, relay_server, terminal_type)
+             VALUES ($1, $2, $3, $4, coalesce($5, 50), coalesce($6, 50), coalesce($7, 5), $8, $9)`,
+            [
+              id,
+              dto.terminalIP,
+              dto.callCode ?? '',
+              dto.isDefault ?? false,
+              dto.interphoneVolume ?? null,
+              dto.broadcastVolume ?? null,
+              dto.priority ?? null,
+              dto.relayServer ?? '',
+              dto.terminalType ?? '',
+            ],
+          );
+          // The new terminal's MQTT login, handed out once (docs/security.md).
+          return { id, mqtt: this.credentials.of(DeviceFamily.Broadcast, dto.terminalId, generation) };
+        }
+        const [current]: { code: string }[] = await tx.query(`SELECT code FROM device WHERE id = $1 AND type = $2 FOR UPDATE`, [
+          dto.id,
+          DeviceType.Broadcast,
+        ]);
+        if (!current) throw AppException.notFound();
+        if (current.code !== dto.terminalId && !caller.buttons.includes(Button.EditMqtt))
+          throw AppException.field('terminalId', 'clientIdNeedsEditMqtt');
+        await tx.query(
+          `UPDATE device SET code = $2, name = $3,
+                  region_id = CASE WHEN $4::boolean THEN $5::int ELSE region_id END,
+                  pole_id = CASE WHEN $6::boolean THEN $7::int ELSE pole_id END, updated_at = now()
+            WHERE id = $1`,
+          [dto.id, dto.terminalId, dto.terminalName, dto.regionId !== undefined, dto.regionId ?? null, dto.poleId !== undefined, dto.poleId ?? null],
+        );
+        // Volumes set here are what the console asks for next; the terminal's reports say what it runs.
+        await tx.query(
+          `UPDATE broadcast_terminal SET terminal_ip = $2, call_code = coalesce($3, call_code), is_default = coalesce($4, is_default),
+                  interphone_volume = coalesce($5, interphone_volume), broadcast_volume = coalesce($6, broadcast_volume),
+                  priority = coalesce($7, priority), relay_server = coalesce($8, relay_server), terminal_type = coalesce($9, terminal_type)
+            WHERE device_id = $1`,
+          [
+            dto.id,
+            dto.terminalIP,
+            dto.callCode ?? null,
+            dto.isDefault ?? null,
+            dto.interphoneVolume ?? null,
+            dto.broadcastVolume ?? null,
+            dto.priority ?? null,
+            dto.relayServer ?? null,
+            dto.terminalType ?? null,
+          ],
+        );
+        if (current.code === dto.terminalId) return { id: dto.id };
+        return { id: dto.id, mqtt: await this.credentials.rotate(tx, dto.id) };
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw AppException.taken('terminalId', 'terminalIdTaken', { terminalId: dto.terminalId });
+      // The region or pole went between the check and the write.
+      if (isForeignKeyViolation(err)) throw AppException.field('poleId', 'poleNotFound');
+      throw err;
+    }
+  }
+
+  /** Deletes the terminal's device record; its terminal row and dispatch rows go with it. */
+  async remove(id: number): Promise<void> {
+    const [, affected] = (await this.db.query(`DELETE FROM device WHERE id = $1 AND type = $2`, [id, DeviceType.Broadcast])) as [unknown, number];
+    if (!affected) throw AppException.notFound();
+  }
+
+  /** Sets one or both volumes on the selected terminals, or on every terminal of a region, through the command ledger. */
+  async volume(caller: Caller, dto: TerminalVolumeDto): Promise<LampControlResult> {
+    if (dto.broadcastVolume === undefined && dto.interphoneVolume === undefined) throw AppException.field('broadcastVolume', 'volumeEmpty');
+    const params = {
+      ...(dto.broadcastVolume !== undefined ? { broadcastVolume: dto.broadcastVolume } : {}),
+      ...(dto.interphoneVolume !== undefined ? { interphoneVolume: dto.interphoneVolume } : {}),
+    };
+    return this.devices.dispatch(caller, BROADCAST_FAMILY, dto, 'volume', TERMINAL_SELECTION, () => ({ params }));
+  }
+
+  /** Pauses, resumes (cancel pause) or stops what the terminals play. */
+  playback(caller: Caller, dto: TerminalPlaybackDto): Promise<LampControlResult> {
+    return this.devices.dispatch(caller, BROADCAST_FAMILY, dto, dto.action, TERMINAL_SELECTION, () => ({ params: {} }));
+  }
+}
+
+async function assertPoleExists(tx: EntityManager, poleId: number): Promise<void> {
+  const rows: unknown[] = await tx.query(`SELECT 1 FROM device WHERE id = $1 AND type = $2`, [poleId, DeviceType.LampPole]);
+  if (rows.length === 0) throw AppException.field('poleId', 'poleNotFound');
+}
+
+/** How terminal selections are refused. */
+export const TERMINAL_SELECTION: SelectionWording = {
+  empty: 'terminalSelectionEmpty',
+  ambiguous: 'terminalSelectionAmbiguous',
+  unknown: (shown) => AppException.badRequest('unknownTerminals', { ids: shown }),
+  emptyRegion: () => AppException.field('regionId', 'regionHasNoTerminals'),
+  gone: () => AppException.badRequest('terminalSelectionEmpty'),
+};

@@ -1,0 +1,122 @@
+import {
+  BROADCAST_FAMILY,
+  NUMBER_BOUNDS,
+  OnlineState,
+  TerminalOccupancy,
+  numberProblem,
+  terminalStatusOf,
+  type TerminalCommand,
+  type TerminalPlaying,
+  type TerminalStateMessage,
+  type TerminalVolumeParams,
+} from '@sc/contracts';
+import type { CommandBody, DeviceEvent, FamilyHandler, StoredFields } from '@sc/device-runtime';
+
+/** What terminals report: the declared payloads of BROADCAST_FAMILY. */
+export type TerminalReports = { state: TerminalStateMessage };
+export type TerminalEvent = DeviceEvent<TerminalReports>;
+/** The terminal status (online, offline, occupy) is computed from the network status and the occupancy. */
+type Derived = 'status';
+export type TerminalFields = StoredFields<typeof BROADCAST_FAMILY.family, Derived>;
+
+/** The volumes of a dispatch's params, or null when they are not one or two volumes within bounds. */
+export function terminalVolumesOf(params: unknown): TerminalVolumeParams | null {
+  if (!params || typeof params !== 'object') return null;
+  const p = params as Record<string, unknown>;
+  const volumes: TerminalVolumeParams = {};
+  for (const key of ['broadcastVolume', 'interphoneVolume'] as const) {
+    const value = p[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'number' || numberProblem(value, NUMBER_BOUNDS.volume)) return null;
+    volumes[key] = value;
+  }
+  return Object.keys(volumes).length > 0 ? volumes : null;
+}
+
+/** The command a terminal dispatch sends; null for an action or params terminals cannot run (the row fails). */
+export function terminalCommandOf(action: string, params: unknown): Pick<TerminalCommand, 'type' | 'params'> | null {
+  switch (action) {
+    case 'volume': {
+      const volumes = terminalVolumesOf(params);
+      return volumes && { type: 'volume', params: volumes };
+    }
+    case 'play': {
+      const p = params as { title?: unknown; taskId?: unknown; durationSeconds?: unknown } | null;
+      if (typeof p?.title !== 'string' || p.title.length === 0) return null;
+      return {
+        type: 'play',
+        params: {
+          title: p.title,
+          ...(typeof p.taskId === 'string' ? { taskId: p.taskId } : {}),
+          ...(Number.isInteger(p.durationSeconds) ? { durationSeconds: p.durationSeconds as number } : {}),
+        },
+      };
+    }
+    case 'pause':
+      return { type: 'pause', params: {} };
+    case 'cancelPause':
+      return { type: 'resume', params: {} };
+    case 'stop':
+      return { type: 'stop', params: {} };
+    default:
+      return null;
+  }
+}
+
+/** What it plays, as stored: null when idle (whatever the device sent beside it), the task id null when none. */
+function playingOf(state: TerminalStateMessage): TerminalPlaying | null {
+  if (state.occupancy === TerminalOccupancy.Idle || !state.playing) return null;
+  const { title, taskId, since, paused } = state.playing;
+  return { title, taskId: taskId ?? null, since, paused };
+}
+
+/**
+ * The terminal after one event. Its reports are the truth of what it plays and of its volumes; an acknowledged volume
+ * command is recorded at once (the terminal reports the same right after), and a playback command waits for the
+ * terminal's own report, since only the terminal knows what it was playing when the command came.
+ */
+export function reduceTerminal(terminal: TerminalFields, event: TerminalEvent): TerminalFields {
+  switch (event.kind) {
+    case 'report': {
+      const s = event.report;
+      return {
+        ...terminal,
+        networkStatus: OnlineState.Online,
+        occupancy: s.occupancy,
+        playing: playingOf(s),
+        broadcastVolume: s.broadcastVolume,
+        interphoneVolume: s.interphoneVolume,
+        hardwareVersion: s.hardwareVersion ?? terminal.hardwareVersion,
+        softwareVersion: s.softwareVersion ?? terminal.softwareVersion,
+        reportedAt: event.at,
+      };
+    }
+    // A terminal gone is busy with nothing the console can reach.
+    case 'offline':
+      return { ...terminal, networkStatus: OnlineState.Offline, occupancy: TerminalOccupancy.Idle, playing: null };
+    case 'sending':
+      return terminal;
+    case 'answered': {
+      const volumes = event.delivered && event.action === 'volume' ? terminalVolumesOf(event.params) : null;
+      return volumes ? { ...terminal, ...volumes } : terminal;
+    }
+  }
+}
+
+/** Broadcast terminals on the device runtime: their columns in `broadcast_terminal`, their occupancy and their commands. */
+export const terminalHandler: FamilyHandler<typeof BROADCAST_FAMILY.family, TerminalReports, Derived> = {
+  declaration: BROADCAST_FAMILY,
+  columns: {
+    networkStatus: { column: 'network_status', type: 'smallint' },
+    occupancy: { column: 'occupancy', type: 'text' },
+    playing: { column: 'playing', type: 'jsonb' },
+    broadcastVolume: { column: 'broadcast_volume', type: 'smallint' },
+    interphoneVolume: { column: 'interphone_volume', type: 'smallint' },
+    hardwareVersion: { column: 'hardware_version', type: 'text' },
+    softwareVersion: { column: 'software_version', type: 'text' },
+    reportedAt: { column: 'reported_at', type: 'timestamptz' },
+  },
+  reduce: reduceTerminal,
+  derive: (terminal) => ({ status: terminalStatusOf(terminal.networkStatus, terminal.occupancy) }),
+  command: terminalCommandOf as (action: string, params: unknown) => CommandBody | null,
+};

@@ -1,0 +1,88 @@
+// Broadcast terminals end to end: gateway and broadcast worker as their own processes, simulated terminals on the real
+// broker, and /broadcastManage/terminalManagement in a real browser: a terminal turns occupied and back on the open
+// list with no request of the page's own, in English and in Chinese.
+import type { Browser, Page } from 'playwright-core';
+import { OnlineState, TerminalOccupancy, type PageResult, type TerminalRow } from '@sc/contracts';
+import { waitFor, type ApiClient } from '@sc/testing';
+import { startBroadcastFleet, type BroadcastFleet } from '../apps/device-sim/src';
+import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected } from './support/browser';
+import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
+import { BROADCAST_WORKER, MQTT_URL, signIn, startWorkerProcess, uniqueCodePrefix, type RunningWorker } from './support/pipeline';
+
+describe('broadcast terminals: occupancy live on the terminal list', () => {
+  let gw: RunningGateway;
+  let worker: RunningWorker;
+  let fleet: BroadcastFleet;
+  let admin: ApiClient;
+  let browser: Browser;
+  const prefix = uniqueCodePrefix('B');
+  const codes = [1, 2].map((n) => `${prefix}${n}`);
+
+  beforeAll(async () => {
+    [gw, browser] = await Promise.all([startGatewayProcess(), launchBrowser()]);
+    admin = await signIn(gw);
+    for (const [i, code] of codes.entries()) {
+      const answer = await admin.post('/api/broadcast/terminalAddOrEdit', {
+        terminalName: `${prefix}square ${i + 1}`,
+        terminalId: code,
+        terminalIP: `10.9.0.${i + 1}`,
+      });
+      expect(answer.status).toBe(200);
+    }
+    worker = await startWorkerProcess(gw, {}, BROADCAST_WORKER);
+    fleet = await startBroadcastFleet({ mqttUrl: MQTT_URL, terminals: codes, ackLatencyMs: { min: 20, max: 50 } });
+    await waitFor(async () => {
+      const { list } = (await admin.post<PageResult<TerminalRow>>('/api/broadcast/terminalPage', { pageNum: 1, pageSize: 20, terminalName: prefix }))
+        .body.data;
+      return list.length === codes.length && list.every((t) => t.networkStatus === OnlineState.Online) ? true : undefined;
+    }, 15_000);
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await fleet?.stop({ clearRetained: true });
+    await worker?.stop();
+    await gw?.stop();
+  });
+
+  it.each([
+    ['en', 'Occupied', 'Online'],
+    ['zh', '占用', '在线'],
+  ] as const)(
+    'shows a terminal turning occupied and idle again without a request (%s)',
+    async (language, occupied, online) => {
+      const page: Page = await newPage(browser, undefined, { language, baseUrl: gw.baseUrl });
+      try {
+        await login(page, gw.baseUrl, 'admin');
+        await page.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
+        const connected = socketConnected(page);
+        await page.goto(`${gw.baseUrl}/broadcastManage/terminalManagement?terminalName=${encodeURIComponent(prefix)}`);
+        const status = page.getByTestId(`terminal-row-${codes[1]}`).getByTestId('terminal-status');
+        await status.locator(`text=${online}`).waitFor();
+        await connected;
+        // In the menu, under Broadcast.
+        await page.locator('a[href="/broadcastManage/terminalManagement"]').first().waitFor();
+
+        const requests: string[] = [];
+        page.on('request', (request) => {
+          if (new URL(request.url()).pathname.startsWith('/api/')) requests.push(request.url());
+        });
+        await fleet.occupy(codes[1], { occupancy: TerminalOccupancy.Task, title: `Notice ${language}` });
+        await page
+          .locator(`[data-testid="terminal-row-${codes[1]}"] [data-testid="terminal-status"][data-status="occupy"]`)
+          .waitFor({ timeout: 5000 });
+        expect(await status.textContent()).toBe(occupied);
+        expect(await page.getByTestId(`terminal-row-${codes[1]}`).getByTestId('terminal-playing').textContent()).toContain(`Notice ${language}`);
+        await fleet.release(codes[1]);
+        await page
+          .locator(`[data-testid="terminal-row-${codes[1]}"] [data-testid="terminal-status"][data-status="online"]`)
+          .waitFor({ timeout: 5000 });
+        expect(requests).toEqual([]);
+        expect(pageErrors(page)).toEqual([]);
+      } finally {
+        await closePage(page);
+      }
+    },
+    60_000,
+  );
+});
