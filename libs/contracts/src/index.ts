@@ -5,6 +5,7 @@ export * from './roles';
 export * from './user';
 export * from './region';
 export * from './operation-log';
+export * from './audited-actions';
 export * from './health';
 export * from './upload';
 export * from './languages';

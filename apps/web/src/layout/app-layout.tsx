@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { AppShell, Box, Drawer } from '@mantine/core';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { AppShell, Box } from '@mantine/core';
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useSettings } from '@/settings/settings-store';
 import { Sidebar } from './sidebar';
@@ -10,6 +10,8 @@ import { PageErrorBoundary } from './page-error-boundary';
 import { useIsMobile } from './use-is-mobile';
 import { useRefreshKey } from './refresh-key';
 import classes from './layout.module.css';
+
+const MobileNav = lazy(() => import('./mobile-nav'));
 
 /** Spec sections 2 and 9: the sidebar is 210 px; below 992 px it is a drawer, closed after every route change. */
 export const SIDEBAR_WIDTH = 210;
@@ -45,11 +47,9 @@ export function AppLayout() {
         <Sidebar collapsed={!sidebarOpened} />
       </AppShell.Navbar>
       {isMobile && (
-        <Drawer opened={drawerOpened} onClose={() => setDrawerOpened(false)} size={SIDEBAR_WIDTH} withCloseButton={false} padding={0} zIndex={300}>
-          <Box h="100vh">
-            <Sidebar collapsed={false} />
-          </Box>
-        </Drawer>
+        <Suspense fallback={null}>
+          <MobileNav opened={drawerOpened} onClose={() => setDrawerOpened(false)} width={SIDEBAR_WIDTH} />
+        </Suspense>
       )}
       <AppShell.Main className={classes.main}>
         <Box
