@@ -1,28 +1,26 @@
-import { Suspense, lazy, useState } from 'react';
-import { Button, Grid, Stack, Table, TextInput } from '@mantine/core';
+import { Suspense, lazy } from 'react';
+import { Button, Grid, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, DeviceFamily, TerminalStatus, type TerminalRow } from '@sc/contracts';
-import { AreaCascader } from '@/components/area-cascader';
-import { confirmDelete } from '@/components/confirm';
-import { notifySuccess } from '@/components/notify';
-import { FilterBar, PagePanel } from '@/components/page-panel';
+import { PagePanel } from '@/components/page-panel';
+import { DeviceListFilters } from '@/components/device-list-filters';
 import { Select } from '@/components/select';
-import { SelectPageHeader, SelectableRow, SelectionSummary, usePageSelection } from '@/components/selection';
-import { ColumnCells, ColumnHeads, TableBox, useTableColumns, type Column } from '@/components/table-columns';
+import { DeviceTable } from '@/components/device-table';
+import { useDeviceList } from '@/components/device-list';
+import type { Column } from '@/components/table-columns';
 import { EditDeleteCell } from '@/components/row-actions';
 import { TableFooter } from '@/components/table-footer';
-import { NameCode, TableEmptyRow } from '@/components/table-parts';
+import { NameCode } from '@/components/table-parts';
 import { RenewMqttAction } from '@/components/renew-mqtt-action';
 import { useButton } from '@/auth/session-store';
-import { compact, paging } from '@/navigation/search-params';
+import { paging } from '@/navigation/search-params';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { NetworkBadge } from '@/features/lighting/lamp-badges';
 import { useDeleteTerminal, useLiveTerminals, useTerminalPage } from './api';
 import { PlayingCell, TerminalStatusBadge } from './terminal-badges';
 import { describeTerminalDispatch } from './terminal-dispatch';
-import type { TerminalSearch } from './search';
 
 // The form loads when first opened, and the command card (number inputs) beside the page, keeping its first load small.
 const TerminalFormModal = lazy(() => import('./terminal-form-modal').then((m) => ({ default: m.TerminalFormModal })));
@@ -95,26 +93,18 @@ export function TerminalManagePage() {
   const canDelete = useButton(ButtonPermission.Delete);
   useLiveTerminals();
 
-  const [editing, setEditing] = useState<TerminalRow | null>(null);
-  const [formOpen, setFormOpen] = useState(false);
-  const [draft, setDraft] = useState<TerminalSearch>(search);
-
   const rows = terminals.data?.list ?? [];
-  const selection = usePageSelection(rows.map((r) => r.id));
-  const columns = useTableColumns('terminals', useTerminalColumns());
-  const { selected, setSelected } = selection;
-  const apply = (next: TerminalSearch) => void navigate({ search: compact({ ...next, pageNum: undefined, dispatch: search.dispatch }) });
-
-  const deleteTerminal = async (terminal: TerminalRow) => {
-    if (!(await confirmDelete(t('broadcast:list.deleteDetail', { name: terminal.terminalName })))) return;
-    await remove.mutateAsync(terminal.id);
-    setSelected((current) => new Set([...current].filter((id) => id !== terminal.id)));
-    notifySuccess(t('common:feedback.deleted'));
-  };
-  const edit = (terminal: TerminalRow | null) => {
-    setEditing(terminal);
-    setFormOpen(true);
-  };
+  const list = useDeviceList({
+    search,
+    go: (next) => void navigate({ search: next }),
+    rows,
+    table: 'terminals',
+    columns: useTerminalColumns(),
+    remove: (id) => remove.mutateAsync(id),
+    deleteText: (terminal) => t('broadcast:list.deleteDetail', { name: terminal.terminalName }),
+  });
+  const { selection, columns, draft, setDraft, apply, edit } = list;
+  const { selected } = selection;
 
   return (
     <PagePanel
@@ -130,26 +120,15 @@ export function TerminalManagePage() {
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, xl: 8 }}>
           <Stack gap="sm">
-            <FilterBar
-              onSubmit={() => apply({ ...draft, terminalName: draft.terminalName?.trim() || undefined })}
-              onReset={() => {
-                setDraft({});
-                apply({});
-              }}
+            <DeviceListFilters
               testId="terminal"
+              nameKey="terminalName"
+              nameLabel={t('broadcast:fields.terminalName')}
+              regionLabel={t('broadcast:fields.region')}
+              draft={draft}
+              setDraft={setDraft}
+              apply={apply}
             >
-              <TextInput
-                label={t('broadcast:fields.terminalName')}
-                value={draft.terminalName ?? ''}
-                onChange={(e) => setDraft({ ...draft, terminalName: e.currentTarget.value })}
-                name="terminalName"
-                w={{ base: '100%', sm: 200 }}
-              />
-              <AreaCascader
-                label={t('broadcast:fields.region')}
-                value={draft.regionId ?? null}
-                onChange={(id) => setDraft({ ...draft, regionId: id ?? undefined })}
-              />
               <Select
                 label={t('broadcast:fields.status')}
                 placeholder={t('broadcast:list.allStatuses')}
@@ -160,49 +139,29 @@ export function TerminalManagePage() {
                 w={{ base: '100%', sm: 160 }}
                 data-testid="terminal-status-filter"
               />
-            </FilterBar>
-            <SelectionSummary
+            </DeviceListFilters>
+            <DeviceTable
+              testId="terminal"
+              rows={rows}
+              loading={terminals.isLoading}
               selection={selection}
-              text={t('broadcast:list.selected', { count: selected.size })}
-              clearLabel={t('broadcast:list.clearSelection')}
-              testId="terminal-selected"
+              columns={columns}
+              texts="broadcast:list"
+              rowLabel={(terminal) => terminal.terminalName}
+              rowTestId={(terminal) => `terminal-row-${terminal.terminalId}`}
+              withActions={canEdit || canDelete}
+              actions={(terminal) => (
+                <EditDeleteCell
+                  canEdit={canEdit}
+                  canDelete={canDelete}
+                  onEdit={() => edit(terminal)}
+                  onDelete={() => void list.deleteRow(terminal)}
+                  editLabel={t('broadcast:list.edit')}
+                >
+                  <RenewMqttAction family={DeviceFamily.Broadcast} id={terminal.id} name={terminal.terminalName} testId="terminal-renew-mqtt" />
+                </EditDeleteCell>
+              )}
             />
-            <TableBox>
-              <Table striped highlightOnHover data-testid="terminal-table">
-                <ColumnHeads
-                  columns={columns}
-                  actions={canEdit || canDelete}
-                  lead={<SelectPageHeader selection={selection} label={t('broadcast:list.selectPage')} />}
-                />
-                <Table.Tbody>
-                  {rows.length === 0 && (
-                    <TableEmptyRow colSpan={columns.span(1)} py="md">
-                      {terminals.isLoading ? t('common:feedback.loading') : t('broadcast:list.empty')}
-                    </TableEmptyRow>
-                  )}
-                  {rows.map((terminal) => (
-                    <SelectableRow
-                      key={terminal.id}
-                      selection={selection}
-                      id={terminal.id}
-                      label={terminal.terminalName}
-                      testId={`terminal-row-${terminal.terminalId}`}
-                    >
-                      <ColumnCells columns={columns} row={terminal} />
-                      <EditDeleteCell
-                        canEdit={canEdit}
-                        canDelete={canDelete}
-                        onEdit={() => edit(terminal)}
-                        onDelete={() => void deleteTerminal(terminal)}
-                        editLabel={t('broadcast:list.edit')}
-                      >
-                        <RenewMqttAction family={DeviceFamily.Broadcast} id={terminal.id} name={terminal.terminalName} testId="terminal-renew-mqtt" />
-                      </EditDeleteCell>
-                    </SelectableRow>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </TableBox>
             <TableFooter
               total={terminals.data?.total ?? 0}
               pageNum={pageNum}
@@ -223,7 +182,7 @@ export function TerminalManagePage() {
           </Stack>
         </Grid.Col>
       </Grid>
-      <Suspense fallback={null}>{formOpen && <TerminalFormModal opened terminal={editing} onClose={() => setFormOpen(false)} />}</Suspense>
+      <Suspense fallback={null}>{list.formOpen && <TerminalFormModal opened terminal={list.editing} onClose={list.closeForm} />}</Suspense>
     </PagePanel>
   );
 }

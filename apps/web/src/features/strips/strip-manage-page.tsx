@@ -1,26 +1,24 @@
-import { Suspense, lazy, useState } from 'react';
-import { ActionIcon, Button, Grid, Stack, Table, TextInput } from '@mantine/core';
+import { Suspense, lazy } from 'react';
+import { ActionIcon, Button, Grid, Stack } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, DeviceFamily, type StripRow } from '@sc/contracts';
-import { AreaCascader } from '@/components/area-cascader';
-import { confirmDelete } from '@/components/confirm';
-import { notifySuccess } from '@/components/notify';
-import { FilterBar, PagePanel } from '@/components/page-panel';
+import { PagePanel } from '@/components/page-panel';
+import { DeviceListFilters } from '@/components/device-list-filters';
 import { TableFooter } from '@/components/table-footer';
-import { SelectPageHeader, SelectableRow, SelectionSummary, usePageSelection } from '@/components/selection';
-import { NameCode, TableEmptyRow } from '@/components/table-parts';
-import { ColumnCells, ColumnHeads, PinnedActionsCell, TableBox, useTableColumns, type Column } from '@/components/table-columns';
+import { DeviceTable } from '@/components/device-table';
+import { useDeviceList } from '@/components/device-list';
+import { NameCode } from '@/components/table-parts';
+import { PinnedActionsCell, type Column } from '@/components/table-columns';
 import { useButton } from '@/auth/session-store';
-import { compact, paging } from '@/navigation/search-params';
+import { paging } from '@/navigation/search-params';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { RenewMqttAction } from '@/components/renew-mqtt-action';
 import { LampStatusBadge, NetworkBadge, TelemetryCell } from '@/features/lighting/lamp-badges';
 import { useDeleteStrip, useLiveStrips, useStripPage } from './api';
 import { StripLabels, StripZones } from './strip-badges';
 import { StripEffectCard, describeStripDispatch } from './strip-effect-card';
-import type { StripSearch } from './search';
 
 // The form loads when first opened, keeping the page's first load small.
 const StripFormModal = lazy(() => import('./strip-form-modal').then((m) => ({ default: m.StripFormModal })));
@@ -62,36 +60,25 @@ export function StripManagePage() {
   useLiveStrips();
   // Dispatch progress events, for the panel.
 
-  const [editing, setEditing] = useState<StripRow | null>(null);
-  const [formOpen, setFormOpen] = useState(false);
-  const [draft, setDraft] = useState<StripSearch>(search);
-
   const rows = strips.data?.list ?? [];
-  const selection = usePageSelection(rows.map((r) => r.id));
-  const columns = useTableColumns('strips', useStripColumns());
-  const { selected, setSelected } = selection;
-  const apply = (next: StripSearch) => void navigate({ search: compact({ ...next, pageNum: undefined, dispatch: search.dispatch }) });
-
-  const deleteStrip = async (strip: StripRow) => {
-    if (!(await confirmDelete(t('strip:list.deleteDetail', { name: strip.lampName })))) return;
-    await remove.mutateAsync(strip.id);
-    setSelected((current) => new Set([...current].filter((id) => id !== strip.id)));
-    notifySuccess(t('common:feedback.deleted'));
-  };
+  const list = useDeviceList({
+    search,
+    go: (next) => void navigate({ search: next }),
+    rows,
+    table: 'strips',
+    columns: useStripColumns(),
+    remove: (id) => remove.mutateAsync(id),
+    deleteText: (strip) => t('strip:list.deleteDetail', { name: strip.lampName }),
+  });
+  const { selection, columns, draft, setDraft, apply } = list;
+  const { selected } = selection;
 
   return (
     <PagePanel
       title={t('common:route.lightManage')}
       actions={
         canAdd && (
-          <Button
-            leftSection={<IconPlus size={16} />}
-            onClick={() => {
-              setEditing(null);
-              setFormOpen(true);
-            }}
-            data-testid="strip-add"
-          >
+          <Button leftSection={<IconPlus size={16} />} onClick={() => list.edit(null)} data-testid="strip-add">
             {t('strip:list.add')}
           </Button>
         )
@@ -100,74 +87,41 @@ export function StripManagePage() {
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, xl: 8 }}>
           <Stack gap="sm">
-            <FilterBar
-              onSubmit={() => apply({ ...draft, lampName: draft.lampName?.trim() || undefined })}
-              onReset={() => {
-                setDraft({});
-                apply({});
-              }}
+            <DeviceListFilters
               testId="strip"
-            >
-              <TextInput
-                label={t('strip:fields.lampName')}
-                value={draft.lampName ?? ''}
-                onChange={(e) => setDraft({ ...draft, lampName: e.currentTarget.value })}
-                name="lampName"
-                w={{ base: '100%', sm: 200 }}
-              />
-              <AreaCascader
-                label={t('strip:fields.region')}
-                value={draft.regionId ?? null}
-                onChange={(id) => setDraft({ ...draft, regionId: id ?? undefined })}
-              />
-            </FilterBar>
-            <SelectionSummary
-              selection={selection}
-              text={t('strip:list.selected', { count: selected.size })}
-              clearLabel={t('strip:list.clearSelection')}
-              testId="strip-selected"
+              nameKey="lampName"
+              nameLabel={t('strip:fields.lampName')}
+              regionLabel={t('strip:fields.region')}
+              draft={draft}
+              setDraft={setDraft}
+              apply={apply}
             />
-            <TableBox>
-              <Table striped highlightOnHover data-testid="strip-table">
-                <ColumnHeads
-                  columns={columns}
-                  actions={canEdit || canDelete}
-                  lead={<SelectPageHeader selection={selection} label={t('strip:list.selectPage')} />}
-                />
-                <Table.Tbody>
-                  {rows.length === 0 && (
-                    <TableEmptyRow colSpan={columns.span(1)} py="md">
-                      {strips.isLoading ? t('common:feedback.loading') : t('strip:list.empty')}
-                    </TableEmptyRow>
+            <DeviceTable
+              testId="strip"
+              rows={rows}
+              loading={strips.isLoading}
+              selection={selection}
+              columns={columns}
+              texts="strip:list"
+              rowLabel={(strip) => strip.lampName}
+              rowTestId={(strip) => `strip-row-${strip.clientId}`}
+              withActions={canEdit || canDelete}
+              actions={(strip) => (
+                <PinnedActionsCell>
+                  {canEdit && (
+                    <ActionIcon variant="subtle" aria-label={t('strip:list.edit')} onClick={() => list.edit(strip)}>
+                      <IconPencil size={16} />
+                    </ActionIcon>
                   )}
-                  {rows.map((strip) => (
-                    <SelectableRow key={strip.id} selection={selection} id={strip.id} label={strip.lampName} testId={`strip-row-${strip.clientId}`}>
-                      <ColumnCells columns={columns} row={strip} />
-                      <PinnedActionsCell>
-                        {canEdit && (
-                          <ActionIcon
-                            variant="subtle"
-                            aria-label={t('strip:list.edit')}
-                            onClick={() => {
-                              setEditing(strip);
-                              setFormOpen(true);
-                            }}
-                          >
-                            <IconPencil size={16} />
-                          </ActionIcon>
-                        )}
-                        <RenewMqttAction family={DeviceFamily.Strip} id={strip.id} name={strip.lampName} testId="strip-renew-mqtt" />
-                        {canDelete && (
-                          <ActionIcon variant="subtle" color="red" aria-label={t('common:actions.delete')} onClick={() => void deleteStrip(strip)}>
-                            <IconTrash size={16} />
-                          </ActionIcon>
-                        )}
-                      </PinnedActionsCell>
-                    </SelectableRow>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </TableBox>
+                  <RenewMqttAction family={DeviceFamily.Strip} id={strip.id} name={strip.lampName} testId="strip-renew-mqtt" />
+                  {canDelete && (
+                    <ActionIcon variant="subtle" color="red" aria-label={t('common:actions.delete')} onClick={() => void list.deleteRow(strip)}>
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  )}
+                </PinnedActionsCell>
+              )}
+            />
             <TableFooter
               total={strips.data?.total ?? 0}
               pageNum={pageNum}
@@ -186,7 +140,7 @@ export function StripManagePage() {
           </Stack>
         </Grid.Col>
       </Grid>
-      <Suspense fallback={null}>{formOpen && <StripFormModal opened strip={editing} onClose={() => setFormOpen(false)} />}</Suspense>
+      <Suspense fallback={null}>{list.formOpen && <StripFormModal opened strip={list.editing} onClose={list.closeForm} />}</Suspense>
     </PagePanel>
   );
 }
