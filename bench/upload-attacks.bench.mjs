@@ -151,6 +151,9 @@ await page.runPageBench({ dbName: 'sc_bench_uploads', redisPrefix: `bench:${rand
   const groupId = await bench.prepare(
     async (c) => (await c.query(`INSERT INTO device_group (type, name) VALUES (0, 'Bench poles') RETURNING id`)).rows[0].id,
   );
+  // The same rows all good but the last: every row is read and kept until the last one refuses the file. Written
+  // before the gateway starts, so that the gateway does not sit idle meanwhile.
+  const lastBad = workbook([['Name', 'Code'], ...Array.from({ length: 100_000 }, (_, i) => [`P${i}`, i === 99_999 ? 'P 99999!' : `P-${i}`])]);
   const gateway = await bench.serve();
   // Idle: after start-up settles, the lowest of a few readings.
   await sleep(3000);
@@ -166,16 +169,21 @@ await page.runPageBench({ dbName: 'sc_bench_uploads', redisPrefix: `bench:${rand
   let failures = 0;
   let worstRefused = 0;
   const cases = await attackSet();
-  // A file within every bound whose 100,000 rows all have errors: parsed whole, then refused by the import.
+  // A file within every bound whose 100,000 rows all have errors: read row by row, then refused by the import.
   const badRows = workbook([['Name', 'Code', 'Longitude'], ...Array.from({ length: 100_000 }, (_, i) => [`P${i}`, `P-${i}`, 'x'])]);
-  cases.push({
-    name: 'lamp pole import, 100,000 rows all with errors',
-    file: badRows,
+  // Refused by the lamp pole import, naming how many rows are bad.
+  const poleImport = (name, file, bad) => ({
+    name,
+    file,
     fileName: 'poles.xlsx',
-    want: [400, '100000 rows have errors; nothing was imported'],
+    want: [400, `${bad} rows have errors; nothing was imported`],
     path: '/api/lamp/lampImport',
     fields: { groupId: String(groupId) },
   });
+  cases.push(
+    poleImport('lamp pole import, 100,000 rows all with errors', badRows, 100000),
+    poleImport('lamp pole import, 100,000 rows, only the last with an error', lastBad, 1),
+  );
   for (const attack of cases) {
     const result = await send(bench, gateway.pid, attack.file, attack.fileName, attack);
     const above = result.above;

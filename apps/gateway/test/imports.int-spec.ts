@@ -281,6 +281,45 @@ describe('imports, templates and exports', () => {
     expect(((await other.json()) as { message: string }).message).toBe('This error report is no longer available, please import the file again');
   });
 
+  it('refuses a large file whose every row is bad with the whole answer and report, read a batch of rows at a time', async () => {
+    // 2,500 rows over many of the reader's batches: every longitude is bad, row 2 and row 2401 share a code, and row
+    // 1502 names a region nobody has.
+    const rows = lampRows(2_500, 'MANY').map((row) => [...row.slice(0, 7), 'x', row[8]]);
+    rows[2_399][1] = 'MANY-1';
+    rows[1_500][2] = 'Atlantis';
+    const book = [LAMP_HEADER, ...rows];
+    for (const [file, name] of [
+      [workbookBuffer(book), 'lamps.xlsx'],
+      [workbookBuffer(book, 'xls'), 'lamps.xls'],
+    ] as const) {
+      const answer = await upload(admin, '/api/light/lightImport', form(file, { groupId: String(lampGroup) }, name));
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toBe('2500 rows have errors; nothing was imported');
+      const data = answer.body.data as unknown as ImportRejection;
+      expect(data).toMatchObject({ total: 2_500, badRows: 2_500, errorCount: 2_503 });
+      const shown = data.errors.map(({ row, column, value, reason }) => [row, column, value, reason]);
+      expect(shown).toHaveLength(1_000);
+      expect(shown.slice(0, 3)).toEqual([
+        [2, 'Longitude', 'x', 'Must be a number'],
+        [2, 'Client ID', 'MANY-1', 'The same code is also on row 2401 of this file'],
+        [3, 'Longitude', 'x', 'Must be a number'],
+      ]);
+      const report = sheetRows(await (await download(admin, `/api/imports/report?id=${data.reportId}`)).arrayBuffer()).slice(1);
+      expect(report).toHaveLength(2_503);
+      expect(report.slice(0, 1_000)).toEqual(shown);
+      expect(report.map((r) => r[0])).toEqual([...report.map((r) => r[0] as number)].sort((a, b) => a - b));
+      expect(report.filter((r) => r[0] === 1_502)).toEqual([
+        [1_502, 'Region', 'Atlantis', 'No region is named "Atlantis"'],
+        [1_502, 'Longitude', 'x', 'Must be a number'],
+      ]);
+      expect(report.filter((r) => r[0] === 2_401)).toEqual([
+        [2_401, 'Longitude', 'x', 'Must be a number'],
+        [2_401, 'Client ID', 'MANY-1', 'The same code is also on row 2 of this file'],
+      ]);
+    }
+    expect(await lampCount('MANY')).toBe(0);
+  });
+
   it('reads xls workbooks as well', async () => {
     const book = workbookBuffer([LAMP_HEADER, ...lampRows(3, 'XLS')], 'xls');
     const answer = await upload(admin, '/api/light/lightImport', form(book, { groupId: String(lampGroup) }, 'lamps.xls'));

@@ -25,8 +25,8 @@ import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
 import { InjectDb } from '../infra/database';
 import { RedisService } from '../infra/redis.service';
-import type { SheetContent } from '../uploads/spreadsheet-reader';
 import { WorkbookReader } from '../uploads/workbook-reader.service';
+import type { SheetRow, SheetRows } from '../uploads/xlsx-sheet-stream';
 import type { StoredUpload } from '../uploads/upload.service';
 import { keyOf, type ExistingRecord, type ImportColumn, type ImportTable, type RowToWrite, type RowValues } from './import-table';
 import { neutraliseCell, withoutNeutralisation } from './spreadsheet-cells';
@@ -41,10 +41,99 @@ interface ReadRow {
   rowNumber: number;
   /** The values of the columns present in the file. */
   values: RowValues;
-  /** Columns whose cell was refused (and reads as null). */
-  bad: Set<string>;
-  /** Gateway-code columns naming a gateway nobody recorded: refused unless the record already has that code. */
-  unrecorded: Set<string>;
+  /**
+   * Columns whose cell was refused (and reads as null), one bit per column of the table (`columnBit`): a number rather
+   * than a set, since a file of 100,000 bad rows would otherwise hold 100,000 sets.
+   */
+  bad: number;
+  /** Gateway-code columns naming a gateway nobody recorded, as bits: refused unless the record already has that code. */
+  unrecorded: number;
+}
+
+/** Translated reasons, one string for the errors that give the same one (a file may have 100,000 of them). */
+class Reasons {
+  private readonly known = new Map<string, string>();
+
+  constructor(private readonly lng: Language) {}
+
+  of(key: MessageKey, params?: Record<string, unknown>): string {
+    const id = params ? `${key} ${JSON.stringify(params)}` : key;
+    let text = this.known.get(id);
+    if (text === undefined) {
+      text = translate(this.lng, key, params);
+      if (this.known.size < 1_000) this.known.set(id, text);
+    }
+    return text;
+  }
+}
+
+/**
+ * A refused import's report, written to Redis as its errors come (in row order) in the JSON of StoredReport, and the
+ * answer that names the first of them; only those stay in memory.
+ */
+class Rejection {
+  readonly id = randomUUID();
+  private errorCount = 0;
+  private badRows = 0;
+  private lastRow = Number.NaN;
+  private readonly shown: ImportRowError[] = [];
+  private readonly key: string;
+  private readonly opening: string;
+
+  constructor(
+    private readonly redis: RedisService,
+    userId: number,
+    kind: string,
+  ) {
+    this.key = redis.key('import-report', this.id);
+    const empty: StoredReport = { userId, kind, errors: [] };
+    this.opening = JSON.stringify(empty).slice(0, -2);
+  }
+
+  /** Adds errors that come after those added before. */
+  async add(errors: ImportRowError[]): Promise<void> {
+    if (errors.length === 0) return;
+    for (const error of errors) {
+      if (error.row !== this.lastRow) this.badRows++;
+      this.lastRow = error.row;
+      if (this.shown.length < IMPORT_ERRORS_SHOWN) this.shown.push(error);
+    }
+    const text = errors.map((e) => JSON.stringify(e)).join(',');
+    if (this.errorCount === 0) await this.redis.client.set(this.key, this.opening + text, 'EX', REPORT_TTL_SECONDS);
+    else await this.redis.client.append(this.key, `,${text}`);
+    this.errorCount += errors.length;
+  }
+
+  /** Closes the report and answers 400 with the first errors and the report's id. */
+  async finish(total: number): Promise<AppException> {
+    if (this.errorCount === 0) await this.redis.client.set(this.key, this.opening, 'EX', REPORT_TTL_SECONDS);
+    await this.redis.client.append(this.key, ']}');
+    const { errorCount, badRows } = this;
+    const data: ImportRejection = { total, errorCount, badRows, errors: this.shown, reportId: this.id };
+    return AppException.badRequestWithData('importHasErrors', { badRows }, data);
+  }
+}
+
+/** A column's bit in ReadRow's `bad` and `unrecorded` (a table has far fewer than 31 columns). */
+function columnBit(table: ImportTable, key: string): number {
+  const index = table.columns.findIndex((c) => c.key === key);
+  return index < 0 ? 0 : 1 << index;
+}
+
+/** The header a sheet's rows were read by, and which file column holds each table column. */
+interface SheetHeader {
+  header: string[];
+  columnIndex: Map<string, number>;
+}
+
+/** What the first reading of a sheet keeps. */
+interface CheckedSheet extends SheetHeader {
+  /** Every data row with a value, while none is bad; null once one is: the rows of a refused file are not kept. */
+  rows: ReadRow[] | null;
+  /** Data rows with a value. */
+  total: number;
+  /** The row numbers that have each key (a list once a second row has it): duplicates are refused. */
+  rowsByKey: Map<string, number | number[]>;
 }
 
 interface StoredCredentials {
@@ -118,27 +207,58 @@ export class ImportService {
     if (groupId > INT_MAX) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupNotFound');
     const dryRun = readDryRun(upload.fields[IMPORT_DRY_RUN_FIELD]);
     await this.assertGroup(this.db.manager, table, groupId);
-    const sheet = await this.firstSheet(caller, upload.path);
+    // The workbook is read (twice for a refused file) while the user's reading slot is held; the writes come after.
+    const checked = await this.workbooks.withFirstSheet(
+      caller.userId,
+      upload.path,
+      { maxRows: IMPORT_MAX_ROWS, blankRows: true, timeoutMs: 60_000, maxMemoryMb: 512 },
+      async (firstSheet) => {
+        const checked = await firstSheet((sheet) => this.check(table, sheet, lng));
+        if (checked.total === 0) throw AppException.badRequest('importNoRows');
+        if (!checked.rows) throw await firstSheet((sheet) => this.rejectFile(caller, table, sheet, checked, groupId, lng));
+        return { ...checked, rows: checked.rows };
+      },
+    );
+    const { result, added, generations } = await this.writeRows(table, checked, groupId, dryRun, caller, lng);
+    // The added devices' MQTT logins, to download once. Only the codes are kept: the passwords are derived again then.
+    if (added.length > 0 && table.mqttFamily && this.credentials.available) {
+      const credentialsId = randomUUID();
+      const stored: StoredCredentials = { userId: caller.userId, family: table.mqttFamily, codes: added, generations };
+      await this.redis.client.set(this.redis.key('import-credentials', credentialsId), JSON.stringify(stored), 'EX', REPORT_TTL_SECONDS);
+      result.credentialsId = credentialsId;
+    }
+    return result;
+  }
 
-    const columnIndex = this.mapHeader(table, sheet.header, lng);
-    const errors: ImportRowError[] = [];
-    const rows = await this.readRows(table, sheet, columnIndex, lng, errors);
-    if (rows.length === 0 && errors.length === 0) throw AppException.badRequest('importNoRows');
-    markDuplicates(table, rows, sheet.header, columnIndex, lng, errors);
-
+  /**
+   * Classifies the rows of a file whose every row is good against the records and writes them in one transaction; a
+   * row that does not fit its record (half a position, a gateway nobody recorded) still refuses the file.
+   */
+  private async writeRows(
+    table: ImportTable,
+    { rows, header, columnIndex }: SheetHeader & { rows: ReadRow[] },
+    groupId: number,
+    dryRun: boolean,
+    caller: Caller,
+    lng: Language,
+  ): Promise<{ result: ImportResult; added: string[]; generations: number[] }> {
     let added: string[] = [];
     let generations: number[] = [];
-    let result: ImportResult;
     try {
-      result = await this.db.transaction(async (tx) => {
+      const result = await this.db.transaction(async (tx) => {
         // Imports of one kind take turns, so two of them never classify the same codes at once.
         await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`sc:import:${table.kind}`]);
         // Checked again, and kept from deletion until the rows are written.
         await this.assertGroup(tx, table, groupId);
         const keys = [...new Set(rows.map((r) => keyOf(table, r.values)))];
         const existing = await table.load(tx, keys);
-        const { toAdd, toChange, unchanged } = classify(table, rows, existing, groupId, sheet.header, columnIndex, lng, errors);
-        if (errors.length > 0) throw await this.reject(caller, table, rows.length, errors);
+        const errors: ImportRowError[] = [];
+        const { toAdd, toChange, unchanged } = classify(table, rows, existing, groupId, header, columnIndex, lng, errors);
+        if (errors.length > 0) {
+          const rejection = new Rejection(this.redis, caller.userId, table.kind);
+          await rejection.add(errors.sort((a, b) => a.row - b.row));
+          throw await rejection.finish(rows.length);
+        }
         await lockGateways(tx, table, rows);
         const result: ImportResult = {
           kind: table.kind,
@@ -157,20 +277,13 @@ export class ImportService {
         if (table.mqttFamily) generations = await generationsOf(tx, table.mqttFamily, added);
         return result;
       });
+      return { result, added, generations };
     } catch (err) {
       // A record with one of the codes was added, or a region or pole the rows name was deleted, by someone else
       // between the check and the write.
       if (isUniqueViolation(err) || isForeignKeyViolation(err)) throw AppException.conflict('importConflict');
       throw err;
     }
-    // The added devices' MQTT logins, to download once. Only the codes are kept: the passwords are derived again then.
-    if (added.length > 0 && table.mqttFamily && this.credentials.available) {
-      const credentialsId = randomUUID();
-      const stored: StoredCredentials = { userId: caller.userId, family: table.mqttFamily, codes: added, generations };
-      await this.redis.client.set(this.redis.key('import-credentials', credentialsId), JSON.stringify(stored), 'EX', REPORT_TTL_SECONDS);
-      result.credentialsId = credentialsId;
-    }
-    return result;
   }
 
   /**
@@ -223,14 +336,6 @@ export class ImportService {
     if (group.type !== (table.groupType as number)) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupWrongType');
   }
 
-  private async firstSheet(caller: Caller, path: string): Promise<SheetContent> {
-    const sheets = await this.workbooks.read(caller.userId, path, { maxRows: IMPORT_MAX_ROWS, blankRows: true, timeoutMs: 60_000, maxMemoryMb: 512 });
-    const sheet = sheets[0];
-    if (!sheet || sheet.rows.length === 0) throw AppException.badRequest('importNoRows');
-    if (sheet.rowCount > IMPORT_MAX_ROWS) throw AppException.badRequest('importTooManyRows', { max: IMPORT_MAX_ROWS });
-    return sheet;
-  }
-
   /** Which file column holds each table column: a header may be the label in any of the four languages, or the field name. */
   private mapHeader(table: ImportTable, header: string[], lng: Language): Map<string, number> {
     const names = new Map<string, string>();
@@ -248,44 +353,148 @@ export class ImportService {
     return index;
   }
 
+  /**
+   * The first reading: every row is checked as the reader hands it over, and kept only while no row is bad; of a file
+   * with a bad row, only the row numbers of each key are kept (to name the duplicates when the report is written).
+   */
+  private async check(table: ImportTable, sheet: SheetRows | null, lng: Language): Promise<CheckedSheet> {
+    const rowsByKey = new Map<string, number | number[]>();
+    const kept: { rows: ReadRow[] | null; total: number } = { rows: [], total: 0 };
+    const read = await this.walk(table, sheet, lng, async (rows, errors) => {
+      kept.total += rows.length;
+      let bad = errors.length > 0;
+      for (const row of rows) {
+        if (!row.values[table.codeColumn]) continue;
+        const key = keyOf(table, row.values);
+        const seen = rowsByKey.get(key);
+        if (seen === undefined) rowsByKey.set(key, row.rowNumber);
+        else {
+          bad = true;
+          if (Array.isArray(seen)) seen.push(row.rowNumber);
+          else rowsByKey.set(key, [seen, row.rowNumber]);
+        }
+      }
+      if (bad) kept.rows = null;
+      else if (kept.rows) for (const row of rows) kept.rows.push(row);
+    });
+    return { ...read, ...kept, rowsByKey };
+  }
+
+  /**
+   * The second reading, of a refused file: each batch of rows is checked again, its duplicates named and its rows
+   * classified against the records, and its errors are added to the report in Redis; only the errors shown in the
+   * answer stay in memory.
+   */
+  private async rejectFile(
+    caller: Caller,
+    table: ImportTable,
+    sheet: SheetRows | null,
+    checked: CheckedSheet,
+    groupId: number,
+    lng: Language,
+  ): Promise<AppException> {
+    const rejection = new Rejection(this.redis, caller.userId, table.kind);
+    const { header, columnIndex, rowsByKey } = checked;
+    const codeColumn = header[columnIndex.get(table.codeColumn) as number];
+    await this.walk(table, sheet, lng, async (rows, errors) => {
+      for (const row of rows) {
+        const same = row.values[table.codeColumn] ? rowsByKey.get(keyOf(table, row.values)) : undefined;
+        if (!Array.isArray(same)) continue;
+        errors.push({
+          row: row.rowNumber,
+          column: codeColumn,
+          value: String(row.values[table.codeColumn]),
+          reason: translate(lng, 'importDuplicateCode', { rows: same.filter((n) => n !== row.rowNumber).join(', ') }),
+        });
+      }
+      const existing = await table.load(this.db.manager, [...new Set(rows.map((r) => keyOf(table, r.values)))]);
+      classify(table, rows, existing, groupId, header, columnIndex, lng, errors);
+      // Errors of a row in the order they were found: its cells, its code, then against its record.
+      await rejection.add(errors.sort((a, b) => a.row - b.row));
+    });
+    return rejection.finish(checked.total);
+  }
+
+  /**
+   * Reads the sheet's data rows batch by batch as the reader hands them over, checking each row as it comes and
+   * handing `onBatch` the rows with a value and the errors of their cells: only the values of the table's columns are
+   * read, never the sheet kept. The header is matched when the first data row comes, so a sheet without data rows is
+   * refused as empty whatever its header says.
+   */
+  private async walk(
+    table: ImportTable,
+    sheet: SheetRows | null,
+    lng: Language,
+    onBatch: (rows: ReadRow[], errors: ImportRowError[]) => Promise<void>,
+  ): Promise<SheetHeader> {
+    if (!sheet) throw AppException.badRequest('importNoRows');
+    const { range } = sheet;
+    const tooMany = () => AppException.badRequest('importTooManyRows', { max: IMPORT_MAX_ROWS });
+    if (range && range.lastRow > range.firstRow && range.lastRow - 1 > IMPORT_MAX_ROWS) throw tooMany();
+    let headerRowNumber = range?.firstRow;
+    let header: string[] = [];
+    let read: { columnIndex: Map<string, number>; regions: Map<string, number[]>; reasons: Reasons } | undefined;
+    for await (const batch of sheet.batches) {
+      const data: SheetRow[] = [];
+      for (const row of batch) {
+        headerRowNumber ??= row.number;
+        if (row.number === headerRowNumber) header = Array.from(row.cells, (c) => (c === null || c === undefined ? '' : String(c)));
+        else if (row.number > headerRowNumber && (!range || row.number <= range.lastRow)) data.push(row);
+      }
+      if (data.length === 0) continue;
+      if (data[data.length - 1].number - 1 > IMPORT_MAX_ROWS) throw tooMany();
+      if (!read) {
+        const columnIndex = this.mapHeader(table, header, lng);
+        const regionColumn = table.columns.some((c) => c.kind === 'region' && columnIndex.has(c.key));
+        read = { columnIndex, regions: regionColumn ? await this.regionsByName() : new Map<string, number[]>(), reasons: new Reasons(lng) };
+      }
+      const errors: ImportRowError[] = [];
+      const rows = await this.readRows(table, data, header, read, errors);
+      if (rows.length > 0) await onBatch(rows, errors);
+    }
+    if (!read) {
+      // A sheet whose range has rows below the header, all of them without a cell, still has its header checked.
+      if (range && headerRowNumber !== undefined && range.lastRow > headerRowNumber) this.mapHeader(table, header, lng);
+      throw AppException.badRequest('importNoRows');
+    }
+    return { header, columnIndex: read.columnIndex };
+  }
+
+  /** Checks a batch of data rows; blank rows are skipped. */
   private async readRows(
     table: ImportTable,
-    sheet: SheetContent,
-    columnIndex: Map<string, number>,
-    lng: Language,
+    data: SheetRow[],
+    header: string[],
+    { columnIndex, regions, reasons }: { columnIndex: Map<string, number>; regions: Map<string, number[]>; reasons: Reasons },
     errors: ImportRowError[],
   ): Promise<ReadRow[]> {
     const present = table.columns.filter((c) => columnIndex.has(c.key));
-    const regions = present.some((c) => c.kind === 'region') ? await this.regionsByName() : new Map<string, number[]>();
     const codesIn = (kind: 'pole' | 'gateway') => {
       const column = present.find((c) => c.kind === kind || (kind === 'gateway' && c.kind === 'gatewayCode'));
-      return column ? sheet.rows.map((r) => cellText(r[columnIndex.get(column.key) as number])) : [];
+      return column ? data.map((r) => cellText(r.cells[columnIndex.get(column.key) as number])) : [];
     };
     const refs = { pole: await this.idsByCode('pole', codesIn('pole')), gateway: await this.idsByCode('gateway', codesIn('gateway')) };
     const rows: ReadRow[] = [];
-    sheet.rows.forEach((cells, i) => {
-      if (cells.every((c) => cellText(c) === '')) return;
-      const rowNumber = sheet.headerRowNumber + 1 + i;
-      const values: RowValues = {};
-      const bad = new Set<string>();
-      const unrecorded = new Set<string>();
+    for (const { number: rowNumber, cells } of data) {
+      if (cells.every((c) => cellText(c) === '')) continue;
+      const row: ReadRow = { rowNumber, values: {}, bad: 0, unrecorded: 0 };
       for (const column of present) {
         const raw = cells[columnIndex.get(column.key) as number];
         const text = cellText(raw);
         const fail = (key: MessageKey, params?: Record<string, unknown>) => {
-          bad.add(column.key);
+          row.bad |= columnBit(table, column.key);
           errors.push({
             row: rowNumber,
-            column: sheet.header[columnIndex.get(column.key) as number],
+            column: header[columnIndex.get(column.key) as number],
             value: text,
-            reason: translate(lng, key, params),
+            reason: reasons.of(key, params),
           });
         };
-        values[column.key] = readCell(column, raw, text, regions, refs, fail);
-        if (column.kind === 'gatewayCode' && text !== '' && !refs.gateway.has(text)) unrecorded.add(column.key);
+        row.values[column.key] = readCell(column, raw, text, regions, refs, fail);
+        if (column.kind === 'gatewayCode' && text !== '' && !refs.gateway.has(text)) row.unrecorded |= columnBit(table, column.key);
       }
-      rows.push({ rowNumber, values, bad, unrecorded });
-    });
+      rows.push(row);
+    }
     return rows;
   }
 
@@ -312,17 +521,6 @@ export class ImportService {
         ? await this.db.query(`SELECT id, code FROM device WHERE type = $1 AND code = ANY($2::text[])`, [DeviceType.LampPole, wanted])
         : await this.db.query(`SELECT id, code FROM lamp_gateway WHERE code = ANY($1::text[])`, [wanted]);
     return new Map(rows.map((r) => [r.code, r.id]));
-  }
-
-  /** Keeps every bad cell for the downloadable report and answers 400 with the first of them. */
-  private async reject(caller: Caller, table: ImportTable, total: number, errors: ImportRowError[]): Promise<AppException> {
-    errors.sort((a, b) => a.row - b.row);
-    const reportId = randomUUID();
-    const report: StoredReport = { userId: caller.userId, kind: table.kind, errors };
-    await this.redis.client.set(this.redis.key('import-report', reportId), JSON.stringify(report), 'EX', REPORT_TTL_SECONDS);
-    const badRows = new Set(errors.map((e) => e.row)).size;
-    const data: ImportRejection = { total, errorCount: errors.length, badRows, errors: errors.slice(0, IMPORT_ERRORS_SHOWN), reportId };
-    return AppException.badRequestWithData('importHasErrors', { badRows }, data);
   }
 }
 
@@ -390,44 +588,11 @@ function readDryRun(field: string | undefined): boolean {
  */
 async function lockGateways(tx: EntityManager, table: ImportTable, rows: ReadRow[]): Promise<void> {
   const columns = table.columns.filter((c) => c.kind === 'gatewayCode').map((c) => c.key);
-  const named = rows.flatMap((r) => columns.filter((key) => !r.unrecorded.has(key)).map((key) => r.values[key]));
+  const named = rows.flatMap((r) => columns.filter((key) => !(r.unrecorded & columnBit(table, key))).map((key) => r.values[key]));
   const codes = [...new Set(named)].filter((v): v is string => typeof v === 'string' && v !== '');
   if (codes.length === 0) return;
   const recorded: unknown[] = await tx.query(`SELECT 1 FROM lamp_gateway WHERE code = ANY($1::text[]) FOR KEY SHARE`, [codes]);
   if (recorded.length < codes.length) throw AppException.conflict('importConflict');
-}
-
-/** Every row whose code is also on another row of the file is bad. */
-function markDuplicates(
-  table: ImportTable,
-  rows: ReadRow[],
-  header: string[],
-  columnIndex: Map<string, number>,
-  lng: Language,
-  errors: ImportRowError[],
-): void {
-  const rowsByKey = new Map<string, ReadRow[]>();
-  for (const row of rows) {
-    if (!row.values[table.codeColumn]) continue;
-    const key = keyOf(table, row.values);
-    rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), row]);
-  }
-  const column = header[columnIndex.get(table.codeColumn) as number];
-  for (const same of rowsByKey.values()) {
-    if (same.length < 2) continue;
-    for (const row of same) {
-      const others = same
-        .filter((o) => o !== row)
-        .map((o) => o.rowNumber)
-        .join(', ');
-      errors.push({
-        row: row.rowNumber,
-        column,
-        value: String(row.values[table.codeColumn]),
-        reason: translate(lng, 'importDuplicateCode', { rows: others }),
-      });
-    }
-  }
 }
 
 /**
@@ -451,10 +616,13 @@ function classify(
   const positioned = table.columns.some((c) => c.key === 'latitude');
   for (const row of rows) {
     const record = existing.get(keyOf(table, row.values));
-    const values = { ...(record?.values ?? defaults), ...row.values };
-    const positionRead = !row.bad.has('latitude') && !row.bad.has('longitude');
-    if (positioned && positionRead && (values.latitude === null) !== (values.longitude === null)) {
-      const missing = values.latitude === null ? 'latitude' : 'longitude';
+    const base = record?.values ?? defaults;
+    // The row's value, or the record's for a column the file does not have: no merged copy of each row is made while
+    // the file is only checked (a refused file of 100,000 rows would hold them all).
+    const valueOf = (key: string) => (Object.hasOwn(row.values, key) ? row.values[key] : base[key]);
+    const positionRead = !(row.bad & (columnBit(table, 'latitude') | columnBit(table, 'longitude')));
+    if (positioned && positionRead && (valueOf('latitude') === null) !== (valueOf('longitude') === null)) {
+      const missing = valueOf('latitude') === null ? 'latitude' : 'longitude';
       const at = columnIndex.get(missing);
       errors.push({
         row: row.rowNumber,
@@ -463,18 +631,20 @@ function classify(
         reason: translate(lng, 'positionIncomplete'),
       });
     }
-    for (const key of row.unrecorded) {
-      if (values[key] === record?.values[key]) continue;
+    for (const { key } of table.columns.filter((c) => row.unrecorded & columnBit(table, c.key))) {
+      if (valueOf(key) === record?.values[key]) continue;
       errors.push({
         row: row.rowNumber,
         column: header[columnIndex.get(key) as number],
-        value: String(values[key]),
-        reason: translate(lng, 'importGatewayUnknown', { code: values[key] }),
+        value: String(valueOf(key)),
+        reason: translate(lng, 'importGatewayUnknown', { code: valueOf(key) }),
       });
     }
-    if (!record) toAdd.push({ values });
-    else if (record.groupId !== groupId || table.columns.some((c) => values[c.key] !== record.values[c.key]))
-      toChange.push({ id: record.id, values });
+    // Once a row is bad the file is refused: what it would have written no longer matters.
+    if (errors.length > 0) continue;
+    if (!record) toAdd.push({ values: { ...base, ...row.values } });
+    else if (record.groupId !== groupId || table.columns.some((c) => valueOf(c.key) !== record.values[c.key]))
+      toChange.push({ id: record.id, values: { ...base, ...row.values } });
     else unchanged += 1;
   }
   return { toAdd, toChange, unchanged };

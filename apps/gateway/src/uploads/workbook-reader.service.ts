@@ -5,6 +5,28 @@ import { AppException } from '../common/app-exception';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { SpreadsheetUnreadableError, readSpreadsheet, type ReadOptions, type SheetContent } from './spreadsheet-reader';
 import { WorkbookOutOfBounds, checkWorkbookBounds } from './workbook-bounds';
+import { readFirstXlsxSheet, type SheetRow, type SheetRows } from './xlsx-sheet-stream';
+
+const XLS_BATCH_ROWS = 1_000;
+
+/** Reads the first sheet of an open workbook, row by row, as often as asked; null for a workbook without sheets. */
+export type FirstSheetReader = <R>(consume: (sheet: SheetRows | null) => Promise<R>) => Promise<R>;
+
+/** A sheet read whole (an xls) as the rows a streamed one gives: its header row, then its data rows by number. */
+export function sheetRowsOf(sheet: SheetContent): SheetRows {
+  const { headerRowNumber } = sheet;
+  const all: SheetRow[] = [
+    { number: headerRowNumber, cells: sheet.header },
+    ...sheet.rows.map((cells, i) => ({ number: headerRowNumber + 1 + i, cells: cells as SheetRow['cells'] })),
+  ];
+  return {
+    name: sheet.name,
+    range: { firstRow: headerRowNumber, lastRow: Math.max(headerRowNumber, sheet.rowCount + 1) },
+    batches: (async function* () {
+      for (let i = 0; i < all.length; i += XLS_BATCH_ROWS) yield all.slice(i, i + XLS_BATCH_ROWS);
+    })(),
+  };
+}
 
 /**
  * The users whose workbook this process is reading (one each). Process-wide on purpose: every module that reads a workbook shares
@@ -26,6 +48,26 @@ export class WorkbookReader {
     try {
       await checkWorkbookBounds(path, extname(path).slice(1) as SpreadsheetFormat);
       return await readSpreadsheet(path, options);
+    } catch (err) {
+      throw refusal(err);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Opens an uploaded workbook for an import, within the same limits and bounds as `read`, and hands `use` a reader of
+   * its first sheet; the slot is held until `use` is done. An xlsx is streamed at each reading (one batch of rows in
+   * memory at a time); an xls, small by the upload limit, is parsed whole once, in a worker thread.
+   */
+  async withFirstSheet<T>(userId: number, path: string, options: ReadOptions, use: (firstSheet: FirstSheetReader) => Promise<T>): Promise<T> {
+    const release = this.take(userId);
+    try {
+      const format = extname(path).slice(1) as SpreadsheetFormat;
+      await checkWorkbookBounds(path, format);
+      if (format === 'xlsx') return await use((consume) => readFirstXlsxSheet(path, { timeoutMs: options.timeoutMs }, consume));
+      const [sheet] = await readSpreadsheet(path, options);
+      return await use((consume) => consume(sheet ? sheetRowsOf(sheet) : null));
     } catch (err) {
       throw refusal(err);
     } finally {
