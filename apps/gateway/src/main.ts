@@ -99,7 +99,8 @@ async function startBrokerAccess(config: AppConfig): Promise<BrokerAccess | null
   // With files, the broker must have read them before this process goes on; the hook's broker (EMQX) asks it instead.
   if (config.mqttLogin && settings.dir) {
     // A broker reading the files of a few hundred thousand accounts answers nobody for several seconds.
-    await waitForMqttLogin(config.mqttUrl, config.mqttLogin, BROKER_LOGIN_WAIT_MS, () => sync.reload()).catch((err: Error) => {
+    // Nothing listening is not a busy broker: that fails at once, as the other services' checks do.
+    await waitForMqttLogin(config.mqttUrl, config.mqttLogin, BROKER_LOGIN_WAIT_MS, () => sync.reload(), 0).catch((err: Error) => {
       throw new ServiceUnavailableError(unavailableMessage('mqtt', config.mqttUrl, err.message));
     });
   }

@@ -347,9 +347,17 @@ function replaceIfDifferent(file: string, text: string): 0 | 1 {
  * own time); `nudge`, when given, is called every second of refusals (to signal the broker again). Throws after
  * `timeoutMs`.
  */
-export async function waitForMqttLogin(url: string, login: MqttLogin, timeoutMs = 10_000, nudge?: () => void): Promise<void> {
+export async function waitForMqttLogin(
+  url: string,
+  login: MqttLogin,
+  timeoutMs = 10_000,
+  nudge?: () => void,
+  /** How long nothing may listen at `url` (connection refused) before giving up; a busy broker gets `timeoutMs`. */
+  refusedMs = timeoutMs,
+): Promise<void> {
   const started = Date.now();
   const deadline = started + timeoutMs;
+  let refusedSince: number | null = null;
   let nudged = started;
   let last = '';
   for (;;) {
@@ -368,6 +376,9 @@ export async function waitForMqttLogin(url: string, login: MqttLogin, timeoutMs 
       return;
     } catch (err) {
       last = (err as Error).message;
+      const refused = (err as NodeJS.ErrnoException).code === 'ECONNREFUSED';
+      refusedSince = refused ? (refusedSince ?? Date.now()) : null;
+      if (refusedSince !== null && Date.now() - refusedSince >= refusedMs) throw new Error(`MQTT broker ${url} refused the connection: ${last}`);
     }
     if (Date.now() > deadline) throw new Error(`MQTT broker ${url} did not accept ${login.username} within ${timeoutMs} ms: ${last}`);
     await new Promise((r) => setTimeout(r, 50));
