@@ -84,6 +84,10 @@ export enum MqttService {
 export const mqttUsernames = {
   device: (family: DeviceFamily, code: string): string => `${family}/${code}`,
   service: (service: MqttService | string): string => `svc/${service}`,
+  /** Whether an account is a platform service's (else a device's). */
+  isService: (username: string): boolean => username.startsWith('svc/'),
+  /** A device account's code: its client id where the broker binds the two (EMQX through the broker hook). */
+  codeOf: (username: string): string => username.slice(username.indexOf('/') + 1),
 };
 
 /**

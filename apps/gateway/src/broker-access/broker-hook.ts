@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
+import { mqttUsernames } from '@sc/contracts';
 import { baseAclLines, derivedMqttPassword, emqxAcl, rulesForUser, type EmqxAclEntry } from '@sc/messaging';
 
 /** What the hook needs of the registry's accounts: BrokerAccessSync keeps them. */
@@ -30,7 +31,6 @@ interface LoginAsked {
   clientid?: unknown;
 }
 
-const SERVICE_PREFIX = 'svc/';
 const MAX_BODY_BYTES = 4096;
 
 function sameSecret(given: string, expected: string): boolean {
@@ -67,7 +67,7 @@ export class BrokerHook {
     if (generation === undefined) return deny;
     if (!sameSecret(password, derivedMqttPassword(this.settings.secret, username, generation))) return deny;
     // A device's client id is its code (the lamp's "client ID"); the platform's services name their connections.
-    if (!username.startsWith(SERVICE_PREFIX) && clientid !== username.slice(username.indexOf('/') + 1)) return deny;
+    if (!mqttUsernames.isService(username) && clientid !== mqttUsernames.codeOf(username)) return deny;
     return { result: 'allow', is_superuser: false, acl: emqxAcl(rulesForUser(this.base, username, this.book.rulesOf(username))) };
   }
 

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { mqttUsernames } from '@sc/contracts';
 
 export interface EmqxApiSettings {
   /** The cluster's REST API, e.g. http://emqx:18083 (EMQX_API_URL). */
@@ -8,7 +9,6 @@ export interface EmqxApiSettings {
   secret: string;
 }
 
-const SERVICE_PREFIX = 'svc/';
 const PARALLEL = 8;
 /** A kick the cluster did not take is asked again after 1, 2, 4 and 8 s, then left to an operator (an error in the log). */
 const ATTEMPTS = 5;
@@ -36,7 +36,7 @@ export class EmqxSessions {
 
   /** Kicks the devices among `usernames` (`{family}/{code}`); services keep their sessions. */
   revoke(usernames: readonly string[]): void {
-    for (const username of usernames) if (!username.startsWith(SERVICE_PREFIX)) this.waiting.add(username.slice(username.indexOf('/') + 1));
+    for (const username of usernames) if (!mqttUsernames.isService(username)) this.waiting.add(mqttUsernames.codeOf(username));
     this.pump();
   }
 

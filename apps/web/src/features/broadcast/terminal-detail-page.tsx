@@ -1,4 +1,4 @@
-import { Anchor, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Group, SimpleGrid, Text } from '@mantine/core';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import type { TerminalRow } from '@sc/contracts';
@@ -6,21 +6,9 @@ import { PagePanel } from '@/components/page-panel';
 import { NetworkBadge } from '@/features/lighting/lamp-badges';
 import { useLiveTerminals, useTerminal } from './api';
 import { PlayingCell, TerminalStatusBadge } from './terminal-badges';
+import { DetailField } from '@/components/detail-field';
 
 const route = getRouteApi('/_auth/_shell/broadcastManage/terminalDetail');
-
-function Field({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
-  return (
-    <Stack gap={2} data-testid={testId}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" component="div">
-        {children}
-      </Text>
-    </Stack>
-  );
-}
 
 /** One terminal's fields and live state (status, what it plays, volumes, last report). */
 function TerminalFields({ terminal }: { terminal: TerminalRow }) {
@@ -28,30 +16,30 @@ function TerminalFields({ terminal }: { terminal: TerminalRow }) {
   const f = (key: string) => t(`broadcast:fields.${key}`);
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
-      <Field label={f('terminalName')}>{terminal.terminalName}</Field>
-      <Field label={f('terminalId')}>{terminal.terminalId}</Field>
-      <Field label={f('status')} testId="terminal-detail-status">
+      <DetailField label={f('terminalName')}>{terminal.terminalName}</DetailField>
+      <DetailField label={f('terminalId')}>{terminal.terminalId}</DetailField>
+      <DetailField label={f('status')} testId="terminal-detail-status">
         <Group gap="xs">
           <TerminalStatusBadge status={terminal.status} />
           <NetworkBadge networkStatus={terminal.networkStatus} />
         </Group>
-      </Field>
-      <Field label={f('playing')}>
+      </DetailField>
+      <DetailField label={f('playing')}>
         <PlayingCell terminal={terminal} />
-      </Field>
-      <Field label={f('since')}>{terminal.playing ? new Date(terminal.playing.since).toLocaleString() : '—'}</Field>
-      <Field label={f('terminalIP')}>{terminal.terminalIP}</Field>
-      <Field label={f('broadcastVolume')}>{terminal.broadcastVolume} %</Field>
-      <Field label={f('interphoneVolume')}>{terminal.interphoneVolume} %</Field>
-      <Field label={f('callCode')}>{terminal.callCode || '—'}</Field>
-      <Field label={f('isDefault')}>{t(terminal.isDefault ? 'broadcast:list.yes' : 'broadcast:list.no')}</Field>
-      <Field label={f('priority')}>{terminal.priority}</Field>
-      <Field label={f('relayServer')}>{terminal.relayServer || '—'}</Field>
-      <Field label={f('terminalType')}>{terminal.terminalType || '—'}</Field>
-      <Field label={f('region')}>{terminal.regionName ?? '—'}</Field>
-      <Field label={f('pole')}>{terminal.poleCode ? `${terminal.poleName ?? ''} (${terminal.poleCode})` : '—'}</Field>
-      <Field label={f('version')}>{terminal.softwareVersion || '—'}</Field>
-      <Field label={f('reportedAt')}>{terminal.reportedAt ? new Date(terminal.reportedAt).toLocaleString() : '—'}</Field>
+      </DetailField>
+      <DetailField label={f('since')}>{terminal.playing ? new Date(terminal.playing.since).toLocaleString() : '—'}</DetailField>
+      <DetailField label={f('terminalIP')}>{terminal.terminalIP}</DetailField>
+      <DetailField label={f('broadcastVolume')}>{terminal.broadcastVolume} %</DetailField>
+      <DetailField label={f('interphoneVolume')}>{terminal.interphoneVolume} %</DetailField>
+      <DetailField label={f('callCode')}>{terminal.callCode || '—'}</DetailField>
+      <DetailField label={f('isDefault')}>{t(terminal.isDefault ? 'broadcast:list.yes' : 'broadcast:list.no')}</DetailField>
+      <DetailField label={f('priority')}>{terminal.priority}</DetailField>
+      <DetailField label={f('relayServer')}>{terminal.relayServer || '—'}</DetailField>
+      <DetailField label={f('terminalType')}>{terminal.terminalType || '—'}</DetailField>
+      <DetailField label={f('region')}>{terminal.regionName ?? '—'}</DetailField>
+      <DetailField label={f('pole')}>{terminal.poleCode ? `${terminal.poleName ?? ''} (${terminal.poleCode})` : '—'}</DetailField>
+      <DetailField label={f('version')}>{terminal.softwareVersion || '—'}</DetailField>
+      <DetailField label={f('reportedAt')}>{terminal.reportedAt ? new Date(terminal.reportedAt).toLocaleString() : '—'}</DetailField>
     </SimpleGrid>
   );
 }
