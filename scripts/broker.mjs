@@ -110,16 +110,20 @@ export async function startProjectBroker({ port, devicePort, quiet = true } = {}
     if (Date.now() > deadline) throw new Error(`Mosquitto did not answer on 127.0.0.1:${chosen} within 10 s.`);
     await new Promise((r) => setTimeout(r, 50));
   }
+  // A test that restarts the broker starts it again as a daemon of its own: every Mosquitto on this configuration
+  // goes with the script (also one still starting, before it has written its pid file).
   const killDaemon = () => {
-    if (!existsSync(pidFile)) return;
-    const pid = Number(readFileSync(pidFile, 'utf8').trim());
-    if (pid > 0 && pid !== child.pid) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // already gone
+    if (existsSync(pidFile)) {
+      const pid = Number(readFileSync(pidFile, 'utf8').trim());
+      if (pid > 0 && pid !== child.pid) {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
       }
     }
+    spawnSync('pkill', ['-TERM', '-f', `mosquitto -d -c ${confFile}`], { stdio: 'ignore' });
   };
   // A script that stops early (process.exit) takes its broker with it.
   const onExit = () => {

@@ -17,6 +17,7 @@ import mqttPacket, { type Packet } from 'mqtt-packet';
 import { Client } from 'pg';
 import { createTestDatabase, uniquePrefix, waitFor, type TestDatabase, testMqttLogin } from '@sc/testing';
 import { ROOT, freePort } from '../support/gateway-process';
+import { ownChild } from '../support/child-process';
 
 const WORKER = join(ROOT, 'dist', 'apps', 'worker-lighting', 'main.js');
 const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
@@ -142,7 +143,7 @@ async function startWorker(env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stopChild = ownChild(child);
   const health = async () => (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as WorkerHealth;
   try {
     await waitFor(async () => {
@@ -162,8 +163,7 @@ async function startWorker(env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
       return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
     },
     kill: async (signal) => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
+      await stopChild(signal);
     },
   };
 }

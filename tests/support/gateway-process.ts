@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { ownChild } from './child-process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -76,7 +77,7 @@ export async function startGatewayProcess(extraEnv: NodeJS.ProcessEnv = {}): Pro
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const stopChild = ownChild(child);
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitFor(async () => ((await fetch(`${baseUrl}/api/health`)).ok ? true : undefined), 20_000, 100);
@@ -94,8 +95,7 @@ export async function startGatewayProcess(extraEnv: NodeJS.ProcessEnv = {}): Pro
     output: () => output,
     client: (language = 'en-US') => new ApiClient(baseUrl, language),
     stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null) child.kill(signal);
-      const code = await exited;
+      const code = await stopChild(signal);
       await db.drop();
       return code;
     },

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { ownChild } from './child-process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,7 +75,7 @@ export async function startWorkerProcess(gw: RunningGateway, extraEnv: NodeJS.Pr
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const stopChild = ownChild(child);
   const healthUrl = `http://127.0.0.1:${port}/health`;
   const health = async () => (await (await fetch(healthUrl)).json()) as WorkerHealth;
   try {
@@ -91,10 +92,7 @@ export async function startWorkerProcess(gw: RunningGateway, extraEnv: NodeJS.Pr
     healthUrl,
     output: () => output,
     health,
-    stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
-    },
+    stop: stopChild,
   };
 }
 

@@ -49,6 +49,11 @@ export function mosquittoPasswordLine(username: string, password: string): strin
   return `${username}:$6$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
+/** The fragment the platform's writer for one registry (database) keeps in a broker's access directory. */
+export function platformFragmentName(databaseUrl: string): string {
+  return `platform-${new URL(databaseUrl).pathname.slice(1) || 'default'}`;
+}
+
 const REPORT_CHANNELS = [MqttChannel.State, MqttChannel.Ack, MqttChannel.Telemetry, MqttChannel.Event];
 
 /**

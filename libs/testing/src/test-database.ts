@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { runMigrations } from '@sc/database';
+import { BrokerAccessDir, platformFragmentName } from '@sc/messaging/broker-access';
 
 /** The server the tests use; each test file gets a database of its own on it. */
 export const TEST_SERVER_URL = process.env.TEST_DATABASE_SERVER ?? process.env.DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -34,8 +35,22 @@ export async function createTestDatabase(label = 'test'): Promise<TestDatabase> 
       await dropper.connect();
       await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await dropper.end();
+      await forgetBrokerAccounts(url.toString());
     },
   };
+}
+
+/**
+ * Takes the accounts a gateway on this database granted out of the tests' broker: the platform keeps its fragment
+ * when it stops (its devices stay able to log in across a restart), so without this every test database of a run
+ * would stay in the broker's files, and each reload and restart of the shared broker would read all of them.
+ */
+async function forgetBrokerAccounts(databaseUrl: string): Promise<void> {
+  const dir = process.env.MQTT_BROKER_ACCESS_DIR;
+  if (!dir) return;
+  const access = new BrokerAccessDir(dir, { pidFile: process.env.MQTT_BROKER_PID_FILE });
+  await access.remove(platformFragmentName(databaseUrl)).catch(() => undefined);
+  await access.close();
 }
 
 export function uniquePrefix(label = 'test'): string {

@@ -1,7 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { DEVICE_CODE_PATTERN, DeviceFamily, FAMILY_OF_DEVICE_TYPE, mqttUsernames, type DeviceType } from '@sc/contracts';
 import { BROKER_ACCESS_CHANNEL, NotificationListener } from '@sc/database';
-import { BrokerAccessDir, derivedMqttPassword, mosquittoPasswordLine, platformServices, speaksForRules, type MqttLogin } from '@sc/messaging';
+import {
+  BrokerAccessDir,
+  derivedMqttPassword,
+  mosquittoPasswordLine,
+  platformFragmentName,
+  platformServices,
+  speaksForRules,
+  type MqttLogin,
+} from '@sc/messaging';
 import { Client } from 'pg';
 
 export interface BrokerAccessSettings {
@@ -65,7 +73,7 @@ export class BrokerAccessSync {
     this.access = settings.dir
       ? new BrokerAccessDir(settings.dir, { pidFile: settings.pidFile, brokerUrl: settings.brokerUrl, login: settings.login })
       : null;
-    this.fragment = `platform-${new URL(databaseUrl).pathname.slice(1) || 'default'}`;
+    this.fragment = platformFragmentName(databaseUrl);
     this.listener = new NotificationListener({
       databaseUrl,
       channel: BROKER_ACCESS_CHANNEL,
