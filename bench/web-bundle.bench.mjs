@@ -82,11 +82,17 @@ function chunkSources(key) {
   }
   return sourcesOf.get(key);
 }
-function routeChunks(file) {
-  const suffix = `/src/routes/${file}.tsx`;
-  const found = Object.keys(manifest).filter(
+/** The chunks outside the entry holding code of a source file (Rollup may have merged it into a shared chunk). */
+function chunksHolding(suffix) {
+  return Object.keys(manifest).filter(
     (key) => manifest[key].file.endsWith('.js') && !entryChunks.has(key) && chunkSources(key).some((s) => s.split('?')[0].endsWith(suffix)),
   );
+}
+function inEntry(suffix) {
+  return [...entryChunks].some((key) => chunkSources(key).some((s) => s.split('?')[0].endsWith(suffix)));
+}
+function routeChunks(file) {
+  const found = chunksHolding(`/src/routes/${file}.tsx`);
   if (found.length === 0 && !file.startsWith('_auth/_shell/') && file !== '_auth/_shell' && file !== '_auth' && file !== 'login')
     throw new Error(`no chunk holds src/routes/${file}.tsx`);
   return found;
@@ -100,8 +106,9 @@ for (const [path, files] of Object.entries(ROUTES)) {
   if (namespacesOf(path).length > 0) closure('src/i18n/namespace-loaders.ts', keys);
   for (const ns of namespacesOf(path)) {
     const key = `src/i18n/locales/en/${ns}.ts`;
-    if (!manifest[key]) throw new Error(`no chunk for the namespace ${ns} of ${path}`);
-    closure(key, keys);
+    const found = manifest[key] ? [key] : chunksHolding(`/${key}`);
+    if (found.length === 0 && !inEntry(`/${key}`)) throw new Error(`no chunk for the namespace ${ns} of ${path}`);
+    for (const k of found) closure(k, keys);
   }
   const jsFiles = [...keys].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
   const kb = jsFiles.reduce((sum, f) => sum + gzipKb(f), 0);

@@ -462,7 +462,8 @@ describe('web console: shell', () => {
       const wall = await open(asAdmin, WALL_SCREEN, { language: 'es' });
       await check(wall, 'es wall', '/smartLamp/equipmentManage?tab=lamps', ['lamp-table']);
       expect(misfits).toEqual([]);
-    }, 60_000);
+      // Every list page twice and the wall: it grows with the families.
+    }, 150_000);
 
     it('shows and hides a column from the column chooser, remembered per table across a reload', async () => {
       const page = await open(asAdmin);

@@ -18,9 +18,11 @@ import { RenewMqttAction } from '@/components/renew-mqtt-action';
 import { LampStatusBadge, NetworkBadge, TelemetryCell } from '@/features/lighting/lamp-badges';
 import { useDeleteStrip, useLiveStrips, useStripPage } from './api';
 import { StripLabels, StripZones } from './strip-badges';
-import { StripEffectCard, describeStripDispatch } from './strip-effect-card';
+import { describeStripDispatch } from './strip-describe';
 
 // The form loads when first opened, keeping the page's first load small.
+// The effect card loads beside the list, after it: the list is what the page shows first.
+const StripEffectCard = lazy(() => import('./strip-effect-card').then((m) => ({ default: m.StripEffectCard })));
 const StripFormModal = lazy(() => import('./strip-form-modal').then((m) => ({ default: m.StripFormModal })));
 
 const route = getRouteApi('/_auth/_shell/smartLamp/lightManage');
@@ -132,10 +134,12 @@ export function StripManagePage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, xl: 4 }}>
           <Stack gap="md">
-            <StripEffectCard
-              selected={[...selected]}
-              onDispatched={(dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true, resetScroll: false })}
-            />
+            <Suspense fallback={null}>
+              <StripEffectCard
+                selected={[...selected]}
+                onDispatched={(dispatchId) => void navigate({ search: { ...search, dispatch: dispatchId }, replace: true, resetScroll: false })}
+              />
+            </Suspense>
             <DispatchPanel family={DeviceFamily.Strip} dispatchId={search.dispatch ?? null} describe={describeStripDispatch} />
           </Stack>
         </Grid.Col>
