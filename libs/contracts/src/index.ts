@@ -19,6 +19,7 @@ export * from './alarms';
 export * from './energy';
 export * from './strategy';
 export * from './strategy-rules';
+export * from './broadcast-programme';
 export * from './bounds';
 export * from './strip';
 export * from './imports';

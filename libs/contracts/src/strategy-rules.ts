@@ -37,23 +37,36 @@ function levelProblem(field: string, v: unknown): RuleProblem | null {
   return null;
 }
 
-/** Minutes since noon, the start of a night; an end at 12:00 is the night's end (1440). */
-function nightMinutes(time: string, isEnd: boolean): number {
+/** Minutes since the start of the day the periods run in (noon for a night, midnight for a calendar day); an end at that start is the day's end (1440). */
+function dayMinutes(time: string, isEnd: boolean, dayStartMinutes: number): number {
   const [h, m] = time.split(':').map(Number);
-  const minutes = (h * 60 + m - 720 + 1440) % 1440;
+  const minutes = (h * 60 + m - dayStartMinutes + 1440) % 1440;
   return isEnd && minutes === 0 ? 1440 : minutes;
 }
 
+/** How a list of periods is read: lamps' periods run in a night (noon to noon) and carry a level. */
+export interface PeriodRules {
+  /** Where the day the periods run in starts: 'noon' (a night, lamps) or 'midnight' (a calendar day). */
+  dayStart: 'noon' | 'midnight';
+  /** Whether each period carries a dimming level. */
+  level: boolean;
+  /** At most this many periods. */
+  max: number;
+}
+
+const NIGHT_PERIODS: PeriodRules = { dayStart: 'noon', level: true, max: STRATEGY_PERIODS_MAX };
+
 /**
  * The problems of a list of periods (spec section 5: brightness and times required, ordered, not repeated). A night
- * runs from noon to noon: each period ends after it starts in that order ('Order Wrong' otherwise, or 'Time Repeats'
- * when it ends where it starts), and each starts no earlier than the previous one ('Order Wrong') and not before it
- * ends ('Time Repeats').
+ * runs from noon to noon (a calendar day from midnight): each period ends after it starts in that order ('Order Wrong'
+ * otherwise, or 'Time Repeats' when it ends where it starts), and each starts no earlier than the previous one
+ * ('Order Wrong') and not before it ends ('Time Repeats').
  */
-export function periodProblems(periods: unknown, required: boolean): RuleProblem[] {
+export function periodProblems(periods: unknown, required: boolean, rules: PeriodRules = NIGHT_PERIODS): RuleProblem[] {
   if (!Array.isArray(periods)) return [{ field: 'periods', key: 'timeEmpty' }];
   if (periods.length === 0) return required ? [{ field: 'periods', key: 'timeEmpty' }] : [];
-  if (periods.length > STRATEGY_PERIODS_MAX) return [{ field: 'periods', key: 'periodsTooMany', params: { max: STRATEGY_PERIODS_MAX } }];
+  if (periods.length > rules.max) return [{ field: 'periods', key: 'periodsTooMany', params: { max: rules.max } }];
+  const dayStart = rules.dayStart === 'noon' ? 720 : 0;
   const problems: RuleProblem[] = [];
   let previous: { start: number; end: number } | null = null;
   periods.forEach((raw: unknown, i) => {
@@ -66,14 +79,14 @@ export function periodProblems(periods: unknown, required: boolean): RuleProblem
       else continue;
       timesOk = false;
     }
-    const level = levelProblem(`${at}.level`, p.level);
+    const level = rules.level ? levelProblem(`${at}.level`, p.level) : null;
     if (level) problems.push(level);
     if (!timesOk) {
       previous = null;
       return;
     }
-    const start = nightMinutes(p.start as string, false);
-    const end = nightMinutes(p.end as string, true);
+    const start = dayMinutes(p.start as string, false, dayStart);
+    const end = dayMinutes(p.end as string, true, dayStart);
     if (end === start) problems.push({ field: `${at}.end`, key: 'timeRepeats' });
     else if (end < start) problems.push({ field: `${at}.end`, key: 'orderWrong' });
     const prev = previous as { start: number; end: number } | null;
@@ -87,7 +100,7 @@ export function periodProblems(periods: unknown, required: boolean): RuleProblem
 }
 
 /** A calendar day written YYYY-MM-DD that exists (no 2026-02-30). */
-function validDate(v: unknown): v is string {
+export function isCalendarDate(v: unknown): v is string {
   return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
 }
 
@@ -109,7 +122,7 @@ export function strategyProblems(mode: unknown, modeData: unknown, periods: unkn
     case StrategyMode.Date: {
       for (const key of ['startDate', 'endDate']) {
         if (empty(data[key])) problems.push({ field: `modeData.${key}`, key: 'timeEmpty' });
-        else if (!validDate(data[key])) problems.push({ field: `modeData.${key}`, key: 'dateInvalid' });
+        else if (!isCalendarDate(data[key])) problems.push({ field: `modeData.${key}`, key: 'dateInvalid' });
       }
       if (problems.length === 0 && (data.endDate as string) < (data.startDate as string))
         problems.push({ field: 'modeData.endDate', key: 'orderWrong' });

@@ -1,4 +1,4 @@
-// The astronomical clock and lighting strategy evaluation shared by the gateway, the lighting worker and the simulator.
+// The astronomical clock, lighting strategy and broadcast programme evaluation shared by the gateway, the lighting worker and the simulator.
 export { nightSun, localNoon, type NightSun } from './sun';
 export {
   planNight,
@@ -14,3 +14,14 @@ export {
   type NightPlan,
 } from './night';
 export { resolvePlace, isTimeZone, type PlaceParts, type PlaceSource } from './place';
+export {
+  nextWindow,
+  windowAt,
+  scheduleTimeStatus,
+  playingAt,
+  immediateDone,
+  shuffledOrder,
+  type PlayWindow,
+  type HeldTask,
+  type PlayingNow,
+} from './programme';
