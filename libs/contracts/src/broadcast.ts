@@ -30,6 +30,22 @@ export interface TerminalPlaying {
   /** ISO 8601: when it started. */
   since: string;
   paused: boolean;
+  /** The medium of the task it plays now. */
+  media?: string;
+  /** The task's priority, 1 (first) to 10. */
+  priority?: number;
+}
+
+/** How far a terminal has got with the media of a task it was given (the last task it downloads or downloaded). */
+export interface TerminalDownload {
+  taskId: string;
+  /** Bytes received of `total`, over every medium of the task. */
+  received: number;
+  total: number;
+  /** Every medium is in and matches its checksum. */
+  done: boolean;
+  /** Why it gave up (a medium it could not fetch, or whose checksum did not match); absent otherwise. */
+  error?: string;
 }
 
 /** The terminal status of spec section 4 from what is stored: offline first, then occupied, else online. */
@@ -62,6 +78,9 @@ export interface TerminalRow {
   networkStatus: OnlineState;
   occupancy: TerminalOccupancy;
   playing: TerminalPlaying | null;
+  /** The broadcast tasks it holds and runs by its own clock, as it last reported them. */
+  heldTasks: string[];
+  download: TerminalDownload | null;
   /** terminalStatusOf(networkStatus, occupancy). */
   status: TerminalStatus;
   hardwareVersion: string;

@@ -1,6 +1,15 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { DeviceType, type DimmingLevel } from './devices';
-import type { ACK_SCHEMA, FAULT_EVENT_SCHEMA, OFFLINE_SCHEMA, StripEffectParams, TerminalPlayParams, TerminalVolumeParams } from './families';
+import type {
+  ACK_SCHEMA,
+  FAULT_EVENT_SCHEMA,
+  OFFLINE_SCHEMA,
+  StripEffectParams,
+  TerminalCancelTaskParams,
+  TerminalPlayParams,
+  TerminalTaskParams,
+  TerminalVolumeParams,
+} from './families';
 import type { LampSchedule } from './strategy';
 
 /**
@@ -177,4 +186,6 @@ export type TerminalCommand =
   | CommandMessage<'play', TerminalPlayParams>
   | CommandMessage<'pause', Record<string, never>>
   | CommandMessage<'resume', Record<string, never>>
-  | CommandMessage<'stop', Record<string, never>>;
+  | CommandMessage<'stop', Record<string, never>>
+  | CommandMessage<'task', TerminalTaskParams>
+  | CommandMessage<'cancelTask', TerminalCancelTaskParams>;

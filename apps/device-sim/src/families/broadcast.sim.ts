@@ -1,5 +1,24 @@
-import { BROADCAST_FAMILY, TerminalOccupancy, type TerminalCommand, type TerminalPlaying, type TerminalStateMessage } from '@sc/contracts';
-import { FleetRunner, loadSeeds, type DeviceFleet, type DeviceSeed, type FamilyContext, type SimulatedFamily, type SimulationOptions } from '../kit';
+import { createHash } from 'node:crypto';
+import {
+  BROADCAST_FAMILY,
+  TerminalOccupancy,
+  type TerminalCommand,
+  type TerminalDownload,
+  type TerminalPlaying,
+  type TerminalStateMessage,
+  type TerminalTaskParams,
+} from '@sc/contracts';
+import { immediateDone, playingAt, windowAt, type HeldTask } from '@sc/schedule';
+import {
+  FleetRunner,
+  loadSeeds,
+  type DeviceContext,
+  type DeviceFleet,
+  type DeviceSeed,
+  type FamilyContext,
+  type SimulatedFamily,
+  type SimulationOptions,
+} from '../kit';
 
 // Broadcast terminals: IP speakers that play what they are sent (or a programme of their own) and carry intercom calls,
 // each on its own connection; busy ("occupy") while they do, idle again when it ends or is stopped.
@@ -7,6 +26,14 @@ import { FleetRunner, loadSeeds, type DeviceFleet, type DeviceSeed, type FamilyC
 const HARDWARE = 'IPS-30W';
 const SOFTWARE = '2.4.0';
 const DEMO_TITLES = ['Morning announcement', 'Traffic advisory', 'Park closing notice', 'Weather alert', 'Background music'];
+
+/** A broadcast task the terminal keeps: what it was sent, and whether its media are in. */
+export interface KeptTask {
+  params: TerminalTaskParams;
+  held: HeldTask;
+  /** Every medium downloaded and checked. */
+  ready: boolean;
+}
 
 export interface TerminalState {
   occupancy: TerminalOccupancy;
@@ -17,6 +44,15 @@ export interface TerminalState {
   endsAt: number | null;
   /** What was left of it when it was paused, ms. */
   leftMs: number | null;
+  /** Whether what occupies it comes from its tasks (the programme) rather than a call or a title played on its own. */
+  fromProgramme: boolean;
+  /** Its tasks by id. */
+  tasks: Map<string, KeptTask>;
+  /** Tasks stopped by the console until then (ms by its clock): a scheduled one plays again in its next period. */
+  stoppedUntil: Map<string, number>;
+  download: TerminalDownload | null;
+  /** Its clock's time zone (the last task's). */
+  timeZone: string;
 }
 
 /** What occupies a terminal: a programme or a call, for `seconds` (until stopped without). */
@@ -32,12 +68,96 @@ function occupy(terminal: TerminalState, what: Occupation, now: number): void {
   terminal.playing = { title: what.title, taskId: what.taskId ?? null, since: new Date(now).toISOString(), paused: false };
   terminal.endsAt = what.seconds ? now + what.seconds * 1000 : null;
   terminal.leftMs = null;
+  terminal.fromProgramme = false;
 }
 
 function release(terminal: TerminalState): boolean {
   if (terminal.occupancy === TerminalOccupancy.Idle) return false;
-  Object.assign(terminal, { occupancy: TerminalOccupancy.Idle, playing: null, endsAt: null, leftMs: null });
+  Object.assign(terminal, { occupancy: TerminalOccupancy.Idle, playing: null, endsAt: null, leftMs: null, fromProgramme: false });
   return true;
+}
+
+/**
+ * Takes what its tasks say it plays now (unless a call or a title of its own occupies it): the task of the first
+ * priority under way, medium by medium; an immediate broadcast that has played its list is forgotten. True when what
+ * it reports changed.
+ */
+function followProgramme(terminal: TerminalState, now: number): boolean {
+  let changed = false;
+  for (const [id, kept] of terminal.tasks) {
+    if (immediateDone(kept.held, new Date(now))) {
+      terminal.tasks.delete(id);
+      changed = true;
+    }
+  }
+  for (const [id, until] of terminal.stoppedUntil) if (until <= now) terminal.stoppedUntil.delete(id);
+  if (terminal.occupancy !== TerminalOccupancy.Idle && !terminal.fromProgramme) return changed;
+  const playable = [...terminal.tasks.values()].filter((k) => k.ready && !terminal.stoppedUntil.has(k.held.taskId)).map((k) => k.held);
+  const next = playingAt(playable, new Date(now), terminal.timeZone);
+  if (!next) return release(terminal) || changed;
+  const { params } = terminal.tasks.get(next.taskId)!;
+  const media = params.items[next.item].title;
+  const current = terminal.playing;
+  if (terminal.fromProgramme && current?.taskId === next.taskId && current.media === media) return changed;
+  terminal.occupancy = TerminalOccupancy.Task;
+  terminal.playing = {
+    title: params.title,
+    taskId: params.taskId,
+    since: new Date(now).toISOString(),
+    paused: current?.taskId === next.taskId ? current.paused : false,
+    media,
+    priority: params.priority,
+  };
+  terminal.endsAt = null;
+  terminal.leftMs = null;
+  terminal.fromProgramme = true;
+  if (params.volume !== undefined) terminal.broadcastVolume = params.volume;
+  return true;
+}
+
+/** Bytes between two progress reports of a download (and at its end). */
+const PROGRESS_STEP = 256 * 1024;
+
+/**
+ * Downloads a task's media as a terminal does: each file from its signed link, checked against its size and checksum,
+ * reporting how far it got; the task plays only once every file is in.
+ */
+async function download(terminal: TerminalState, kept: KeptTask, ctx: DeviceContext<TerminalState>): Promise<void> {
+  const { params } = kept;
+  const total = params.items.reduce((sum, item) => sum + item.bytes, 0);
+  const progress: TerminalDownload = { taskId: params.taskId, received: 0, total, done: false };
+  const show = () => {
+    if (terminal.tasks.get(params.taskId) !== kept) return;
+    terminal.download = { ...progress };
+    ctx.report();
+  };
+  show();
+  try {
+    let reported = 0;
+    for (const item of params.items) {
+      const response = await fetch(item.url, { signal: AbortSignal.timeout(60_000) });
+      if (!response.ok || !response.body) throw new Error(`${item.title}: HTTP ${response.status}`);
+      const hash = createHash('sha256');
+      let bytes = 0;
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        progress.received += chunk.length;
+        if (bytes > item.bytes) throw new Error(`${item.title}: larger than announced`);
+        if (progress.received - reported >= PROGRESS_STEP) {
+          reported = progress.received;
+          show();
+        }
+      }
+      if (bytes !== item.bytes || hash.digest('hex') !== item.sha256) throw new Error(`${item.title}: checksum mismatch`);
+    }
+    progress.done = true;
+    kept.ready = true;
+    followProgramme(terminal, ctx.clock());
+  } catch (err) {
+    progress.error = (err as Error).message.slice(0, 200);
+  }
+  show();
 }
 
 /** A programme or a call of the demo: mostly programmes, now and then a call, 20 s to 3 min. */
@@ -65,14 +185,42 @@ export function broadcastFamily(activity = 0): SimulatedFamily<TerminalState, Te
         interphoneVolume: 50,
         endsAt: null,
         leftMs: null,
+        fromProgramme: false,
+        tasks: new Map(),
+        stoppedUntil: new Map(),
+        download: null,
+        timeZone: 'UTC',
       };
       // A demo starts with about a third of its terminals busy.
       if (activity > 0 && ctx.random() < 0.3) occupy(terminal, demoOccupation(ctx), ctx.clock());
       return terminal;
     },
-    apply(terminal, command, { clock }) {
-      const now = clock();
+    apply(terminal, command, ctx) {
+      const now = ctx.clock();
       switch (command.type) {
+        case 'task': {
+          const params = command.params;
+          const held: HeldTask = {
+            taskId: params.taskId,
+            priority: params.priority,
+            mode: params.mode,
+            durationsMs: params.items.map((item) => item.durationMs),
+            schedule: params.schedule,
+            receivedAt: new Date(now),
+          };
+          const kept: KeptTask = { params, held, ready: false };
+          terminal.tasks.set(params.taskId, kept);
+          terminal.stoppedUntil.delete(params.taskId);
+          terminal.timeZone = params.timeZone;
+          void download(terminal, kept, ctx);
+          break;
+        }
+        case 'cancelTask':
+          terminal.tasks.delete(command.params.taskId);
+          terminal.stoppedUntil.delete(command.params.taskId);
+          if (terminal.fromProgramme && terminal.playing?.taskId === command.params.taskId) release(terminal);
+          followProgramme(terminal, now);
+          break;
         case 'volume':
           Object.assign(terminal, command.params);
           break;
@@ -102,9 +250,17 @@ export function broadcastFamily(activity = 0): SimulatedFamily<TerminalState, Te
             terminal.leftMs = null;
           }
           break;
-        case 'stop':
+        case 'stop': {
+          // A task it was playing waits for its next period (an immediate broadcast is over).
+          const taskId = terminal.fromProgramme ? terminal.playing?.taskId : null;
+          const kept = taskId ? terminal.tasks.get(taskId) : undefined;
+          if (kept?.held.schedule) {
+            const window = windowAt(kept.held.schedule, new Date(now), terminal.timeZone);
+            terminal.stoppedUntil.set(kept.held.taskId, window ? window.end.getTime() : now);
+          } else if (kept) terminal.tasks.delete(kept.held.taskId);
           release(terminal);
           break;
+        }
       }
     },
     report: (terminal): TerminalStateMessage => ({
@@ -113,13 +269,20 @@ export function broadcastFamily(activity = 0): SimulatedFamily<TerminalState, Te
       playing: terminal.playing,
       broadcastVolume: terminal.broadcastVolume,
       interphoneVolume: terminal.interphoneVolume,
+      tasks: [...terminal.tasks.keys()],
+      download: terminal.download,
       hardwareVersion: HARDWARE,
       softwareVersion: SOFTWARE,
     }),
-    // What it plays ends on time; an idle demo terminal may start something.
+    // What it plays ends on time, its tasks play by its clock; an idle demo terminal may start something.
     tick(terminal, ctx) {
       const now = ctx.clock();
-      if (terminal.endsAt !== null && now >= terminal.endsAt) return release(terminal);
+      if (terminal.endsAt !== null && now >= terminal.endsAt) {
+        release(terminal);
+        followProgramme(terminal, now);
+        return true;
+      }
+      if (followProgramme(terminal, now)) return true;
       if (terminal.occupancy !== TerminalOccupancy.Idle || activity <= 0 || ctx.random() >= activity) return false;
       occupy(terminal, demoOccupation(ctx), now);
       return true;

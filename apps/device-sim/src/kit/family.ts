@@ -16,6 +16,8 @@ export interface FamilyContext {
 export interface DeviceContext<State> extends FamilyContext {
   /** Runs `change` on the device's state after `ms` (not once the fleet stops); when it answers true the state is reported. */
   after(ms: number, change: (state: State) => boolean): void;
+  /** Reports the device's state now (work of its own, such as a download, changed it), if it is online. */
+  report(): void;
 }
 
 /** What the kit tells a family about the device it reports for. */
@@ -41,8 +43,11 @@ export interface SimulatedFamily<State, C extends CommandMessage = CommandMessag
   initial(seed: DeviceSeed, ctx: FamilyContext): State;
   /** What the declared params schemas cannot say; a command it refuses is answered 'bad command'. */
   accepts?(command: CommandBody<C>): boolean;
-  /** Applies a valid, live command (once per id). The device then acks and reports its state, as after any applied command. */
-  apply(state: State, command: C, ctx: FamilyContext): void;
+  /**
+   * Applies a valid, live command (once per id). The device then acks and reports its state, as after any applied
+   * command; work the command starts (a download) reports through `ctx` as it goes.
+   */
+  apply(state: State, command: C, ctx: DeviceContext<State>): void;
   /** The retained `state` payload of an online device. */
   report(state: State, device: DeviceInfo): object;
   /** One `telemetry` reading, taken `now`; a family without telemetry reports its state on its heartbeat instead. */

@@ -619,6 +619,9 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
         this.later(() => {
           if (device.online && change(device.state)) void this.publishState(device);
         }, ms),
+      report: () => {
+        if (device.online && !this.stopping) void this.publishState(device);
+      },
     };
   }
 
@@ -703,7 +706,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
       ack = { id, ok: false, error: DRIVER_FAULT };
       keepUntil = read.expiresAtMs;
     } else {
-      this.family.apply(device.state, read.command, this.context);
+      this.family.apply(device.state, read.command, this.deviceContext(device));
       device.applied++;
       this.counters.commandsApplied++;
       ack = { id, ok: true };

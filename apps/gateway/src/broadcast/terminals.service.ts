@@ -27,7 +27,7 @@ import type { TerminalAddOrEditDto, TerminalPageDto, TerminalPlaybackDto, Termin
 const TERMINAL_COLUMNS = `d.id, d.name AS "terminalName", d.code AS "terminalId", t.terminal_ip AS "terminalIP", t.call_code AS "callCode",
   t.is_default AS "isDefault", t.interphone_volume AS "interphoneVolume", t.broadcast_volume AS "broadcastVolume", t.priority,
   t.relay_server AS "relayServer", t.terminal_type AS "terminalType", d.region_id AS "regionId", r.region_name AS "regionName",
-  d.pole_id AS "poleId", p.code AS "poleCode", p.name AS "poleName", t.network_status AS "networkStatus", t.occupancy, t.playing,
+  d.pole_id AS "poleId", p.code AS "poleCode", p.name AS "poleName", t.network_status AS "networkStatus", t.occupancy, t.playing, t.held_tasks AS "heldTasks", t.download,
   t.hardware_version AS "hardwareVersion", t.software_version AS "softwareVersion", t.reported_at AS "reportedAt"`;
 const TERMINAL_FROM = `device d JOIN broadcast_terminal t ON t.device_id = d.id
   LEFT JOIN region r ON r.id = d.region_id LEFT JOIN device p ON p.id = d.pole_id`;

@@ -4,10 +4,22 @@ import { BROADCAST_FAMILY, OnlineState, TerminalOccupancy, TerminalStatus, type 
 import { reduceTerminal, terminalCommandOf, terminalHandler, terminalVolumesOf, type TerminalEvent, type TerminalFields } from './terminal.handler';
 
 const AT = '2026-11-21T10:00:00.000Z';
+const TASK = {
+  taskId: 'T-1',
+  title: 'Evening notice',
+  priority: 3,
+  volume: 60,
+  mode: 'list_cycle_mode',
+  timeZone: 'Asia/Shanghai',
+  items: [{ mediaId: 4, title: 'Notice', url: 'https://console.example/media/4?sig=x', sha256: 'a'.repeat(64), bytes: 1024, durationMs: 5000 }],
+  schedule: null,
+};
 const terminal = (fields: Partial<TerminalFields> = {}): TerminalFields => ({
   networkStatus: OnlineState.Offline,
   occupancy: TerminalOccupancy.Idle,
   playing: null,
+  heldTasks: [],
+  download: null,
   broadcastVolume: 50,
   interphoneVolume: 50,
   hardwareVersion: '',
@@ -78,6 +90,9 @@ describe('broadcast terminal commands', () => {
       ['pause', {}],
       ['cancelPause', {}],
       ['stop', {}],
+      ['task', TASK],
+      ['task', { ...TASK, schedule: { weekdays: ['1', '5'], periods: [{ start: '08:00', end: '08:30' }], startDate: '2026-11-23', endDate: null } }],
+      ['cancelTask', { taskId: 'T-1' }],
     ];
     for (const [action, params] of cases) {
       const command = terminalCommandOf(action, params)!;
@@ -94,6 +109,18 @@ describe('broadcast terminal commands', () => {
     expect(terminalVolumesOf({ broadcastVolume: 0 })).toEqual({ broadcastVolume: 0 });
     expect(terminalCommandOf('play', { title: '' })).toBeNull();
     expect(terminalCommandOf('reboot', {})).toBeNull();
+    expect(terminalCommandOf('task', { ...TASK, items: [] })).toBeNull();
+    expect(terminalCommandOf('task', { title: 'No id', items: TASK.items })).toBeNull();
+    expect(terminalCommandOf('cancelTask', {})).toBeNull();
+  });
+
+  it('keeps the tasks a terminal holds and how far its download got, as it reports them', () => {
+    const download = { taskId: 'T-1', received: 10, total: 100, done: false };
+    const next = reduceTerminal(terminal(), report({ tasks: ['T-1', 'T-2'], download }));
+    expect(next).toMatchObject({ heldTasks: ['T-1', 'T-2'], download });
+    // A report without them (an older firmware) leaves them as they were.
+    expect(reduceTerminal(next, report({}))).toMatchObject({ heldTasks: ['T-1', 'T-2'], download });
+    expect(reduceTerminal(next, report({ download: null, tasks: [] }))).toMatchObject({ heldTasks: [], download: null });
   });
 
   it('stores every live field of the declaration but the derived status', () => {

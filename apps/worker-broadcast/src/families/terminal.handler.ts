@@ -7,6 +7,7 @@ import {
   terminalStatusOf,
   type TerminalCommand,
   type TerminalPlaying,
+  type TerminalTaskParams,
   type TerminalStateMessage,
   type TerminalVolumeParams,
 } from '@sc/contracts';
@@ -33,6 +34,14 @@ export function terminalVolumesOf(params: unknown): TerminalVolumeParams | null 
   return Object.keys(volumes).length > 0 ? volumes : null;
 }
 
+/** A task the gateway built (it checked it against TERMINAL_TASK_SCHEMA's rules); null when it is not one. */
+function terminalTaskOf(params: unknown): Pick<TerminalCommand, 'type' | 'params'> | null {
+  const p = params as Partial<TerminalTaskParams> | null;
+  if (typeof p?.taskId !== 'string' || typeof p.title !== 'string' || !Array.isArray(p.items) || p.items.length === 0) return null;
+  if (typeof p.timeZone !== 'string' || p.schedule === undefined) return null;
+  return { type: 'task', params: p as TerminalTaskParams };
+}
+
 /** The command a terminal dispatch sends; null for an action or params terminals cannot run (the row fails). */
 export function terminalCommandOf(action: string, params: unknown): Pick<TerminalCommand, 'type' | 'params'> | null {
   switch (action) {
@@ -52,6 +61,12 @@ export function terminalCommandOf(action: string, params: unknown): Pick<Termina
         },
       };
     }
+    case 'task':
+      return terminalTaskOf(params);
+    case 'cancelTask': {
+      const taskId = (params as { taskId?: unknown } | null)?.taskId;
+      return typeof taskId === 'string' && taskId.length > 0 ? { type: 'cancelTask', params: { taskId } } : null;
+    }
     case 'pause':
       return { type: 'pause', params: {} };
     case 'cancelPause':
@@ -66,8 +81,8 @@ export function terminalCommandOf(action: string, params: unknown): Pick<Termina
 /** What it plays, as stored: null when idle (whatever the device sent beside it), the task id null when none. */
 function playingOf(state: TerminalStateMessage): TerminalPlaying | null {
   if (state.occupancy === TerminalOccupancy.Idle || !state.playing) return null;
-  const { title, taskId, since, paused } = state.playing;
-  return { title, taskId: taskId ?? null, since, paused };
+  const { title, taskId, since, paused, media, priority } = state.playing;
+  return { title, taskId: taskId ?? null, since, paused, ...(media ? { media } : {}), ...(priority ? { priority } : {}) };
 }
 
 /**
@@ -86,6 +101,8 @@ export function reduceTerminal(terminal: TerminalFields, event: TerminalEvent): 
         playing: playingOf(s),
         broadcastVolume: s.broadcastVolume,
         interphoneVolume: s.interphoneVolume,
+        heldTasks: s.tasks ?? terminal.heldTasks,
+        download: s.download === undefined ? terminal.download : s.download,
         hardwareVersion: s.hardwareVersion ?? terminal.hardwareVersion,
         softwareVersion: s.softwareVersion ?? terminal.softwareVersion,
         reportedAt: event.at,
@@ -110,6 +127,8 @@ export const terminalHandler: FamilyHandler<typeof BROADCAST_FAMILY.family, Term
     networkStatus: { column: 'network_status', type: 'smallint' },
     occupancy: { column: 'occupancy', type: 'text' },
     playing: { column: 'playing', type: 'jsonb' },
+    heldTasks: { column: 'held_tasks', type: 'jsonb' },
+    download: { column: 'download', type: 'jsonb' },
     broadcastVolume: { column: 'broadcast_volume', type: 'smallint' },
     interphoneVolume: { column: 'interphone_volume', type: 'smallint' },
     hardwareVersion: { column: 'hardware_version', type: 'text' },
