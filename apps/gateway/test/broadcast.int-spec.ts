@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DateTime } from 'luxon';
 import pino from 'pino';
 import { io, type Socket } from 'socket.io-client';
 import {
@@ -13,13 +15,14 @@ import {
   type LampControlResult,
   type PageResult,
   type ServerToClientEvents,
+  type TerminalHistory,
   type TerminalRow,
 } from '@sc/contracts';
 import { loadRuntimeConfig, startDeviceWorker, type DeviceWorker } from '@sc/device-runtime';
 import { serviceMqttLogin } from '@sc/messaging';
 import { waitFor, type ApiClient } from '@sc/testing';
 import { startBroadcastFleet, type BroadcastFleet } from '../../device-sim/src/families/broadcast.sim';
-import { BROADCAST_FAMILIES } from '../../worker-broadcast/src/broadcast-worker';
+import { BROADCAST_FAMILIES, BROADCAST_OBSERVERS } from '../../worker-broadcast/src/broadcast-worker';
 import { startTestGateway, type TestGateway } from './harness';
 
 const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
@@ -64,6 +67,7 @@ describe('broadcast terminals end to end: records, live occupancy, volumes throu
     worker = await startDeviceWorker({
       name: 'broadcast',
       families: BROADCAST_FAMILIES,
+      observers: BROADCAST_OBSERVERS(),
       config: {
         ...loadRuntimeConfig('broadcast', {}),
         databaseUrl: gw.db.url,
@@ -139,6 +143,39 @@ describe('broadcast terminals end to end: records, live occupancy, volumes throu
     await fleet.release('BCT-2');
     await waitFor(async () => ((await page({ status: TerminalStatus.Occupied })).total === 0 ? true : undefined), 2000);
     socket.off('DeviceStateChanged');
+  });
+
+  it("keeps each terminal's day: what it played or carried, and how busy it was hour by hour on its own clock", async () => {
+    const visitor = await gw.signedIn('visitor');
+    await fleet.occupy('BCT-3', { occupancy: TerminalOccupancy.Task, title: 'Noon chime', taskId: 'T-9' });
+    await waitFor(async () => ((await page({ status: TerminalStatus.Occupied })).total === 1 ? true : undefined), 2000);
+    const open = (await visitor.get<TerminalHistory>(`/api/broadcast/terminalHistory?id=${ids[2]}`)).body.data;
+    expect(open.plays).toEqual([expect.objectContaining({ occupancy: TerminalOccupancy.Task, title: 'Noon chime', taskId: 'T-9', endedAt: null })]);
+    await sleep(1200);
+    await fleet.release('BCT-3');
+    const history = await waitFor(async () => {
+      const h = (await visitor.get<TerminalHistory>(`/api/broadcast/terminalHistory?id=${ids[2]}`)).body.data;
+      return h.plays[0]?.endedAt ? h : undefined;
+    }, 2000);
+    // The demo region has no zone of its own: the installation's clock.
+    expect(history.timeZone).toBe(gw.config.defaultPlace.timeZone);
+    expect(history.date).toBe(DateTime.now().setZone(history.timeZone).toISODate());
+    expect(history.busySeconds).toHaveLength(24);
+    const busy = history.busySeconds.reduce((a, b) => a + b, 0);
+    expect(busy).toBeGreaterThanOrEqual(1);
+    expect(busy).toBeLessThan(10);
+    // The call the previous test carried on BCT-2 is in its day, ended.
+    const other = (await visitor.get<TerminalHistory>(`/api/broadcast/terminalHistory?id=${ids[1]}`)).body.data;
+    expect(other.plays).toEqual([
+      expect.objectContaining({ occupancy: TerminalOccupancy.Intercom, title: 'Call 8003', endedAt: expect.any(String) }),
+    ]);
+    // Another day is empty; a bad day or an unknown terminal is refused.
+    expect((await visitor.get<TerminalHistory>(`/api/broadcast/terminalHistory?id=${ids[2]}&date=2020-01-01`)).body.data).toMatchObject({
+      plays: [],
+      date: '2020-01-01',
+    });
+    expect((await visitor.get(`/api/broadcast/terminalHistory?id=${ids[2]}&date=yesterday`)).status).toBe(400);
+    expect((await visitor.get(`/api/broadcast/terminalHistory?id=999999`)).status).toBe(404);
   });
 
   it('sets a volume on every terminal through the ledger: the dispatch ends all successful and the volumes are stored', async () => {

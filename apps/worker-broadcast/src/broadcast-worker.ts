@@ -1,5 +1,9 @@
-import type { AnyFamilyHandler } from '@sc/device-runtime';
+import type { AnyFamilyHandler, ChangeObserver } from '@sc/device-runtime';
 import { terminalHandler } from './families/terminal.handler';
+import { PlayHistoryRecorder } from './history/play-history';
 
-/** The families the broadcast worker serves: its terminals (groups, playlists and tasks join them here). */
+/** The families the broadcast worker serves: its terminals. */
 export const BROADCAST_FAMILIES: readonly AnyFamilyHandler[] = [terminalHandler];
+
+/** What the broadcast worker writes beside the terminals' rows: what each played, and when. */
+export const BROADCAST_OBSERVERS = (): ChangeObserver[] => [new PlayHistoryRecorder()];

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { redactUrl, runMigrations } from '@sc/database';
 import { createRootLogger, loadRuntimeConfig, startDeviceWorker, stopOnSignal } from '@sc/device-runtime';
-import { BROADCAST_FAMILIES } from './broadcast-worker';
+import { BROADCAST_FAMILIES, BROADCAST_OBSERVERS } from './broadcast-worker';
 
 async function main(): Promise<void> {
   const config = loadRuntimeConfig('broadcast');
@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   // Its table may be newer than the database (a worker deployed before the gateway); migrating takes an advisory lock.
   const applied = await runMigrations(config.databaseUrl);
   if (applied.length > 0) logger.info({ applied }, 'database migrated');
-  const worker = await startDeviceWorker({ name: 'broadcast', families: BROADCAST_FAMILIES, config, logger });
+  const worker = await startDeviceWorker({ name: 'broadcast', families: BROADCAST_FAMILIES, observers: BROADCAST_OBSERVERS(), config, logger });
   stopOnSignal(worker, logger);
 }
 

@@ -129,3 +129,27 @@ export interface TerminalPlaybackRequest {
 
 export type TerminalPlaybackAction = 'pause' | 'cancelPause' | 'stop';
 export const TERMINAL_PLAYBACK_ACTIONS: readonly TerminalPlaybackAction[] = ['pause', 'cancelPause', 'stop'];
+
+/** One stretch of a terminal's history: what it played or carried, from when to when (null: still). */
+export interface TerminalPlay {
+  occupancy: TerminalOccupancy.Task | TerminalOccupancy.Intercom;
+  title: string;
+  taskId: string | null;
+  media: string | null;
+  startedAt: string;
+  endedAt: string | null;
+}
+
+/** A terminal's day (GET /api/broadcast/terminalHistory): its plays, and how busy it was hour by hour, by its own clock. */
+export interface TerminalHistory {
+  /** The day, 'yyyy-MM-dd', and the time zone it is read in (the terminal's region's). */
+  date: string;
+  timeZone: string;
+  /** Newest first, at most TERMINAL_HISTORY_MAX. */
+  plays: TerminalPlay[];
+  /** Seconds occupied in each of the day's hours (23 to 25 of them on a day the clocks change). */
+  busySeconds: number[];
+}
+
+/** At most this many plays of one day are listed (the hours count every one). */
+export const TERMINAL_HISTORY_MAX = 500;

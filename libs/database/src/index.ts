@@ -23,6 +23,7 @@ import { MqttCredentials1732199000000 } from './migrations/1732199000000-mqtt-cr
 import { MqttCredentialSequence1732199100000 } from './migrations/1732199100000-mqtt-credential-sequence';
 import { BroadcastTerminals1732199200000 } from './migrations/1732199200000-broadcast-terminals';
 import { BroadcastTerminalTasks1732199500000 } from './migrations/1732199500000-broadcast-terminal-tasks';
+import { BroadcastPlayHistory1732199600000 } from './migrations/1732199600000-broadcast-play-history';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
@@ -53,6 +54,7 @@ export const MIGRATIONS = [
   MqttCredentialSequence1732199100000,
   BroadcastTerminals1732199200000,
   BroadcastTerminalTasks1732199500000,
+  BroadcastPlayHistory1732199600000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

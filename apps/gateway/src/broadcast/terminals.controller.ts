@@ -1,10 +1,19 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { BROADCAST_FAMILY, Button, type LampControlResult, type MqttCredentials, type PageResult, type TerminalRow } from '@sc/contracts';
+import {
+  BROADCAST_FAMILY,
+  Button,
+  type LampControlResult,
+  type MqttCredentials,
+  type PageResult,
+  type TerminalHistory,
+  type TerminalRow,
+} from '@sc/contracts';
 import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
 import { IdQueryDto } from '../common/fields';
 import type { Caller } from '../common/request-context';
-import { TerminalAddOrEditDto, TerminalPageDto, TerminalPlaybackDto, TerminalVolumeDto } from './dto/terminal.dto';
+import { TerminalAddOrEditDto, TerminalHistoryDto, TerminalPageDto, TerminalPlaybackDto, TerminalVolumeDto } from './dto/terminal.dto';
+import { TerminalHistoryService } from './terminal-history.service';
 import { TerminalsService } from './terminals.service';
 
 /**
@@ -18,7 +27,10 @@ import { TerminalsService } from './terminals.service';
 @RequireRoles(...BROADCAST_FAMILY.eventRoles)
 @Controller('broadcast')
 export class TerminalsController {
-  constructor(private readonly terminals: TerminalsService) {}
+  constructor(
+    private readonly terminals: TerminalsService,
+    private readonly history_: TerminalHistoryService,
+  ) {}
 
   @Post('terminalPage')
   @HttpCode(200)
@@ -31,6 +43,13 @@ export class TerminalsController {
   @RequireButton(Button.View)
   detail(@Query() q: IdQueryDto): Promise<TerminalRow> {
     return this.terminals.detail(q.id);
+  }
+
+  /** A terminal's day: what it played or carried, and how busy it was hour by hour, by its own clock. */
+  @Get('terminalHistory')
+  @RequireButton(Button.View)
+  history(@Query() q: TerminalHistoryDto): Promise<TerminalHistory> {
+    return this.history_.day(q.id, q.date);
   }
 
   /** Adds a terminal (no id) or changes one (Add or Edit button); a new one's MQTT login is answered once. */

@@ -16,7 +16,7 @@ import {
   type TerminalPlaybackRequest,
   type TerminalVolumeRequest,
 } from '@sc/contracts';
-import { BoolField, EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { BoolField, DateField, EachId, EnumField, IdQueryDto, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 /** One command may name this many terminals; a larger set is addressed by region. */
 export const TERMINAL_COMMAND_MAX_IDS = 10_000;
@@ -105,4 +105,10 @@ export class TerminalVolumeDto extends TerminalSelectionDto implements TerminalV
 export class TerminalPlaybackDto extends TerminalSelectionDto implements TerminalPlaybackRequest {
   @EnumField(TERMINAL_PLAYBACK_ACTIONS, { description: 'pause, cancelPause (resume) or stop' })
   action!: TerminalPlaybackAction;
+}
+
+/** GET /api/broadcast/terminalHistory: a terminal and a day ('yyyy-MM-dd' of its clock; today without one). */
+export class TerminalHistoryDto extends IdQueryDto {
+  @DateField({ required: false, description: "'yyyy-MM-dd' of the terminal's clock; today without one" })
+  date?: string;
 }
