@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { BROADCAST_FAMILY, OnlineState, TerminalOccupancy, TerminalStatus, type TerminalStateMessage } from '@sc/contracts';
+import { terminalFields } from './terminal-fields.fixture';
 import { reduceTerminal, terminalCommandOf, terminalHandler, terminalVolumesOf, type TerminalEvent, type TerminalFields } from './terminal.handler';
 
 const AT = '2026-11-21T10:00:00.000Z';
@@ -14,19 +15,7 @@ const TASK = {
   items: [{ mediaId: 4, title: 'Notice', url: 'https://console.example/media/4?sig=x', sha256: 'a'.repeat(64), bytes: 1024, durationMs: 5000 }],
   schedule: null,
 };
-const terminal = (fields: Partial<TerminalFields> = {}): TerminalFields => ({
-  networkStatus: OnlineState.Offline,
-  occupancy: TerminalOccupancy.Idle,
-  playing: null,
-  heldTasks: [],
-  download: null,
-  broadcastVolume: 50,
-  interphoneVolume: 50,
-  hardwareVersion: '',
-  softwareVersion: '',
-  reportedAt: null,
-  ...fields,
-});
+const terminal = terminalFields;
 const report = (state: Partial<TerminalStateMessage>): TerminalEvent => ({
   kind: 'report',
   channel: 'state',

@@ -1,6 +1,7 @@
 import { OnlineState, TerminalOccupancy, type TerminalPlaying } from '@sc/contracts';
 import type { DeviceEvent, RowChange } from '@sc/device-runtime';
 import type { DeviceFamily } from '@sc/contracts';
+import { terminalFields } from '../families/terminal-fields.fixture';
 import { historyOf } from './play-history';
 
 const AT = '2026-11-26T08:00:05.000Z';
@@ -14,16 +15,7 @@ const playing = (over: Partial<TerminalPlaying> = {}): TerminalPlaying => ({
 });
 const before = (occupancy: TerminalOccupancy, play: TerminalPlaying | null) =>
   ({
-    networkStatus: OnlineState.Online,
-    occupancy,
-    playing: play,
-    heldTasks: [],
-    download: null,
-    broadcastVolume: 50,
-    interphoneVolume: 50,
-    hardwareVersion: '',
-    softwareVersion: '',
-    reportedAt: null,
+    ...terminalFields({ networkStatus: OnlineState.Online, occupancy, playing: play }),
     status: 1,
   }) as unknown as RowChange<DeviceFamily.Broadcast>['before'];
 const change = (b: RowChange<DeviceFamily.Broadcast>['before'], changed: RowChange<DeviceFamily.Broadcast>['changed']) => ({
