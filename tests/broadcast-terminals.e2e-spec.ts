@@ -85,4 +85,29 @@ describe('broadcast terminals: occupancy live on the terminal list', () => {
     },
     60_000,
   );
+
+  it("keeps the terminal page's day as the terminal plays, read again on each pushed change (ja)", async () => {
+    const page: Page = await newPage(browser, undefined, { language: 'ja', baseUrl: gw.baseUrl });
+    try {
+      await login(page, gw.baseUrl, 'admin');
+      await page.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
+      const { list } = (
+        await admin.post<PageResult<TerminalRow>>('/api/broadcast/terminalPage', { pageNum: 1, pageSize: 20, terminalName: codes[0] })
+      ).body.data;
+      const connected = socketConnected(page);
+      await page.goto(`${gw.baseUrl}/broadcastManage/terminalDetail?id=${list[0].id}`);
+      await page.getByTestId('terminal-history').getByText('この日の再生はありません').waitFor();
+      await connected;
+      expect(await page.getByTestId('terminal-busy-hours').locator('[data-minutes]').count()).toBeGreaterThanOrEqual(23);
+      await fleet.occupy(codes[0], { occupancy: TerminalOccupancy.Intercom, title: 'Call 8101' });
+      const row = page.getByTestId('terminal-history-table').locator('tr', { hasText: 'Call 8101' });
+      await row.getByText('再生中').waitFor({ timeout: 5000 });
+      await row.getByText('インターホン通話').waitFor();
+      await fleet.release(codes[0]);
+      await row.getByText('再生中').waitFor({ state: 'detached', timeout: 5000 });
+      expect(pageErrors(page)).toEqual([]);
+    } finally {
+      await closePage(page);
+    }
+  }, 60_000);
 });

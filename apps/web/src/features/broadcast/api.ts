@@ -5,6 +5,7 @@ import {
   type LampControlResult,
   type PageResult,
   type TerminalAddOrEditRequest,
+  type TerminalHistory,
   type TerminalPageQuery,
   type TerminalPlaybackRequest,
   type TerminalRow,
@@ -17,6 +18,7 @@ export const terminalKeys = {
   all: ['terminals'] as const,
   page: (query: TerminalPageQuery) => ['terminals', 'page', query] as const,
   detail: (id: number) => ['terminals', 'detail', id] as const,
+  history: (id: number, date: string) => ['terminals', 'history', id, date] as const,
 };
 
 /** The terminal list's route; its total for a region is what a region-wide terminal command reaches. */
@@ -37,6 +39,16 @@ export function useTerminal(id: number) {
     queryKey: terminalKeys.detail(id),
     queryFn: ({ signal }) => get<TerminalRow>('/broadcast/terminalDetail', { id }, { signal }),
     staleTime: Infinity,
+  });
+}
+
+/** A terminal's day ('' for today by its clock); the page fetches it again when the terminal's occupancy changes. */
+export function useTerminalHistory(id: number, date: string) {
+  return useQuery({
+    queryKey: terminalKeys.history(id, date),
+    queryFn: ({ signal }) => get<TerminalHistory>('/broadcast/terminalHistory', date ? { id, date } : { id }, { signal }),
+    placeholderData: keepPreviousData,
+    enabled: id > 0,
   });
 }
 

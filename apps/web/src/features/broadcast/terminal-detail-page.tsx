@@ -1,14 +1,25 @@
 import { Anchor, Group, SimpleGrid, Text } from '@mantine/core';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import type { TerminalRow } from '@sc/contracts';
+import type { TFunction } from 'i18next';
+import type { TerminalDownload, TerminalRow } from '@sc/contracts';
 import { PagePanel } from '@/components/page-panel';
 import { NetworkBadge } from '@/features/lighting/lamp-badges';
 import { useLiveTerminals, useTerminal } from './api';
 import { PlayingCell, TerminalStatusBadge } from './terminal-badges';
 import { DetailField } from '@/components/detail-field';
+import { TerminalHistorySection } from './terminal-history';
 
 const route = getRouteApi('/_auth/_shell/broadcastManage/terminalDetail');
+
+/** How far the terminal got with the media of its last task. */
+function downloadText(t: TFunction, download: TerminalDownload | null): string {
+  if (!download) return '—';
+  if (download.error) return t('broadcast:fields.downloadFailed', { task: download.taskId, error: download.error });
+  if (download.done) return t('broadcast:fields.downloadDone', { task: download.taskId });
+  const percent = download.total > 0 ? Math.floor((download.received / download.total) * 100) : 0;
+  return t('broadcast:fields.downloadOf', { task: download.taskId, percent });
+}
 
 /** One terminal's fields and live state (status, what it plays, volumes, last report). */
 function TerminalFields({ terminal }: { terminal: TerminalRow }) {
@@ -40,6 +51,10 @@ function TerminalFields({ terminal }: { terminal: TerminalRow }) {
       <DetailField label={f('pole')}>{terminal.poleCode ? `${terminal.poleName ?? ''} (${terminal.poleCode})` : '—'}</DetailField>
       <DetailField label={f('version')}>{terminal.softwareVersion || '—'}</DetailField>
       <DetailField label={f('reportedAt')}>{terminal.reportedAt ? new Date(terminal.reportedAt).toLocaleString() : '—'}</DetailField>
+      <DetailField label={f('heldTasks')}>{terminal.heldTasks.length > 0 ? terminal.heldTasks.join(', ') : '—'}</DetailField>
+      <DetailField label={f('download')} testId="terminal-detail-download">
+        {downloadText(t, terminal.download)}
+      </DetailField>
     </SimpleGrid>
   );
 }
@@ -60,7 +75,10 @@ export function TerminalDetailPage() {
       }
     >
       {terminal.data ? (
-        <TerminalFields terminal={terminal.data} />
+        <>
+          <TerminalFields terminal={terminal.data} />
+          <TerminalHistorySection terminal={terminal.data} />
+        </>
       ) : (
         <Text c="dimmed">{terminal.isError || !id ? t('broadcast:detail.notFound') : t('common:feedback.loading')}</Text>
       )}
