@@ -127,6 +127,8 @@ async function serve(config: AppConfig): Promise<void> {
   await consoleApp.listen(config.port, config.host);
   await uploadApp.listen(config.uploadPort, config.host);
   say(`Smart City console on http://localhost:${config.port} (API /api, docs /api/docs); uploads on port ${config.uploadPort}`);
+  if (config.media.linkSecretIsDefault)
+    say('MEDIA_LINK_SECRET is not set: signed media links use the development secret, which is public; set one in production');
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -167,6 +167,20 @@ export const enUS = {
     unknownTerminals: 'These terminals do not exist: {{ids}}',
     regionHasNoTerminals: 'There are no terminals in the selected region',
     poleNotFound: 'The selected lamp pole does not exist',
+    // Broadcast media library and playlists
+    onlyMp3: 'Only MP3 audio files are supported',
+    fileTooLarge50mb: 'File size cannot exceed 50MB',
+    mediaCheckUnavailable: 'The audio file could not be checked, please try again later',
+    mediaDuplicate: 'This file is already in the media library as "{{name}}"',
+    mediaInPlaylists: 'This material is used by the playlists {{names}}; remove it from them first',
+    mediaLinkInvalid: 'This download link is invalid or has expired',
+    mediaFileMissing: 'The file of this material is missing on the server',
+    playlistNameTaken: 'A playlist named "{{name}}" already exists',
+    materialAlreadyInPlaylist: 'A material already in the playlist cannot be added twice',
+    mediaNotAudited: 'Only approved materials can be added to a playlist: {{names}}',
+    unknownMedia: 'These materials do not exist: {{ids}}',
+    playlistNeedsMedia: 'Add at least one material to the playlist',
+    playlistTooLong: 'A playlist holds at most {{max}} materials',
   },
   fields: {
     username: 'User name',
@@ -251,6 +265,12 @@ export const enUS = {
     priority: 'Priority',
     relayServer: 'Relay server',
     terminalType: 'Terminal type',
+    materialName: 'Material name',
+    materialType: 'Material type',
+    auditStatus: 'Audit status',
+    auditRemark: 'Audit remark',
+    playbackMode: 'Playback mode',
+    mediaIds: 'Materials',
   },
 };
 
