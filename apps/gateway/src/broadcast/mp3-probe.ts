@@ -152,6 +152,11 @@ export class Mp3Probe {
     return facts;
   }
 
+  /** Whether ffprobe runs at all (start-up says so when it does not: every upload would answer 503). */
+  static available(ffprobePath: string): Promise<boolean> {
+    return new Promise((resolve) => execFile(ffprobePath, ['-version'], { timeout: PROBE_TIMEOUT_MS }, (err) => resolve(!err)));
+  }
+
   private ffprobe(path: string): Promise<FfprobeOutput> {
     const args = [
       ...['-v', 'error', '-hide_banner', '-print_format', 'json'],
