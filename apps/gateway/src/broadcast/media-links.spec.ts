@@ -67,7 +67,13 @@ describe('signed media links', () => {
   });
 
   it('has a documented development secret and a TTL of at least a minute', () => {
-    expect(loadConfig({}).media).toMatchObject({ linkSecretIsDefault: true, linkTtlSeconds: 900, linkBaseUrl: '', ffprobePath: 'ffprobe' });
+    expect(loadConfig({}).media).toMatchObject({
+      linkSecretIsDefault: true,
+      linkTtlSeconds: 900,
+      linkBaseUrl: 'http://localhost:8080',
+      ffprobePath: 'ffprobe',
+    });
+    expect(loadConfig({ CONSOLE_ORIGIN: 'https://city.example.org, http://10.1.2.3' }).media.linkBaseUrl).toBe('https://city.example.org');
     expect(loadConfig({ MEDIA_LINK_SECRET: SECRET }).media.linkSecretIsDefault).toBe(false);
     expect(loadConfig({ MEDIA_LINK_TTL_SECONDS: '5' }).media.linkTtlSeconds).toBe(60);
   });

@@ -74,7 +74,7 @@ export interface MediaConfig {
   linkSecretIsDefault: boolean;
   /** How long a signed link for a terminal stays valid. */
   linkTtlSeconds: number;
-  /** Put before a link's path for terminals (`https://console.example.org`); empty keeps links relative. */
+  /** Put before a link's path for terminals (`https://console.example.org`): the first console origin unless given. */
   linkBaseUrl: string;
   /** Debian's ffprobe (package ffmpeg) by default, found on PATH. */
   ffprobePath: string;
@@ -130,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       linkSecret: env.MEDIA_LINK_SECRET || DEV_MEDIA_LINK_SECRET,
       linkSecretIsDefault: !env.MEDIA_LINK_SECRET,
       linkTtlSeconds: Math.max(60, int(env.MEDIA_LINK_TTL_SECONDS, 900)),
-      linkBaseUrl: (env.MEDIA_LINK_BASE_URL ?? '').replace(/\/+$/, ''),
+      linkBaseUrl: (env.MEDIA_LINK_BASE_URL || consoleOrigin.split(',')[0].trim()).replace(/\/+$/, ''),
       ffprobePath: env.FFPROBE_PATH || 'ffprobe',
     },
     importConcurrency: Math.max(1, int(env.IMPORT_CONCURRENCY, 2)),
