@@ -40,6 +40,8 @@ const ROUTES = {
   '/smartLamp/energy': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/energy'],
   '/broadcastManage/terminalManagement': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/terminalManagement'],
   '/broadcastManage/terminalDetail': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/terminalDetail'],
+  '/broadcastManage/mediaLibrary': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/mediaLibrary'],
+  '/broadcastManage/playList': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/playList'],
 };
 
 /** RouteEntry.namespaces of a path in the console's route table (apps/web/src/navigation/route-table.ts). */

@@ -39,6 +39,8 @@ const ADMIN_PAGES = [
   '/smartLamp/lampAlarm',
   '/smartLamp/energy',
   '/broadcastManage/terminalManagement',
+  '/broadcastManage/mediaLibrary',
+  '/broadcastManage/playList',
   '/regionManage/regionManage',
   '/systemSetting/userManage',
   '/systemSetting/permission',

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AlarmsModule } from './alarms/alarms.module';
-import { BroadcastModule } from './broadcast/broadcast.module';
+import { BroadcastModule, BroadcastUploadModule } from './broadcast/broadcast.module';
 import { EnergyModule } from './energy/energy.module';
 import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
@@ -54,7 +54,7 @@ export class UploadAppModule {
   static forRoot(config: AppConfig, accessCache: AccessCache): DynamicModule {
     return {
       module: UploadAppModule,
-      imports: [CoreModule.forRoot(config, 'uploads', accessCache), ImportsModule],
+      imports: [CoreModule.forRoot(config, 'uploads', accessCache), ImportsModule, BroadcastUploadModule],
       controllers: [FilesController],
       providers: [UploadService, WorkbookReader],
     };

@@ -14,6 +14,7 @@ import { DEMO_TERMINAL_COUNT, loadDemoTerminals } from './demo/demo-terminals';
 import { DEMO_STRATEGIES, loadDemoStrategies } from './demo/demo-strategies';
 import { DEMO_ENERGY_DAYS, loadDemoAlarmsAndEnergy } from './demo/demo-alarms-energy';
 import { createConsoleApp, createUploadApp } from './http-app';
+import { Mp3Probe } from './broadcast/mp3-probe';
 import { BrokerAccessSync } from './broker-access/broker-access-sync';
 import { BrokerHook } from './broker-access/broker-hook';
 import { EmqxSessions } from './broker-access/emqx-sessions';
@@ -127,6 +128,12 @@ async function serve(config: AppConfig): Promise<void> {
   await consoleApp.listen(config.port, config.host);
   await uploadApp.listen(config.uploadPort, config.host);
   say(`Smart City console on http://localhost:${config.port} (API /api, docs /api/docs); uploads on port ${config.uploadPort}`);
+  if (!(await Mp3Probe.available(config.media.ffprobePath)))
+    say(
+      `ffprobe is not installed (FFPROBE_PATH: ${config.media.ffprobePath}): media uploads cannot be checked and are refused. Install Debian's ffmpeg`,
+    );
+  if (config.media.linkSecretIsDefault)
+    say('MEDIA_LINK_SECRET is not set: signed media links use the development secret, which is public; set one in production');
 
   let closing = false;
   const shutdown = async (signal: string) => {

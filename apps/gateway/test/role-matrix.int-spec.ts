@@ -24,6 +24,12 @@ import { startTestGateway, type TestGateway } from './harness';
  */
 const SELF_ENDING = new Set(['GET /api/user/logout', 'POST /api/user/modifyPassword']);
 
+/**
+ * Public routes whose permission is a signature in their query string (signed media links, docs/broadcast-media.md):
+ * called without one, they answer 403 to everyone, signed in or not.
+ */
+const SIGNED = new Set(['GET /api/broadcast/mediaFile']);
+
 type Who = 'none' | 'visitor' | 'editor' | 'admin';
 const CALLERS: readonly Who[] = ['none', 'visitor', 'editor', 'admin'];
 
@@ -154,7 +160,8 @@ async function send(gw: TestGateway, route: Route, token: string): Promise<Outco
 }
 
 /** What the caller's answer should look like, or null when it does. */
-function problem(outcome: Outcome, allowed: boolean, who: Who): string | null {
+function problem(outcome: Outcome, allowed: boolean, who: Who, route?: { method: string; path: string }): string | null {
+  if (route && SIGNED.has(key(route))) return outcome.status === 403 && outcome.code === 403 ? null : '403 without a signature';
   if (allowed) return outcome.status === 401 || outcome.status === 403 ? 'allowed (not 401/403)' : null;
   if (who === 'none') return outcome.status === 401 && outcome.code === -1 ? null : '401 with code -1';
   return outcome.status === 403 && outcome.code === 403 ? null : '403 with code 403';
@@ -181,6 +188,14 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'POST /api/broadcast/terminalPage', allowed: ['visitor', 'editor', 'admin'] },
   { route: 'GET /api/broadcast/terminalDel', allowed: ['editor', 'admin'] },
   { route: 'POST /api/broadcast/terminalVolume', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/broadcast/mediaPage', allowed: ['visitor', 'editor', 'admin'] },
+  { route: 'POST /api/broadcast/mediaUpload', upload: true, allowed: ['editor', 'admin'] },
+  { route: 'POST /api/broadcast/mediaRename', allowed: ['editor', 'admin'] },
+  { route: 'GET /api/broadcast/mediaDel', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/broadcast/mediaAudit', allowed: ['admin'] },
+  { route: 'GET /api/broadcast/mediaPreview', allowed: ['visitor', 'editor', 'admin'] },
+  { route: 'POST /api/broadcast/playlistPage', allowed: ['visitor', 'editor', 'admin'] },
+  { route: 'GET /api/broadcast/playlistDel', allowed: ['editor', 'admin'] },
   { route: 'POST /api/lamp/polePage', allowed: ['visitor', 'admin'] },
   { route: 'GET /api/lamp/lampExport', allowed: ['visitor', 'admin'] },
   { route: 'POST /api/lamp/poleAddOrEdit', allowed: ['admin'] },
@@ -269,7 +284,7 @@ describe('role matrix over every route', () => {
         calls++;
         const allowed = mayCall(route, id);
         const line = `${route.port === 'upload' ? ':upload ' : ''}${key(route)} as ${who}: ${outcome.status} (code ${String(outcome.code)})`;
-        const expected = problem(outcome, allowed, who);
+        const expected = problem(outcome, allowed, who, route);
         if (expected) mismatches.push(`${line}, expected ${expected}`);
         if (!allowed && outcome.status >= 200 && outcome.status < 300) unexpected2xx.push(line);
         if (allowed && outcome.status >= 500) serverErrors.push(line);
@@ -303,7 +318,7 @@ describe('role matrix over every route', () => {
         const allowed = doc.allowed.includes(who);
         if (mayCall(route, identity(who)) !== allowed) problems.push(`${doc.route} as ${who}: metadata says ${!allowed}, docs say ${allowed}`);
         const outcome = await send(gw, route, identity(who)?.token ?? '');
-        const expected = problem(outcome, allowed, who);
+        const expected = problem(outcome, allowed, who, route);
         if (expected) problems.push(`${doc.route} as ${who}: ${outcome.status} (code ${String(outcome.code)}), expected ${expected}`);
       }
     }

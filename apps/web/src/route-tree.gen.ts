@@ -19,6 +19,8 @@ import { Route as Auth404RouteImport } from './routes/_auth/404'
 import { Route as AuthShellRouteImport } from './routes/_auth/_shell'
 import { Route as AuthEntryRouteImport } from './routes/_auth/entry'
 import { Route as AuthRedirectSplatRouteImport } from './routes/_auth/redirect/$'
+import { Route as AuthShellBroadcastManageMediaLibraryRouteImport } from './routes/_auth/_shell/broadcastManage/mediaLibrary'
+import { Route as AuthShellBroadcastManagePlayListRouteImport } from './routes/_auth/_shell/broadcastManage/playList'
 import { Route as AuthShellBroadcastManageTerminalDetailRouteImport } from './routes/_auth/_shell/broadcastManage/terminalDetail'
 import { Route as AuthShellBroadcastManageTerminalManagementRouteImport } from './routes/_auth/_shell/broadcastManage/terminalManagement'
 import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
@@ -83,6 +85,18 @@ const AuthRedirectSplatRoute = AuthRedirectSplatRouteImport.update({
   path: '/redirect/$',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthShellBroadcastManageMediaLibraryRoute =
+  AuthShellBroadcastManageMediaLibraryRouteImport.update({
+    id: '/broadcastManage/mediaLibrary',
+    path: '/broadcastManage/mediaLibrary',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellBroadcastManagePlayListRoute =
+  AuthShellBroadcastManagePlayListRouteImport.update({
+    id: '/broadcastManage/playList',
+    path: '/broadcastManage/playList',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellBroadcastManageTerminalDetailRoute =
   AuthShellBroadcastManageTerminalDetailRouteImport.update({
     id: '/broadcastManage/terminalDetail',
@@ -183,6 +197,8 @@ export interface FileRoutesByFullPath {
   '/404': typeof Auth404Route
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/broadcastManage/mediaLibrary': typeof AuthShellBroadcastManageMediaLibraryRoute
+  '/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
@@ -208,6 +224,8 @@ export interface FileRoutesByTo {
   '/': typeof AuthIndexRoute
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/broadcastManage/mediaLibrary': typeof AuthShellBroadcastManageMediaLibraryRoute
+  '/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
@@ -236,6 +254,8 @@ export interface FileRoutesById {
   '/_auth/entry': typeof AuthEntryRoute
   '/_auth/': typeof AuthIndexRoute
   '/_auth/redirect/$': typeof AuthRedirectSplatRoute
+  '/_auth/_shell/broadcastManage/mediaLibrary': typeof AuthShellBroadcastManageMediaLibraryRoute
+  '/_auth/_shell/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/_auth/_shell/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/_auth/_shell/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
@@ -263,6 +283,8 @@ export interface FileRouteTypes {
     | '/404'
     | '/entry'
     | '/redirect/$'
+    | '/broadcastManage/mediaLibrary'
+    | '/broadcastManage/playList'
     | '/broadcastManage/terminalDetail'
     | '/broadcastManage/terminalManagement'
     | '/lampPole/poleManage'
@@ -288,6 +310,8 @@ export interface FileRouteTypes {
     | '/'
     | '/entry'
     | '/redirect/$'
+    | '/broadcastManage/mediaLibrary'
+    | '/broadcastManage/playList'
     | '/broadcastManage/terminalDetail'
     | '/broadcastManage/terminalManagement'
     | '/lampPole/poleManage'
@@ -315,6 +339,8 @@ export interface FileRouteTypes {
     | '/_auth/entry'
     | '/_auth/'
     | '/_auth/redirect/$'
+    | '/_auth/_shell/broadcastManage/mediaLibrary'
+    | '/_auth/_shell/broadcastManage/playList'
     | '/_auth/_shell/broadcastManage/terminalDetail'
     | '/_auth/_shell/broadcastManage/terminalManagement'
     | '/_auth/_shell/lampPole/poleManage'
@@ -409,6 +435,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/redirect/$'
       preLoaderRoute: typeof AuthRedirectSplatRouteImport
       parentRoute: typeof AuthRoute
+    }
+    '/_auth/_shell/broadcastManage/mediaLibrary': {
+      id: '/_auth/_shell/broadcastManage/mediaLibrary'
+      path: '/broadcastManage/mediaLibrary'
+      fullPath: '/broadcastManage/mediaLibrary'
+      preLoaderRoute: typeof AuthShellBroadcastManageMediaLibraryRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/broadcastManage/playList': {
+      id: '/_auth/_shell/broadcastManage/playList'
+      path: '/broadcastManage/playList'
+      fullPath: '/broadcastManage/playList'
+      preLoaderRoute: typeof AuthShellBroadcastManagePlayListRouteImport
+      parentRoute: typeof AuthShellRoute
     }
     '/_auth/_shell/broadcastManage/terminalDetail': {
       id: '/_auth/_shell/broadcastManage/terminalDetail'
@@ -519,6 +559,8 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthShellRouteChildren {
+  AuthShellBroadcastManageMediaLibraryRoute: typeof AuthShellBroadcastManageMediaLibraryRoute
+  AuthShellBroadcastManagePlayListRoute: typeof AuthShellBroadcastManagePlayListRoute
   AuthShellBroadcastManageTerminalDetailRoute: typeof AuthShellBroadcastManageTerminalDetailRoute
   AuthShellBroadcastManageTerminalManagementRoute: typeof AuthShellBroadcastManageTerminalManagementRoute
   AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
@@ -537,6 +579,9 @@ interface AuthShellRouteChildren {
 }
 
 const AuthShellRouteChildren: AuthShellRouteChildren = {
+  AuthShellBroadcastManageMediaLibraryRoute:
+    AuthShellBroadcastManageMediaLibraryRoute,
+  AuthShellBroadcastManagePlayListRoute: AuthShellBroadcastManagePlayListRoute,
   AuthShellBroadcastManageTerminalDetailRoute:
     AuthShellBroadcastManageTerminalDetailRoute,
   AuthShellBroadcastManageTerminalManagementRoute:

@@ -55,6 +55,12 @@ export const AUDITED_ACTIONS = {
   'Delete broadcast terminal': 'deleteTerminal',
   'Set terminal volume': 'setTerminalVolume',
   'Control terminal playback': 'controlTerminalPlayback',
+  'Upload broadcast media': 'uploadMedia',
+  'Rename broadcast media': 'renameMedia',
+  'Delete broadcast media': 'deleteMedia',
+  'Audit broadcast media': 'auditMedia',
+  'Save playlist': 'savePlaylist',
+  'Delete playlist': 'deletePlaylist',
 } as const;
 
 export type AuditDescription = keyof typeof AUDITED_ACTIONS;

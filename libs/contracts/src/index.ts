@@ -25,4 +25,5 @@ export * from './strip';
 export * from './imports';
 export * from './poles';
 export * from './broadcast';
+export * from './broadcast-media';
 export * from './families';

@@ -1,5 +1,7 @@
 import { LANGUAGES } from '@sc/contracts';
 import { CATALOGUES, createServerI18n, keyPaths, translate, translateField } from './index';
+import { enUS, enUSAnswers } from './locales/en-US';
+import { zhCNAnswers } from './locales/zh-CN';
 
 /** Every key path with its text. */
 function entries(value: object, prefix = ''): [string, unknown][] {
@@ -82,6 +84,13 @@ describe('translate', () => {
     expect(translateField('en-US', 'periods[1].start')).toBe('Start of period 2');
     expect(translateField('ja', 'periods[0].level')).toBe('時間帯 1 の明るさ');
     expect(translateField('en-US', 'periods[0].other')).toBe('periods[0].other');
+  });
+
+  it("translates the answers only the server gives, which the console's catalogue leaves out", () => {
+    expect(translate('en-US', 'mediaLinkInvalid')).toBe('This download link is invalid or has expired');
+    expect(translate('zh-CN', 'importNoRows')).toBe(zhCNAnswers.importNoRows);
+    expect(Object.keys(enUSAnswers).filter((key) => key in enUS.messages)).toEqual([]);
+    expect(Object.keys(CATALOGUES['en-US'].messages)).toEqual(expect.arrayContaining(Object.keys(enUSAnswers)));
   });
 
   it('keeps its own i18next instance', () => {

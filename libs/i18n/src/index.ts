@@ -1,13 +1,26 @@
 import i18next, { type i18n, type TOptions } from 'i18next';
 import type { Language } from '@sc/contracts';
-import { enUS, type Catalogue, type FieldKey, type MessageKey } from './locales/en-US';
-import { zhCN } from './locales/zh-CN';
-import { es } from './locales/es';
-import { ja } from './locales/ja';
+import { enUS, enUSAnswers, type Answers, type Catalogue, type FieldKey, type MessageKey } from './locales/en-US';
+import { zhCN, zhCNAnswers } from './locales/zh-CN';
+import { es, esAnswers } from './locales/es';
+import { ja, jaAnswers } from './locales/ja';
 
-export type { Catalogue, FieldKey, MessageKey };
+export type { Answers, Catalogue, FieldKey, MessageKey };
 
-export const CATALOGUES: Record<Language, Catalogue> = { 'en-US': enUS, 'zh-CN': zhCN, es, ja };
+/** What the server translates: the console's catalogue with the answers only the server gives among its messages. */
+export type ServerCatalogue = { messages: Catalogue['messages'] & Answers; fields: Catalogue['fields'] };
+
+const withAnswers = (catalogue: Catalogue, answers: Answers): ServerCatalogue => ({
+  messages: { ...catalogue.messages, ...answers },
+  fields: catalogue.fields,
+});
+
+export const CATALOGUES: Record<Language, ServerCatalogue> = {
+  'en-US': withAnswers(enUS, enUSAnswers),
+  'zh-CN': withAnswers(zhCN, zhCNAnswers),
+  es: withAnswers(es, esAnswers),
+  ja: withAnswers(ja, jaAnswers),
+};
 
 /** A separate i18next instance for the server's answers, so it never shares state with anything else. */
 export function createServerI18n(): i18n {

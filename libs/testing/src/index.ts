@@ -4,3 +4,4 @@ export * from './wait';
 export * from './spreadsheets';
 export * from './attack-workbooks';
 export * from './mqtt-access';
+export * from './audio';

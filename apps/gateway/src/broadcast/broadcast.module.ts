@@ -1,13 +1,30 @@
 import { Module } from '@nestjs/common';
 import { DispatchModule } from '../dispatch/dispatch.module';
+import { UploadService } from '../uploads/upload.service';
+import { MediaLinks } from './media-links';
+import { MediaUploadController } from './media-upload.controller';
+import { MediaController } from './media.controller';
+import { MediaService } from './media.service';
+import { Mp3Probe } from './mp3-probe';
+import { PlaylistsController } from './playlists.controller';
+import { PlaylistsService } from './playlists.service';
 import { TerminalsController } from './terminals.controller';
 import { TerminalHistoryService } from './terminal-history.service';
 import { TerminalsService } from './terminals.service';
 
-/** Broadcast: its terminals (list, records, volumes and playback); groups, media, playlists and tasks join here. */
+const MEDIA_PROVIDERS = [MediaService, MediaLinks, Mp3Probe, UploadService];
+
+/** Broadcast on the console port: terminals, the media library and playlists; groups and tasks join here. */
 @Module({
   imports: [DispatchModule],
-  controllers: [TerminalsController],
-  providers: [TerminalsService, TerminalHistoryService],
+  controllers: [TerminalsController, MediaController, PlaylistsController],
+  providers: [TerminalsService, TerminalHistoryService, PlaylistsService, ...MEDIA_PROVIDERS],
 })
 export class BroadcastModule {}
+
+/** Media uploads, on the upload port. */
+@Module({
+  controllers: [MediaUploadController],
+  providers: MEDIA_PROVIDERS,
+})
+export class BroadcastUploadModule {}

@@ -43,8 +43,8 @@ export class AppException extends Error {
   static loggedOut(): AppException {
     return new AppException(HttpStatus.UNAUTHORIZED, ResultCode.LoggedOut, 'loggedOut');
   }
-  static forbidden(): AppException {
-    return new AppException(HttpStatus.FORBIDDEN, ResultCode.Forbidden, 'forbidden');
+  static forbidden(key: MessageKey = 'forbidden'): AppException {
+    return new AppException(HttpStatus.FORBIDDEN, ResultCode.Forbidden, key);
   }
   static notFound(key: MessageKey = 'notFound', params?: Record<string, unknown>): AppException {
     return new AppException(HttpStatus.NOT_FOUND, ResultCode.NotFound, key, params);

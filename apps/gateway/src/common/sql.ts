@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { PageResult } from '@sc/contracts';
+import type { PageQuery, PageResult } from '@sc/contracts';
 
 /** Escapes LIKE wildcards so a filter matches its text literally, in any case. */
 export function likeContains(text: string): string {
@@ -61,4 +61,14 @@ export async function pagedQuery<T extends object>(db: DataSource, spec: PageSpe
   const total = rows[0]?.__total ?? 0;
   const list = rows[0]?.__present == null ? [] : rows.map(({ __total, __present, ...row }) => row as unknown as T);
   return { list, total };
+}
+
+/** A page of records newest first, by the id of the table aliased `alias` in `from`. */
+export function newestFirstPage<T extends object>(
+  db: DataSource,
+  spec: { select: string; from: string; alias: string; where: Where },
+  q: PageQuery,
+): Promise<PageResult<T>> {
+  const { alias, ...rest } = spec;
+  return pagedQuery<T>(db, { ...rest, orderBy: `${alias}.id DESC`, outerOrderBy: 'page.id DESC', pageNum: q.pageNum, pageSize: q.pageSize });
 }

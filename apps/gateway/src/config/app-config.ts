@@ -45,6 +45,8 @@ export interface AppConfig {
    */
   allowedHosts: string[];
   uploadDir: string;
+  /** The broadcast media library (docs/broadcast-media.md). */
+  media: MediaConfig;
   /** Workbooks (imports and previews) read at the same time by this process; one per user in any case. */
   importConcurrency: number;
   webDist: string;
@@ -60,6 +62,26 @@ export interface AppConfig {
   defaultPlace: { latitude: number; longitude: number; timeZone: string };
   version: string;
 }
+
+/**
+ * Signed media links (MEDIA_LINK_SECRET, MEDIA_LINK_TTL_SECONDS, MEDIA_LINK_BASE_URL) and the MP3 content check
+ * (FFPROBE_PATH).
+ */
+export interface MediaConfig {
+  /** The HMAC key of signed media links; every replica needs the same one. */
+  linkSecret: string;
+  /** True while linkSecret is the development default, which anyone can read in the documentation. */
+  linkSecretIsDefault: boolean;
+  /** How long a signed link for a terminal stays valid. */
+  linkTtlSeconds: number;
+  /** Put before a link's path for terminals (`https://console.example.org`): the first console origin unless given. */
+  linkBaseUrl: string;
+  /** Debian's ffprobe (package ffmpeg) by default, found on PATH. */
+  ffprobePath: string;
+}
+
+/** Documented in docs/broadcast-media.md: a production installation sets MEDIA_LINK_SECRET, and start-up says so otherwise. */
+export const DEV_MEDIA_LINK_SECRET = 'smart-city-dev-media-link-secret';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -104,6 +126,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     consoleOrigin,
     allowedHosts: allowedHosts(env.ALLOWED_HOSTS, consoleOrigin),
     uploadDir: env.UPLOAD_DIR ?? 'var/uploads',
+    media: {
+      linkSecret: env.MEDIA_LINK_SECRET || DEV_MEDIA_LINK_SECRET,
+      linkSecretIsDefault: !env.MEDIA_LINK_SECRET,
+      linkTtlSeconds: Math.max(60, int(env.MEDIA_LINK_TTL_SECONDS, 900)),
+      linkBaseUrl: (env.MEDIA_LINK_BASE_URL || consoleOrigin.split(',')[0].trim()).replace(/\/+$/, ''),
+      ffprobePath: env.FFPROBE_PATH || 'ffprobe',
+    },
     importConcurrency: Math.max(1, int(env.IMPORT_CONCURRENCY, 2)),
     webDist: env.WEB_DIST ?? 'apps/web/dist',
     login: {

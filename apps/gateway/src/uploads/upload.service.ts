@@ -1,8 +1,9 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
-import { extname, join, resolve } from 'node:path';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import { LIMITS, ResultCode, UPLOAD_FIELD, type SpreadsheetFormat } from '@sc/contracts';
@@ -16,6 +17,8 @@ export interface StoredUpload {
   path: string;
   originalName: string;
   sizeBytes: number;
+  /** Hex SHA-256 of the content, computed while it was streamed to disk. */
+  sha256: string;
   /** The other form fields sent with the file. */
   fields: Record<string, string>;
 }
@@ -88,6 +91,22 @@ export class UploadService {
     await rm(upload.path, { force: true });
   }
 
+  /**
+   * Keeps an accepted upload for good: moves it, under its generated name, into `folder` of the upload directory
+   * (the same file system, so the move is atomic). Answers its path relative to the upload directory.
+   */
+  async keep(upload: StoredUpload, folder: string): Promise<string> {
+    const relative = join(folder, basename(upload.path));
+    await mkdir(join(this.dir, folder), { recursive: true, mode: 0o750 });
+    await rename(upload.path, this.pathOf(relative));
+    return relative;
+  }
+
+  /** The absolute path of a kept file, from its path relative to the upload directory. */
+  pathOf(relative: string): string {
+    return join(this.dir, relative);
+  }
+
   private tooLarge(rule: UploadRule): AppException {
     return new AppException(HttpStatus.PAYLOAD_TOO_LARGE, ResultCode.PayloadTooLarge, rule.tooLargeKey);
   }
@@ -100,8 +119,15 @@ export class UploadService {
     }
     await mkdir(this.dir, { recursive: true, mode: 0o750 });
     const path = join(this.dir, `${randomUUID()}${extension}`);
+    const hash = createHash('sha256');
+    const hashing = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
     try {
-      await pipeline(part.file, createWriteStream(path, { mode: 0o640 }));
+      await pipeline(part.file, hashing, createWriteStream(path, { mode: 0o640 }));
       if (part.file.truncated) throw this.tooLarge(rule);
       const handle = await open(path, 'r');
       try {
@@ -109,7 +135,7 @@ export class UploadService {
         const { bytesRead } = await handle.read(head, 0, 16, 0);
         if (!rule.sniff(head.subarray(0, bytesRead), extension)) throw AppException.badRequest(rule.wrongTypeKey);
         const { size } = await handle.stat();
-        return { path, originalName: part.filename, sizeBytes: size, fields: {} };
+        return { path, originalName: part.filename, sizeBytes: size, sha256: hash.digest('hex'), fields: {} };
       } finally {
         await handle.close();
       }

@@ -89,7 +89,7 @@ export async function request<T>(method: 'GET' | 'POST', path: string, options: 
     if (options.signal.aborted) throw options.signal.reason;
   }
   let response: Response;
-  let answer = null as (Partial<ApiResponse<T>> & { msg?: string }) | null;
+  let answer: Answer<T> = null;
   try {
     response = await fetch(buildUrl(path, options.params, options.base), {
       method,
@@ -103,15 +103,22 @@ export async function request<T>(method: 'GET' | 'POST', path: string, options: 
     if (options.signal?.aborted) throw cause;
     return fail(new ApiError(i18next.t('messages:networkError'), null), quiet());
   }
-  if (answer && typeof answer.code === 'number') {
-    if (answer.code === ResultCode.Success) return answer.data as T;
-    if (answer.code === ResultCode.LoggedOut && !quiet()) confirmLoggedOut();
-    return fail(new ApiError(answerMessage(answer), answer.code, answer.data), quiet());
-  }
-  return fail(new ApiError(answer?.msg || i18next.t('messages:networkError'), response.ok ? null : response.status), quiet());
+  return settle<T>(answer, response.status, quiet());
 }
 
-function fail(error: ApiError, silent: boolean | undefined): never {
+export type Answer<T> = (Partial<ApiResponse<T>> & { msg?: string }) | null;
+
+/** An answer's envelope (spec section 8): `data` on code 200; anything else is shown and thrown, -1 offers to log in again. */
+export function settle<T>(answer: Answer<T>, status: number, quiet: boolean): T {
+  if (answer && typeof answer.code === 'number') {
+    if (answer.code === ResultCode.Success) return answer.data as T;
+    if (answer.code === ResultCode.LoggedOut && !quiet) confirmLoggedOut();
+    return fail(new ApiError(answerMessage(answer), answer.code, answer.data), quiet);
+  }
+  return fail(new ApiError(answer?.msg || i18next.t('messages:networkError'), status >= 200 && status < 300 ? null : status), quiet);
+}
+
+export function fail(error: ApiError, silent: boolean | undefined): never {
   if (!silent) notifyError(error.message);
   throw error;
 }

@@ -109,7 +109,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   },
   {
     // Spec section 2: no redirect of its own. The spec gates no broadcast route: the roles of the family's live events.
-    // Only its built pages are listed: groups, media, playlists and tasks join when they are.
+    // Only its built pages are listed: groups and tasks join when they are.
     path: '/broadcastManage',
     title: 'broadcastManage',
     icon: IconSpeakerphone,
@@ -128,6 +128,21 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         roles: [Role.Admin, Role.Editor, Role.Visit],
         hidden: true,
         namespaces: ['broadcast', 'lighting'],
+      },
+      {
+        // Auditing is an administrator's: it needs no button of its own.
+        path: '/broadcastManage/mediaLibrary',
+        title: 'mediaLibrary',
+        roles: [Role.Admin, Role.Editor, Role.Visit],
+        namespaces: ['broadcast'],
+        buttons: RECORDS,
+      },
+      {
+        path: '/broadcastManage/playList',
+        title: 'playList',
+        roles: [Role.Admin, Role.Editor, Role.Visit],
+        namespaces: ['broadcast'],
+        buttons: RECORDS,
       },
     ],
   },

@@ -124,30 +124,6 @@ export const enUS = {
     clientIdNeedsEditMqtt: "This is the device's MQTT identity: change it with Edit MQTT",
     positionIncomplete: 'Give both latitude and longitude, or neither',
     colorInvalid: 'Use a colour like #ff8800',
-    // Imports and lamp poles
-    importHasErrors: '{{badRows}} rows have errors; nothing was imported',
-    importNoRows: 'The file has no data rows below its header row',
-    importTooManyRows: 'A file may hold at most {{max}} rows',
-    importTooManyCells: 'A file may hold at most {{max}} cells',
-    workbookTooLarge: 'The workbook expands to more than {{maxMb}} MB; split it into smaller files',
-    importBusyUser: 'Your previous file is still being read; try again when it has finished',
-    importBusyServer: 'The server is reading other files; try again in a moment',
-    importMissingColumns: 'These columns are missing from the header row: {{columns}}',
-    importDuplicateCode: 'The same code is also on row {{rows}} of this file',
-    importRegionUnknown: 'No region is named "{{name}}"',
-    importRegionAmbiguous: 'Several regions are named "{{name}}"',
-    importPoleUnknown: 'No lamp pole has the code "{{code}}"',
-    importGatewayUnknown: 'No gateway has the code "{{code}}"',
-    importNotNumber: 'Must be a number',
-    importGroupNotFound: 'The selected device group does not exist',
-    importGroupWrongType: 'The selected group is for another kind of device',
-    importReportGone: 'This error report is no longer available, please import the file again',
-    importCredentialsGone:
-      'These MQTT logins are no longer available: they are handed out once, within an hour of the import. Use Edit MQTT to issue new ones',
-    importConflict: 'The same devices were changed at the same moment, please import again',
-    poleCodeTaken: 'A lamp pole with the code "{{code}}" already exists',
-    poleDevicesUnknown: 'These devices do not exist or cannot be mounted on a pole: {{ids}}',
-    poleDeviceMountedElsewhere: 'Already mounted on another pole: {{codes}}',
     // Lighting strategies
     timeInvalid: 'Use a time of day like 18:30',
     dateInvalid: 'Use a date like 2026-12-24',
@@ -167,6 +143,12 @@ export const enUS = {
     unknownTerminals: 'These terminals do not exist: {{ids}}',
     regionHasNoTerminals: 'There are no terminals in the selected region',
     poleNotFound: 'The selected lamp pole does not exist',
+    // Broadcast media library and playlists
+    onlyMp3: 'Only MP3 audio files are supported',
+    fileTooLarge50mb: 'File size cannot exceed 50MB',
+    materialAlreadyInPlaylist: 'A material already in the playlist cannot be added twice',
+    playlistNeedsMedia: 'Add at least one material to the playlist',
+    playlistTooLong: 'A playlist holds at most {{max}} materials',
   },
   fields: {
     username: 'User name',
@@ -251,11 +233,59 @@ export const enUS = {
     priority: 'Priority',
     relayServer: 'Relay server',
     terminalType: 'Terminal type',
+    materialName: 'Material name',
+    materialType: 'Material type',
+    auditStatus: 'Audit status',
+    auditRemark: 'Audit remark',
+    playbackMode: 'Playback mode',
+    mediaIds: 'Materials',
   },
+};
+
+/**
+ * Answers only the server gives: refusals the console shows as the server words them and never looks up itself. They
+ * are kept out of `enUS`, which the console's first load carries for every page (apps/web/src/i18n/locales/en/core.ts);
+ * the server translates both alike (CATALOGUES). Every other language has exactly these keys too.
+ */
+export const enUSAnswers = {
+  // Imports and lamp poles
+  importHasErrors: '{{badRows}} rows have errors; nothing was imported',
+  importNoRows: 'The file has no data rows below its header row',
+  importTooManyRows: 'A file may hold at most {{max}} rows',
+  importTooManyCells: 'A file may hold at most {{max}} cells',
+  workbookTooLarge: 'The workbook expands to more than {{maxMb}} MB; split it into smaller files',
+  importBusyUser: 'Your previous file is still being read; try again when it has finished',
+  importBusyServer: 'The server is reading other files; try again in a moment',
+  importMissingColumns: 'These columns are missing from the header row: {{columns}}',
+  importDuplicateCode: 'The same code is also on row {{rows}} of this file',
+  importRegionUnknown: 'No region is named "{{name}}"',
+  importRegionAmbiguous: 'Several regions are named "{{name}}"',
+  importPoleUnknown: 'No lamp pole has the code "{{code}}"',
+  importGatewayUnknown: 'No gateway has the code "{{code}}"',
+  importNotNumber: 'Must be a number',
+  importGroupNotFound: 'The selected device group does not exist',
+  importGroupWrongType: 'The selected group is for another kind of device',
+  importReportGone: 'This error report is no longer available, please import the file again',
+  importCredentialsGone:
+    'These MQTT logins are no longer available: they are handed out once, within an hour of the import. Use Edit MQTT to issue new ones',
+  importConflict: 'The same devices were changed at the same moment, please import again',
+  poleCodeTaken: 'A lamp pole with the code "{{code}}" already exists',
+  poleDevicesUnknown: 'These devices do not exist or cannot be mounted on a pole: {{ids}}',
+  poleDeviceMountedElsewhere: 'Already mounted on another pole: {{codes}}',
+  // Broadcast media library and playlists
+  mediaCheckUnavailable: 'The audio file could not be checked, please try again later',
+  mediaDuplicate: 'This file is already in the media library as "{{name}}"',
+  mediaInPlaylists: 'This material is used by the playlists {{names}}; remove it from them first',
+  mediaLinkInvalid: 'This download link is invalid or has expired',
+  mediaFileMissing: 'The file of this material is missing on the server',
+  playlistNameTaken: 'A playlist named "{{name}}" already exists',
+  mediaNotAudited: 'Only approved materials can be added to a playlist: {{names}}',
+  unknownMedia: 'These materials do not exist: {{ids}}',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
 /** Every language's catalogue has exactly the English keys; a missing one fails to compile. */
 export type Catalogue = Shape<typeof enUS>;
-export type MessageKey = keyof Catalogue['messages'];
+export type Answers = Shape<typeof enUSAnswers>;
+export type MessageKey = keyof Catalogue['messages'] | keyof Answers;
 export type FieldKey = keyof Catalogue['fields'];

@@ -1,4 +1,4 @@
-import type { Catalogue } from './en-US';
+import type { Answers, Catalogue } from './en-US';
 
 export const es: Catalogue = {
   messages: {
@@ -122,30 +122,6 @@ export const es: Catalogue = {
     clientIdNeedsEditMqtt: 'Es la identidad MQTT del dispositivo: cámbiela con Editar MQTT',
     positionIncomplete: 'Indique latitud y longitud, o ninguna de las dos',
     colorInvalid: 'Use un color como #ff8800',
-    // Imports and lamp poles
-    importHasErrors: '{{badRows}} filas tienen errores; no se importó nada',
-    importNoRows: 'El archivo no tiene filas de datos bajo la fila de encabezado',
-    importTooManyRows: 'Un archivo puede tener como máximo {{max}} filas',
-    importTooManyCells: 'Un archivo puede tener como máximo {{max}} celdas',
-    workbookTooLarge: 'El libro se expande a más de {{maxMb}} MB; divídalo en archivos más pequeños',
-    importBusyUser: 'Su archivo anterior aún se está leyendo; inténtelo de nuevo cuando termine',
-    importBusyServer: 'El servidor está leyendo otros archivos; inténtelo de nuevo en un momento',
-    importMissingColumns: 'Faltan estas columnas en el encabezado: {{columns}}',
-    importDuplicateCode: 'El mismo código está también en la fila {{rows}} de este archivo',
-    importRegionUnknown: 'Ninguna región se llama "{{name}}"',
-    importRegionAmbiguous: 'Varias regiones se llaman "{{name}}"',
-    importPoleUnknown: 'Ningún poste tiene el código "{{code}}"',
-    importGatewayUnknown: 'Ninguna pasarela tiene el código "{{code}}"',
-    importNotNumber: 'Debe ser un número',
-    importGroupNotFound: 'El grupo de dispositivos seleccionado no existe',
-    importGroupWrongType: 'El grupo seleccionado es de otro tipo de dispositivo',
-    importReportGone: 'Este informe de errores ya no está disponible; importe el archivo de nuevo',
-    importCredentialsGone:
-      'Estos accesos MQTT ya no están disponibles: se entregan una sola vez, durante la hora siguiente a la importación. Use Editar MQTT para emitir otros',
-    importConflict: 'Los mismos dispositivos se modificaron a la vez; importe de nuevo',
-    poleCodeTaken: 'Ya existe un poste con el código "{{code}}"',
-    poleDevicesUnknown: 'Estos dispositivos no existen o no se pueden montar en un poste: {{ids}}',
-    poleDeviceMountedElsewhere: 'Ya montados en otro poste: {{codes}}',
     // Lighting strategies
     timeInvalid: 'Use una hora del día como 18:30',
     dateInvalid: 'Use una fecha como 2026-12-24',
@@ -165,6 +141,12 @@ export const es: Catalogue = {
     unknownTerminals: 'Estos terminales no existen: {{ids}}',
     regionHasNoTerminals: 'No hay terminales en la región seleccionada',
     poleNotFound: 'La farola seleccionada no existe',
+    // Broadcast media library and playlists
+    onlyMp3: 'Solo se admiten archivos de audio MP3',
+    fileTooLarge50mb: 'El tamaño del archivo no puede superar 50MB',
+    materialAlreadyInPlaylist: 'Un material que ya está en la lista de reproducción no se puede añadir dos veces',
+    playlistNeedsMedia: 'Añada al menos un material a la lista de reproducción',
+    playlistTooLong: 'Una lista de reproducción admite como máximo {{max}} materiales',
   },
   fields: {
     username: 'Nombre de usuario',
@@ -249,5 +231,47 @@ export const es: Catalogue = {
     priority: 'Prioridad',
     relayServer: 'Servidor de retransmisión',
     terminalType: 'Tipo de terminal',
+    materialName: 'Nombre del material',
+    materialType: 'Tipo de material',
+    auditStatus: 'Estado de auditoría',
+    auditRemark: 'Observación de auditoría',
+    playbackMode: 'Modo de reproducción',
+    mediaIds: 'Materiales',
   },
+};
+
+export const esAnswers: Answers = {
+  // Imports and lamp poles
+  importHasErrors: '{{badRows}} filas tienen errores; no se importó nada',
+  importNoRows: 'El archivo no tiene filas de datos bajo la fila de encabezado',
+  importTooManyRows: 'Un archivo puede tener como máximo {{max}} filas',
+  importTooManyCells: 'Un archivo puede tener como máximo {{max}} celdas',
+  workbookTooLarge: 'El libro se expande a más de {{maxMb}} MB; divídalo en archivos más pequeños',
+  importBusyUser: 'Su archivo anterior aún se está leyendo; inténtelo de nuevo cuando termine',
+  importBusyServer: 'El servidor está leyendo otros archivos; inténtelo de nuevo en un momento',
+  importMissingColumns: 'Faltan estas columnas en el encabezado: {{columns}}',
+  importDuplicateCode: 'El mismo código está también en la fila {{rows}} de este archivo',
+  importRegionUnknown: 'Ninguna región se llama "{{name}}"',
+  importRegionAmbiguous: 'Varias regiones se llaman "{{name}}"',
+  importPoleUnknown: 'Ningún poste tiene el código "{{code}}"',
+  importGatewayUnknown: 'Ninguna pasarela tiene el código "{{code}}"',
+  importNotNumber: 'Debe ser un número',
+  importGroupNotFound: 'El grupo de dispositivos seleccionado no existe',
+  importGroupWrongType: 'El grupo seleccionado es de otro tipo de dispositivo',
+  importReportGone: 'Este informe de errores ya no está disponible; importe el archivo de nuevo',
+  importCredentialsGone:
+    'Estos accesos MQTT ya no están disponibles: se entregan una sola vez, durante la hora siguiente a la importación. Use Editar MQTT para emitir otros',
+  importConflict: 'Los mismos dispositivos se modificaron a la vez; importe de nuevo',
+  poleCodeTaken: 'Ya existe un poste con el código "{{code}}"',
+  poleDevicesUnknown: 'Estos dispositivos no existen o no se pueden montar en un poste: {{ids}}',
+  poleDeviceMountedElsewhere: 'Ya montados en otro poste: {{codes}}',
+  // Broadcast media library and playlists
+  mediaCheckUnavailable: 'No se pudo comprobar el archivo de audio; inténtelo de nuevo más tarde',
+  mediaDuplicate: 'Este archivo ya está en la biblioteca de medios como "{{name}}"',
+  mediaInPlaylists: 'Este material se usa en las listas de reproducción {{names}}; quítelo de ellas primero',
+  mediaLinkInvalid: 'Este enlace de descarga no es válido o ha caducado',
+  mediaFileMissing: 'Falta el archivo de este material en el servidor',
+  playlistNameTaken: 'Ya existe una lista de reproducción llamada "{{name}}"',
+  mediaNotAudited: 'Solo se pueden añadir a una lista de reproducción materiales aprobados: {{names}}',
+  unknownMedia: 'Estos materiales no existen: {{ids}}',
 };

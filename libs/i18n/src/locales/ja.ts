@@ -1,4 +1,4 @@
-import type { Catalogue } from './en-US';
+import type { Answers, Catalogue } from './en-US';
 
 export const ja: Catalogue = {
   messages: {
@@ -122,30 +122,6 @@ export const ja: Catalogue = {
     clientIdNeedsEditMqtt: 'これはデバイスの MQTT ID です。「MQTT 編集」で変更してください',
     positionIncomplete: '緯度と経度は両方入力するか、両方空にしてください',
     colorInvalid: '#ff8800 のような色を指定してください',
-    // Imports and lamp poles
-    importHasErrors: '{{badRows}} 行にエラーがあるため、何もインポートされませんでした',
-    importNoRows: 'ファイルのヘッダー行の下にデータ行がありません',
-    importTooManyRows: '1 つのファイルは最大 {{max}} 行です',
-    importTooManyCells: '1 つのファイルは最大 {{max}} セルです',
-    workbookTooLarge: 'ブックの展開後のサイズが {{maxMb}} MB を超えています。小さなファイルに分割してください',
-    importBusyUser: '前のファイルをまだ読み込み中です。完了してから再度お試しください',
-    importBusyServer: 'サーバーが他のファイルを読み込み中です。しばらくしてから再度お試しください',
-    importMissingColumns: 'ヘッダー行に次の列がありません：{{columns}}',
-    importDuplicateCode: '同じコードがこのファイルの {{rows}} 行目にもあります',
-    importRegionUnknown: '「{{name}}」という地域はありません',
-    importRegionAmbiguous: '「{{name}}」という地域が複数あります',
-    importPoleUnknown: 'コード「{{code}}」の街灯柱はありません',
-    importGatewayUnknown: 'コード「{{code}}」のゲートウェイはありません',
-    importNotNumber: '数値を入力してください',
-    importGroupNotFound: '選択したデバイスグループは存在しません',
-    importGroupWrongType: '選択したグループは別の種類のデバイス用です',
-    importReportGone: 'このエラーレポートは利用できなくなりました。ファイルをもう一度インポートしてください',
-    importCredentialsGone:
-      'この MQTT ログイン情報は利用できなくなりました。インポート後 1 時間以内に一度だけ渡されます。新しいものは「MQTT 編集」で発行してください',
-    importConflict: '同じデバイスが同時に変更されました。もう一度インポートしてください',
-    poleCodeTaken: 'コード「{{code}}」の街灯柱は既に存在します',
-    poleDevicesUnknown: '次のデバイスは存在しないか、街灯柱に取り付けできません：{{ids}}',
-    poleDeviceMountedElsewhere: '既に別の街灯柱に取り付けられています：{{codes}}',
     // Lighting strategies
     timeInvalid: '18:30 のような時刻を入力してください',
     dateInvalid: '2026-12-24 のような日付を入力してください',
@@ -165,6 +141,12 @@ export const ja: Catalogue = {
     unknownTerminals: '次の端末は存在しません：{{ids}}',
     regionHasNoTerminals: '選択した地域に端末がありません',
     poleNotFound: '選択した街灯柱は存在しません',
+    // Broadcast media library and playlists
+    onlyMp3: 'MP3 形式の音声ファイルのみ対応しています',
+    fileTooLarge50mb: 'ファイルサイズは 50MB を超えることはできません',
+    materialAlreadyInPlaylist: 'プレイリストに既にある素材は重複して追加できません',
+    playlistNeedsMedia: 'プレイリストに素材を 1 つ以上追加してください',
+    playlistTooLong: '1 つのプレイリストに入れられる素材は最大 {{max}} 件です',
   },
   fields: {
     username: 'ユーザー名',
@@ -249,5 +231,47 @@ export const ja: Catalogue = {
     priority: '優先度',
     relayServer: '中継サーバー',
     terminalType: '端末種別',
+    materialName: '素材名',
+    materialType: '素材の種類',
+    auditStatus: '審査状況',
+    auditRemark: '審査コメント',
+    playbackMode: '再生モード',
+    mediaIds: '素材',
   },
+};
+
+export const jaAnswers: Answers = {
+  // Imports and lamp poles
+  importHasErrors: '{{badRows}} 行にエラーがあるため、何もインポートされませんでした',
+  importNoRows: 'ファイルのヘッダー行の下にデータ行がありません',
+  importTooManyRows: '1 つのファイルは最大 {{max}} 行です',
+  importTooManyCells: '1 つのファイルは最大 {{max}} セルです',
+  workbookTooLarge: 'ブックの展開後のサイズが {{maxMb}} MB を超えています。小さなファイルに分割してください',
+  importBusyUser: '前のファイルをまだ読み込み中です。完了してから再度お試しください',
+  importBusyServer: 'サーバーが他のファイルを読み込み中です。しばらくしてから再度お試しください',
+  importMissingColumns: 'ヘッダー行に次の列がありません：{{columns}}',
+  importDuplicateCode: '同じコードがこのファイルの {{rows}} 行目にもあります',
+  importRegionUnknown: '「{{name}}」という地域はありません',
+  importRegionAmbiguous: '「{{name}}」という地域が複数あります',
+  importPoleUnknown: 'コード「{{code}}」の街灯柱はありません',
+  importGatewayUnknown: 'コード「{{code}}」のゲートウェイはありません',
+  importNotNumber: '数値を入力してください',
+  importGroupNotFound: '選択したデバイスグループは存在しません',
+  importGroupWrongType: '選択したグループは別の種類のデバイス用です',
+  importReportGone: 'このエラーレポートは利用できなくなりました。ファイルをもう一度インポートしてください',
+  importCredentialsGone:
+    'この MQTT ログイン情報は利用できなくなりました。インポート後 1 時間以内に一度だけ渡されます。新しいものは「MQTT 編集」で発行してください',
+  importConflict: '同じデバイスが同時に変更されました。もう一度インポートしてください',
+  poleCodeTaken: 'コード「{{code}}」の街灯柱は既に存在します',
+  poleDevicesUnknown: '次のデバイスは存在しないか、街灯柱に取り付けできません：{{ids}}',
+  poleDeviceMountedElsewhere: '既に別の街灯柱に取り付けられています：{{codes}}',
+  // Broadcast media library and playlists
+  mediaCheckUnavailable: '音声ファイルを確認できませんでした。しばらくしてから再試行してください',
+  mediaDuplicate: 'このファイルは「{{name}}」としてメディアライブラリに登録済みです',
+  mediaInPlaylists: 'この素材はプレイリスト {{names}} で使われています。先にそこから外してください',
+  mediaLinkInvalid: 'このダウンロードリンクは無効か、期限切れです',
+  mediaFileMissing: 'この素材のファイルがサーバーにありません',
+  playlistNameTaken: '「{{name}}」という名前のプレイリストは既に存在します',
+  mediaNotAudited: 'プレイリストに追加できるのは承認済みの素材だけです：{{names}}',
+  unknownMedia: '次の素材は存在しません：{{ids}}',
 };

@@ -1,4 +1,4 @@
-import type { Catalogue } from './en-US';
+import type { Answers, Catalogue } from './en-US';
 
 export const zhCN: Catalogue = {
   messages: {
@@ -122,29 +122,6 @@ export const zhCN: Catalogue = {
     clientIdNeedsEditMqtt: '这是设备的 MQTT 身份，请通过“编辑MQTT”修改',
     positionIncomplete: '经度和纬度须同时填写或同时留空',
     colorInvalid: '请使用 #ff8800 这样的颜色',
-    // Imports and lamp poles
-    importHasErrors: '{{badRows}} 行有错误，未导入任何数据',
-    importNoRows: '文件的表头下没有数据行',
-    importTooManyRows: '一个文件最多 {{max}} 行',
-    importTooManyCells: '一个文件最多 {{max}} 个单元格',
-    workbookTooLarge: '工作簿解压后超过 {{maxMb}} MB，请拆分为更小的文件',
-    importBusyUser: '您的上一个文件仍在读取中，请在完成后再试',
-    importBusyServer: '服务器正在读取其他文件，请稍后再试',
-    importMissingColumns: '表头缺少这些列：{{columns}}',
-    importDuplicateCode: '本文件第 {{rows}} 行也有相同的编码',
-    importRegionUnknown: '没有名为“{{name}}”的区域',
-    importRegionAmbiguous: '有多个名为“{{name}}”的区域',
-    importPoleUnknown: '没有编码为“{{code}}”的灯杆',
-    importGatewayUnknown: '没有编码为“{{code}}”的网关',
-    importNotNumber: '必须是数字',
-    importGroupNotFound: '所选设备分组不存在',
-    importGroupWrongType: '所选分组属于其他类型的设备',
-    importReportGone: '该错误报告已失效，请重新导入文件',
-    importCredentialsGone: '这些 MQTT 登录信息已不可下载：导入后一小时内只提供一次。如需新的登录信息，请使用“编辑 MQTT”',
-    importConflict: '相同的设备正在被同时修改，请重新导入',
-    poleCodeTaken: '编码为“{{code}}”的灯杆已存在',
-    poleDevicesUnknown: '这些设备不存在或不能挂载到灯杆：{{ids}}',
-    poleDeviceMountedElsewhere: '已挂载在其他灯杆上：{{codes}}',
     // Lighting strategies
     timeInvalid: '请输入时间，例如 18:30',
     dateInvalid: '请输入日期，例如 2026-12-24',
@@ -164,6 +141,12 @@ export const zhCN: Catalogue = {
     unknownTerminals: '以下终端不存在：{{ids}}',
     regionHasNoTerminals: '所选区域没有终端',
     poleNotFound: '所选灯杆不存在',
+    // Broadcast media library and playlists
+    onlyMp3: '只支持 MP3 格式的音频文件',
+    fileTooLarge50mb: '文件大小不能超过 50MB',
+    materialAlreadyInPlaylist: '播放列表中已有的素材不能重复添加',
+    playlistNeedsMedia: '请至少为播放列表添加一个素材',
+    playlistTooLong: '一个播放列表最多包含 {{max}} 个素材',
   },
   fields: {
     username: '用户名',
@@ -248,5 +231,46 @@ export const zhCN: Catalogue = {
     priority: '优先级',
     relayServer: '中转服务器',
     terminalType: '终端类型',
+    materialName: '素材名称',
+    materialType: '素材类型',
+    auditStatus: '审核状态',
+    auditRemark: '审核备注',
+    playbackMode: '播放模式',
+    mediaIds: '素材',
   },
+};
+
+export const zhCNAnswers: Answers = {
+  // Imports and lamp poles
+  importHasErrors: '{{badRows}} 行有错误，未导入任何数据',
+  importNoRows: '文件的表头下没有数据行',
+  importTooManyRows: '一个文件最多 {{max}} 行',
+  importTooManyCells: '一个文件最多 {{max}} 个单元格',
+  workbookTooLarge: '工作簿解压后超过 {{maxMb}} MB，请拆分为更小的文件',
+  importBusyUser: '您的上一个文件仍在读取中，请在完成后再试',
+  importBusyServer: '服务器正在读取其他文件，请稍后再试',
+  importMissingColumns: '表头缺少这些列：{{columns}}',
+  importDuplicateCode: '本文件第 {{rows}} 行也有相同的编码',
+  importRegionUnknown: '没有名为“{{name}}”的区域',
+  importRegionAmbiguous: '有多个名为“{{name}}”的区域',
+  importPoleUnknown: '没有编码为“{{code}}”的灯杆',
+  importGatewayUnknown: '没有编码为“{{code}}”的网关',
+  importNotNumber: '必须是数字',
+  importGroupNotFound: '所选设备分组不存在',
+  importGroupWrongType: '所选分组属于其他类型的设备',
+  importReportGone: '该错误报告已失效，请重新导入文件',
+  importCredentialsGone: '这些 MQTT 登录信息已不可下载：导入后一小时内只提供一次。如需新的登录信息，请使用“编辑 MQTT”',
+  importConflict: '相同的设备正在被同时修改，请重新导入',
+  poleCodeTaken: '编码为“{{code}}”的灯杆已存在',
+  poleDevicesUnknown: '这些设备不存在或不能挂载到灯杆：{{ids}}',
+  poleDeviceMountedElsewhere: '已挂载在其他灯杆上：{{codes}}',
+  // Broadcast media library and playlists
+  mediaCheckUnavailable: '无法检查该音频文件，请稍后再试',
+  mediaDuplicate: '该文件已在媒体库中，名称为“{{name}}”',
+  mediaInPlaylists: '该素材正被播放列表 {{names}} 使用，请先将其从这些列表中移除',
+  mediaLinkInvalid: '下载链接无效或已过期',
+  mediaFileMissing: '服务器上缺少该素材的文件',
+  playlistNameTaken: '名为“{{name}}”的播放列表已存在',
+  mediaNotAudited: '只有审核通过的素材才能加入播放列表：{{names}}',
+  unknownMedia: '以下素材不存在：{{ids}}',
 };

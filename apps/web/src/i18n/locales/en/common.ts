@@ -14,6 +14,8 @@ export const common = {
     broadcastManage: 'Broadcast',
     terminalManagement: 'Terminals',
     terminalDetail: 'Terminal Detail',
+    mediaLibrary: 'Media Library',
+    playList: 'Playlists',
     lampAlarm: 'Lamp Alarms',
     energy: 'Lamp Energy',
     entry: 'Platform Home',

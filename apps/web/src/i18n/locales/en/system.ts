@@ -164,6 +164,12 @@ export const system = {
       deleteTerminal: 'Delete broadcast terminal',
       setTerminalVolume: 'Set terminal volume',
       controlTerminalPlayback: 'Control terminal playback',
+      uploadMedia: 'Upload broadcast media',
+      renameMedia: 'Rename broadcast media',
+      deleteMedia: 'Delete broadcast media',
+      auditMedia: 'Audit broadcast media',
+      savePlaylist: 'Save playlist',
+      deletePlaylist: 'Delete playlist',
     },
   },
 };

@@ -16,6 +16,8 @@ export const common: Shape<typeof en> = {
     broadcastManage: 'Difusión',
     terminalManagement: 'Terminales',
     terminalDetail: 'Detalle del terminal',
+    mediaLibrary: 'Biblioteca de medios',
+    playList: 'Listas de reproducción',
     lampAlarm: 'Alarmas de farolas',
     energy: 'Energía de farolas',
     entry: 'Inicio de la plataforma',

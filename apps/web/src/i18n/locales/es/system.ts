@@ -166,6 +166,12 @@ export const system: Shape<typeof en> = {
       deleteTerminal: 'Eliminar terminal de difusión',
       setTerminalVolume: 'Ajustar el volumen de terminales',
       controlTerminalPlayback: 'Controlar la reproducción de terminales',
+      uploadMedia: 'Subir medio de difusión',
+      renameMedia: 'Renombrar medio de difusión',
+      deleteMedia: 'Eliminar medio de difusión',
+      auditMedia: 'Auditar medio de difusión',
+      savePlaylist: 'Guardar lista de reproducción',
+      deletePlaylist: 'Eliminar lista de reproducción',
     },
   },
 };

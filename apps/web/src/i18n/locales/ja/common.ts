@@ -16,6 +16,8 @@ export const common: Shape<typeof en> = {
     broadcastManage: '放送管理',
     terminalManagement: '端末管理',
     terminalDetail: '端末詳細',
+    mediaLibrary: 'メディアライブラリ',
+    playList: 'プレイリスト',
     lampAlarm: '街灯アラーム',
     energy: '街灯エネルギー',
     entry: 'プラットフォームホーム',

@@ -166,6 +166,12 @@ export const system: Shape<typeof en> = {
       deleteTerminal: '放送端末を削除',
       setTerminalVolume: '端末の音量を設定',
       controlTerminalPlayback: '端末の再生を操作',
+      uploadMedia: '放送メディアをアップロード',
+      renameMedia: '放送メディアの名前を変更',
+      deleteMedia: '放送メディアを削除',
+      auditMedia: '放送メディアを審査',
+      savePlaylist: 'プレイリストを保存',
+      deletePlaylist: 'プレイリストを削除',
     },
   },
 };

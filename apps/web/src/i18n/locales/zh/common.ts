@@ -16,6 +16,8 @@ export const common: Shape<typeof en> = {
     broadcastManage: '广播管理',
     terminalManagement: '终端管理',
     terminalDetail: '终端详情',
+    mediaLibrary: '媒体库',
+    playList: '播放列表',
     lampAlarm: '单灯告警',
     energy: '单灯能耗',
     entry: '平台首页',

@@ -166,6 +166,12 @@ export const system: Shape<typeof en> = {
       deleteTerminal: '删除广播终端',
       setTerminalVolume: '设置终端音量',
       controlTerminalPlayback: '控制终端播放',
+      uploadMedia: '上传广播媒体',
+      renameMedia: '重命名广播媒体',
+      deleteMedia: '删除广播媒体',
+      auditMedia: '审核广播媒体',
+      savePlaylist: '保存播放列表',
+      deletePlaylist: '删除播放列表',
     },
   },
 };

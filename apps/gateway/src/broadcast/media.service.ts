@@ -1,0 +1,222 @@
+import { Injectable } from '@nestjs/common';
+import { rm, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import type { DataSource, EntityManager } from 'typeorm';
+import {
+  BroadcastContentType,
+  MEDIA_NAME_FIELD,
+  MEDIA_NAME_MAX,
+  MediaAuditStatus,
+  type MediaLink,
+  type MediaRow,
+  type PageResult,
+} from '@sc/contracts';
+import { AppException } from '../common/app-exception';
+import type { FileToSend } from '../common/file-response';
+import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
+import type { AppRequest, Caller } from '../common/request-context';
+import { Where, likeContains, newestFirstPage } from '../common/sql';
+import { InjectDb } from '../infra/database';
+import { UploadService } from '../uploads/upload.service';
+import type { MediaAuditDto, MediaPageDto, MediaRenameDto } from './dto/media.dto';
+import { MediaLinks } from './media-links';
+import { MP3_RULE, Mp3Probe } from './mp3-probe';
+
+/** Where media files are kept, under UPLOAD_DIR (docs/broadcast-media.md). */
+export const MEDIA_FOLDER = 'broadcast-media';
+
+const MEDIA_COLUMNS = `m.id, m.material_name AS "materialName", m.material_type AS "materialType",
+  (m.duration_ms / 1000.0)::float8 AS duration, m.file_size::float8 AS "fileSize", m.bitrate, m.sample_rate AS "sampleRate",
+  m.channels, m.sha256, m.audit_status AS "auditStatus", m.audit_remark AS "auditRemark", m.audited_by AS "auditedBy",
+  m.audited_at AS "auditedAt", m.uploader, m.uploaded_at AS "uploadedAt",
+  (SELECT count(*)::int FROM broadcast_playlist_item i WHERE i.media_id = m.id) AS "playlistCount"`;
+
+/** Playlists named in a refusal at most; the rest are counted. */
+const NAMES_SHOWN = 5;
+
+/** The name a medium gets: the form's materialName, else the file's name without its extension. */
+export function materialNameOf(field: string | undefined, fileName: string): string {
+  const given = (field ?? '').trim();
+  if (given.length > MEDIA_NAME_MAX) throw AppException.field(MEDIA_NAME_FIELD, 'tooLong', { max: MEDIA_NAME_MAX });
+  if (given) return given;
+  const base = fileName.slice(0, fileName.length - extname(fileName).length).trim();
+  return (base || fileName).slice(0, MEDIA_NAME_MAX);
+}
+
+/**
+ * The broadcast media library (spec: materialName, materialType, duration, fileSize, auditStatus): MP3 uploads checked
+ * by content, stored under UPLOAD_DIR, audited by an administrator before playlists and tasks may use them.
+ */
+@Injectable()
+export class MediaService {
+  constructor(
+    @InjectDb() private readonly db: DataSource,
+    private readonly uploads: UploadService,
+    private readonly probe: Mp3Probe,
+    private readonly links: MediaLinks,
+  ) {}
+
+  async page(q: MediaPageDto): Promise<PageResult<MediaRow>> {
+    const where = new Where()
+      .addIf(q.materialName, `lower(m.material_name) LIKE ?`, q.materialName && likeContains(q.materialName))
+      .addIf(q.auditStatus, `m.audit_status = ?`)
+      .addIf(q.materialType, `m.material_type = ?`);
+    return newestFirstPage<MediaRow>(this.db, { select: MEDIA_COLUMNS, from: 'broadcast_media m', alias: 'm', where }, q);
+  }
+
+  async detail(id: number, db: DataSource | EntityManager = this.db): Promise<MediaRow> {
+    const [row]: MediaRow[] = await db.query(`SELECT ${MEDIA_COLUMNS} FROM broadcast_media m WHERE m.id = $1`, [id]);
+    if (!row) throw AppException.notFound();
+    return row;
+  }
+
+  /**
+   * Takes an upload of the upload port: streamed to disk and cut off past 50 MB, checked by its content, then kept
+   * under MEDIA_FOLDER with what was read from it, awaiting its audit. Nothing of a refused file stays, row or file.
+   */
+  async upload(req: AppRequest, caller: Caller): Promise<MediaRow> {
+    const upload = await this.uploads.receive(req, MP3_RULE);
+    let kept: string | null = null;
+    try {
+      const name = materialNameOf(upload.fields[MEDIA_NAME_FIELD], upload.originalName);
+      const facts = await this.probe.inspect(upload.path);
+      await this.refuseDuplicate(upload.sha256);
+      kept = await this.uploads.keep(upload, MEDIA_FOLDER);
+      const [{ id }]: { id: number }[] = await this.db.query(
+        `INSERT INTO broadcast_media (material_name, material_type, storage_path, original_name, file_size, sha256, duration_ms, bitrate,
+                                      sample_rate, channels, uploaded_by, uploader)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+        [
+          name,
+          BroadcastContentType.Audio,
+          kept,
+          upload.originalName.slice(0, 255),
+          upload.sizeBytes,
+          upload.sha256,
+          facts.durationMs,
+          facts.bitrate,
+          facts.sampleRate,
+          facts.channels,
+          caller.userId,
+          caller.username,
+        ],
+      );
+      return await this.detail(id);
+    } catch (err) {
+      if (kept) await rm(this.uploads.pathOf(kept), { force: true });
+      // The same file uploaded twice at the same moment: one of them is kept.
+      if (isUniqueViolation(err)) await this.refuseDuplicate(upload.sha256);
+      throw err;
+    } finally {
+      if (!kept) await this.uploads.discard(upload);
+    }
+  }
+
+  /** 'This file is already in the media library as "…"' when a medium has this content. */
+  private async refuseDuplicate(sha256: string): Promise<void> {
+    const [same]: { name: string }[] = await this.db.query(`SELECT material_name AS name FROM broadcast_media WHERE sha256 = $1`, [sha256]);
+    if (same) throw AppException.conflict('mediaDuplicate', { name: same.name });
+  }
+
+  async rename(dto: MediaRenameDto): Promise<MediaRow> {
+    const [, affected] = (await this.db.query(`UPDATE broadcast_media SET material_name = $2 WHERE id = $1`, [dto.id, dto.materialName])) as [
+      unknown,
+      number,
+    ];
+    if (!affected) throw AppException.notFound();
+    return this.detail(dto.id);
+  }
+
+  /**
+   * Approves or rejects a medium. A medium in a playlist stays approved: playlists hold approved media only, so it is
+   * taken out of them first. Playlist changes lock the media they add (FOR SHARE), so neither change misses the other.
+   */
+  async audit(caller: Caller, dto: MediaAuditDto): Promise<MediaRow> {
+    return this.db.transaction(async (tx) => {
+      await this.lock(tx, dto.id);
+      if (dto.auditStatus === MediaAuditStatus.Rejected) await refuseWhileInPlaylists(tx, dto.id);
+      await tx.query(`UPDATE broadcast_media SET audit_status = $2, audit_remark = $3, audited_by = $4, audited_at = now() WHERE id = $1`, [
+        dto.id,
+        dto.auditStatus,
+        dto.auditRemark ?? '',
+        caller.username,
+      ]);
+      return this.detail(dto.id, tx);
+    });
+  }
+
+  /** Deletes a medium no playlist holds, and then its file. */
+  async remove(id: number): Promise<void> {
+    let storagePath: string;
+    try {
+      storagePath = await this.db.transaction(async (tx) => {
+        const path = await this.lock(tx, id);
+        await refuseWhileInPlaylists(tx, id);
+        await tx.query(`DELETE FROM broadcast_media WHERE id = $1`, [id]);
+        return path;
+      });
+    } catch (err) {
+      // A playlist took it between the check and the delete.
+      if (isForeignKeyViolation(err)) await refuseWhileInPlaylists(this.db.manager, id);
+      throw err;
+    }
+    await rm(this.uploads.pathOf(storagePath), { force: true });
+  }
+
+  /** A signed link for the console's player: valid long enough to play the whole medium and seek in it. */
+  async previewLink(id: number): Promise<MediaLink> {
+    const medium = await this.detail(id);
+    return this.links.sign(medium, { ttlSeconds: this.linkTtlFor(medium.duration) });
+  }
+
+  /**
+   * A signed link for a terminal (the tasks to come), under MEDIA_LINK_BASE_URL, valid for MEDIA_LINK_TTL_SECONDS, with
+   * the checksum the terminal verifies its download against. Approved media only.
+   */
+  async terminalLink(id: number): Promise<MediaLink> {
+    const medium = await this.detail(id);
+    if (medium.auditStatus !== MediaAuditStatus.Approved) throw AppException.badRequest('mediaNotAudited', { names: `"${medium.materialName}"` });
+    return this.links.sign(medium, { absolute: true });
+  }
+
+  private linkTtlFor(durationSeconds: number): number {
+    return Math.ceil(durationSeconds) + this.links.defaultTtlSeconds;
+  }
+
+  /** The stored file a valid signed link leads to; 403 for any other link, 404 when the medium or its file is gone. */
+  async fileOf(query: Record<string, unknown>): Promise<FileToSend> {
+    const id = this.links.verify(query);
+    if (id === null) throw AppException.forbidden('mediaLinkInvalid');
+    const [row]: { path: string; sha256: string }[] = await this.db.query(`SELECT storage_path AS path, sha256 FROM broadcast_media WHERE id = $1`, [
+      id,
+    ]);
+    if (!row) throw AppException.notFound();
+    const path = this.uploads.pathOf(row.path);
+    const size = await stat(path).then(
+      (s) => s.size,
+      () => null,
+    );
+    if (size === null) throw AppException.notFound('mediaFileMissing');
+    return { path, size, contentType: 'audio/mpeg', etag: row.sha256, fileName: `media-${id}.mp3` };
+  }
+
+  /** Locks the medium's row for a change that must see the playlists holding it; answers its stored file's path. */
+  private async lock(tx: EntityManager, id: number): Promise<string> {
+    const [row]: { path: string }[] = await tx.query(`SELECT storage_path AS path FROM broadcast_media WHERE id = $1 FOR UPDATE`, [id]);
+    if (!row) throw AppException.notFound();
+    return row.path;
+  }
+}
+
+/** 'This material is used by the playlists …; remove it from them first' while any playlist holds the medium. */
+async function refuseWhileInPlaylists(db: EntityManager, mediaId: number): Promise<void> {
+  const rows: { name: string; total: number }[] = await db.query(
+    `SELECT p.name, count(*) OVER ()::int AS total FROM broadcast_playlist_item i JOIN broadcast_playlist p ON p.id = i.playlist_id
+      WHERE i.media_id = $1 ORDER BY p.name LIMIT ${NAMES_SHOWN}`,
+    [mediaId],
+  );
+  if (rows.length === 0) return;
+  const more = rows[0].total - rows.length;
+  const names = rows.map((r) => `"${r.name}"`).join(', ') + (more > 0 ? ` (+${more})` : '');
+  throw AppException.conflict('mediaInPlaylists', { names });
+}

@@ -1,0 +1,101 @@
+import { Button, Stack, Table, TextInput } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Button as ButtonPermission, PLAYLIST_NAME_MAX, type PlaylistRow } from '@sc/contracts';
+import { useButton } from '@/auth/session-store';
+import { deleteAfterConfirm } from '@/components/confirm';
+import { Deferred, lazyComponent } from '@/components/deferred';
+import { useFormDialog } from '@/components/form-actions';
+import { FilterBar, PagePanel } from '@/components/page-panel';
+import { EditDeleteCell } from '@/components/row-actions';
+import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
+import { TableFooter } from '@/components/table-footer';
+import { TableEmptyRow } from '@/components/table-parts';
+import { usePagedFilters } from '@/components/use-paged-filters';
+import { parseTime } from '@/utils/format';
+import { useDeletePlaylist, usePlaylistPage } from './media-api';
+import { formatDuration } from './media-format';
+
+const PlaylistFormModal = lazyComponent(() => import('./playlist-form-modal'), 'PlaylistFormModal');
+
+/** /broadcastManage/playList: ordered lists of approved media with a playback mode and their total duration. */
+export function PlaylistPage() {
+  const { t } = useTranslation();
+  const { draft, setDraft, query, filterBar, footer } = usePagedFilters<{ name?: string }>();
+  const playlists = usePlaylistPage(query);
+  const remove = useDeletePlaylist();
+  const canAdd = useButton(ButtonPermission.Add);
+  const canEdit = useButton(ButtonPermission.Edit);
+  const canDelete = useButton(ButtonPermission.Delete);
+  const form = useFormDialog<PlaylistRow>();
+  const rows = playlists.data?.list ?? [];
+  const columns = useTableColumns<PlaylistRow>('playlists', [
+    { key: 'name', label: t('broadcast:playlists.name'), always: true, cell: (p) => <OneLine fw={500}>{p.name}</OneLine> },
+    { key: 'playbackMode', label: t('broadcast:playlists.playbackMode'), cell: (p) => t(`broadcast:playlists.modes.${p.playbackMode}`) },
+    { key: 'items', label: t('broadcast:playlists.items'), cell: (p) => t('broadcast:playlists.itemCount', { count: p.itemCount }) },
+    {
+      key: 'totalDuration',
+      label: t('broadcast:playlists.totalDuration'),
+      align: 'right',
+      td: { 'data-testid': 'playlist-total' },
+      cell: (p) => formatDuration(p.totalDuration),
+    },
+    { key: 'updatedBy', label: t('broadcast:playlists.updatedBy'), cell: (p) => p.updatedBy },
+    { key: 'updatedAt', label: t('broadcast:playlists.updatedAt'), cell: (p) => parseTime(p.updatedAt) },
+  ]);
+
+  return (
+    <PagePanel
+      title={t('common:route.playList')}
+      actions={
+        canAdd && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => form.open(null)} data-testid="playlist-add">
+            {t('broadcast:playlists.add')}
+          </Button>
+        )
+      }
+    >
+      <Stack gap="sm">
+        <FilterBar {...filterBar} testId="playlist">
+          <TextInput
+            label={t('broadcast:playlists.name')}
+            maxLength={PLAYLIST_NAME_MAX}
+            value={draft.name ?? ''}
+            onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
+            w={{ base: '100%', sm: 220 }}
+          />
+        </FilterBar>
+        <TableBox>
+          <Table striped data-testid="playlist-table">
+            <ColumnHeads columns={columns} actions={canEdit || canDelete} />
+            <Table.Tbody>
+              {rows.length === 0 && !playlists.isLoading && <TableEmptyRow colSpan={columns.span()} py="lg" />}
+              {rows.map((playlist) => (
+                <Table.Tr key={playlist.id} data-testid={`playlist-row-${playlist.name}`}>
+                  <ColumnCells columns={columns} row={playlist} />
+                  <EditDeleteCell
+                    canEdit={canEdit}
+                    canDelete={canDelete}
+                    onEdit={() => form.open(playlist)}
+                    onDelete={() =>
+                      void deleteAfterConfirm(
+                        t('broadcast:playlists.deleteDetail', { name: playlist.name }),
+                        () => remove.mutateAsync(playlist.id),
+                        t('common:feedback.deleted'),
+                      )
+                    }
+                    editLabel={t('broadcast:playlists.edit')}
+                  />
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </TableBox>
+        <TableFooter {...footer(playlists.data?.total ?? 0)} />
+      </Stack>
+      <Deferred when={form.opened}>
+        <PlaylistFormModal opened={form.opened} playlist={form.row} onClose={form.close} />
+      </Deferred>
+    </PagePanel>
+  );
+}
