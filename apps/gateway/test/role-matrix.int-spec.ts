@@ -181,6 +181,8 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'POST /api/broadcast/terminalPage', allowed: ['visitor', 'editor', 'admin'] },
   { route: 'GET /api/broadcast/terminalDel', allowed: ['editor', 'admin'] },
   { route: 'POST /api/broadcast/terminalVolume', allowed: ['editor', 'admin'] },
+  { route: 'GET /api/broadcast/groupOptions', allowed: ['visitor', 'editor', 'admin'] },
+  { route: 'GET /api/broadcast/groupDel', allowed: ['editor', 'admin'] },
   { route: 'POST /api/lamp/polePage', allowed: ['visitor', 'admin'] },
   { route: 'GET /api/lamp/lampExport', allowed: ['visitor', 'admin'] },
   { route: 'POST /api/lamp/poleAddOrEdit', allowed: ['admin'] },

@@ -24,4 +24,5 @@ export * from './strip';
 export * from './imports';
 export * from './poles';
 export * from './broadcast';
+export * from './broadcast-groups';
 export * from './families';

@@ -22,6 +22,7 @@ import { LampListIndexes1732198000000 } from './migrations/1732198000000-lamp-li
 import { MqttCredentials1732199000000 } from './migrations/1732199000000-mqtt-credentials';
 import { MqttCredentialSequence1732199100000 } from './migrations/1732199100000-mqtt-credential-sequence';
 import { BroadcastTerminals1732199200000 } from './migrations/1732199200000-broadcast-terminals';
+import { BroadcastGroups1732199300000 } from './migrations/1732199300000-broadcast-groups';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
@@ -51,6 +52,7 @@ export const MIGRATIONS = [
   MqttCredentials1732199000000,
   MqttCredentialSequence1732199100000,
   BroadcastTerminals1732199200000,
+  BroadcastGroups1732199300000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */
