@@ -3,7 +3,6 @@ import { Button, Checkbox, Group, Paper, Stack, Text, Title } from '@mantine/cor
 import { Select } from '@/components/select';
 import { IconSparkles } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
 import {
   Button as ButtonPermission,
   EFFECTS_OF_TYPE,
@@ -12,7 +11,6 @@ import {
   OnOffEffect,
   STRIP_ZONES,
   stripActionOf,
-  type DispatchDetail,
   type StripEffectParams,
   type Zone,
 } from '@sc/contracts';
@@ -22,21 +20,6 @@ import { useButton } from '@/auth/session-store';
 import { useStripEffect } from './api';
 
 const ColorField = lazy(() => import('./color-field').then((m) => ({ default: m.ColorField })));
-
-/** "Breathing, effect 3 · zone L, R" for an effect (the dispatch panel's action label too). */
-export function describeEffect(
-  t: TFunction,
-  params: Partial<StripEffectParams>,
-  action = stripActionOf(params.type as LightEffectType, params.effect),
-): string {
-  const what = t(`strip:action.${action}`, { effect: params.effect, color: params.color });
-  return params.zones?.length ? `${what} · ${t('strip:action.zones', { zones: params.zones.join(', ') })}` : what;
-}
-
-export function describeStripDispatch(t: TFunction, detail: DispatchDetail): string {
-  if (detail.action === 'schedule') return t('strip:action.schedule', { name: (detail.params as { name?: string } | null)?.name ?? '' });
-  return describeEffect(t, detail.params as Partial<StripEffectParams>);
-}
 
 /** The effect control: type, the effect of that type (or a colour for type 6), zones, then Run on the selected strips. */
 export function StripEffectCard({ selected, onDispatched }: { selected: readonly number[]; onDispatched: (dispatchId: string) => void }) {
