@@ -19,6 +19,9 @@ import { Route as Auth404RouteImport } from './routes/_auth/404'
 import { Route as AuthShellRouteImport } from './routes/_auth/_shell'
 import { Route as AuthEntryRouteImport } from './routes/_auth/entry'
 import { Route as AuthRedirectSplatRouteImport } from './routes/_auth/redirect/$'
+import { Route as AuthShellBroadcastManageGroupManagementRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagement'
+import { Route as AuthShellBroadcastManageGroupManagementCreateRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagementCreate'
+import { Route as AuthShellBroadcastManageGroupManagementEditRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagementEdit'
 import { Route as AuthShellBroadcastManageTerminalDetailRouteImport } from './routes/_auth/_shell/broadcastManage/terminalDetail'
 import { Route as AuthShellBroadcastManageTerminalManagementRouteImport } from './routes/_auth/_shell/broadcastManage/terminalManagement'
 import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
@@ -83,6 +86,24 @@ const AuthRedirectSplatRoute = AuthRedirectSplatRouteImport.update({
   path: '/redirect/$',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthShellBroadcastManageGroupManagementRoute =
+  AuthShellBroadcastManageGroupManagementRouteImport.update({
+    id: '/broadcastManage/groupManagement',
+    path: '/broadcastManage/groupManagement',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellBroadcastManageGroupManagementCreateRoute =
+  AuthShellBroadcastManageGroupManagementCreateRouteImport.update({
+    id: '/broadcastManage/groupManagementCreate',
+    path: '/broadcastManage/groupManagementCreate',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellBroadcastManageGroupManagementEditRoute =
+  AuthShellBroadcastManageGroupManagementEditRouteImport.update({
+    id: '/broadcastManage/groupManagementEdit',
+    path: '/broadcastManage/groupManagementEdit',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellBroadcastManageTerminalDetailRoute =
   AuthShellBroadcastManageTerminalDetailRouteImport.update({
     id: '/broadcastManage/terminalDetail',
@@ -183,6 +204,9 @@ export interface FileRoutesByFullPath {
   '/404': typeof Auth404Route
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
+  '/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
+  '/broadcastManage/groupManagementEdit': typeof AuthShellBroadcastManageGroupManagementEditRoute
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
@@ -208,6 +232,9 @@ export interface FileRoutesByTo {
   '/': typeof AuthIndexRoute
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
+  '/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
+  '/broadcastManage/groupManagementEdit': typeof AuthShellBroadcastManageGroupManagementEditRoute
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
@@ -236,6 +263,9 @@ export interface FileRoutesById {
   '/_auth/entry': typeof AuthEntryRoute
   '/_auth/': typeof AuthIndexRoute
   '/_auth/redirect/$': typeof AuthRedirectSplatRoute
+  '/_auth/_shell/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
+  '/_auth/_shell/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
+  '/_auth/_shell/broadcastManage/groupManagementEdit': typeof AuthShellBroadcastManageGroupManagementEditRoute
   '/_auth/_shell/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/_auth/_shell/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
@@ -263,6 +293,9 @@ export interface FileRouteTypes {
     | '/404'
     | '/entry'
     | '/redirect/$'
+    | '/broadcastManage/groupManagement'
+    | '/broadcastManage/groupManagementCreate'
+    | '/broadcastManage/groupManagementEdit'
     | '/broadcastManage/terminalDetail'
     | '/broadcastManage/terminalManagement'
     | '/lampPole/poleManage'
@@ -288,6 +321,9 @@ export interface FileRouteTypes {
     | '/'
     | '/entry'
     | '/redirect/$'
+    | '/broadcastManage/groupManagement'
+    | '/broadcastManage/groupManagementCreate'
+    | '/broadcastManage/groupManagementEdit'
     | '/broadcastManage/terminalDetail'
     | '/broadcastManage/terminalManagement'
     | '/lampPole/poleManage'
@@ -315,6 +351,9 @@ export interface FileRouteTypes {
     | '/_auth/entry'
     | '/_auth/'
     | '/_auth/redirect/$'
+    | '/_auth/_shell/broadcastManage/groupManagement'
+    | '/_auth/_shell/broadcastManage/groupManagementCreate'
+    | '/_auth/_shell/broadcastManage/groupManagementEdit'
     | '/_auth/_shell/broadcastManage/terminalDetail'
     | '/_auth/_shell/broadcastManage/terminalManagement'
     | '/_auth/_shell/lampPole/poleManage'
@@ -409,6 +448,27 @@ declare module '@tanstack/react-router' {
       fullPath: '/redirect/$'
       preLoaderRoute: typeof AuthRedirectSplatRouteImport
       parentRoute: typeof AuthRoute
+    }
+    '/_auth/_shell/broadcastManage/groupManagement': {
+      id: '/_auth/_shell/broadcastManage/groupManagement'
+      path: '/broadcastManage/groupManagement'
+      fullPath: '/broadcastManage/groupManagement'
+      preLoaderRoute: typeof AuthShellBroadcastManageGroupManagementRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/broadcastManage/groupManagementCreate': {
+      id: '/_auth/_shell/broadcastManage/groupManagementCreate'
+      path: '/broadcastManage/groupManagementCreate'
+      fullPath: '/broadcastManage/groupManagementCreate'
+      preLoaderRoute: typeof AuthShellBroadcastManageGroupManagementCreateRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/broadcastManage/groupManagementEdit': {
+      id: '/_auth/_shell/broadcastManage/groupManagementEdit'
+      path: '/broadcastManage/groupManagementEdit'
+      fullPath: '/broadcastManage/groupManagementEdit'
+      preLoaderRoute: typeof AuthShellBroadcastManageGroupManagementEditRouteImport
+      parentRoute: typeof AuthShellRoute
     }
     '/_auth/_shell/broadcastManage/terminalDetail': {
       id: '/_auth/_shell/broadcastManage/terminalDetail'
@@ -519,6 +579,9 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthShellRouteChildren {
+  AuthShellBroadcastManageGroupManagementRoute: typeof AuthShellBroadcastManageGroupManagementRoute
+  AuthShellBroadcastManageGroupManagementCreateRoute: typeof AuthShellBroadcastManageGroupManagementCreateRoute
+  AuthShellBroadcastManageGroupManagementEditRoute: typeof AuthShellBroadcastManageGroupManagementEditRoute
   AuthShellBroadcastManageTerminalDetailRoute: typeof AuthShellBroadcastManageTerminalDetailRoute
   AuthShellBroadcastManageTerminalManagementRoute: typeof AuthShellBroadcastManageTerminalManagementRoute
   AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
@@ -537,6 +600,12 @@ interface AuthShellRouteChildren {
 }
 
 const AuthShellRouteChildren: AuthShellRouteChildren = {
+  AuthShellBroadcastManageGroupManagementRoute:
+    AuthShellBroadcastManageGroupManagementRoute,
+  AuthShellBroadcastManageGroupManagementCreateRoute:
+    AuthShellBroadcastManageGroupManagementCreateRoute,
+  AuthShellBroadcastManageGroupManagementEditRoute:
+    AuthShellBroadcastManageGroupManagementEditRoute,
   AuthShellBroadcastManageTerminalDetailRoute:
     AuthShellBroadcastManageTerminalDetailRoute,
   AuthShellBroadcastManageTerminalManagementRoute:
