@@ -29,8 +29,9 @@ export function useBroadcastGroup(id: number) {
     queryKey: broadcastGroupKeys.detail(id),
     queryFn: ({ signal }) => get<BroadcastGroupDetail>('/broadcast/groupDetail', { id }, { signal }),
     enabled: id > 0,
-    // The form edits what it loaded: a refetch would not change it under the user's hands.
+    // The form edits what it loaded, fetched afresh on each visit: not fetched again under the user's hands, nor kept after.
     staleTime: Infinity,
+    gcTime: 0,
     retry: false,
   });
 }
