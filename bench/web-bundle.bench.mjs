@@ -40,6 +40,9 @@ const ROUTES = {
   '/smartLamp/energy': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/energy'],
   '/broadcastManage/terminalManagement': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/terminalManagement'],
   '/broadcastManage/terminalDetail': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/terminalDetail'],
+  '/broadcastManage/groupManagement': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/groupManagement'],
+  '/broadcastManage/groupManagementCreate': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/groupManagementCreate'],
+  '/broadcastManage/groupManagementEdit': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/groupManagementEdit'],
   '/broadcastManage/mediaLibrary': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/mediaLibrary'],
   '/broadcastManage/playList': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/playList'],
 };

@@ -21,6 +21,7 @@ import {
   pageErrors,
   pathOf,
   recordApiRequests,
+  tableFit,
   toasts,
   waitForPath,
   type NewPageOptions,
@@ -79,26 +80,6 @@ const LIST_PAGES: readonly [path: string, tables: readonly string[]][] = [
   ['/systemSetting/permission', ['group-table']],
   ['/systemSetting/log', ['log-table']],
 ];
-
-interface TableFit {
-  tableWidth: number;
-  boxWidth: number;
-  /** The last header cell (the actions column) lies wholly inside the table's box and the window. */
-  lastColumnShown: boolean;
-}
-
-/** How a table sits in its box: the box is the nearest ancestor that scrolls sideways (or clips). */
-async function tableFit(table: Locator): Promise<TableFit> {
-  return table.evaluate((el) => {
-    const win = globalThis as unknown as { getComputedStyle(e: unknown): { overflowX: string }; innerWidth: number };
-    let box = el.parentElement!;
-    while (box.parentElement && !['auto', 'scroll', 'hidden'].includes(win.getComputedStyle(box).overflowX)) box = box.parentElement;
-    const outer = box.getBoundingClientRect();
-    const head = el.querySelector('thead tr')?.lastElementChild?.getBoundingClientRect();
-    const lastColumnShown = !!head && head.left >= outer.left - 1 && head.right <= outer.right + 1 && head.right <= win.innerWidth;
-    return { tableWidth: el.scrollWidth, boxWidth: box.clientWidth, lastColumnShown };
-  });
-}
 
 /** What the operator chose in a table's column chooser, as stored (undefined: the defaults). */
 async function columnChoice(page: Page, table: string): Promise<Record<string, boolean> | undefined> {

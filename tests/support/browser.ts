@@ -232,3 +232,23 @@ export function browserSuite(): BrowserSuite {
   });
   return suite;
 }
+
+export interface TableFit {
+  tableWidth: number;
+  boxWidth: number;
+  /** The last header cell (the actions column) lies wholly inside the table's box and the window. */
+  lastColumnShown: boolean;
+}
+
+/** How a table sits in its box: the box is the nearest ancestor that scrolls sideways (or clips). */
+export async function tableFit(table: Locator): Promise<TableFit> {
+  return table.evaluate((el) => {
+    const win = globalThis as unknown as { getComputedStyle(e: unknown): { overflowX: string }; innerWidth: number };
+    let box = el.parentElement!;
+    while (box.parentElement && !['auto', 'scroll', 'hidden'].includes(win.getComputedStyle(box).overflowX)) box = box.parentElement;
+    const outer = box.getBoundingClientRect();
+    const head = el.querySelector('thead tr')?.lastElementChild?.getBoundingClientRect();
+    const lastColumnShown = !!head && head.left >= outer.left - 1 && head.right <= outer.right + 1 && head.right <= win.innerWidth;
+    return { tableWidth: el.scrollWidth, boxWidth: box.clientWidth, lastColumnShown };
+  });
+}

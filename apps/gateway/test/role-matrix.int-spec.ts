@@ -188,6 +188,8 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'POST /api/broadcast/terminalPage', allowed: ['visitor', 'editor', 'admin'] },
   { route: 'GET /api/broadcast/terminalDel', allowed: ['editor', 'admin'] },
   { route: 'POST /api/broadcast/terminalVolume', allowed: ['editor', 'admin'] },
+  { route: 'GET /api/broadcast/groupOptions', allowed: ['visitor', 'editor', 'admin'] },
+  { route: 'GET /api/broadcast/groupDel', allowed: ['editor', 'admin'] },
   { route: 'POST /api/broadcast/mediaPage', allowed: ['visitor', 'editor', 'admin'] },
   { route: 'POST /api/broadcast/mediaUpload', upload: true, allowed: ['editor', 'admin'] },
   { route: 'POST /api/broadcast/mediaRename', allowed: ['editor', 'admin'] },

@@ -19,6 +19,9 @@ import { Route as Auth404RouteImport } from './routes/_auth/404'
 import { Route as AuthShellRouteImport } from './routes/_auth/_shell'
 import { Route as AuthEntryRouteImport } from './routes/_auth/entry'
 import { Route as AuthRedirectSplatRouteImport } from './routes/_auth/redirect/$'
+import { Route as AuthShellBroadcastManageGroupManagementRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagement'
+import { Route as AuthShellBroadcastManageGroupManagementCreateRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagementCreate'
+import { Route as AuthShellBroadcastManageGroupManagementEditRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagementEdit'
 import { Route as AuthShellBroadcastManageMediaLibraryRouteImport } from './routes/_auth/_shell/broadcastManage/mediaLibrary'
 import { Route as AuthShellBroadcastManagePlayListRouteImport } from './routes/_auth/_shell/broadcastManage/playList'
 import { Route as AuthShellBroadcastManageTerminalDetailRouteImport } from './routes/_auth/_shell/broadcastManage/terminalDetail'
@@ -85,6 +88,24 @@ const AuthRedirectSplatRoute = AuthRedirectSplatRouteImport.update({
   path: '/redirect/$',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthShellBroadcastManageGroupManagementRoute =
+  AuthShellBroadcastManageGroupManagementRouteImport.update({
+    id: '/broadcastManage/groupManagement',
+    path: '/broadcastManage/groupManagement',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellBroadcastManageGroupManagementCreateRoute =
+  AuthShellBroadcastManageGroupManagementCreateRouteImport.update({
+    id: '/broadcastManage/groupManagementCreate',
+    path: '/broadcastManage/groupManagementCreate',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellBroadcastManageGroupManagementEditRoute =
+  AuthShellBroadcastManageGroupManagementEditRouteImport.update({
+    id: '/broadcastManage/groupManagementEdit',
+    path: '/broadcastManage/groupManagementEdit',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellBroadcastManageMediaLibraryRoute =
   AuthShellBroadcastManageMediaLibraryRouteImport.update({
     id: '/broadcastManage/mediaLibrary',
@@ -197,6 +218,9 @@ export interface FileRoutesByFullPath {
   '/404': typeof Auth404Route
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
+  '/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
+  '/broadcastManage/groupManagementEdit': typeof AuthShellBroadcastManageGroupManagementEditRoute
   '/broadcastManage/mediaLibrary': typeof AuthShellBroadcastManageMediaLibraryRoute
   '/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
@@ -224,6 +248,9 @@ export interface FileRoutesByTo {
   '/': typeof AuthIndexRoute
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
+  '/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
+  '/broadcastManage/groupManagementEdit': typeof AuthShellBroadcastManageGroupManagementEditRoute
   '/broadcastManage/mediaLibrary': typeof AuthShellBroadcastManageMediaLibraryRoute
   '/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
@@ -254,6 +281,9 @@ export interface FileRoutesById {
   '/_auth/entry': typeof AuthEntryRoute
   '/_auth/': typeof AuthIndexRoute
   '/_auth/redirect/$': typeof AuthRedirectSplatRoute
+  '/_auth/_shell/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
+  '/_auth/_shell/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
+  '/_auth/_shell/broadcastManage/groupManagementEdit': typeof AuthShellBroadcastManageGroupManagementEditRoute
   '/_auth/_shell/broadcastManage/mediaLibrary': typeof AuthShellBroadcastManageMediaLibraryRoute
   '/_auth/_shell/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/_auth/_shell/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
@@ -283,6 +313,9 @@ export interface FileRouteTypes {
     | '/404'
     | '/entry'
     | '/redirect/$'
+    | '/broadcastManage/groupManagement'
+    | '/broadcastManage/groupManagementCreate'
+    | '/broadcastManage/groupManagementEdit'
     | '/broadcastManage/mediaLibrary'
     | '/broadcastManage/playList'
     | '/broadcastManage/terminalDetail'
@@ -310,6 +343,9 @@ export interface FileRouteTypes {
     | '/'
     | '/entry'
     | '/redirect/$'
+    | '/broadcastManage/groupManagement'
+    | '/broadcastManage/groupManagementCreate'
+    | '/broadcastManage/groupManagementEdit'
     | '/broadcastManage/mediaLibrary'
     | '/broadcastManage/playList'
     | '/broadcastManage/terminalDetail'
@@ -339,6 +375,9 @@ export interface FileRouteTypes {
     | '/_auth/entry'
     | '/_auth/'
     | '/_auth/redirect/$'
+    | '/_auth/_shell/broadcastManage/groupManagement'
+    | '/_auth/_shell/broadcastManage/groupManagementCreate'
+    | '/_auth/_shell/broadcastManage/groupManagementEdit'
     | '/_auth/_shell/broadcastManage/mediaLibrary'
     | '/_auth/_shell/broadcastManage/playList'
     | '/_auth/_shell/broadcastManage/terminalDetail'
@@ -435,6 +474,27 @@ declare module '@tanstack/react-router' {
       fullPath: '/redirect/$'
       preLoaderRoute: typeof AuthRedirectSplatRouteImport
       parentRoute: typeof AuthRoute
+    }
+    '/_auth/_shell/broadcastManage/groupManagement': {
+      id: '/_auth/_shell/broadcastManage/groupManagement'
+      path: '/broadcastManage/groupManagement'
+      fullPath: '/broadcastManage/groupManagement'
+      preLoaderRoute: typeof AuthShellBroadcastManageGroupManagementRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/broadcastManage/groupManagementCreate': {
+      id: '/_auth/_shell/broadcastManage/groupManagementCreate'
+      path: '/broadcastManage/groupManagementCreate'
+      fullPath: '/broadcastManage/groupManagementCreate'
+      preLoaderRoute: typeof AuthShellBroadcastManageGroupManagementCreateRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/broadcastManage/groupManagementEdit': {
+      id: '/_auth/_shell/broadcastManage/groupManagementEdit'
+      path: '/broadcastManage/groupManagementEdit'
+      fullPath: '/broadcastManage/groupManagementEdit'
+      preLoaderRoute: typeof AuthShellBroadcastManageGroupManagementEditRouteImport
+      parentRoute: typeof AuthShellRoute
     }
     '/_auth/_shell/broadcastManage/mediaLibrary': {
       id: '/_auth/_shell/broadcastManage/mediaLibrary'
@@ -559,6 +619,9 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthShellRouteChildren {
+  AuthShellBroadcastManageGroupManagementRoute: typeof AuthShellBroadcastManageGroupManagementRoute
+  AuthShellBroadcastManageGroupManagementCreateRoute: typeof AuthShellBroadcastManageGroupManagementCreateRoute
+  AuthShellBroadcastManageGroupManagementEditRoute: typeof AuthShellBroadcastManageGroupManagementEditRoute
   AuthShellBroadcastManageMediaLibraryRoute: typeof AuthShellBroadcastManageMediaLibraryRoute
   AuthShellBroadcastManagePlayListRoute: typeof AuthShellBroadcastManagePlayListRoute
   AuthShellBroadcastManageTerminalDetailRoute: typeof AuthShellBroadcastManageTerminalDetailRoute
@@ -579,6 +642,12 @@ interface AuthShellRouteChildren {
 }
 
 const AuthShellRouteChildren: AuthShellRouteChildren = {
+  AuthShellBroadcastManageGroupManagementRoute:
+    AuthShellBroadcastManageGroupManagementRoute,
+  AuthShellBroadcastManageGroupManagementCreateRoute:
+    AuthShellBroadcastManageGroupManagementCreateRoute,
+  AuthShellBroadcastManageGroupManagementEditRoute:
+    AuthShellBroadcastManageGroupManagementEditRoute,
   AuthShellBroadcastManageMediaLibraryRoute:
     AuthShellBroadcastManageMediaLibraryRoute,
   AuthShellBroadcastManagePlayListRoute: AuthShellBroadcastManagePlayListRoute,

@@ -53,6 +53,8 @@ export const AUDITED_ACTIONS = {
   'Unmount devices from a lamp pole': 'unmountFromPole',
   'Save broadcast terminal': 'saveTerminal',
   'Delete broadcast terminal': 'deleteTerminal',
+  'Save broadcast group': 'saveBroadcastGroup',
+  'Delete broadcast group': 'deleteBroadcastGroup',
   'Set terminal volume': 'setTerminalVolume',
   'Control terminal playback': 'controlTerminalPlayback',
   'Upload broadcast media': 'uploadMedia',

@@ -25,5 +25,6 @@ export * from './strip';
 export * from './imports';
 export * from './poles';
 export * from './broadcast';
+export * from './broadcast-groups';
 export * from './broadcast-media';
 export * from './families';

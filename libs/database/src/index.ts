@@ -22,6 +22,7 @@ import { LampListIndexes1732198000000 } from './migrations/1732198000000-lamp-li
 import { MqttCredentials1732199000000 } from './migrations/1732199000000-mqtt-credentials';
 import { MqttCredentialSequence1732199100000 } from './migrations/1732199100000-mqtt-credential-sequence';
 import { BroadcastTerminals1732199200000 } from './migrations/1732199200000-broadcast-terminals';
+import { BroadcastGroups1732199300000 } from './migrations/1732199300000-broadcast-groups';
 import { BroadcastMedia1732199400000 } from './migrations/1732199400000-broadcast-media';
 import { BroadcastTerminalTasks1732199500000 } from './migrations/1732199500000-broadcast-terminal-tasks';
 import { BroadcastPlayHistory1732199600000 } from './migrations/1732199600000-broadcast-play-history';
@@ -54,6 +55,7 @@ export const MIGRATIONS = [
   MqttCredentials1732199000000,
   MqttCredentialSequence1732199100000,
   BroadcastTerminals1732199200000,
+  BroadcastGroups1732199300000,
   BroadcastMedia1732199400000,
   BroadcastTerminalTasks1732199500000,
   BroadcastPlayHistory1732199600000,

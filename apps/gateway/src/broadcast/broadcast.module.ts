@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DispatchModule } from '../dispatch/dispatch.module';
+import { BroadcastGroupsController } from './groups.controller';
+import { BroadcastGroupsService } from './groups.service';
 import { UploadService } from '../uploads/upload.service';
 import { MediaLinks } from './media-links';
 import { MediaUploadController } from './media-upload.controller';
@@ -14,11 +16,11 @@ import { TerminalsService } from './terminals.service';
 
 const MEDIA_PROVIDERS = [MediaService, MediaLinks, Mp3Probe, UploadService];
 
-/** Broadcast on the console port: terminals, the media library and playlists; groups and tasks join here. */
+/** Broadcast on the console port: terminals, their groups, the media library and playlists; tasks join here. */
 @Module({
   imports: [DispatchModule],
-  controllers: [TerminalsController, MediaController, PlaylistsController],
-  providers: [TerminalsService, TerminalHistoryService, PlaylistsService, ...MEDIA_PROVIDERS],
+  controllers: [TerminalsController, BroadcastGroupsController, MediaController, PlaylistsController],
+  providers: [TerminalsService, TerminalHistoryService, BroadcastGroupsService, PlaylistsService, ...MEDIA_PROVIDERS],
 })
 export class BroadcastModule {}
 

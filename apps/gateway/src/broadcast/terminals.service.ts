@@ -42,6 +42,12 @@ const STATUS_CONDITION: Record<TerminalStatus, [condition: string, value: unknow
 type StoredRow = Omit<TerminalRow, 'status'>;
 const withStatus = (row: StoredRow): TerminalRow => ({ ...row, status: terminalStatusOf(row.networkStatus, row.occupancy) });
 
+/** The terminals meeting `condition` (over the device d and its terminal row t; `$n` for `params`), in `orderBy`. */
+export async function terminalsWhere(db: DataSource | EntityManager, condition: string, params: unknown[], orderBy = 'd.id'): Promise<TerminalRow[]> {
+  const rows: StoredRow[] = await db.query(`SELECT ${TERMINAL_COLUMNS} FROM ${TERMINAL_FROM} WHERE ${condition} ORDER BY ${orderBy}`, params);
+  return rows.map(withStatus);
+}
+
 /** Broadcast terminals (spec sections 3 and 4): the list, their records, and their volumes and playback through the command ledger. */
 @Injectable()
 export class TerminalsService {
@@ -71,9 +77,9 @@ export class TerminalsService {
   }
 
   async detail(id: number): Promise<TerminalRow> {
-    const [row]: StoredRow[] = await this.db.query(`SELECT ${TERMINAL_COLUMNS} FROM ${TERMINAL_FROM} WHERE d.id = $1`, [id]);
+    const [row] = await terminalsWhere(this.db, 'd.id = $1', [id]);
     if (!row) throw AppException.notFound();
-    return withStatus(row);
+    return row;
   }
 
   /**

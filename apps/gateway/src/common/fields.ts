@@ -84,6 +84,17 @@ export function EachId(): PropertyDecorator {
   );
 }
 
+/** An optional list of record ids (each as EachId), at most `max` of them ('invalidValue' otherwise). */
+export function IdArrayField(o: { max: number; description: string }): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    IsArray({ message: msg('invalidValue') }),
+    ArrayMaxSize(o.max, { message: msg('invalidValue') }),
+    EachId(),
+    ApiPropertyOptional({ type: [Number], description: o.description }),
+  );
+}
+
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 export function TextField(o: Common & { max: number; trim?: boolean } = { max: 255 }): PropertyDecorator {

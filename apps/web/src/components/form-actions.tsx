@@ -2,8 +2,8 @@ import { useState, type ReactNode } from 'react';
 import { Button, Group, Modal, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { fieldErrors } from '@/api/field-errors';
+import type { MqttCredentials } from '@sc/contracts';
 import { i18next } from '@/i18n';
-import { credentialsIn, showMqttCredentials } from './mqtt-credentials';
 import { notifySuccess } from './notify';
 
 /**
@@ -95,12 +95,18 @@ export async function saveAndClose(
     const answer = await save();
     notifySuccess(i18next.t(updated ? 'common:feedback.updated' : 'common:feedback.created'));
     close();
-    // A new device's MQTT login (or its new one, after a change of its code), shown once.
+    // A new device's MQTT login (or its new one, after a change of its code), shown once; its dialog loads then.
     const credentials = credentialsIn(answer);
-    if (credentials) showMqttCredentials(credentials);
+    if (credentials) (await import('./mqtt-credentials')).showMqttCredentials(credentials);
   } catch (error) {
     setErrors(fieldErrors(error));
   }
+}
+
+/** The MQTT login in a save's answer, if the answer carries one. */
+function credentialsIn(answer: unknown): MqttCredentials | undefined {
+  const mqtt = answer && typeof answer === 'object' && 'mqtt' in answer ? (answer as { mqtt?: MqttCredentials }).mqtt : undefined;
+  return mqtt && typeof mqtt.username === 'string' && typeof mqtt.password === 'string' ? mqtt : undefined;
 }
 
 /**

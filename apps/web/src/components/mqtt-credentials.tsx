@@ -53,9 +53,3 @@ export function showMqttCredentials(credentials: MqttCredentials): void {
     children: <CredentialsBody credentials={credentials} onDone={() => modals.close(id)} />,
   });
 }
-
-/** The MQTT login in a save's answer, if the answer carries one. */
-export function credentialsIn(answer: unknown): MqttCredentials | undefined {
-  const mqtt = answer && typeof answer === 'object' && 'mqtt' in answer ? (answer as { mqtt?: MqttCredentials }).mqtt : undefined;
-  return mqtt && typeof mqtt.username === 'string' && typeof mqtt.password === 'string' ? mqtt : undefined;
-}

@@ -13,9 +13,12 @@ export interface PageSelection {
   togglePage: () => void;
 }
 
-/** Rows ticked in a paged table; the ticks stay when the page changes. `pageIds` are the rows on screen now. */
-export function usePageSelection(pageIds: number[]): PageSelection {
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+/**
+ * Rows ticked in a paged table; the ticks stay when the page changes. `pageIds` are the rows on screen now, `initial`
+ * those ticked at first.
+ */
+export function usePageSelection(pageIds: number[], initial: Iterable<number> = []): PageSelection {
+  const [selected, setSelected] = useState<Set<number>>(() => new Set(initial));
   const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
   const toggle = (id: number) =>
     setSelected((current) => {

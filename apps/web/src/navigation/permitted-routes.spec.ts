@@ -137,8 +137,8 @@ describe('permitted routes (spec section 6)', () => {
   });
 
   it('lists only the granted operations a page the user may open offers', () => {
-    // An editor's menu is the region tree, the broadcast terminals and the profile: adding, editing and deleting
-    // regions and terminals, and the terminals' playback.
+    // An editor's menu is the region tree, the broadcast terminals and groups and the profile: adding, editing and
+    // deleting regions, terminals and groups, and the terminals' playback.
     expect(reachableButtons(ROUTE_TABLE, [Role.Editor], ROLE_BUTTONS[Role.Editor])).toEqual([
       Button.Add,
       Button.Edit,

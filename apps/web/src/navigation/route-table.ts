@@ -109,7 +109,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   },
   {
     // Spec section 2: no redirect of its own. The spec gates no broadcast route: the roles of the family's live events.
-    // Only its built pages are listed: groups and tasks join when they are.
+    // Only its built pages are listed: tasks join when they are.
     path: '/broadcastManage',
     title: 'broadcastManage',
     icon: IconSpeakerphone,
@@ -128,6 +128,28 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         roles: [Role.Admin, Role.Editor, Role.Visit],
         hidden: true,
         namespaces: ['broadcast', 'lighting'],
+      },
+      {
+        path: '/broadcastManage/groupManagement',
+        title: 'groupManagement',
+        roles: [Role.Admin, Role.Editor, Role.Visit],
+        namespaces: ['broadcast', 'region'],
+        buttons: RECORDS,
+      },
+      // Adding and editing a group are an editor's (visitors have neither button).
+      {
+        path: '/broadcastManage/groupManagementCreate',
+        title: 'groupManagementCreate',
+        roles: [Role.Admin, Role.Editor],
+        hidden: true,
+        namespaces: ['broadcast', 'region'],
+      },
+      {
+        path: '/broadcastManage/groupManagementEdit',
+        title: 'groupManagementEdit',
+        roles: [Role.Admin, Role.Editor],
+        hidden: true,
+        namespaces: ['broadcast', 'region'],
       },
       {
         // Auditing is an administrator's: it needs no button of its own.

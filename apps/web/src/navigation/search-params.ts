@@ -55,6 +55,11 @@ export function paging(search: PageSearch): { pageNum: number; pageSize: number 
   return { pageNum: search.pageNum ?? 1, pageSize: search.pageSize ?? DEFAULT_PAGE_SIZE };
 }
 
+/** The record a hidden detail or edit page shows (`?id=`), a positive id PostgreSQL's `int` holds. */
+export function validateIdSearch(search: Record<string, unknown>): { id?: number } {
+  return compact({ id: readInt(search.id, 1, 2_147_483_647) });
+}
+
 /** Drops empty values so the address bar only shows the filters in use. */
 export function compact<T extends object>(search: T): T {
   return Object.fromEntries(Object.entries(search).filter(([, v]) => v !== undefined && v !== null && v !== '')) as T;

@@ -134,6 +134,8 @@ export const enUS = {
     strategyNameTaken: 'A strategy named "{{name}}" already exists',
     strategyInUse: 'Devices still running this strategy: {{count}}; give them another one first',
     strategyNotFound: 'The selected strategy does not exist',
+    // Broadcast groups
+    broadcastGroupNameTaken: 'A broadcast group named "{{name}}" already exists',
     // Broadcast terminals
     terminalIdTaken: 'A terminal with the terminal ID "{{terminalId}}" already exists',
     terminalIpInvalid: 'Use an IPv4 address like 10.20.1.11',
@@ -223,6 +225,7 @@ export const enUS = {
     periodEnd: 'End of period {{n}}',
     periodLevel: 'Brightness of period {{n}}',
     modeData: 'Mode settings',
+    terminalIds: 'Terminals',
     terminalName: 'Terminal name',
     terminalId: 'Terminal ID',
     terminalIP: 'Terminal IP',

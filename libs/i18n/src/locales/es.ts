@@ -132,6 +132,8 @@ export const es: Catalogue = {
     strategyNameTaken: 'Ya existe una estrategia llamada "{{name}}"',
     strategyInUse: 'Dispositivos que aún ejecutan esta estrategia: {{count}}; asígneles otra primero',
     strategyNotFound: 'La estrategia seleccionada no existe',
+    // Broadcast groups
+    broadcastGroupNameTaken: 'Ya existe un grupo de difusión llamado "{{name}}"',
     // Broadcast terminals
     terminalIdTaken: 'Ya existe un terminal con el ID de terminal "{{terminalId}}"',
     terminalIpInvalid: 'Use una dirección IPv4 como 10.20.1.11',
@@ -221,6 +223,7 @@ export const es: Catalogue = {
     periodEnd: 'Fin de la franja {{n}}',
     periodLevel: 'Brillo de la franja {{n}}',
     modeData: 'Ajustes del modo',
+    terminalIds: 'Terminales',
     terminalName: 'Nombre del terminal',
     terminalId: 'ID del terminal',
     terminalIP: 'IP del terminal',

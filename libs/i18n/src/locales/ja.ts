@@ -132,6 +132,8 @@ export const ja: Catalogue = {
     strategyNameTaken: '「{{name}}」という名前の戦略は既に存在します',
     strategyInUse: '{{count}} 台のデバイスがまだこの戦略を実行しています。先に別の戦略を配信してください',
     strategyNotFound: '選択した戦略は存在しません',
+    // Broadcast groups
+    broadcastGroupNameTaken: '「{{name}}」という名前の放送グループは既に存在します',
     // Broadcast terminals
     terminalIdTaken: '端末ID「{{terminalId}}」の端末は既に存在します',
     terminalIpInvalid: '10.20.1.11 のような IPv4 アドレスを入力してください',
@@ -221,6 +223,7 @@ export const ja: Catalogue = {
     periodEnd: '時間帯 {{n}} の終了',
     periodLevel: '時間帯 {{n}} の明るさ',
     modeData: 'モード設定',
+    terminalIds: '端末',
     terminalName: '端末名',
     terminalId: '端末ID',
     terminalIP: '端末IP',

@@ -132,6 +132,8 @@ export const zhCN: Catalogue = {
     strategyNameTaken: '名为“{{name}}”的策略已存在',
     strategyInUse: '仍有 {{count}} 台设备在运行此策略，请先为其下发其他策略',
     strategyNotFound: '所选策略不存在',
+    // Broadcast groups
+    broadcastGroupNameTaken: '名为“{{name}}”的广播分组已存在',
     // Broadcast terminals
     terminalIdTaken: '终端ID为"{{terminalId}}"的终端已存在',
     terminalIpInvalid: '请输入IPv4地址，如 10.20.1.11',
@@ -221,6 +223,7 @@ export const zhCN: Catalogue = {
     periodEnd: '第 {{n}} 个时间段的结束时间',
     periodLevel: '第 {{n}} 个时间段的亮度',
     modeData: '模式设置',
+    terminalIds: '终端',
     terminalName: '终端名称',
     terminalId: '终端ID',
     terminalIP: '终端IP',

@@ -1,5 +1,5 @@
-import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsOptional, Matches } from 'class-validator';
+import { IntersectionType } from '@nestjs/swagger';
+import { Matches } from 'class-validator';
 import {
   CALL_CODE_PATTERN,
   DEVICE_CODE_PATTERN,
@@ -16,7 +16,7 @@ import {
   type TerminalPlaybackRequest,
   type TerminalVolumeRequest,
 } from '@sc/contracts';
-import { BoolField, DateField, EachId, EnumField, IdQueryDto, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { BoolField, DateField, EnumField, IdArrayField, IdQueryDto, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 /** One command may name this many terminals; a larger set is addressed by region. */
 export const TERMINAL_COMMAND_MAX_IDS = 10_000;
@@ -82,11 +82,7 @@ export class TerminalPageDto extends IntersectionType(PageDto, TerminalFilters) 
 
 /** The terminals a command is for: ids, or a region. */
 class TerminalSelectionDto {
-  @IsOptional()
-  @IsArray({ message: msg('invalidValue') })
-  @ArrayMaxSize(TERMINAL_COMMAND_MAX_IDS, { message: msg('invalidValue') })
-  @EachId()
-  @ApiPropertyOptional({ type: [Number], description: 'The terminals (device ids); or give regionId' })
+  @IdArrayField({ max: TERMINAL_COMMAND_MAX_IDS, description: 'The terminals (device ids); or give regionId' })
   ids?: number[];
 
   @IntField({ min: 1, required: false, description: 'Every terminal of this region and of its sub-regions; or give ids' })

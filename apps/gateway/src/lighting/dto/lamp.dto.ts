@@ -1,5 +1,5 @@
-import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, Matches } from 'class-validator';
+import { IntersectionType } from '@nestjs/swagger';
+import { IsIn, Matches } from 'class-validator';
 import {
   DEVICE_CODE_PATTERN,
   DIMMING_LEVELS,
@@ -13,7 +13,7 @@ import {
   type LampControlRequest,
   type LampPageQuery,
 } from '@sc/contracts';
-import { Coordinate, EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { Coordinate, IdArrayField, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 const LAMP_STATUSES = Object.values(LampStatus).filter((v): v is LampStatus => typeof v === 'number');
 const ONLINE_STATES = [OnlineState.Offline, OnlineState.Online] as const;
@@ -89,11 +89,7 @@ export class LampPageDto extends IntersectionType(PageDto, LampFilters) implemen
 
 export class LampControlDto implements LampControlRequest {
   // Checked by hand beyond its shape: exactly one of ids and regionId, and every id a lamp (LightingService.control).
-  @IsOptional()
-  @IsArray({ message: msg('invalidValue') })
-  @ArrayMaxSize(LAMP_CONTROL_MAX_IDS, { message: msg('invalidValue') })
-  @EachId()
-  @ApiPropertyOptional({ type: [Number], description: 'The lamps (device ids) to control; or give regionId' })
+  @IdArrayField({ max: LAMP_CONTROL_MAX_IDS, description: 'The lamps (device ids) to control; or give regionId' })
   ids?: number[];
 
   @IntField({ min: 1, required: false, description: 'Every lamp of this region and of its sub-regions; or give ids' })

@@ -1,5 +1,5 @@
-import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsObject, IsOptional } from 'class-validator';
+import { ApiProperty, IntersectionType } from '@nestjs/swagger';
+import { IsArray, IsObject } from 'class-validator';
 import {
   STRATEGY_NAME_MAX,
   StrategyMode,
@@ -8,7 +8,7 @@ import {
   type StrategyPageQuery,
   type StrategyPeriod,
 } from '@sc/contracts';
-import { EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { EnumField, IdArrayField, IntField, PageDto, TextField, msg } from '../../common/fields';
 import { LAMP_CONTROL_MAX_IDS } from '../../lighting/dto/lamp.dto';
 
 const MODES = [StrategyMode.SunriseSunset, StrategyMode.Date, StrategyMode.Week, StrategyMode.Sensing] as const;
@@ -55,11 +55,7 @@ export class StrategyDistributeDto implements StrategyDistributeRequest {
   id!: number;
 
   // Exactly one of ids and regionId, checked with the selection (as lamp control does).
-  @IsOptional()
-  @IsArray({ message: msg('invalidValue') })
-  @ArrayMaxSize(LAMP_CONTROL_MAX_IDS, { message: msg('invalidValue') })
-  @EachId()
-  @ApiPropertyOptional({ type: [Number], description: 'The lamps (device ids); or give regionId' })
+  @IdArrayField({ max: LAMP_CONTROL_MAX_IDS, description: 'The lamps (device ids); or give regionId' })
   ids?: number[];
 
   @IntField({ min: 1, required: false, description: 'Every lamp of this region and of its sub-regions; or give ids' })

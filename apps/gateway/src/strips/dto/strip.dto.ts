@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { Allow, ArrayMaxSize, IsArray, IsOptional, Matches } from 'class-validator';
+import { Allow, Matches } from 'class-validator';
 import {
   DEVICE_CODE_PATTERN,
   LAMP_NAME_MAX,
@@ -12,7 +12,7 @@ import {
   type StripPageQuery,
   type Zone,
 } from '@sc/contracts';
-import { EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { EnumField, IdArrayField, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 const LAMP_STATUSES = Object.values(LampStatus).filter((v): v is LampStatus => typeof v === 'number');
 const ONLINE_STATES = [OnlineState.Offline, OnlineState.Online] as const;
@@ -68,11 +68,7 @@ export class StripPageDto extends IntersectionType(PageDto, StripFilters) implem
 
 /** The effect itself (type, effect, colour, zones) is checked by hand (checkStripEffect), for one precise message each. */
 export class StripEffectDto implements StripEffectRequest {
-  @IsOptional()
-  @IsArray({ message: msg('invalidValue') })
-  @ArrayMaxSize(STRIP_EFFECT_MAX_IDS, { message: msg('invalidValue') })
-  @EachId()
-  @ApiPropertyOptional({ type: [Number], description: 'The strip lights (device ids); or give regionId' })
+  @IdArrayField({ max: STRIP_EFFECT_MAX_IDS, description: 'The strip lights (device ids); or give regionId' })
   ids?: number[];
 
   @IntField({ min: 1, required: false, description: 'Every strip light of this region and of its sub-regions; or give ids' })

@@ -21,7 +21,3 @@ export function validateTerminalSearch(search: Record<string, unknown>): Termina
     dispatch: readDispatch(search.dispatch),
   });
 }
-
-export function validateTerminalDetailSearch(search: Record<string, unknown>): { id?: number } {
-  return compact({ id: readInt(search.id, 1, 2_147_483_647) });
-}

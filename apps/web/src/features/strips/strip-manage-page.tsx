@@ -5,10 +5,8 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, DeviceFamily, type StripRow } from '@sc/contracts';
 import { PagePanel } from '@/components/page-panel';
-import { DeviceListFilters } from '@/components/device-list-filters';
 import { TableFooter } from '@/components/table-footer';
-import { DeviceTable } from '@/components/device-table';
-import { useDeviceList } from '@/components/device-list';
+import { DeviceListFilters, DeviceTable, useDeviceList } from '@/components/device-list';
 import { NameCode } from '@/components/table-parts';
 import { PinnedActionsCell, type Column } from '@/components/table-columns';
 import { useButton } from '@/auth/session-store';
@@ -18,12 +16,11 @@ import { RenewMqttAction } from '@/components/renew-mqtt-action';
 import { LampStatusBadge, NetworkBadge, TelemetryCell } from '@/features/lighting/lamp-badges';
 import { useDeleteStrip, useLiveStrips, useStripPage } from './api';
 import { StripLabels, StripZones } from './strip-badges';
-import { describeStripDispatch } from './strip-describe';
+import { describeStripDispatch } from './strip-dispatch';
 
-// The form loads when first opened, keeping the page's first load small.
-// The effect card loads beside the list, after it: the list is what the page shows first.
-const StripEffectCard = lazy(() => import('./strip-effect-card').then((m) => ({ default: m.StripEffectCard })));
+// The form loads when first opened, and the effect card (selects, tick boxes) beside the page, keeping its first load small.
 const StripFormModal = lazy(() => import('./strip-form-modal').then((m) => ({ default: m.StripFormModal })));
+const StripEffectCard = lazy(() => import('./strip-effect-card').then((m) => ({ default: m.StripEffectCard })));
 
 const route = getRouteApi('/_auth/_shell/smartLamp/lightManage');
 

@@ -8,7 +8,7 @@ import { paging } from '@/navigation/search-params';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { StrategyAddButton, StrategyTable, useStrategyDialogs } from '@/features/strategy/strategy-table';
 import { useDeleteStripStrategy, useStripStrategyPage } from './api';
-import { describeStripDispatch } from './strip-describe';
+import { describeStripDispatch } from './strip-dispatch';
 
 // The dialogs load when first opened, keeping the page's first load small.
 const StrategyFormModal = lazy(() => import('@/features/strategy/strategy-form-modal').then((m) => ({ default: m.StrategyFormModal })));

@@ -162,6 +162,8 @@ export const system = {
       unmountFromPole: 'Unmount devices from a lamp pole',
       saveTerminal: 'Save broadcast terminal',
       deleteTerminal: 'Delete broadcast terminal',
+      saveBroadcastGroup: 'Save broadcast group',
+      deleteBroadcastGroup: 'Delete broadcast group',
       setTerminalVolume: 'Set terminal volume',
       controlTerminalPlayback: 'Control terminal playback',
       uploadMedia: 'Upload broadcast media',

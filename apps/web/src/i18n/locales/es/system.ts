@@ -164,6 +164,8 @@ export const system: Shape<typeof en> = {
       unmountFromPole: 'Desmontar dispositivos de un poste',
       saveTerminal: 'Guardar terminal de difusión',
       deleteTerminal: 'Eliminar terminal de difusión',
+      saveBroadcastGroup: 'Guardar grupo de difusión',
+      deleteBroadcastGroup: 'Eliminar grupo de difusión',
       setTerminalVolume: 'Ajustar el volumen de terminales',
       controlTerminalPlayback: 'Controlar la reproducción de terminales',
       uploadMedia: 'Subir medio de difusión',

@@ -164,6 +164,8 @@ export const system: Shape<typeof en> = {
       unmountFromPole: '灯柱からデバイスを取り外し',
       saveTerminal: '放送端末を保存',
       deleteTerminal: '放送端末を削除',
+      saveBroadcastGroup: '放送グループを保存',
+      deleteBroadcastGroup: '放送グループを削除',
       setTerminalVolume: '端末の音量を設定',
       controlTerminalPlayback: '端末の再生を操作',
       uploadMedia: '放送メディアをアップロード',

@@ -164,6 +164,8 @@ export const system: Shape<typeof en> = {
       unmountFromPole: '从灯杆卸载设备',
       saveTerminal: '保存广播终端',
       deleteTerminal: '删除广播终端',
+      saveBroadcastGroup: '保存广播分组',
+      deleteBroadcastGroup: '删除广播分组',
       setTerminalVolume: '设置终端音量',
       controlTerminalPlayback: '控制终端播放',
       uploadMedia: '上传广播媒体',

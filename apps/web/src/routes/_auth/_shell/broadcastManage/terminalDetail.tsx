@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { TerminalDetailPage } from '@/features/broadcast/terminal-detail-page';
-import { validateTerminalDetailSearch } from '@/features/broadcast/search';
+import { validateIdSearch } from '@/navigation/search-params';
 
 export const Route = createFileRoute('/_auth/_shell/broadcastManage/terminalDetail')({
-  validateSearch: validateTerminalDetailSearch,
+  validateSearch: validateIdSearch,
   component: TerminalDetailPage,
 });

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { LightEffectType, stripActionOf, type DispatchDetail, type StripEffectParams } from '@sc/contracts';
+import { stripActionOf, type DispatchDetail, type LightEffectType, type StripEffectParams } from '@sc/contracts';
 
 /** "Breathing, effect 3 · zone L, R" for an effect (the dispatch panel's action label too). */
 export function describeEffect(

@@ -1,0 +1,126 @@
+import { useState } from 'react';
+import { Badge, Button, Table } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { Link, getRouteApi } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { Button as ButtonPermission, type BroadcastGroupRow } from '@sc/contracts';
+import { useButton } from '@/auth/session-store';
+import { deleteAfterConfirm } from '@/components/confirm';
+import { DeviceListFilters } from '@/components/device-list';
+import { PagePanel } from '@/components/page-panel';
+import { EditDeleteCell } from '@/components/row-actions';
+import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
+import { TableFooter } from '@/components/table-footer';
+import { TableEmptyRow } from '@/components/table-parts';
+import { useRegionLabel } from '@/features/region/area-tree';
+import { compact, paging } from '@/navigation/search-params';
+import { parseTime } from '@/utils/format';
+import { useBroadcastGroupPage, useDeleteBroadcastGroup } from './groups-api';
+
+const route = getRouteApi('/_auth/_shell/broadcastManage/groupManagement');
+
+/** /broadcastManage/groupManagement: the broadcast groups by name and region, with their terminal counts. */
+export function GroupManagePage() {
+  const { t } = useTranslation();
+  const regionLabel = useRegionLabel();
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const { pageNum, pageSize } = paging(search);
+  const groups = useBroadcastGroupPage({ groupName: search.groupName, regionId: search.regionId, pageNum, pageSize });
+  const remove = useDeleteBroadcastGroup();
+  const canAdd = useButton(ButtonPermission.Add);
+  const canEdit = useButton(ButtonPermission.Edit);
+  const canDelete = useButton(ButtonPermission.Delete);
+  const [draft, setDraft] = useState(search);
+  const rows = groups.data?.list ?? [];
+  const columns = useTableColumns<BroadcastGroupRow>('broadcast-groups', [
+    {
+      key: 'name',
+      label: t('broadcast:groups.fields.groupName'),
+      always: true,
+      cell: (group) => (
+        <>
+          <OneLine fw={500}>{group.groupName}</OneLine>
+          {group.remark && (
+            <OneLine size="xs" c="dimmed">
+              {group.remark}
+            </OneLine>
+          )}
+        </>
+      ),
+    },
+    { key: 'region', label: t('broadcast:groups.fields.region'), cell: (group) => <OneLine maw="10rem">{regionLabel(group.regionName)}</OneLine> },
+    {
+      key: 'members',
+      label: t('broadcast:groups.fields.memberCount'),
+      align: 'right',
+      cell: (group) => (
+        <Badge variant="light" color={group.memberCount > 0 ? 'blue' : 'gray'} data-testid="group-member-count">
+          {group.memberCount}
+        </Badge>
+      ),
+    },
+    { key: 'updatedAt', label: t('broadcast:groups.fields.updatedAt'), hidden: true, cell: (group) => parseTime(group.updatedAt) },
+  ]);
+
+  return (
+    <PagePanel
+      title={t('common:route.groupManagement')}
+      actions={
+        canAdd && (
+          <Button component={Link} to="/broadcastManage/groupManagementCreate" leftSection={<IconPlus size={16} />} data-testid="group-add">
+            {t('broadcast:groups.add')}
+          </Button>
+        )
+      }
+    >
+      <DeviceListFilters
+        testId="group"
+        nameKey="groupName"
+        nameLabel={t('broadcast:groups.fields.groupName')}
+        regionLabel={t('broadcast:groups.fields.region')}
+        draft={draft}
+        setDraft={setDraft}
+        apply={(next) => void navigate({ search: compact({ ...next, pageNum: undefined, pageSize: search.pageSize }) })}
+      />
+      <TableBox>
+        <Table striped highlightOnHover data-testid="group-table">
+          <ColumnHeads columns={columns} actions={canEdit || canDelete} />
+          <Table.Tbody>
+            {rows.length === 0 && (
+              <TableEmptyRow colSpan={columns.span()} py="lg">
+                {groups.isLoading ? t('common:feedback.loading') : t('broadcast:groups.empty')}
+              </TableEmptyRow>
+            )}
+            {rows.map((group) => (
+              <Table.Tr key={group.id} data-testid={`group-row-${group.groupName}`}>
+                <ColumnCells columns={columns} row={group} />
+                <EditDeleteCell
+                  canEdit={canEdit}
+                  canDelete={canDelete}
+                  editLabel={t('broadcast:groups.edit')}
+                  onEdit={() => void navigate({ to: '/broadcastManage/groupManagementEdit', search: { id: group.id } })}
+                  onDelete={() =>
+                    void deleteAfterConfirm(
+                      t('broadcast:groups.deleteDetail', { name: group.groupName }),
+                      () => remove.mutateAsync(group.id),
+                      t('common:feedback.deleted'),
+                    )
+                  }
+                  editTestId="group-edit"
+                  deleteTestId="group-delete"
+                />
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableBox>
+      <TableFooter
+        total={groups.data?.total ?? 0}
+        pageNum={pageNum}
+        pageSize={pageSize}
+        onChange={(page) => void navigate({ search: { ...search, ...page } })}
+      />
+    </PagePanel>
+  );
+}
