@@ -8,6 +8,8 @@ import { MediaService } from './media.service';
 import { Mp3Probe } from './mp3-probe';
 import { PlaylistsController } from './playlists.controller';
 import { PlaylistsService } from './playlists.service';
+import { BroadcastTasksController } from './tasks.controller';
+import { BroadcastTasksService } from './tasks.service';
 import { TerminalsController } from './terminals.controller';
 import { TerminalHistoryService } from './terminal-history.service';
 import { TerminalsService } from './terminals.service';
@@ -17,8 +19,8 @@ const MEDIA_PROVIDERS = [MediaService, MediaLinks, Mp3Probe, UploadService];
 /** Broadcast on the console port: terminals, the media library and playlists; groups and tasks join here. */
 @Module({
   imports: [DispatchModule],
-  controllers: [TerminalsController, MediaController, PlaylistsController],
-  providers: [TerminalsService, TerminalHistoryService, PlaylistsService, ...MEDIA_PROVIDERS],
+  controllers: [TerminalsController, MediaController, PlaylistsController, BroadcastTasksController],
+  providers: [TerminalsService, TerminalHistoryService, PlaylistsService, BroadcastTasksService, ...MEDIA_PROVIDERS],
 })
 export class BroadcastModule {}
 
