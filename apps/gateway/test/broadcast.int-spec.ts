@@ -5,7 +5,6 @@ import { io, type Socket } from 'socket.io-client';
 import {
   DeviceFamily,
   DispatchStatus,
-  MqttService,
   SOCKET_PATH,
   TerminalOccupancy,
   TerminalStatus,
@@ -18,14 +17,12 @@ import {
   type TerminalHistory,
   type TerminalRow,
 } from '@sc/contracts';
-import { loadRuntimeConfig, startDeviceWorker, type DeviceWorker } from '@sc/device-runtime';
-import { serviceMqttLogin } from '@sc/messaging';
+import type { DeviceWorker } from '@sc/device-runtime';
 import { waitFor, type ApiClient } from '@sc/testing';
 import { startBroadcastFleet, type BroadcastFleet } from '../../device-sim/src/families/broadcast.sim';
-import { BROADCAST_FAMILIES, BROADCAST_OBSERVERS } from '../../worker-broadcast/src/broadcast-worker';
+import { MQTT_URL, startTestBroadcastWorker } from './broadcast-worker';
 import { startTestGateway, type TestGateway } from './harness';
 
-const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 const CODES = ['BCT-1', 'BCT-2', 'BCT-3'];
 
 /** Gateway, broadcast worker and simulated terminals on the real PostgreSQL, Redis and broker. */
@@ -64,24 +61,7 @@ describe('broadcast terminals end to end: records, live occupancy, volumes throu
       expect(answer.body).toMatchObject({ code: 200 });
       ids.push(answer.body.data.id);
     }
-    worker = await startDeviceWorker({
-      name: 'broadcast',
-      families: BROADCAST_FAMILIES,
-      observers: BROADCAST_OBSERVERS(),
-      config: {
-        ...loadRuntimeConfig('broadcast', {}),
-        databaseUrl: gw.db.url,
-        redisUrl: gw.config.redisUrl,
-        mqttUrl: MQTT_URL,
-        mqttLogin: serviceMqttLogin(MqttService.WorkerBroadcast),
-        redisPrefix: gw.config.redisPrefix,
-        intakeGroup: `test-broadcast-${gw.config.redisPrefix.replace(/\W/g, '')}`,
-        ackTimeoutMs: 500,
-        trackerIntervalMs: 100,
-        progressIntervalMs: 50,
-      },
-      logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
-    });
+    worker = await startTestBroadcastWorker(gw, 'broadcast', { ackTimeoutMs: 500 });
     fleet = await startBroadcastFleet({ mqttUrl: MQTT_URL, terminals: CODES, ackLatencyMs: { min: 5, max: 20 }, logger: pino({ level: 'silent' }) });
     const { token } = admin;
     socket = io(gw.baseUrl, { path: SOCKET_PATH, auth: { token }, transports: ['websocket'], reconnection: false });

@@ -63,6 +63,7 @@ export const AUDITED_ACTIONS = {
   'Audit broadcast media': 'auditMedia',
   'Save playlist': 'savePlaylist',
   'Delete playlist': 'deletePlaylist',
+  'Immediate broadcast': 'immediateBroadcast',
 } as const;
 
 export type AuditDescription = keyof typeof AUDITED_ACTIONS;

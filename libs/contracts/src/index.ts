@@ -20,6 +20,7 @@ export * from './energy';
 export * from './strategy';
 export * from './strategy-rules';
 export * from './broadcast-programme';
+export * from './broadcast-tasks';
 export * from './bounds';
 export * from './strip';
 export * from './imports';

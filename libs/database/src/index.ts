@@ -26,6 +26,7 @@ import { BroadcastGroups1732199300000 } from './migrations/1732199300000-broadca
 import { BroadcastMedia1732199400000 } from './migrations/1732199400000-broadcast-media';
 import { BroadcastTerminalTasks1732199500000 } from './migrations/1732199500000-broadcast-terminal-tasks';
 import { BroadcastPlayHistory1732199600000 } from './migrations/1732199600000-broadcast-play-history';
+import { BroadcastTasks1732199700000 } from './migrations/1732199700000-broadcast-tasks';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
@@ -59,6 +60,7 @@ export const MIGRATIONS = [
   BroadcastMedia1732199400000,
   BroadcastTerminalTasks1732199500000,
   BroadcastPlayHistory1732199600000,
+  BroadcastTasks1732199700000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

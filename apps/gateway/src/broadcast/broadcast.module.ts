@@ -10,6 +10,8 @@ import { MediaService } from './media.service';
 import { Mp3Probe } from './mp3-probe';
 import { PlaylistsController } from './playlists.controller';
 import { PlaylistsService } from './playlists.service';
+import { BroadcastTasksController } from './tasks.controller';
+import { BroadcastTasksService } from './tasks.service';
 import { TerminalsController } from './terminals.controller';
 import { TerminalHistoryService } from './terminal-history.service';
 import { TerminalsService } from './terminals.service';
@@ -19,8 +21,8 @@ const MEDIA_PROVIDERS = [MediaService, MediaLinks, Mp3Probe, UploadService];
 /** Broadcast on the console port: terminals, their groups, the media library and playlists; tasks join here. */
 @Module({
   imports: [DispatchModule],
-  controllers: [TerminalsController, BroadcastGroupsController, MediaController, PlaylistsController],
-  providers: [TerminalsService, TerminalHistoryService, BroadcastGroupsService, PlaylistsService, ...MEDIA_PROVIDERS],
+  controllers: [TerminalsController, BroadcastGroupsController, MediaController, PlaylistsController, BroadcastTasksController],
+  providers: [TerminalsService, TerminalHistoryService, BroadcastGroupsService, PlaylistsService, BroadcastTasksService, ...MEDIA_PROVIDERS],
 })
 export class BroadcastModule {}
 

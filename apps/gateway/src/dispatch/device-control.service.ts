@@ -37,6 +37,8 @@ export interface DispatchContent {
   params: Record<string, unknown>;
   /** Per-device command parameters, in the order of the device ids, for commands that differ by device. */
   itemParams?: readonly unknown[];
+  /** Records what the dispatch is for (a broadcast task), in its transaction, once its id is known. */
+  recorded?: (tx: EntityManager, dispatchId: string) => Promise<void>;
 }
 
 /**
@@ -69,8 +71,8 @@ export class DeviceControlService {
         const deviceIds = byIds
           ? await devicesByIds(tx, family.table, selection.ids ?? [], wording.unknown)
           : await devicesOfRegion(tx, family.table, selection.regionId as number, wording.emptyRegion);
-        const { params, itemParams } = await content(tx, deviceIds);
-        return commandLedger.create(sqlOf(tx), {
+        const { params, itemParams, recorded } = await content(tx, deviceIds);
+        const id = await commandLedger.create(sqlOf(tx), {
           family,
           action,
           params,
@@ -79,6 +81,8 @@ export class DeviceControlService {
           deviceIds,
           ttlSeconds: this.config.dispatchTtlSeconds,
         });
+        await recorded?.(tx, id);
+        return id;
       });
       return { dispatchId };
     } catch (err) {

@@ -284,6 +284,10 @@ export const enUSAnswers = {
   playlistNameTaken: 'A playlist named "{{name}}" already exists',
   mediaNotAudited: 'Only approved materials can be added to a playlist: {{names}}',
   unknownMedia: 'These materials do not exist: {{ids}}',
+  // Broadcast tasks
+  taskMediaEmpty: 'Please select a playlist or at least one material',
+  taskMediaAmbiguous: 'Select either a playlist or materials, not both',
+  taskMediaNotPlayable: 'Only approved materials can be broadcast: {{names}}',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

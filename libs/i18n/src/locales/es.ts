@@ -277,4 +277,7 @@ export const esAnswers: Answers = {
   playlistNameTaken: 'Ya existe una lista de reproducción llamada "{{name}}"',
   mediaNotAudited: 'Solo se pueden añadir a una lista de reproducción materiales aprobados: {{names}}',
   unknownMedia: 'Estos materiales no existen: {{ids}}',
+  taskMediaEmpty: 'Seleccione una lista de reproducción o al menos un material',
+  taskMediaAmbiguous: 'Seleccione una lista de reproducción o materiales, no ambos',
+  taskMediaNotPlayable: 'Solo se pueden emitir materiales aprobados: {{names}}',
 };

@@ -277,4 +277,7 @@ export const jaAnswers: Answers = {
   playlistNameTaken: '「{{name}}」という名前のプレイリストは既に存在します',
   mediaNotAudited: 'プレイリストに追加できるのは承認済みの素材だけです：{{names}}',
   unknownMedia: '次の素材は存在しません：{{ids}}',
+  taskMediaEmpty: 'プレイリストまたは素材を1つ以上選択してください',
+  taskMediaAmbiguous: 'プレイリストと素材のどちらか一方を選択してください',
+  taskMediaNotPlayable: '承認済みの素材のみ放送できます：{{names}}',
 };

@@ -276,4 +276,7 @@ export const zhCNAnswers: Answers = {
   playlistNameTaken: '名为“{{name}}”的播放列表已存在',
   mediaNotAudited: '只有审核通过的素材才能加入播放列表：{{names}}',
   unknownMedia: '以下素材不存在：{{ids}}',
+  taskMediaEmpty: '请选择播放列表或至少一个素材',
+  taskMediaAmbiguous: '播放列表和素材只能选择其一',
+  taskMediaNotPlayable: '只能广播已审核通过的素材：{{names}}',
 };

@@ -81,7 +81,7 @@ class TerminalFilters {
 export class TerminalPageDto extends IntersectionType(PageDto, TerminalFilters) implements TerminalPageQuery {}
 
 /** The terminals a command is for: ids, or a region. */
-class TerminalSelectionDto {
+export class TerminalSelectionDto {
   @IdArrayField({ max: TERMINAL_COMMAND_MAX_IDS, description: 'The terminals (device ids); or give regionId' })
   ids?: number[];
 

@@ -172,6 +172,7 @@ export const system = {
       auditMedia: 'Audit broadcast media',
       savePlaylist: 'Save playlist',
       deletePlaylist: 'Delete playlist',
+      immediateBroadcast: 'Immediate broadcast',
     },
   },
 };

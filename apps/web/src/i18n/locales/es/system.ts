@@ -174,6 +174,7 @@ export const system: Shape<typeof en> = {
       auditMedia: 'Auditar medio de difusión',
       savePlaylist: 'Guardar lista de reproducción',
       deletePlaylist: 'Eliminar lista de reproducción',
+      immediateBroadcast: 'Emisión inmediata',
     },
   },
 };

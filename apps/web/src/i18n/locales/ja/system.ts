@@ -174,6 +174,7 @@ export const system: Shape<typeof en> = {
       auditMedia: '放送メディアを審査',
       savePlaylist: 'プレイリストを保存',
       deletePlaylist: 'プレイリストを削除',
+      immediateBroadcast: '即時放送',
     },
   },
 };

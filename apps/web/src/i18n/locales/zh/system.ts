@@ -174,6 +174,7 @@ export const system: Shape<typeof en> = {
       auditMedia: '审核广播媒体',
       savePlaylist: '保存播放列表',
       deletePlaylist: '删除播放列表',
+      immediateBroadcast: '即时广播',
     },
   },
 };

@@ -1,0 +1,65 @@
+// Broadcast tasks (spec: taskName, taskMode, playCycle, playTime, volume, playStatus; task time status): media played
+// on terminals now (an immediate broadcast) or in a schedule the terminals keep (broadcast-programme.ts).
+import type { BroadcastSchedule } from './broadcast-programme';
+import type { DispatchStatus, PlaybackMode, TaskTimeStatus } from './statuses';
+import type { PageQuery } from './envelope';
+
+export const TASK_NAME_MAX = 64;
+
+/** The spec's task mode: played in a schedule the terminals keep, or now. */
+export enum BroadcastTaskMode {
+  Scheduled = 'scheduled',
+  Immediate = 'immediate',
+}
+
+/** A medium as a task holds it (a copy taken when the task was sent: renaming the medium later changes nothing). */
+export interface TaskMedium {
+  mediaId: number;
+  title: string;
+  durationMs: number;
+}
+
+/**
+ * POST /api/broadcast/immediateBroadcast: play a playlist (in its playback mode) or chosen media (in that order, in
+ * `playbackMode`) on terminals now. Terminals are chosen by ids or by region. A task of a first priority (1) pre-empts
+ * whatever plays with a later one; the pre-empted task plays on after it.
+ */
+export interface ImmediateBroadcastRequest {
+  taskName: string;
+  playlistId?: number;
+  mediaIds?: number[];
+  playbackMode?: PlaybackMode;
+  ids?: number[];
+  regionId?: number;
+  /** 1 (first) to 10. */
+  priority: number;
+  /** Broadcast volume while it plays, 0 to 100. */
+  volume: number;
+}
+
+/** One row of the task list (POST /api/broadcast/taskPage). */
+export interface BroadcastTaskRow {
+  id: number;
+  taskName: string;
+  taskMode: BroadcastTaskMode;
+  playbackMode: PlaybackMode;
+  volume: number;
+  priority: number;
+  media: TaskMedium[];
+  /** Total length of the list, ms. */
+  durationMs: number;
+  schedule: BroadcastSchedule | null;
+  terminalCount: number;
+  /** The dispatch that delivered it to the terminals, and where that stands (spec task dispatch results). */
+  dispatchId: string;
+  dispatchStatus: DispatchStatus;
+  /** Spec task time status, by the terminals' clocks. */
+  timeStatus: TaskTimeStatus;
+  createdBy: string;
+  createdAt: string;
+}
+
+export interface BroadcastTaskPageQuery extends PageQuery {
+  taskName?: string;
+  taskMode?: BroadcastTaskMode;
+}
