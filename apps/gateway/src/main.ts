@@ -125,16 +125,7 @@ async function serve(config: AppConfig): Promise<void> {
   const consoleApp = await createConsoleApp(config, accessCache);
   const uploadApp = await createUploadApp(config, accessCache);
   const stopPurging = consoleApp.get(SessionService).startPurging();
-  await consoleApp.listen(config.port, config.host);
-  await uploadApp.listen(config.uploadPort, config.host);
-  say(`Smart City console on http://localhost:${config.port} (API /api, docs /api/docs); uploads on port ${config.uploadPort}`);
-  if (!(await Mp3Probe.available(config.media.ffprobePath)))
-    say(
-      `ffprobe is not installed (FFPROBE_PATH: ${config.media.ffprobePath}): media uploads cannot be checked and are refused. Install Debian's ffmpeg`,
-    );
-  if (config.media.linkSecretIsDefault)
-    say('MEDIA_LINK_SECRET is not set: signed media links use the development secret, which is public; set one in production');
-
+  // Stopping is handled from here on: a SIGTERM during the start-up checks below still finishes cleanly.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -150,6 +141,16 @@ async function serve(config: AppConfig): Promise<void> {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+  await consoleApp.listen(config.port, config.host);
+  await uploadApp.listen(config.uploadPort, config.host);
+  say(`Smart City console on http://localhost:${config.port} (API /api, docs /api/docs); uploads on port ${config.uploadPort}`);
+  if (!(await Mp3Probe.available(config.media.ffprobePath)))
+    say(
+      `ffprobe is not installed (FFPROBE_PATH: ${config.media.ffprobePath}): media uploads cannot be checked and are refused. Install Debian's ffmpeg`,
+    );
+  if (config.media.linkSecretIsDefault)
+    say('MEDIA_LINK_SECRET is not set: signed media links use the development secret, which is public; set one in production');
+
 }
 
 async function main(): Promise<void> {
