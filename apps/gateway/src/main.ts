@@ -150,7 +150,6 @@ async function serve(config: AppConfig): Promise<void> {
     );
   if (config.media.linkSecretIsDefault)
     say('MEDIA_LINK_SECRET is not set: signed media links use the development secret, which is public; set one in production');
-
 }
 
 async function main(): Promise<void> {
