@@ -2,7 +2,7 @@
 // on terminals now (an immediate broadcast) or in a schedule the terminals keep (broadcast-programme.ts).
 import type { TerminalSelection } from './broadcast';
 import type { BroadcastSchedule } from './broadcast-programme';
-import { PlaybackMode, TaskTimeStatus, type DispatchStatus } from './statuses';
+import type { DispatchStatus, PlaybackMode, TaskTimeStatus } from './statuses';
 import type { PageQuery } from './envelope';
 
 export const TASK_NAME_MAX = 64;
@@ -19,9 +19,6 @@ export interface TaskMedium {
   title: string;
   durationMs: number;
 }
-
-/** The id a task has on the terminals (the device contract's taskId, and `playing.taskId` while one plays it). */
-export const taskWireId = (id: number): string => `task-${id}`;
 
 /**
  * POST /api/broadcast/immediateBroadcast: play a playlist (in its playback mode) or chosen media (in that order, in
@@ -52,9 +49,6 @@ export interface TaskPlayer {
   paused: boolean;
 }
 
-/** A task row lists at most this many of the terminals playing it (`playingCount` counts them all). */
-export const TASK_PLAYERS_SHOWN = 50;
-
 /** One row of the task list (POST /api/broadcast/taskPage). */
 export interface BroadcastTaskRow {
   id: number;
@@ -78,7 +72,7 @@ export interface BroadcastTaskRow {
   /** When and by whom it was stopped on its terminals (POST /api/broadcast/taskStop); null while it was not. */
   stoppedAt: string | null;
   stoppedBy: string | null;
-  /** The terminals playing it now, in name order (at most TASK_PLAYERS_SHOWN), and how many they are. */
+  /** The terminals playing it now, in name order (at most TASK_PLAYERS_SHOWN, broadcast-task-status.ts), and how many they are. */
   players: TaskPlayer[];
   playingCount: number;
 }
@@ -92,35 +86,6 @@ export interface TaskStopResult {
   id: number;
   /** The dispatch of `cancelTask` to the task's terminals; null when none of them exists any more. */
   dispatchId: string | null;
-}
-
-/** The length of a task's list of media, ms. */
-export const taskListMs = (media: readonly TaskMedium[]): number => media.reduce((sum, m) => sum + m.durationMs, 0);
-
-/**
- * When an immediate broadcast's list has played once from its sending (ms since the epoch), or null when it cycles:
- * it then plays until it is stopped.
- */
-export function immediateListEnds(task: Pick<BroadcastTaskRow, 'createdAt' | 'media' | 'playbackMode'>): number | null {
-  if (task.playbackMode !== PlaybackMode.Normal) return null;
-  return new Date(task.createdAt).getTime() + taskListMs(task.media);
-}
-
-/**
- * An immediate broadcast's time status: ended once stopped; else in progress while its list plays from its sending
- * (for ever when it cycles) or any terminal still plays it (one that took it late, after downloading or after a
- * broadcast of a first priority); else ended. It never waits for a clock, so it is never "not started". The gateway
- * answers it and the console recomputes it as terminals report and time passes; the media library's deletion check
- * is the same rule in SQL (docs/broadcast-media.md).
- */
-export function immediateTimeStatus(
-  task: Pick<BroadcastTaskRow, 'createdAt' | 'media' | 'playbackMode' | 'stoppedAt'>,
-  now: Date,
-  playingCount: number,
-): TaskTimeStatus {
-  if (task.stoppedAt) return TaskTimeStatus.Ended;
-  const ends = immediateListEnds(task);
-  return ends === null || playingCount > 0 || now.getTime() < ends ? TaskTimeStatus.InProgress : TaskTimeStatus.Ended;
 }
 
 export interface BroadcastTaskPageQuery extends PageQuery {

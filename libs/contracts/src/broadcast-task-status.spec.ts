@@ -1,4 +1,4 @@
-import { immediateListEnds, immediateTimeStatus, taskWireId } from './broadcast-tasks';
+import { immediateListEnds, immediateTimeStatus, taskWireId } from './broadcast-task-status';
 import { PlaybackMode, TaskTimeStatus } from './statuses';
 
 describe('immediate broadcasts: time status', () => {
