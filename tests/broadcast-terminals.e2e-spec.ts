@@ -2,12 +2,12 @@
 // broker, and /broadcastManage/terminalManagement in a real browser: a terminal turns occupied and back on the open
 // list with no request of the page's own, in English and in Chinese.
 import type { Browser, Page } from 'playwright-core';
-import { OnlineState, TerminalOccupancy, type PageResult, type TerminalRow } from '@sc/contracts';
-import { waitFor, type ApiClient } from '@sc/testing';
+import { TerminalOccupancy, type PageResult, type TerminalRow } from '@sc/contracts';
+import type { ApiClient } from '@sc/testing';
 import { startBroadcastFleet, type BroadcastFleet } from '../apps/device-sim/src';
 import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected } from './support/browser';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
-import { BROADCAST_WORKER, MQTT_URL, signIn, startWorkerProcess, uniqueCodePrefix, type RunningWorker } from './support/pipeline';
+import { BROADCAST_WORKER, MQTT_URL, signIn, startWorkerProcess, terminalsOnline, uniqueCodePrefix, type RunningWorker } from './support/pipeline';
 
 describe('broadcast terminals: occupancy live on the terminal list', () => {
   let gw: RunningGateway;
@@ -31,11 +31,7 @@ describe('broadcast terminals: occupancy live on the terminal list', () => {
     }
     worker = await startWorkerProcess(gw, {}, BROADCAST_WORKER);
     fleet = await startBroadcastFleet({ mqttUrl: MQTT_URL, terminals: codes, ackLatencyMs: { min: 20, max: 50 } });
-    await waitFor(async () => {
-      const { list } = (await admin.post<PageResult<TerminalRow>>('/api/broadcast/terminalPage', { pageNum: 1, pageSize: 20, terminalName: prefix }))
-        .body.data;
-      return list.length === codes.length && list.every((t) => t.networkStatus === OnlineState.Online) ? true : undefined;
-    }, 15_000);
+    await terminalsOnline(admin, prefix, codes.length);
   }, 90_000);
 
   afterAll(async () => {

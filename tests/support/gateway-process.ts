@@ -78,7 +78,8 @@ export async function startGatewayProcess(extraEnv: NodeJS.ProcessEnv = {}): Pro
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const stopChild = ownChild(child);
-  const baseUrl = `http://127.0.0.1:${port}`;
+  // `extraEnv` may choose the port (a test that must know the address before start-up, e.g. for MEDIA_LINK_BASE_URL).
+  const baseUrl = `http://127.0.0.1:${env.PORT}`;
   try {
     await waitFor(async () => ((await fetch(`${baseUrl}/api/health`)).ok ? true : undefined), 20_000, 100);
   } catch (err) {
@@ -88,7 +89,7 @@ export async function startGatewayProcess(extraEnv: NodeJS.ProcessEnv = {}): Pro
   }
   return {
     baseUrl,
-    uploadUrl: `http://127.0.0.1:${uploadPort}`,
+    uploadUrl: `http://127.0.0.1:${env.UPLOAD_PORT}`,
     env,
     db,
     process: child,

@@ -18,8 +18,10 @@ import {
   type LampControlRequest,
   type LampControlResult,
   type LampRow,
+  OnlineState,
   type PageResult,
   type ServerToClientEvents,
+  type TerminalRow,
 } from '@sc/contracts';
 import { ApiClient, waitFor, type TestDatabase } from '@sc/testing';
 import { startFleet, type Fleet, type FleetOptions } from '../../apps/device-sim/src';
@@ -135,6 +137,15 @@ export function fleetFor(codes: readonly string[], options: Partial<FleetOptions
 
 export async function signIn(gw: RunningGateway, username = 'admin'): Promise<ApiClient> {
   return gw.client().login(username, DEMO_PASSWORD);
+}
+
+/** Waits until the `count` broadcast terminals whose name or ID holds `search` are all online. */
+export async function terminalsOnline(api: ApiClient, search: string, count: number): Promise<void> {
+  await waitFor(async () => {
+    const { list } = (await api.post<PageResult<TerminalRow>>('/api/broadcast/terminalPage', { pageNum: 1, pageSize: 100, terminalName: search }))
+      .body.data;
+    return list.length === count && list.every((t) => t.networkStatus === OnlineState.Online) ? true : undefined;
+  }, 15_000);
 }
 
 export type RealtimeClient = Socket<ServerToClientEvents, ClientToServerEvents>;

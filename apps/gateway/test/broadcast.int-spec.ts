@@ -187,7 +187,7 @@ describe('broadcast terminals end to end: records, live occupancy, volumes throu
     expect(none.status).toBe(400);
     expect(JSON.stringify(none.body)).toContain('The volume cannot be empty');
     const empty = await zh.post('/api/broadcast/terminalVolume', { broadcastVolume: 20 });
-    expect(empty.body).toMatchObject({ code: 400, message: '请至少选择一个终端或一个区域' });
+    expect(empty.body).toMatchObject({ code: 400, message: '请选择终端、区域或分组' });
     const ip = await zh.post('/api/broadcast/terminalAddOrEdit', { terminalName: 'Bad', terminalId: 'BCT-9', terminalIP: '300.1.1.1' });
     expect(ip.status).toBe(400);
     expect(JSON.stringify(ip.body)).toContain('请输入IPv4地址');

@@ -22,6 +22,7 @@ import { Route as AuthRedirectSplatRouteImport } from './routes/_auth/redirect/$
 import { Route as AuthShellBroadcastManageGroupManagementRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagement'
 import { Route as AuthShellBroadcastManageGroupManagementCreateRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagementCreate'
 import { Route as AuthShellBroadcastManageGroupManagementEditRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagementEdit'
+import { Route as AuthShellBroadcastManageImmediatelyBroadcastTaskRouteImport } from './routes/_auth/_shell/broadcastManage/immediatelyBroadcastTask'
 import { Route as AuthShellBroadcastManageMediaLibraryRouteImport } from './routes/_auth/_shell/broadcastManage/mediaLibrary'
 import { Route as AuthShellBroadcastManagePlayListRouteImport } from './routes/_auth/_shell/broadcastManage/playList'
 import { Route as AuthShellBroadcastManageTerminalDetailRouteImport } from './routes/_auth/_shell/broadcastManage/terminalDetail'
@@ -104,6 +105,12 @@ const AuthShellBroadcastManageGroupManagementEditRoute =
   AuthShellBroadcastManageGroupManagementEditRouteImport.update({
     id: '/broadcastManage/groupManagementEdit',
     path: '/broadcastManage/groupManagementEdit',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellBroadcastManageImmediatelyBroadcastTaskRoute =
+  AuthShellBroadcastManageImmediatelyBroadcastTaskRouteImport.update({
+    id: '/broadcastManage/immediatelyBroadcastTask',
+    path: '/broadcastManage/immediatelyBroadcastTask',
     getParentRoute: () => AuthShellRoute,
   } as any)
 const AuthShellBroadcastManageMediaLibraryRoute =
@@ -221,6 +228,7 @@ export interface FileRoutesByFullPath {
   '/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
   '/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
   '/broadcastManage/groupManagementEdit': typeof AuthShellBroadcastManageGroupManagementEditRoute
+  '/broadcastManage/immediatelyBroadcastTask': typeof AuthShellBroadcastManageImmediatelyBroadcastTaskRoute
   '/broadcastManage/mediaLibrary': typeof AuthShellBroadcastManageMediaLibraryRoute
   '/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
@@ -251,6 +259,7 @@ export interface FileRoutesByTo {
   '/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
   '/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
   '/broadcastManage/groupManagementEdit': typeof AuthShellBroadcastManageGroupManagementEditRoute
+  '/broadcastManage/immediatelyBroadcastTask': typeof AuthShellBroadcastManageImmediatelyBroadcastTaskRoute
   '/broadcastManage/mediaLibrary': typeof AuthShellBroadcastManageMediaLibraryRoute
   '/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
@@ -284,6 +293,7 @@ export interface FileRoutesById {
   '/_auth/_shell/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
   '/_auth/_shell/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
   '/_auth/_shell/broadcastManage/groupManagementEdit': typeof AuthShellBroadcastManageGroupManagementEditRoute
+  '/_auth/_shell/broadcastManage/immediatelyBroadcastTask': typeof AuthShellBroadcastManageImmediatelyBroadcastTaskRoute
   '/_auth/_shell/broadcastManage/mediaLibrary': typeof AuthShellBroadcastManageMediaLibraryRoute
   '/_auth/_shell/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/_auth/_shell/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
@@ -316,6 +326,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/groupManagement'
     | '/broadcastManage/groupManagementCreate'
     | '/broadcastManage/groupManagementEdit'
+    | '/broadcastManage/immediatelyBroadcastTask'
     | '/broadcastManage/mediaLibrary'
     | '/broadcastManage/playList'
     | '/broadcastManage/terminalDetail'
@@ -346,6 +357,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/groupManagement'
     | '/broadcastManage/groupManagementCreate'
     | '/broadcastManage/groupManagementEdit'
+    | '/broadcastManage/immediatelyBroadcastTask'
     | '/broadcastManage/mediaLibrary'
     | '/broadcastManage/playList'
     | '/broadcastManage/terminalDetail'
@@ -378,6 +390,7 @@ export interface FileRouteTypes {
     | '/_auth/_shell/broadcastManage/groupManagement'
     | '/_auth/_shell/broadcastManage/groupManagementCreate'
     | '/_auth/_shell/broadcastManage/groupManagementEdit'
+    | '/_auth/_shell/broadcastManage/immediatelyBroadcastTask'
     | '/_auth/_shell/broadcastManage/mediaLibrary'
     | '/_auth/_shell/broadcastManage/playList'
     | '/_auth/_shell/broadcastManage/terminalDetail'
@@ -494,6 +507,13 @@ declare module '@tanstack/react-router' {
       path: '/broadcastManage/groupManagementEdit'
       fullPath: '/broadcastManage/groupManagementEdit'
       preLoaderRoute: typeof AuthShellBroadcastManageGroupManagementEditRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/broadcastManage/immediatelyBroadcastTask': {
+      id: '/_auth/_shell/broadcastManage/immediatelyBroadcastTask'
+      path: '/broadcastManage/immediatelyBroadcastTask'
+      fullPath: '/broadcastManage/immediatelyBroadcastTask'
+      preLoaderRoute: typeof AuthShellBroadcastManageImmediatelyBroadcastTaskRouteImport
       parentRoute: typeof AuthShellRoute
     }
     '/_auth/_shell/broadcastManage/mediaLibrary': {
@@ -622,6 +642,7 @@ interface AuthShellRouteChildren {
   AuthShellBroadcastManageGroupManagementRoute: typeof AuthShellBroadcastManageGroupManagementRoute
   AuthShellBroadcastManageGroupManagementCreateRoute: typeof AuthShellBroadcastManageGroupManagementCreateRoute
   AuthShellBroadcastManageGroupManagementEditRoute: typeof AuthShellBroadcastManageGroupManagementEditRoute
+  AuthShellBroadcastManageImmediatelyBroadcastTaskRoute: typeof AuthShellBroadcastManageImmediatelyBroadcastTaskRoute
   AuthShellBroadcastManageMediaLibraryRoute: typeof AuthShellBroadcastManageMediaLibraryRoute
   AuthShellBroadcastManagePlayListRoute: typeof AuthShellBroadcastManagePlayListRoute
   AuthShellBroadcastManageTerminalDetailRoute: typeof AuthShellBroadcastManageTerminalDetailRoute
@@ -648,6 +669,8 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
     AuthShellBroadcastManageGroupManagementCreateRoute,
   AuthShellBroadcastManageGroupManagementEditRoute:
     AuthShellBroadcastManageGroupManagementEditRoute,
+  AuthShellBroadcastManageImmediatelyBroadcastTaskRoute:
+    AuthShellBroadcastManageImmediatelyBroadcastTaskRoute,
   AuthShellBroadcastManageMediaLibraryRoute:
     AuthShellBroadcastManageMediaLibraryRoute,
   AuthShellBroadcastManagePlayListRoute: AuthShellBroadcastManagePlayListRoute,

@@ -64,6 +64,7 @@ export const AUDITED_ACTIONS = {
   'Save playlist': 'savePlaylist',
   'Delete playlist': 'deletePlaylist',
   'Immediate broadcast': 'immediateBroadcast',
+  'Stop broadcast task': 'stopBroadcastTask',
 } as const;
 
 export type AuditDescription = keyof typeof AUDITED_ACTIONS;

@@ -1,5 +1,6 @@
 // Broadcast tasks (spec: taskName, taskMode, playCycle, playTime, volume, playStatus; task time status): media played
 // on terminals now (an immediate broadcast) or in a schedule the terminals keep (broadcast-programme.ts).
+import type { TerminalSelection } from './broadcast';
 import type { BroadcastSchedule } from './broadcast-programme';
 import type { DispatchStatus, PlaybackMode, TaskTimeStatus } from './statuses';
 import type { PageQuery } from './envelope';
@@ -21,20 +22,31 @@ export interface TaskMedium {
 
 /**
  * POST /api/broadcast/immediateBroadcast: play a playlist (in its playback mode) or chosen media (in that order, in
- * `playbackMode`) on terminals now. Terminals are chosen by ids or by region. A task of a first priority (1) pre-empts
- * whatever plays with a later one; the pre-empted task plays on after it.
+ * `playbackMode`) on terminals now. Terminals are chosen by ids, by region or by groups. A task of a first priority (1)
+ * pre-empts whatever plays with a later one; the pre-empted task plays on after it.
  */
-export interface ImmediateBroadcastRequest {
+export interface ImmediateBroadcastRequest extends TerminalSelection {
   taskName: string;
   playlistId?: number;
   mediaIds?: number[];
   playbackMode?: PlaybackMode;
-  ids?: number[];
-  regionId?: number;
   /** 1 (first) to 10. */
   priority: number;
   /** Broadcast volume while it plays, 0 to 100. */
   volume: number;
+}
+
+/** A terminal playing a task now (the task list shows them live). */
+export interface TaskPlayer {
+  /** The terminal's device id. */
+  id: number;
+  /** Its terminal ID (the device code), which live events carry. */
+  terminalId: string;
+  /** Its name; absent for one that started playing since the list was read (live events carry the code only). */
+  terminalName?: string;
+  /** The medium it plays now. */
+  media: string | null;
+  paused: boolean;
 }
 
 /** One row of the task list (POST /api/broadcast/taskPage). */
@@ -57,6 +69,23 @@ export interface BroadcastTaskRow {
   timeStatus: TaskTimeStatus;
   createdBy: string;
   createdAt: string;
+  /** When and by whom it was stopped on its terminals (POST /api/broadcast/taskStop); null while it was not. */
+  stoppedAt: string | null;
+  stoppedBy: string | null;
+  /** The terminals playing it now, in name order (at most TASK_PLAYERS_SHOWN, broadcast-task-status.ts), and how many they are. */
+  players: TaskPlayer[];
+  playingCount: number;
+}
+
+/** POST /api/broadcast/taskStop: stop a task on its terminals (the `cancelTask` command); answers the dispatch. */
+export interface TaskStopRequest {
+  id: number;
+}
+
+export interface TaskStopResult {
+  id: number;
+  /** The dispatch of `cancelTask` to the task's terminals; null when none of them exists any more. */
+  dispatchId: string | null;
 }
 
 export interface BroadcastTaskPageQuery extends PageQuery {

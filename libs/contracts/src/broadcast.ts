@@ -112,18 +112,24 @@ export interface TerminalAddOrEditRequest {
   poleId?: number | null;
 }
 
-/** POST /api/broadcast/terminalVolume: the selected terminals, or every terminal of a region; at least one volume. */
-export interface TerminalVolumeRequest {
+/**
+ * The terminals a command or a task is for: exactly one of the terminals (device ids), every terminal of a region and
+ * of its sub-regions, or every terminal of broadcast groups (none of them empty).
+ */
+export interface TerminalSelection {
   ids?: number[];
   regionId?: number;
+  groupIds?: number[];
+}
+
+/** POST /api/broadcast/terminalVolume: the selected terminals; at least one volume. */
+export interface TerminalVolumeRequest extends TerminalSelection {
   broadcastVolume?: number;
   interphoneVolume?: number;
 }
 
 /** POST /api/broadcast/terminalPlayback: pause, cancel the pause of, or stop what the terminals play (spec section 4). */
-export interface TerminalPlaybackRequest {
-  ids?: number[];
-  regionId?: number;
+export interface TerminalPlaybackRequest extends TerminalSelection {
   action: TerminalPlaybackAction;
 }
 

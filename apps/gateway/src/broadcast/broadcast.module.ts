@@ -10,6 +10,7 @@ import { MediaService } from './media.service';
 import { Mp3Probe } from './mp3-probe';
 import { PlaylistsController } from './playlists.controller';
 import { PlaylistsService } from './playlists.service';
+import { BroadcastTaskStopService } from './task-stop.service';
 import { BroadcastTasksController } from './tasks.controller';
 import { BroadcastTasksService } from './tasks.service';
 import { TerminalsController } from './terminals.controller';
@@ -22,7 +23,15 @@ const MEDIA_PROVIDERS = [MediaService, MediaLinks, Mp3Probe, UploadService];
 @Module({
   imports: [DispatchModule],
   controllers: [TerminalsController, BroadcastGroupsController, MediaController, PlaylistsController, BroadcastTasksController],
-  providers: [TerminalsService, TerminalHistoryService, BroadcastGroupsService, PlaylistsService, BroadcastTasksService, ...MEDIA_PROVIDERS],
+  providers: [
+    TerminalsService,
+    TerminalHistoryService,
+    BroadcastGroupsService,
+    PlaylistsService,
+    BroadcastTasksService,
+    BroadcastTaskStopService,
+    ...MEDIA_PROVIDERS,
+  ],
 })
 export class BroadcastModule {}
 

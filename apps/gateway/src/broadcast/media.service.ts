@@ -21,6 +21,7 @@ import { UploadService } from '../uploads/upload.service';
 import type { MediaAuditDto, MediaPageDto, MediaRenameDto } from './dto/media.dto';
 import { MediaLinks } from './media-links';
 import { MP3_RULE, Mp3Probe } from './mp3-probe';
+import { refuseWhileTasksName } from './task-activity';
 
 /** Where media files are kept, under UPLOAD_DIR (docs/broadcast-media.md). */
 export const MEDIA_FOLDER = 'broadcast-media';
@@ -145,13 +146,14 @@ export class MediaService {
     });
   }
 
-  /** Deletes a medium no playlist holds, and then its file. */
+  /** Deletes a medium no playlist holds and no broadcast task that has not ended names, and then its file. */
   async remove(id: number): Promise<void> {
     let storagePath: string;
     try {
       storagePath = await this.db.transaction(async (tx) => {
         const path = await this.lock(tx, id);
         await refuseWhileInPlaylists(tx, id);
+        await refuseWhileTasksName(tx, `t.media @> $1::jsonb`, JSON.stringify([{ mediaId: id }]), 'mediaInTasks');
         await tx.query(`DELETE FROM broadcast_media WHERE id = $1`, [id]);
         return path;
       });

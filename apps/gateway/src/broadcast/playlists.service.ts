@@ -7,6 +7,7 @@ import type { Caller } from '../common/request-context';
 import { Where, likeContains, newestFirstPage } from '../common/sql';
 import { InjectDb } from '../infra/database';
 import type { PlaylistAddOrEditDto, PlaylistPageDto } from './dto/playlist.dto';
+import { refuseWhileTasksName } from './task-activity';
 
 const PLAYLIST_COLUMNS = `p.id, p.name, p.playback_mode AS "playbackMode", p.updated_by AS "updatedBy", p.updated_at AS "updatedAt",
   (SELECT count(*)::int FROM broadcast_playlist_item i WHERE i.playlist_id = p.id) AS "itemCount",
@@ -84,9 +85,14 @@ export class PlaylistsService {
     }
   }
 
+  /** Deletes a playlist no broadcast task that has not ended was sent from (tasks lock the playlist they read). */
   async remove(id: number): Promise<void> {
-    const [, affected] = (await this.db.query(`DELETE FROM broadcast_playlist WHERE id = $1`, [id])) as [unknown, number];
-    if (!affected) throw AppException.notFound();
+    await this.db.transaction(async (tx) => {
+      const found: unknown[] = await tx.query(`SELECT 1 FROM broadcast_playlist WHERE id = $1 FOR UPDATE`, [id]);
+      if (found.length === 0) throw AppException.notFound();
+      await refuseWhileTasksName(tx, `t.playlist_id = $1`, id, 'playlistInTasks');
+      await tx.query(`DELETE FROM broadcast_playlist WHERE id = $1`, [id]);
+    });
   }
 }
 

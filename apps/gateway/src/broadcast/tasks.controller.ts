@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { BROADCAST_FAMILY, type BroadcastTaskRow, type LampControlResult, type PageResult } from '@sc/contracts';
+import { BROADCAST_FAMILY, type BroadcastTaskRow, type LampControlResult, type PageResult, type TaskStopResult } from '@sc/contracts';
 import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
 import type { Caller } from '../common/request-context';
-import { BroadcastTaskPageDto, ImmediateBroadcastDto } from './dto/task.dto';
+import { BroadcastTaskPageDto, ImmediateBroadcastDto, TaskStopDto } from './dto/task.dto';
+import { BroadcastTaskStopService } from './task-stop.service';
 import { BroadcastTasksService } from './tasks.service';
 
 /**
@@ -15,7 +16,10 @@ import { BroadcastTasksService } from './tasks.service';
 @RequireRoles(...BROADCAST_FAMILY.eventRoles)
 @Controller('broadcast')
 export class BroadcastTasksController {
-  constructor(private readonly tasks: BroadcastTasksService) {}
+  constructor(
+    private readonly tasks: BroadcastTasksService,
+    private readonly stopping: BroadcastTaskStopService,
+  ) {}
 
   @Post('taskPage')
   @HttpCode(200)
@@ -30,5 +34,14 @@ export class BroadcastTasksController {
   @Audit('Immediate broadcast')
   immediate(@CurrentCaller() caller: Caller, @Body() dto: ImmediateBroadcastDto): Promise<LampControlResult & { id: number }> {
     return this.tasks.immediate(caller, dto);
+  }
+
+  /** Stops a task on its terminals (`cancelTask` through the ledger); answers its dispatch. */
+  @Post('taskStop')
+  @HttpCode(200)
+  @RequireButton(BROADCAST_FAMILY.actions.cancelTask)
+  @Audit('Stop broadcast task')
+  stop(@CurrentCaller() caller: Caller, @Body() dto: TaskStopDto): Promise<TaskStopResult> {
+    return this.stopping.stop(caller, dto.id);
   }
 }

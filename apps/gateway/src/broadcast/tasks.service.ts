@@ -6,7 +6,9 @@ import {
   DispatchStatus,
   MediaAuditStatus,
   PlaybackMode,
-  TaskTimeStatus,
+  immediateTimeStatus,
+  taskListMs,
+  taskWireId,
   type BroadcastTaskRow,
   type LampControlResult,
   type PageResult,
@@ -22,6 +24,7 @@ import { InjectDb } from '../infra/database';
 import { lampPlaces } from '../strategies/lamp-places';
 import type { BroadcastTaskPageDto, ImmediateBroadcastDto } from './dto/task.dto';
 import { MediaService } from './media.service';
+import { taskPlayers } from './task-players';
 import { TERMINAL_SELECTION } from './terminals.service';
 
 /** A medium as the task sends it: what the task keeps, and where and how the terminal fetches it. */
@@ -33,25 +36,14 @@ interface SentMedium extends TaskMedium {
 
 const TASK_COLUMNS = `t.id, t.task_name AS "taskName", t.task_mode AS "taskMode", t.playback_mode AS "playbackMode", t.volume, t.priority,
   t.media, t.schedule, cardinality(t.terminal_ids) AS "terminalCount", t.dispatch_id AS "dispatchId",
-  coalesce(d.status, '${DispatchStatus.ToBeSent}') AS "dispatchStatus", t.created_by AS "createdBy", t.created_at AS "createdAt"`;
+  coalesce(d.status, '${DispatchStatus.ToBeSent}') AS "dispatchStatus", t.created_by AS "createdBy", t.created_at AS "createdAt",
+  t.stopped_at AS "stoppedAt", t.stopped_by AS "stoppedBy"`;
 const TASK_FROM = `broadcast_task t LEFT JOIN dispatch d ON d.id = t.dispatch_id`;
 
-type StoredTask = Omit<BroadcastTaskRow, 'durationMs' | 'timeStatus'>;
+type StoredTask = Omit<BroadcastTaskRow, 'durationMs' | 'timeStatus' | 'players' | 'playingCount'>;
 
 /** The wire id of a task on the terminals (the device contract's taskId). */
-export const terminalTaskId = (id: number) => `task-${id}`;
-
-const listMs = (media: readonly TaskMedium[]) => media.reduce((sum, m) => sum + m.durationMs, 0);
-
-/**
- * An immediate broadcast's time status: in progress from when it was sent while its list plays (for ever when it
- * cycles: until it is stopped), then ended. It never waits for a clock, so it is never "not started".
- */
-export function immediateTimeStatus(task: Pick<StoredTask, 'createdAt' | 'media' | 'playbackMode'>, now: Date): TaskTimeStatus {
-  if (task.playbackMode !== PlaybackMode.Normal) return TaskTimeStatus.InProgress;
-  const ends = new Date(task.createdAt).getTime() + listMs(task.media);
-  return now.getTime() < ends ? TaskTimeStatus.InProgress : TaskTimeStatus.Ended;
-}
+export const terminalTaskId = taskWireId;
 
 /**
  * Broadcast tasks: each is recorded with the media it sends (as they were) and delivered to its terminals as one
@@ -72,10 +64,17 @@ export class BroadcastTasksService {
       .addIf(q.taskName, `lower(t.task_name) LIKE ?`, q.taskName && likeContains(q.taskName))
       .addIf(q.taskMode, `t.task_mode = ?`, q.taskMode);
     const page = await newestFirstPage<StoredTask>(this.db, { select: TASK_COLUMNS, from: TASK_FROM, alias: 't', where }, q);
+    const playing = await taskPlayers(
+      this.db,
+      page.list.map((task) => task.id),
+    );
     const now = new Date();
     return {
       ...page,
-      list: page.list.map((task) => ({ ...task, durationMs: listMs(task.media), timeStatus: immediateTimeStatus(task, now) })),
+      list: page.list.map((task) => {
+        const { players, count } = playing.get(task.id) ?? { players: [], count: 0 };
+        return { ...task, durationMs: taskListMs(task.media), timeStatus: immediateTimeStatus(task, now, count), players, playingCount: count };
+      }),
     };
   }
 

@@ -23,6 +23,7 @@ import { Where, likeContains, pagedQuery } from '../common/sql';
 import { DeviceControlService, type SelectionWording } from '../dispatch/device-control.service';
 import { InjectDb } from '../infra/database';
 import type { TerminalAddOrEditDto, TerminalPageDto, TerminalPlaybackDto, TerminalVolumeDto } from './dto/terminal.dto';
+import { terminalsOfGroups } from './group-members';
 
 const TERMINAL_COLUMNS = `d.id, d.name AS "terminalName", d.code AS "terminalId", t.terminal_ip AS "terminalIP", t.call_code AS "callCode",
   t.is_default AS "isDefault", t.interphone_volume AS "interphoneVolume", t.broadcast_volume AS "broadcastVolume", t.priority,
@@ -188,11 +189,12 @@ async function assertPoleExists(tx: EntityManager, poleId: number): Promise<void
   if (rows.length === 0) throw AppException.field('poleId', 'poleNotFound');
 }
 
-/** How terminal selections are refused. */
+/** How terminal selections are refused, and broadcast groups read. */
 export const TERMINAL_SELECTION: SelectionWording = {
   empty: 'terminalSelectionEmpty',
   ambiguous: 'terminalSelectionAmbiguous',
   unknown: (shown) => AppException.badRequest('unknownTerminals', { ids: shown }),
   emptyRegion: () => AppException.field('regionId', 'regionHasNoTerminals'),
   gone: () => AppException.badRequest('terminalSelectionEmpty'),
+  groups: terminalsOfGroups,
 };

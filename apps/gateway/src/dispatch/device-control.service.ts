@@ -12,17 +12,21 @@ import { InjectDb } from '../infra/database';
 import { sqlOf } from '../infra/sql';
 import { assertMayControl } from './dispatch.service';
 
-/** The devices a control action is for: the given ids, or every device of the family in a region and below it. */
+/**
+ * The devices a control action is for: the given ids, every device of the family in a region and below it, or (for a
+ * family with groups of its own) every device of the given groups. Exactly one of them.
+ */
 export interface DeviceSelection {
   ids?: readonly number[] | null;
   regionId?: number | null;
+  groupIds?: readonly number[] | null;
 }
 
-/** How a family words a selection it refuses (its own catalogue messages). */
+/** How a family words a selection it refuses (its own catalogue messages), and how it reads its groups. */
 export interface SelectionWording {
-  /** Neither ids nor a region, or no ids. */
+  /** None of ids, a region or groups; or an empty list of ids or groups. */
   empty: MessageKey;
-  /** Both ids and a region. */
+  /** More than one of them. */
   ambiguous: MessageKey;
   /** Ids that are not devices of the family (`shown` lists them). */
   unknown: (shown: string) => AppException;
@@ -30,6 +34,11 @@ export interface SelectionWording {
   emptyRegion: () => AppException;
   /** A selected device was deleted while the dispatch was being written. */
   gone: (byIds: boolean) => AppException;
+  /**
+   * The family's groups: the devices of the given groups, locked like devicesByIds, each group locked against
+   * changes until the transaction ends; refuses unknown and empty groups. A family without it refuses groupIds.
+   */
+  groups?: (tx: EntityManager, groupIds: readonly number[]) => Promise<number[]>;
 }
 
 /** What a dispatch sends, decided once its devices are selected and locked (in the dispatch's transaction). */
@@ -42,7 +51,7 @@ export interface DispatchContent {
 }
 
 /**
- * One control action of any family: the button the family declares for the action, the selection (ids or a region),
+ * One control action of any family: the button the family declares for the action, the selection (ids, a region or groups),
  * the devices locked against deletion, and the dispatch, its rows and its hand-over to the family's worker written
  * in one transaction. Any problem refuses the whole request, so a refused request dispatches nothing.
  */
@@ -62,15 +71,20 @@ export class DeviceControlService {
     content: (tx: EntityManager, deviceIds: number[]) => Promise<DispatchContent> | DispatchContent,
   ): Promise<LampControlResult> {
     assertMayControl(caller, family.family, action);
-    const byIds = selection.ids !== undefined && selection.ids !== null;
-    const byRegion = selection.regionId !== undefined && selection.regionId !== null;
-    if (byIds && byRegion) throw AppException.badRequest(wording.ambiguous);
-    if (!byRegion && (!byIds || selection.ids?.length === 0)) throw AppException.badRequest(wording.empty);
+    const given = (value: unknown) => value !== undefined && value !== null;
+    const byIds = given(selection.ids);
+    const byRegion = given(selection.regionId);
+    const byGroups = given(selection.groupIds);
+    if (Number(byIds) + Number(byRegion) + Number(byGroups) > 1) throw AppException.badRequest(wording.ambiguous);
+    if (byGroups && !wording.groups) throw AppException.field('groupIds', 'invalidValue');
+    if (!byRegion && (byIds ? selection.ids! : (selection.groupIds ?? [])).length === 0) throw AppException.badRequest(wording.empty);
     try {
       const dispatchId = await this.db.transaction(async (tx) => {
         const deviceIds = byIds
           ? await devicesByIds(tx, family.table, selection.ids ?? [], wording.unknown)
-          : await devicesOfRegion(tx, family.table, selection.regionId as number, wording.emptyRegion);
+          : byGroups
+            ? await wording.groups!(tx, selection.groupIds!)
+            : await devicesOfRegion(tx, family.table, selection.regionId as number, wording.emptyRegion);
         const { params, itemParams, recorded } = await content(tx, deviceIds);
         const id = await commandLedger.create(sqlOf(tx), {
           family,

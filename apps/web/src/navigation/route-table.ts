@@ -109,7 +109,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   },
   {
     // Spec section 2: no redirect of its own. The spec gates no broadcast route: the roles of the family's live events.
-    // Only its built pages are listed: tasks join when they are.
+    // Only its built pages are listed.
     path: '/broadcastManage',
     title: 'broadcastManage',
     icon: IconSpeakerphone,
@@ -165,6 +165,14 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         roles: [Role.Admin, Role.Editor, Role.Visit],
         namespaces: ['broadcast'],
         buttons: RECORDS,
+      },
+      {
+        // Sending and stopping are opening and closing the terminals' output.
+        path: '/broadcastManage/immediatelyBroadcastTask',
+        title: 'immediatelyBroadcastTask',
+        roles: [Role.Admin, Role.Editor, Role.Visit],
+        namespaces: ['broadcast', 'dispatch', 'region'],
+        buttons: [Button.OpenAndClose],
       },
     ],
   },

@@ -140,8 +140,8 @@ export const enUS = {
     terminalIdTaken: 'A terminal with the terminal ID "{{terminalId}}" already exists',
     terminalIpInvalid: 'Use an IPv4 address like 10.20.1.11',
     callCodeInvalid: 'Use 1 to 16 digits',
-    terminalSelectionEmpty: 'Please select at least one terminal or a region',
-    terminalSelectionAmbiguous: 'Select either terminals or a region, not both',
+    terminalSelectionEmpty: 'Please select terminals, a region or groups',
+    terminalSelectionAmbiguous: 'Select terminals, a region or groups: only one of them',
     unknownTerminals: 'These terminals do not exist: {{ids}}',
     regionHasNoTerminals: 'There are no terminals in the selected region',
     poleNotFound: 'The selected lamp pole does not exist',
@@ -242,6 +242,7 @@ export const enUS = {
     auditRemark: 'Audit remark',
     playbackMode: 'Playback mode',
     mediaIds: 'Materials',
+    groupIds: 'Groups',
   },
 };
 
@@ -288,6 +289,11 @@ export const enUSAnswers = {
   taskMediaEmpty: 'Please select a playlist or at least one material',
   taskMediaAmbiguous: 'Select either a playlist or materials, not both',
   taskMediaNotPlayable: 'Only approved materials can be broadcast: {{names}}',
+  // Broadcast task targets and stopping
+  unknownBroadcastGroups: 'These broadcast groups do not exist: {{ids}}',
+  mediaInTasks: 'This material is used by broadcast tasks that have not ended: {{names}}; stop them first',
+  playlistInTasks: 'This playlist is used by broadcast tasks that have not ended: {{names}}; stop them first',
+  taskAlreadyStopped: 'This broadcast task has already been stopped',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

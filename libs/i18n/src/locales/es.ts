@@ -138,8 +138,8 @@ export const es: Catalogue = {
     terminalIdTaken: 'Ya existe un terminal con el ID de terminal "{{terminalId}}"',
     terminalIpInvalid: 'Use una dirección IPv4 como 10.20.1.11',
     callCodeInvalid: 'Use de 1 a 16 dígitos',
-    terminalSelectionEmpty: 'Seleccione al menos un terminal o una región',
-    terminalSelectionAmbiguous: 'Seleccione terminales o una región, no ambos',
+    terminalSelectionEmpty: 'Seleccione terminales, una región o grupos',
+    terminalSelectionAmbiguous: 'Seleccione terminales, una región o grupos: solo una de las opciones',
     unknownTerminals: 'Estos terminales no existen: {{ids}}',
     regionHasNoTerminals: 'No hay terminales en la región seleccionada',
     poleNotFound: 'La farola seleccionada no existe',
@@ -240,6 +240,7 @@ export const es: Catalogue = {
     auditRemark: 'Observación de auditoría',
     playbackMode: 'Modo de reproducción',
     mediaIds: 'Materiales',
+    groupIds: 'Grupos',
   },
 };
 
@@ -280,4 +281,9 @@ export const esAnswers: Answers = {
   taskMediaEmpty: 'Seleccione una lista de reproducción o al menos un material',
   taskMediaAmbiguous: 'Seleccione una lista de reproducción o materiales, no ambos',
   taskMediaNotPlayable: 'Solo se pueden emitir materiales aprobados: {{names}}',
+  // Broadcast task targets and stopping
+  unknownBroadcastGroups: 'Estos grupos de difusión no existen: {{ids}}',
+  mediaInTasks: 'Este material lo usan tareas de difusión que no han terminado: {{names}}; deténgalas primero',
+  playlistInTasks: 'Esta lista de reproducción la usan tareas de difusión que no han terminado: {{names}}; deténgalas primero',
+  taskAlreadyStopped: 'Esta tarea de difusión ya se ha detenido',
 };

@@ -138,8 +138,8 @@ export const ja: Catalogue = {
     terminalIdTaken: '端末ID「{{terminalId}}」の端末は既に存在します',
     terminalIpInvalid: '10.20.1.11 のような IPv4 アドレスを入力してください',
     callCodeInvalid: '1～16桁の数字を入力してください',
-    terminalSelectionEmpty: '端末または地域を少なくとも1つ選択してください',
-    terminalSelectionAmbiguous: '端末か地域のどちらかを選択してください（両方は不可）',
+    terminalSelectionEmpty: '端末、地域またはグループを選択してください',
+    terminalSelectionAmbiguous: '端末、地域、グループのいずれか1つだけを選択してください',
     unknownTerminals: '次の端末は存在しません：{{ids}}',
     regionHasNoTerminals: '選択した地域に端末がありません',
     poleNotFound: '選択した街灯柱は存在しません',
@@ -240,6 +240,7 @@ export const ja: Catalogue = {
     auditRemark: '審査コメント',
     playbackMode: '再生モード',
     mediaIds: '素材',
+    groupIds: 'グループ',
   },
 };
 
@@ -280,4 +281,9 @@ export const jaAnswers: Answers = {
   taskMediaEmpty: 'プレイリストまたは素材を1つ以上選択してください',
   taskMediaAmbiguous: 'プレイリストと素材のどちらか一方を選択してください',
   taskMediaNotPlayable: '承認済みの素材のみ放送できます：{{names}}',
+  // Broadcast task targets and stopping
+  unknownBroadcastGroups: '次の放送グループは存在しません：{{ids}}',
+  mediaInTasks: 'この素材は終了していない放送タスクで使われています：{{names}}。先にそれらを停止してください',
+  playlistInTasks: 'このプレイリストは終了していない放送タスクで使われています：{{names}}。先にそれらを停止してください',
+  taskAlreadyStopped: 'この放送タスクはすでに停止されています',
 };

@@ -138,8 +138,8 @@ export const zhCN: Catalogue = {
     terminalIdTaken: '终端ID为"{{terminalId}}"的终端已存在',
     terminalIpInvalid: '请输入IPv4地址，如 10.20.1.11',
     callCodeInvalid: '请输入1到16位数字',
-    terminalSelectionEmpty: '请至少选择一个终端或一个区域',
-    terminalSelectionAmbiguous: '请选择终端或区域，不能同时选择',
+    terminalSelectionEmpty: '请选择终端、区域或分组',
+    terminalSelectionAmbiguous: '终端、区域和分组只能选择其中一种',
     unknownTerminals: '以下终端不存在：{{ids}}',
     regionHasNoTerminals: '所选区域没有终端',
     poleNotFound: '所选灯杆不存在',
@@ -240,6 +240,7 @@ export const zhCN: Catalogue = {
     auditRemark: '审核备注',
     playbackMode: '播放模式',
     mediaIds: '素材',
+    groupIds: '分组',
   },
 };
 
@@ -279,4 +280,9 @@ export const zhCNAnswers: Answers = {
   taskMediaEmpty: '请选择播放列表或至少一个素材',
   taskMediaAmbiguous: '播放列表和素材只能选择其一',
   taskMediaNotPlayable: '只能广播已审核通过的素材：{{names}}',
+  // Broadcast task targets and stopping
+  unknownBroadcastGroups: '以下广播分组不存在：{{ids}}',
+  mediaInTasks: '该素材正被未结束的广播任务使用：{{names}}，请先停止这些任务',
+  playlistInTasks: '该播放列表正被未结束的广播任务使用：{{names}}，请先停止这些任务',
+  taskAlreadyStopped: '该广播任务已经停止',
 };

@@ -9,11 +9,12 @@ import {
   TASK_PRIORITY,
   type BroadcastTaskPageQuery,
   type ImmediateBroadcastRequest,
+  type TaskStopRequest,
 } from '@sc/contracts';
-import { EachId, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { EachId, EnumField, IdQueryDto, IntField, PageDto, TextField, msg } from '../../common/fields';
 import { TerminalSelectionDto } from './terminal.dto';
 
-/** POST /api/broadcast/immediateBroadcast: a playlist or chosen media, now, on terminals chosen by ids or region. */
+/** POST /api/broadcast/immediateBroadcast: a playlist or chosen media, now, on terminals chosen by ids, region or groups. */
 export class ImmediateBroadcastDto extends TerminalSelectionDto implements ImmediateBroadcastRequest {
   @TextField({ max: TASK_NAME_MAX, example: 'Storm warning', emptyKey: 'nameEmpty' })
   taskName!: string;
@@ -58,3 +59,6 @@ class TaskFilters {
 }
 
 export class BroadcastTaskPageDto extends IntersectionType(PageDto, TaskFilters) implements BroadcastTaskPageQuery {}
+
+/** POST /api/broadcast/taskStop. */
+export class TaskStopDto extends IdQueryDto implements TaskStopRequest {}

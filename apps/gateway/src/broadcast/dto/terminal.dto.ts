@@ -14,6 +14,7 @@ import {
   type TerminalPageQuery,
   type TerminalPlaybackAction,
   type TerminalPlaybackRequest,
+  type TerminalSelection,
   type TerminalVolumeRequest,
 } from '@sc/contracts';
 import { BoolField, DateField, EnumField, IdArrayField, IdQueryDto, IntField, PageDto, TextField, msg } from '../../common/fields';
@@ -80,13 +81,22 @@ class TerminalFilters {
 
 export class TerminalPageDto extends IntersectionType(PageDto, TerminalFilters) implements TerminalPageQuery {}
 
-/** The terminals a command is for: ids, or a region. */
-export class TerminalSelectionDto {
-  @IdArrayField({ max: TERMINAL_COMMAND_MAX_IDS, description: 'The terminals (device ids); or give regionId' })
+/** One command may name this many groups. */
+export const TERMINAL_COMMAND_MAX_GROUPS = 100;
+
+/** The terminals a command or a task is for: exactly one of ids, a region or groups. */
+export class TerminalSelectionDto implements TerminalSelection {
+  @IdArrayField({ max: TERMINAL_COMMAND_MAX_IDS, description: 'The terminals (device ids); or give regionId or groupIds' })
   ids?: number[];
 
-  @IntField({ min: 1, required: false, description: 'Every terminal of this region and of its sub-regions; or give ids' })
+  @IntField({ min: 1, required: false, description: 'Every terminal of this region and of its sub-regions; or give ids or groupIds' })
   regionId?: number;
+
+  @IdArrayField({
+    max: TERMINAL_COMMAND_MAX_GROUPS,
+    description: 'Every terminal of these broadcast groups (none may be empty); or give ids or regionId',
+  })
+  groupIds?: number[];
 }
 
 /** One or both volumes; neither is refused with 'The volume cannot be empty' (checked by the service). */

@@ -1,4 +1,4 @@
-import { TERMINAL_NAME_MAX, type TerminalStatus } from '@sc/contracts';
+import { TASK_NAME_MAX, TERMINAL_NAME_MAX, type TerminalStatus } from '@sc/contracts';
 import { compact, readDispatch, readEnum, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
 
 /** The terminal list's page and filters, and the dispatch being followed, kept in the address. */
@@ -20,4 +20,14 @@ export function validateTerminalSearch(search: Record<string, unknown>): Termina
     status: readEnum(search.status, STATUSES) as TerminalStatus | undefined,
     dispatch: readDispatch(search.dispatch),
   });
+}
+
+/** The immediate broadcasts' page and name filter, and the dispatch being followed, kept in the address. */
+export interface ImmediateTaskSearch extends PageSearch {
+  taskName?: string;
+  dispatch?: string;
+}
+
+export function validateImmediateTaskSearch(search: Record<string, unknown>): ImmediateTaskSearch {
+  return compact({ ...readPage(search), taskName: readText(search.taskName, TASK_NAME_MAX), dispatch: readDispatch(search.dispatch) });
 }

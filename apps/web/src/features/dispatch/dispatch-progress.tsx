@@ -7,6 +7,7 @@ import { DispatchItemState, DispatchStatus, TERMINAL_ITEM_STATES } from '@sc/con
 import { notifySuccess } from '@/components/notify';
 import { parseTime } from '@/utils/format';
 import { DispatchPanelEmpty, type DispatchPanelProps } from './dispatch-panel';
+import { DispatchStatusBadge } from './dispatch-status-badge';
 import { DISPATCH_ROWS_PAGE, useDispatchDetail, useLiveDispatches, useRetryFailed, type DispatchRowsPage } from './api';
 
 const STATE_COLOR: Record<DispatchItemState, string> = {
@@ -15,13 +16,6 @@ const STATE_COLOR: Record<DispatchItemState, string> = {
   [DispatchItemState.Expired]: 'orange',
   [DispatchItemState.Sent]: 'blue',
   [DispatchItemState.Queued]: 'gray',
-};
-
-const STATUS_COLOR: Record<string, string> = {
-  [DispatchStatus.ToBeSent]: 'blue',
-  [DispatchStatus.AllSuccessful]: 'teal',
-  [DispatchStatus.PartiallySuccessful]: 'orange',
-  [DispatchStatus.AllFailures]: 'red',
 };
 
 /** The panel's content for one dispatch (loaded beside the page: DispatchPanel). */
@@ -45,9 +39,7 @@ export default function DispatchProgressView({ family, dispatchId, describe }: D
         <Group justify="space-between" wrap="wrap">
           <Group gap="xs">
             <Title order={5}>{t('dispatch:title')}</Title>
-            <Badge color={STATUS_COLOR[data.status] ?? 'gray'} data-testid="dispatch-status">
-              {t(`dispatch:status.${data.status}`)}
-            </Badge>
+            <DispatchStatusBadge status={data.status} />
           </Group>
           {retryable > 0 && data.status !== DispatchStatus.ToBeSent && (
             <Button

@@ -173,6 +173,7 @@ export const system = {
       savePlaylist: 'Save playlist',
       deletePlaylist: 'Delete playlist',
       immediateBroadcast: 'Immediate broadcast',
+      stopBroadcastTask: 'Stop broadcast task',
     },
   },
 };

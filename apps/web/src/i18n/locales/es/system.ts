@@ -175,6 +175,7 @@ export const system: Shape<typeof en> = {
       savePlaylist: 'Guardar lista de reproducción',
       deletePlaylist: 'Eliminar lista de reproducción',
       immediateBroadcast: 'Emisión inmediata',
+      stopBroadcastTask: 'Detener tarea de difusión',
     },
   },
 };

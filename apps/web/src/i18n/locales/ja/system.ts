@@ -175,6 +175,7 @@ export const system: Shape<typeof en> = {
       savePlaylist: 'プレイリストを保存',
       deletePlaylist: 'プレイリストを削除',
       immediateBroadcast: '即時放送',
+      stopBroadcastTask: '放送タスクを停止',
     },
   },
 };

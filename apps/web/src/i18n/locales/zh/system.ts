@@ -175,6 +175,7 @@ export const system: Shape<typeof en> = {
       savePlaylist: '保存播放列表',
       deletePlaylist: '删除播放列表',
       immediateBroadcast: '即时广播',
+      stopBroadcastTask: '停止广播任务',
     },
   },
 };
