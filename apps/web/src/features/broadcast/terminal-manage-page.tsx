@@ -19,7 +19,6 @@ import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { LazyExportButton, LazyImportButton } from '@/features/imports/lazy-buttons';
 import { NetworkBadge } from '@/features/lighting/lamp-badges';
 import { terminalKeys, useDeleteTerminal, useLiveTerminals, useTerminalPage } from './api';
-import { broadcastGroupKeys } from './groups-api';
 import { PlayingCell, TerminalStatusBadge } from './terminal-badges';
 import { describeTerminalDispatch } from './terminal-dispatch';
 
@@ -122,12 +121,12 @@ export function TerminalManagePage() {
             <LazyImportButton
               kind="terminal"
               onImported={() => {
-                // New terminals, and the groups they joined.
+                // New terminals, and the groups they joined (their module loads only then: the page does not carry it).
                 void queryClient.invalidateQueries({ queryKey: terminalKeys.all });
-                void queryClient.invalidateQueries({ queryKey: broadcastGroupKeys.all });
+                void import('./groups-api').then(({ broadcastGroupKeys }) => queryClient.invalidateQueries({ queryKey: broadcastGroupKeys.all }));
               }}
             />
-            <LazyExportButton kind="terminal" filters={{ terminalName: search.terminalName, regionId: search.regionId, status: search.status }} />
+            <LazyExportButton kind="terminal" search={search} />
           </Suspense>
         </>
       }

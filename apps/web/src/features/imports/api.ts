@@ -86,5 +86,22 @@ export async function importFile(base: string, kind: ImportKind, file: File, gro
 export const downloadTemplate = (kind: ImportKind) => downloadFile(templatePath(kind), `${IMPORT_FILE_NAMES[kind].name}-template`, 'xlsx');
 export const downloadReport = (id: string) => downloadFile('/imports/report', 'import-errors', 'xlsx', { id });
 export const downloadCredentials = (id: string) => downloadFile('/imports/credentials', 'mqtt-logins', 'xlsx', { id });
-export const downloadExport = (kind: ImportKind, filters: Record<string, QueryValue>) =>
-  downloadFile(exportPath(kind), IMPORT_FILE_NAMES[kind].plural, 'xlsx', filters);
+/** The filters of each list's export (the server's export DTOs): a page passes its search, and these are sent. */
+const EXPORT_FILTERS: Record<ImportKind, readonly string[]> = {
+  light: ['lampName', 'regionId', 'status', 'networkStatus', 'groupId', 'gatewayId'],
+  gateway: ['name', 'regionId', 'networkStatus'],
+  loop: ['gatewayId', 'name'],
+  lamp: ['name', 'regionId', 'groupId'],
+  terminal: ['terminalName', 'regionId', 'status'],
+};
+
+/** Downloads a list as filtered on screen: `search` is the page's search (its paging and other keys are left out). */
+export function downloadExport(kind: ImportKind, search: object): Promise<void> {
+  const values = search as Record<string, unknown>;
+  const filters: Record<string, QueryValue> = {};
+  for (const key of EXPORT_FILTERS[kind]) {
+    const value = values[key];
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') filters[key] = value;
+  }
+  return downloadFile(exportPath(kind), IMPORT_FILE_NAMES[kind].plural, 'xlsx', filters);
+}

@@ -223,17 +223,7 @@ export function LampsTab({
         )}
         <Suspense fallback={null}>
           <LazyImportButton kind="light" onImported={refresh} />
-          <LazyExportButton
-            kind="light"
-            filters={{
-              lampName: search.lampName,
-              regionId: search.regionId,
-              status: search.status,
-              networkStatus: search.networkStatus,
-              groupId: search.groupId,
-              gatewayId: search.gatewayId,
-            }}
-          />
+          <LazyExportButton kind="light" search={search} />
         </Suspense>
         {can.sync && (
           <Button variant="light" onClick={send('sync')} data-testid="lamp-sync">
