@@ -18,18 +18,6 @@ export class Where {
     return this;
   }
 
-  /** Adds a condition whose `?`s stand for `values`, in order. */
-  addAll(condition: string, values: unknown[]): this {
-    let i = 0;
-    this.conditions.push(
-      condition.replace(/\?/g, () => {
-        this.params.push(values[i++]);
-        return `$${this.params.length}`;
-      }),
-    );
-    return this;
-  }
-
   /** Adds the condition only when the value was given. */
   addIf(given: unknown, condition: string, value: unknown = given): this {
     return given === undefined || given === null || given === '' ? this : this.add(condition, value);

@@ -33,6 +33,7 @@ describe('xlsxStream', () => {
     ['=HYPERLINK("http://evil")', '+1 555', 0, false, '@SUM(A1)'],
     ['tab\tinside', '_x0041_ stays', 1e-7, true, 'control \u0001 and return \r here'],
     ['', undefined, Number.NaN, null, 'after empty cells'],
+    ['gap', '', 'after one', null, 7],
   ];
 
   it('reads back in SheetJS with the same text, numbers and booleans; formula-like text neutralised, empty cells left out', async () => {
@@ -46,6 +47,7 @@ describe('xlsxStream', () => {
       ['\'=HYPERLINK("http://evil")', "'+1 555", 0, false, "'@SUM(A1)"],
       ['tab\tinside', '_x0041_ stays', 1e-7, true, 'control \u0001 and return \r here'],
       [null, null, null, null, 'after empty cells'],
+      ['gap', null, 'after one', null, 7],
     ]);
   });
 
@@ -63,6 +65,8 @@ describe('xlsxStream', () => {
       expect(rows[1]).toEqual(['Fountain & <Square> "A"', 'BC-1', 50, true, 'line one\nline two']);
       expect(rows[2].slice(0, 4)).toEqual(['福田区 终端 🎺', 'BC-2', -23.1291, false]);
       expect(rows[4]).toEqual(['tab\tinside', '_x0041_ stays', 1e-7, true, 'control \u0001 and return \r here']);
+      expect(rows[5]).toEqual([null, null, null, null, 'after empty cells']);
+      expect(rows[6]).toEqual(['gap', null, 'after one', null, 7]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { DeviceFamily, DeviceType, NUMBER_BOUNDS, GATEWAY_NAME_MAX, type Language } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
 import { REGION_AND_BELOW } from '../common/device-selection';
-import { keysetPage, type ExportPage, type ExportRow } from '../exports/list-export';
+import type { ExportQuery } from '../exports/list-export';
 import { byKey, columnOf, deviceGroupOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
 import { regionLabelSql } from '../regions/region-label';
 
@@ -55,17 +55,17 @@ export const GATEWAY_IMPORT: ImportTable = {
     );
   },
 
-  async exportRows(db: EntityManager, f: Record<string, unknown>, lng: Language, page: ExportPage): Promise<ExportRow[]> {
+  exportQuery(f: Record<string, unknown>, lng: Language): ExportQuery {
     const where = new Where()
       .addIf(f.name, `concat_ws(chr(1), lower(g.name), lower(g.code)) LIKE ?`, typeof f.name === 'string' ? likeContains(f.name) : undefined)
       .addIf(f.regionId, `g.region_id IN (${REGION_AND_BELOW})`)
       .addIf(f.networkStatus, `g.network_status = ?`);
-    const order = keysetPage(where, page, { columns: ['g.code'], fields: ['gatewayId'] });
-    return db.query(
-      `SELECT g.code AS "gatewayId", g.name, ${regionLabelSql('r', lng)} AS "regionId", g.addr, g.longitude, g.latitude
-         FROM lamp_gateway g LEFT JOIN region r ON r.id = g.region_id
-         ${where} ${order}`,
-      where.params,
-    );
+    return {
+      select: `g.code AS "gatewayId", g.name, ${regionLabelSql('r', lng)} AS "regionId", g.addr, g.longitude, g.latitude`,
+      from: `lamp_gateway g LEFT JOIN region r ON r.id = g.region_id`,
+      where,
+      orderBy: 'g.code',
+      id: 'g.id',
+    };
   },
 };

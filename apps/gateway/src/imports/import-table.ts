@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { IMPORT_GROUP_FIELD, type DeviceFamily, type DeviceType, type ImportKind, type Language } from '@sc/contracts';
 import type { FieldKey, MessageKey } from '@sc/i18n';
 import { AppException } from '../common/app-exception';
-import type { ExportPage, ExportRow, ListExportSource } from '../exports/list-export';
+import type { ExportQuery, ExportRow, ListExportSource } from '../exports/list-export';
 
 /**
  * How a cell is read: plain text, a device code (the MQTT-safe pattern), a number, yes or no, a region named by its
@@ -104,10 +104,12 @@ export interface ImportTable {
   insert(tx: EntityManager, rows: RowToWrite[], groupId: number): Promise<void>;
   update(tx: EntityManager, rows: RowToWrite[], groupId: number): Promise<void>;
   /**
-   * A page of the records matching the list's filters (ListExportSource.rows), one object per row with the display
-   * values of the columns in `lng`: regions by name, poles and gateways by code, so the file can be imported again.
+   * The list's export (ListExportSource.query): the records matching the list's filters, each with the display values
+   * of the columns in `lng` (regions by name, poles and gateways by code), so the file can be imported again.
    */
-  exportRows(db: EntityManager, filters: Record<string, unknown>, lng: Language, page: ExportPage): Promise<ExportRow[]>;
+  exportQuery(filters: Record<string, unknown>, lng: Language): ExportQuery;
+  /** What becomes of an exported row before it is written (ListExportSource.present). */
+  present?(row: ExportRow, lng: Language): ExportRow;
 }
 
 /** The key a row of the table is matched on. */
@@ -125,6 +127,7 @@ export function exportSourceOf(table: ImportTable): ListExportSource {
   return {
     sheetName: table.kind,
     columns: [...table.columns.map((c) => c.key), ...(table.listColumns ?? [])],
-    rows: (db, filters, lng, page) => table.exportRows(db, filters, lng, page),
+    query: (filters, lng) => table.exportQuery(filters, lng),
+    present: table.present,
   };
 }

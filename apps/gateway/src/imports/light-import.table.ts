@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { DeviceFamily, DeviceType, NUMBER_BOUNDS, LAMP_NAME_MAX, type Language } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
 import { REGION_AND_BELOW } from '../common/device-selection';
-import { keysetPage, type ExportPage, type ExportRow } from '../exports/list-export';
+import type { ExportQuery } from '../exports/list-export';
 import { byKey, columnOf, deviceGroupOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
 import { regionLabelSql } from '../regions/region-label';
 
@@ -77,7 +77,7 @@ export const LIGHT_IMPORT: ImportTable = {
     );
   },
 
-  async exportRows(db: EntityManager, f: Record<string, unknown>, lng: Language, page: ExportPage): Promise<ExportRow[]> {
+  exportQuery(f: Record<string, unknown>, lng: Language): ExportQuery {
     const where = new Where()
       .add('d.type = ?', DeviceType.SingleLamp)
       .addIf(f.lampName, `lower(d.name) LIKE ?`, typeof f.lampName === 'string' ? likeContains(f.lampName) : undefined)
@@ -86,16 +86,14 @@ export const LIGHT_IMPORT: ImportTable = {
       .addIf(f.gatewayId, `l.gateway_id = ?`)
       .addIf(f.status, `l.status = ?`)
       .addIf(f.networkStatus, `l.network_status = ?`);
-    const order = keysetPage(where, page, { columns: ['d.code'], fields: ['clientId'] });
-    return db.query(
-      `SELECT d.name AS "lampName", d.code AS "clientId", ${regionLabelSql('r', lng)} AS "regionId", l.gateway_id AS "gatewayId",
-              l.lamp_control_id AS "lampControlId", l.addr, l.mac, d.longitude, d.latitude, p.code AS "poleCode"
-         FROM device d JOIN lamp l ON l.device_id = d.id
-         LEFT JOIN region r ON r.id = d.region_id
-         LEFT JOIN device p ON p.id = d.pole_id
-         ${where} ${order}`,
-      where.params,
-    );
+    return {
+      select: `d.name AS "lampName", d.code AS "clientId", ${regionLabelSql('r', lng)} AS "regionId", l.gateway_id AS "gatewayId",
+               l.lamp_control_id AS "lampControlId", l.addr, l.mac, d.longitude, d.latitude, p.code AS "poleCode"`,
+      from: `device d JOIN lamp l ON l.device_id = d.id LEFT JOIN region r ON r.id = d.region_id LEFT JOIN device p ON p.id = d.pole_id`,
+      where,
+      orderBy: 'd.code',
+      id: 'd.id',
+    };
   },
 };
 

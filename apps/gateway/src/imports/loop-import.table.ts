@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { DeviceType, GATEWAY_NAME_MAX } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
-import { keysetPage, type ExportPage, type ExportRow } from '../exports/list-export';
+import type { ExportQuery } from '../exports/list-export';
 import { byKey, columnOf, deviceGroupOf, type ExistingRecord, type ImportTable, type RowToWrite, type RowValues } from './import-table';
 
 const loopKey = (values: RowValues) => `${values.gatewayId ?? ''}:${values.code ?? ''}`;
@@ -49,15 +49,16 @@ export const LOOP_IMPORT: ImportTable = {
     );
   },
 
-  async exportRows(db: EntityManager, f: Record<string, unknown>, _lng: unknown, page: ExportPage): Promise<ExportRow[]> {
+  exportQuery(f: Record<string, unknown>): ExportQuery {
     const where = new Where()
       .addIf(f.gatewayId, `g.code = ?`)
       .addIf(f.name, `concat_ws(chr(1), lower(l.name), lower(l.code)) LIKE ?`, typeof f.name === 'string' ? likeContains(f.name) : undefined);
-    const order = keysetPage(where, page, { columns: ['g.code', 'l.code'], fields: ['gatewayId', 'code'] });
-    return db.query(
-      `SELECT g.code AS "gatewayId", l.code, l.name, l.remark FROM lamp_loop l JOIN lamp_gateway g ON g.id = l.gateway_id
-         ${where} ${order}`,
-      where.params,
-    );
+    return {
+      select: `g.code AS "gatewayId", l.code, l.name, l.remark`,
+      from: `lamp_loop l JOIN lamp_gateway g ON g.id = l.gateway_id`,
+      where,
+      orderBy: 'g.code, l.code',
+      id: 'l.id',
+    };
   },
 };

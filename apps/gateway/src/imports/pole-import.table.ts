@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { DeviceFamily, DeviceType, NUMBER_BOUNDS, POLE_NAME_MAX, type Language } from '@sc/contracts';
 import { poleWhere, type PoleFilters } from '../poles/pole-filters';
-import { keysetPage, type ExportPage, type ExportRow } from '../exports/list-export';
+import type { ExportQuery } from '../exports/list-export';
 import { byKey, columnOf, deviceGroupOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
 import { regionLabelSql } from '../regions/region-label';
 
@@ -64,14 +64,13 @@ export const POLE_IMPORT: ImportTable = {
     );
   },
 
-  async exportRows(db: EntityManager, f: Record<string, unknown>, lng: Language, page: ExportPage): Promise<ExportRow[]> {
-    const where = poleWhere(f as PoleFilters);
-    const order = keysetPage(where, page, { columns: ['d.code'], fields: ['code'] });
-    return db.query(
-      `SELECT d.name, d.code, ${regionLabelSql('r', lng)} AS "regionId", d.longitude, d.latitude, p.address, p.remark
-         FROM device d JOIN lamp_pole p ON p.device_id = d.id LEFT JOIN region r ON r.id = d.region_id
-         ${where} ${order}`,
-      where.params,
-    );
+  exportQuery(f: Record<string, unknown>, lng: Language): ExportQuery {
+    return {
+      select: `d.name, d.code, ${regionLabelSql('r', lng)} AS "regionId", d.longitude, d.latitude, p.address, p.remark`,
+      from: `device d JOIN lamp_pole p ON p.device_id = d.id LEFT JOIN region r ON r.id = d.region_id`,
+      where: poleWhere(f as PoleFilters),
+      orderBy: 'd.code',
+      id: 'd.id',
+    };
   },
 };

@@ -18,7 +18,7 @@ import {
 import { translate, type MessageKey } from '@sc/i18n';
 import { AppException } from '../common/app-exception';
 import { terminalWhere, type TerminalFilters } from '../broadcast/terminal-filters';
-import { keysetPage, type ExportPage, type ExportRow } from '../exports/list-export';
+import type { ExportQuery, ExportRow } from '../exports/list-export';
 import { regionLabelSql } from '../regions/region-label';
 import { columnOf, type ExistingRecord, type ImportGroup, type ImportTable, type RowToWrite, type RowValues } from './import-table';
 
@@ -165,21 +165,25 @@ export const TERMINAL_IMPORT: ImportTable = {
     );
   },
 
-  async exportRows(db: EntityManager, f: Record<string, unknown>, lng: Language, page: ExportPage): Promise<ExportRow[]> {
-    const where = terminalWhere(f as TerminalFilters);
-    const order = keysetPage(where, page, { columns: ['d.code'], fields: ['terminalId'] });
-    const rows: (ExportRow & { networkStatus: OnlineState; occupancy: TerminalOccupancy })[] = await db.query(
-      `SELECT ${valuesSql(regionLabelSql('r', lng), 'p.code')},
-              t.network_status AS "networkStatus", t.occupancy, t.playing->>'title' AS playing
-         FROM device d JOIN broadcast_terminal t ON t.device_id = d.id
-         LEFT JOIN region r ON r.id = d.region_id LEFT JOIN device p ON p.id = d.pole_id
-         ${where} ${order}`,
-      where.params,
-    );
-    return rows.map(({ networkStatus, occupancy, ...row }) => ({
-      ...row,
+  exportQuery(f: Record<string, unknown>, lng: Language): ExportQuery {
+    return {
+      select: `${valuesSql(regionLabelSql('r', lng), 'p.code')}, t.network_status AS "networkStatus", t.occupancy,
+               t.playing->>'title' AS playing`,
+      from: `device d JOIN broadcast_terminal t ON t.device_id = d.id LEFT JOIN region r ON r.id = d.region_id
+             LEFT JOIN device p ON p.id = d.pole_id`,
+      where: terminalWhere(f as TerminalFilters),
+      orderBy: 'd.code',
+      id: 'd.id',
+    };
+  },
+
+  /** Default as a word, and the status (spec section 4) from what it is derived from, in the caller's language. */
+  present(row: ExportRow, lng: Language): ExportRow {
+    const { networkStatus, occupancy, ...shown } = row as ExportRow & { networkStatus: OnlineState; occupancy: TerminalOccupancy };
+    return {
+      ...shown,
       isDefault: translate(lng, row.isDefault ? 'yes' : 'no'),
       status: translate(lng, STATUS_WORD[terminalStatusOf(networkStatus, occupancy)]),
-    }));
+    };
   },
 };
