@@ -206,6 +206,9 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'GET /api/imports/report', allowed: ['editor', 'admin'] },
   { route: 'POST /api/files/inspect', upload: true, allowed: ['editor', 'admin'] },
   { route: 'POST /api/lamp/lampImport', upload: true, allowed: ['admin'] },
+  { route: 'POST /api/broadcast/terminalImport', upload: true, allowed: ['editor', 'admin'] },
+  { route: 'GET /api/broadcast/terminalTemplate', allowed: ['editor', 'admin'] },
+  { route: 'GET /api/broadcast/terminalExport', allowed: ['visitor', 'editor', 'admin'] },
 ];
 
 describe('role matrix over every route', () => {

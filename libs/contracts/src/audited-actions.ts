@@ -36,6 +36,7 @@ export const AUDITED_ACTIONS = {
   'Import lamp loops': 'importLoops',
   'Import lamp poles': 'importPoles',
   'Import lamps': 'importLamps',
+  'Import broadcast terminals': 'importTerminals',
   'Mount devices on a lamp pole': 'mountOnPole',
   'Move devices to another group': 'moveToGroup',
   'Move lamps to another gateway': 'moveToGateway',

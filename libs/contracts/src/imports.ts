@@ -1,7 +1,7 @@
 import type { PageQuery } from './envelope';
 
 /** What an import, a template or an export is about: its call names are `${kind}Import`, `${kind}Template`, `${kind}Export`. */
-export type ImportKind = 'light' | 'gateway' | 'loop' | 'lamp';
+export type ImportKind = 'light' | 'gateway' | 'loop' | 'lamp' | 'terminal';
 
 /**
  * What the downloaded files of a kind are called, by what they hold (the call names follow the spec: `lamp` is the
@@ -12,6 +12,7 @@ export const IMPORT_FILE_NAMES: Readonly<Record<ImportKind, { name: string; plur
   gateway: { name: 'gateway', plural: 'gateways' },
   loop: { name: 'loop', plural: 'loops' },
   lamp: { name: 'lamp-pole', plural: 'lamp-poles' },
+  terminal: { name: 'broadcast-terminal', plural: 'broadcast-terminals' },
 };
 
 /** The form fields sent with the file to an import call (besides `file`). */

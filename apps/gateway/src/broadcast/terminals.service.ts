@@ -5,9 +5,6 @@ import {
   Button,
   DeviceFamily,
   DeviceType,
-  OnlineState,
-  TerminalOccupancy,
-  TerminalStatus,
   terminalStatusOf,
   type LampControlResult,
   type MqttCredentials,
@@ -16,14 +13,15 @@ import {
 } from '@sc/contracts';
 import { DeviceCredentials } from '../broker-access/device-credentials.service';
 import { AppException } from '../common/app-exception';
-import { REGION_AND_BELOW, assertRegionExists } from '../common/device-selection';
+import { assertRegionExists } from '../common/device-selection';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
-import { Where, likeContains, pagedQuery } from '../common/sql';
+import { pagedQuery } from '../common/sql';
 import { DeviceControlService, type SelectionWording } from '../dispatch/device-control.service';
 import { InjectDb } from '../infra/database';
 import type { TerminalAddOrEditDto, TerminalPageDto, TerminalPlaybackDto, TerminalVolumeDto } from './dto/terminal.dto';
 import { terminalsOfGroups } from './group-members';
+import { terminalWhere } from './terminal-filters';
 
 const TERMINAL_COLUMNS = `d.id, d.name AS "terminalName", d.code AS "terminalId", t.terminal_ip AS "terminalIP", t.call_code AS "callCode",
   t.is_default AS "isDefault", t.interphone_volume AS "interphoneVolume", t.broadcast_volume AS "broadcastVolume", t.priority,
@@ -32,13 +30,6 @@ const TERMINAL_COLUMNS = `d.id, d.name AS "terminalName", d.code AS "terminalId"
   t.hardware_version AS "hardwareVersion", t.software_version AS "softwareVersion", t.reported_at AS "reportedAt"`;
 const TERMINAL_FROM = `device d JOIN broadcast_terminal t ON t.device_id = d.id
   LEFT JOIN region r ON r.id = d.region_id LEFT JOIN device p ON p.id = d.pole_id`;
-
-/** The status filter over the stored fields (spec section 4: online, offline, occupy), as terminalStatusOf reads them. */
-const STATUS_CONDITION: Record<TerminalStatus, [condition: string, value: unknown]> = {
-  [TerminalStatus.Offline]: [`t.network_status <> ?`, OnlineState.Online],
-  [TerminalStatus.Online]: [`(t.network_status = ${OnlineState.Online} AND t.occupancy = ?)`, TerminalOccupancy.Idle],
-  [TerminalStatus.Occupied]: [`(t.network_status = ${OnlineState.Online} AND t.occupancy <> ?)`, TerminalOccupancy.Idle],
-};
 
 type StoredRow = Omit<TerminalRow, 'status'>;
 const withStatus = (row: StoredRow): TerminalRow => ({ ...row, status: terminalStatusOf(row.networkStatus, row.occupancy) });
@@ -59,11 +50,7 @@ export class TerminalsService {
   ) {}
 
   async page(q: TerminalPageDto): Promise<PageResult<TerminalRow>> {
-    const where = new Where()
-      // The name or the terminal ID (the separator keeps a match from spanning both).
-      .addIf(q.terminalName, `lower(d.name || chr(1) || d.code) LIKE ?`, q.terminalName && likeContains(q.terminalName))
-      .addIf(q.regionId, `d.region_id IN (${REGION_AND_BELOW})`);
-    if (q.status) where.add(...STATUS_CONDITION[q.status]);
+    const where = terminalWhere(q);
     const page = await pagedQuery<StoredRow>(this.db, {
       select: TERMINAL_COLUMNS,
       from: TERMINAL_FROM,

@@ -2,7 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { DeviceFamily, DeviceType, NUMBER_BOUNDS, GATEWAY_NAME_MAX, type Language } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
 import { REGION_AND_BELOW } from '../common/device-selection';
-import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
+import type { ExportQuery } from '../exports/list-export';
+import { byKey, columnOf, deviceGroupOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
 import { regionLabelSql } from '../regions/region-label';
 
 const GATEWAY_KEYS = ['gatewayId', 'name', 'regionId', 'addr', 'longitude', 'latitude'] as const;
@@ -14,7 +15,7 @@ const GATEWAY_KEYS = ['gatewayId', 'name', 'regionId', 'addr', 'longitude', 'lat
 export const GATEWAY_IMPORT: ImportTable = {
   kind: 'gateway',
   mqttFamily: DeviceFamily.LampGateway,
-  groupType: DeviceType.SingleLamp,
+  group: deviceGroupOf(DeviceType.SingleLamp),
   codeColumn: 'gatewayId',
   columns: [
     { key: 'gatewayId', kind: 'code', required: true, example: 'LGW-10' },
@@ -31,7 +32,7 @@ export const GATEWAY_IMPORT: ImportTable = {
          FROM lamp_gateway WHERE code = ANY($1::text[])`,
       [codes],
     );
-    return new Map(rows.map(({ id, groupId, ...values }) => [values.gatewayId, { id, groupId, values }]));
+    return byKey(rows, (row) => row.gatewayId);
   },
 
   async insert(tx: EntityManager, rows: RowToWrite[], groupId: number): Promise<void> {
@@ -54,17 +55,17 @@ export const GATEWAY_IMPORT: ImportTable = {
     );
   },
 
-  async exportRows(db: EntityManager, f: Record<string, unknown>, lng: Language): Promise<Record<string, unknown>[]> {
+  exportQuery(f: Record<string, unknown>, lng: Language): ExportQuery {
     const where = new Where()
       .addIf(f.name, `concat_ws(chr(1), lower(g.name), lower(g.code)) LIKE ?`, typeof f.name === 'string' ? likeContains(f.name) : undefined)
       .addIf(f.regionId, `g.region_id IN (${REGION_AND_BELOW})`)
       .addIf(f.networkStatus, `g.network_status = ?`);
-    return db.query(
-      `SELECT g.code AS "gatewayId", g.name, ${regionLabelSql('r', lng)} AS "regionId", g.addr, g.longitude, g.latitude
-         FROM lamp_gateway g LEFT JOIN region r ON r.id = g.region_id
-         ${where}
-        ORDER BY g.code`,
-      where.params,
-    );
+    return {
+      select: `g.code AS "gatewayId", g.name, ${regionLabelSql('r', lng)} AS "regionId", g.addr, g.longitude, g.latitude`,
+      from: `lamp_gateway g LEFT JOIN region r ON r.id = g.region_id`,
+      where,
+      orderBy: 'g.code',
+      id: 'g.id',
+    };
   },
 };

@@ -1,25 +1,20 @@
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Button, IMPORT_FILE_NAMES, Role, type UploadTarget } from '@sc/contracts';
+import { BROADCAST_FAMILY, Button, IMPORT_FILE_NAMES, Role, type UploadTarget } from '@sc/contracts';
 import { CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
 import { languageOf, type AppRequest, type Caller } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { TerminalFiltersDto } from '../broadcast/dto/terminal.dto';
+import { ListExporter, XLSX_CONTENT_TYPE, sendXlsx } from '../exports/list-export';
 import { GatewayExportDto, LightExportDto, LoopExportDto, PoleExportDto, ReportQueryDto } from './dto/export.dto';
-import { ImportService, XLSX_CONTENT_TYPE } from './import.service';
+import { ImportService } from './import.service';
+import { exportSourceOf, type ImportTable } from './import-table';
 import { GATEWAY_IMPORT } from './gateway-import.table';
 import { LIGHT_IMPORT } from './light-import.table';
 import { LOOP_IMPORT } from './loop-import.table';
 import { POLE_IMPORT } from './pole-import.table';
-
-/** Sends a workbook as a file download (not in the answer envelope). */
-function sendWorkbook(reply: FastifyReply, name: string, book: Buffer): void {
-  void reply
-    .header('Content-Type', XLSX_CONTENT_TYPE)
-    .header('Content-Disposition', `attachment; filename="${name}.xlsx"`)
-    .header('Cache-Control', 'no-store')
-    .send(book);
-}
+import { TERMINAL_IMPORT } from './terminal-import.table';
 
 /**
  * Import templates, exports of the lists and the report of a refused import, on the console port: they are downloads,
@@ -31,6 +26,7 @@ function sendWorkbook(reply: FastifyReply, name: string, book: Buffer): void {
 export class ImportDownloadsController {
   constructor(
     private readonly imports: ImportService,
+    private readonly exporter: ListExporter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -45,14 +41,14 @@ export class ImportDownloadsController {
   @RequireButton(Button.ImportData)
   @ApiProduces(XLSX_CONTENT_TYPE)
   lightTemplate(@Req() req: AppRequest, @Res() reply: FastifyReply): void {
-    sendWorkbook(reply, `${IMPORT_FILE_NAMES.light.name}-template`, this.imports.template(LIGHT_IMPORT, languageOf(req)));
+    this.template(reply, LIGHT_IMPORT, req);
   }
 
   @Get('light/lightExport')
   @RequireRoles(Role.Admin)
   @ApiProduces(XLSX_CONTENT_TYPE)
-  async lightExport(@Req() req: AppRequest, @Query() q: LightExportDto, @Res() reply: FastifyReply): Promise<void> {
-    sendWorkbook(reply, IMPORT_FILE_NAMES.light.plural, await this.imports.export(LIGHT_IMPORT, { ...q }, languageOf(req)));
+  lightExport(@Req() req: AppRequest, @Query() q: LightExportDto, @Res() reply: FastifyReply): Promise<void> {
+    return this.export(reply, LIGHT_IMPORT, { ...q }, req);
   }
 
   @Get('light/gatewayTemplate')
@@ -60,14 +56,14 @@ export class ImportDownloadsController {
   @RequireButton(Button.ImportData)
   @ApiProduces(XLSX_CONTENT_TYPE)
   gatewayTemplate(@Req() req: AppRequest, @Res() reply: FastifyReply): void {
-    sendWorkbook(reply, `${IMPORT_FILE_NAMES.gateway.name}-template`, this.imports.template(GATEWAY_IMPORT, languageOf(req)));
+    this.template(reply, GATEWAY_IMPORT, req);
   }
 
   @Get('light/gatewayExport')
   @RequireRoles(Role.Admin)
   @ApiProduces(XLSX_CONTENT_TYPE)
-  async gatewayExport(@Req() req: AppRequest, @Query() q: GatewayExportDto, @Res() reply: FastifyReply): Promise<void> {
-    sendWorkbook(reply, IMPORT_FILE_NAMES.gateway.plural, await this.imports.export(GATEWAY_IMPORT, { ...q }, languageOf(req)));
+  gatewayExport(@Req() req: AppRequest, @Query() q: GatewayExportDto, @Res() reply: FastifyReply): Promise<void> {
+    return this.export(reply, GATEWAY_IMPORT, { ...q }, req);
   }
 
   @Get('light/loopTemplate')
@@ -75,14 +71,14 @@ export class ImportDownloadsController {
   @RequireButton(Button.ImportData)
   @ApiProduces(XLSX_CONTENT_TYPE)
   loopTemplate(@Req() req: AppRequest, @Res() reply: FastifyReply): void {
-    sendWorkbook(reply, `${IMPORT_FILE_NAMES.loop.name}-template`, this.imports.template(LOOP_IMPORT, languageOf(req)));
+    this.template(reply, LOOP_IMPORT, req);
   }
 
   @Get('light/loopExport')
   @RequireRoles(Role.Admin)
   @ApiProduces(XLSX_CONTENT_TYPE)
-  async loopExport(@Req() req: AppRequest, @Query() q: LoopExportDto, @Res() reply: FastifyReply): Promise<void> {
-    sendWorkbook(reply, IMPORT_FILE_NAMES.loop.plural, await this.imports.export(LOOP_IMPORT, { ...q }, languageOf(req)));
+  loopExport(@Req() req: AppRequest, @Query() q: LoopExportDto, @Res() reply: FastifyReply): Promise<void> {
+    return this.export(reply, LOOP_IMPORT, { ...q }, req);
   }
 
   @Get('lamp/lampTemplate')
@@ -90,14 +86,31 @@ export class ImportDownloadsController {
   @RequireButton(Button.ImportData)
   @ApiProduces(XLSX_CONTENT_TYPE)
   lampTemplate(@Req() req: AppRequest, @Res() reply: FastifyReply): void {
-    sendWorkbook(reply, `${IMPORT_FILE_NAMES.lamp.name}-template`, this.imports.template(POLE_IMPORT, languageOf(req)));
+    this.template(reply, POLE_IMPORT, req);
   }
 
   @Get('lamp/lampExport')
   @RequireRoles(Role.Admin, Role.Visit)
   @ApiProduces(XLSX_CONTENT_TYPE)
-  async lampExport(@Req() req: AppRequest, @Query() q: PoleExportDto, @Res() reply: FastifyReply): Promise<void> {
-    sendWorkbook(reply, IMPORT_FILE_NAMES.lamp.plural, await this.imports.export(POLE_IMPORT, { ...q }, languageOf(req)));
+  lampExport(@Req() req: AppRequest, @Query() q: PoleExportDto, @Res() reply: FastifyReply): Promise<void> {
+    return this.export(reply, POLE_IMPORT, { ...q }, req);
+  }
+
+  /** The broadcast terminals' template: for the roles of the family's pages, with Import data. */
+  @Get('broadcast/terminalTemplate')
+  @RequireRoles(...BROADCAST_FAMILY.eventRoles)
+  @RequireButton(Button.ImportData)
+  @ApiProduces(XLSX_CONTENT_TYPE)
+  terminalTemplate(@Req() req: AppRequest, @Res() reply: FastifyReply): void {
+    this.template(reply, TERMINAL_IMPORT, req);
+  }
+
+  /** The terminal list as filtered on screen, with its status and what each terminal plays: whoever sees the list. */
+  @Get('broadcast/terminalExport')
+  @RequireRoles(...BROADCAST_FAMILY.eventRoles)
+  @ApiProduces(XLSX_CONTENT_TYPE)
+  terminalExport(@Req() req: AppRequest, @Query() q: TerminalFiltersDto, @Res() reply: FastifyReply): Promise<void> {
+    return this.export(reply, TERMINAL_IMPORT, { ...q }, req);
   }
 
   /** The MQTT logins of the devices an import added: once, for the user who imported them, within an hour. */
@@ -105,7 +118,7 @@ export class ImportDownloadsController {
   @RequireButton(Button.ImportData)
   @ApiProduces(XLSX_CONTENT_TYPE)
   async credentials(@Req() req: AppRequest, @CurrentCaller() caller: Caller, @Query() q: ReportQueryDto, @Res() reply: FastifyReply): Promise<void> {
-    sendWorkbook(reply, 'mqtt-logins', await this.imports.credentialsOf(caller, q.id, languageOf(req)));
+    sendXlsx(reply, 'mqtt-logins', await this.imports.credentialsOf(caller, q.id, languageOf(req)));
   }
 
   /** Every bad cell of a refused import, for the user who tried it, for an hour. */
@@ -113,6 +126,16 @@ export class ImportDownloadsController {
   @RequireButton(Button.ImportData)
   @ApiProduces(XLSX_CONTENT_TYPE)
   async report(@Req() req: AppRequest, @CurrentCaller() caller: Caller, @Query() q: ReportQueryDto, @Res() reply: FastifyReply): Promise<void> {
-    sendWorkbook(reply, 'import-errors', await this.imports.report(caller, q.id, languageOf(req)));
+    sendXlsx(reply, 'import-errors', await this.imports.report(caller, q.id, languageOf(req)));
+  }
+
+  /** The header row in the caller's language and an example row. */
+  private template(reply: FastifyReply, table: ImportTable, req: AppRequest): void {
+    sendXlsx(reply, `${IMPORT_FILE_NAMES[table.kind].name}-template`, this.imports.template(table, languageOf(req)));
+  }
+
+  /** The list, filtered as on screen, with the import's columns (it can be edited and imported again), streamed. */
+  private export(reply: FastifyReply, table: ImportTable, filters: Record<string, unknown>, req: AppRequest): Promise<void> {
+    return this.exporter.send(reply, IMPORT_FILE_NAMES[table.kind].plural, exportSourceOf(table), filters, languageOf(req));
   }
 }

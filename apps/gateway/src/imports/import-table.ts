@@ -1,14 +1,17 @@
 import type { EntityManager } from 'typeorm';
-import type { DeviceFamily, DeviceType, ImportKind, Language } from '@sc/contracts';
-import type { FieldKey } from '@sc/i18n';
+import { IMPORT_GROUP_FIELD, type DeviceFamily, type DeviceType, type ImportKind, type Language } from '@sc/contracts';
+import type { FieldKey, MessageKey } from '@sc/i18n';
+import { AppException } from '../common/app-exception';
+import type { ExportQuery, ExportRow, ListExportSource } from '../exports/list-export';
 
 /**
- * How a cell is read: plain text, a device code (the MQTT-safe pattern), a number, a region named by its name,
- * a lamp pole named by its code, or a lamp gateway named by its code. Regions, poles and gateways become ids.
+ * How a cell is read: plain text, a device code (the MQTT-safe pattern), a number, yes or no, a region named by its
+ * name, a lamp pole named by its code, or a lamp gateway named by its code. Regions, poles and gateways become ids.
  * A `gatewayCode` stays the gateway's code (lamps refer to their gateway by code): a recorded gateway, or the code
- * the record already has (lamps report their gateway, which may not be recorded yet).
+ * the record already has (lamps report their gateway, which may not be recorded yet). A `boolean` cell is a
+ * spreadsheet's TRUE / FALSE, 1 / 0, true / false, or yes / no in any of the four languages.
  */
-export type CellKind = 'text' | 'code' | 'number' | 'region' | 'pole' | 'gateway' | 'gatewayCode';
+export type CellKind = 'text' | 'code' | 'number' | 'boolean' | 'region' | 'pole' | 'gateway' | 'gatewayCode';
 
 export interface ImportColumn {
   /** The row field, and the key of its header label under `fields` in the server catalogue. */
@@ -19,18 +22,61 @@ export interface ImportColumn {
   max?: number;
   /** Bounds of a number. */
   range?: { min: number; max: number };
+  /** A number must be whole. */
+  integer?: boolean;
+  /** Text must match (as the record's own form checks it), or the cell is refused with `reason`. */
+  pattern?: { test: RegExp; reason: MessageKey };
+  /**
+   * What an empty cell reads as, and what a new record gets when the file has no such column (a column the record
+   * cannot leave empty: a terminal's volumes, its priority). Without one, an empty cell clears the value.
+   */
+  empty?: string | number | boolean;
+  /**
+   * At most one row of a file may say yes in this (boolean) column, as at most one record may be so (the default
+   * terminal); every row that does is refused with this reason, naming the others.
+   */
+  onlyOne?: MessageKey;
   /** The template's example row. */
-  example: string | number;
+  example: string | number | boolean;
 }
 
-/** A row's values after reading: text, numbers, and ids of regions and poles (null when empty). */
-export type RowValues = Record<string, string | number | null>;
+/** A row's values after reading: text, numbers, yes or no, and ids of regions and poles (null when empty). */
+export type RowValues = Record<string, string | number | boolean | null>;
 
-/** A record already in the database: its id, its group, and the value of every column (as RowValues hold them). */
+/** A record already in the database: its id, the import groups it is in, and the value of every column (as RowValues hold them). */
 export interface ExistingRecord {
   id: number;
-  groupId: number | null;
+  groupIds: number[];
   values: RowValues;
+}
+
+/** The records of `rows` by their key, each with its group (null: none) as the only group it can be in. */
+export function byKey<R extends { id: number; groupId: number | null }>(rows: R[], key: (row: R) => string): Map<string, ExistingRecord> {
+  return new Map(
+    rows.map((row) => {
+      const { id, groupId, ...values } = row;
+      return [key(row), { id, groupIds: groupId === null ? [] : [groupId], values: values as unknown as RowValues }];
+    }),
+  );
+}
+
+/**
+ * The group an import puts its records into (the spec asks every import for one): how the chosen group is checked,
+ * and kept from deletion (FOR KEY SHARE) until the rows are written.
+ */
+export interface ImportGroup {
+  check(db: EntityManager, groupId: number): Promise<void>;
+}
+
+/** A device group (device_group) of one device type: records are in one group at a time, and importing moves them. */
+export function deviceGroupOf(type: DeviceType): ImportGroup {
+  return {
+    async check(db, groupId) {
+      const [group]: { type: number }[] = await db.query(`SELECT type FROM device_group WHERE id = $1 FOR KEY SHARE`, [groupId]);
+      if (!group) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupNotFound');
+      if (group.type !== (type as number)) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupWrongType');
+    },
+  };
 }
 
 /** Rows to write: the values of every column (for updates, the file's merged over the record's) and the id to update. */
@@ -44,9 +90,11 @@ export interface ImportTable {
   kind: ImportKind;
   /** The MQTT family of the records, when each is a device with a login of its own (handed out after the import). */
   mqttFamily?: DeviceFamily;
-  /** The device_group.type the chosen group must have. */
-  groupType: DeviceType;
+  /** The group the chosen `groupId` names. */
+  group: ImportGroup;
   columns: readonly ImportColumn[];
+  /** Columns of the list an export adds after the import's (a status): read-only, an import ignores them. */
+  listColumns?: readonly FieldKey[];
   /** The column rows are matched on (and where a duplicate is reported). */
   codeColumn: FieldKey;
   /** The key a row is matched on, when the code alone is not unique (a loop's code is unique within its gateway). */
@@ -55,8 +103,13 @@ export interface ImportTable {
   load(tx: EntityManager, keys: string[]): Promise<Map<string, ExistingRecord>>;
   insert(tx: EntityManager, rows: RowToWrite[], groupId: number): Promise<void>;
   update(tx: EntityManager, rows: RowToWrite[], groupId: number): Promise<void>;
-  /** Every record matching the list's filters, one object per row with the columns' display values in `lng`. */
-  exportRows(db: EntityManager, filters: Record<string, unknown>, lng: Language): Promise<Record<string, unknown>[]>;
+  /**
+   * The list's export (ListExportSource.query): the records matching the list's filters, each with the display values
+   * of the columns in `lng` (regions by name, poles and gateways by code), so the file can be imported again.
+   */
+  exportQuery(filters: Record<string, unknown>, lng: Language): ExportQuery;
+  /** What becomes of an exported row before it is written (ListExportSource.present). */
+  present?(row: ExportRow, lng: Language): ExportRow;
 }
 
 /** The key a row of the table is matched on. */
@@ -65,6 +118,16 @@ export function keyOf(table: ImportTable, values: RowValues): string {
 }
 
 /** The values of one column of every row, as an array for unnest(). */
-export function columnOf(rows: readonly RowToWrite[], key: string): (string | number | null)[] {
+export function columnOf(rows: readonly RowToWrite[], key: string): (string | number | boolean | null)[] {
   return rows.map((r) => r.values[key] ?? null);
+}
+
+/** The table's list as an export: the import's columns, then the list's own. */
+export function exportSourceOf(table: ImportTable): ListExportSource {
+  return {
+    sheetName: table.kind,
+    columns: [...table.columns.map((c) => c.key), ...(table.listColumns ?? [])],
+    query: (filters, lng) => table.exportQuery(filters, lng),
+    present: table.present,
+  };
 }

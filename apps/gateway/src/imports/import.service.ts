@@ -34,8 +34,6 @@ import { neutraliseCell, withoutNeutralisation } from './spreadsheet-cells';
 /** How long the bad rows of a refused import can be downloaded. */
 const REPORT_TTL_SECONDS = 3600;
 
-export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
 interface ReadRow {
   /** The row number a spreadsheet program shows. */
   rowNumber: number;
@@ -132,8 +130,21 @@ interface CheckedSheet extends SheetHeader {
   rows: ReadRow[] | null;
   /** Data rows with a value. */
   total: number;
-  /** The row numbers that have each key (a list once a second row has it): duplicates are refused. */
+  /**
+   * The row numbers that have each thing no two rows may share (a list once a second row has it): a key (duplicate
+   * codes are refused), a yes in an `onlyOne` column.
+   */
   rowsByKey: Map<string, number | number[]>;
+}
+
+/** What a row may share with no other row of its file: its key, and a yes in each `onlyOne` column. */
+function exclusivesOf(table: ImportTable, row: ReadRow): { id: string; column: string; reason: MessageKey }[] {
+  const exclusives: { id: string; column: string; reason: MessageKey }[] = [];
+  if (row.values[table.codeColumn])
+    exclusives.push({ id: `key:${keyOf(table, row.values)}`, column: table.codeColumn, reason: 'importDuplicateCode' });
+  for (const { key, onlyOne } of table.columns)
+    if (onlyOne && row.values[key] === true) exclusives.push({ id: `one:${key}`, column: key, reason: onlyOne });
+  return exclusives;
 }
 
 interface StoredCredentials {
@@ -206,7 +217,7 @@ export class ImportService {
     const groupId = Number(groupText);
     if (groupId > INT_MAX) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupNotFound');
     const dryRun = readDryRun(upload.fields[IMPORT_DRY_RUN_FIELD]);
-    await this.assertGroup(this.db.manager, table, groupId);
+    await table.group.check(this.db.manager, groupId);
     // The workbook is read (twice for a refused file) while the user's reading slot is held; the writes come after.
     const checked = await this.workbooks.withFirstSheet(
       caller.userId,
@@ -249,7 +260,7 @@ export class ImportService {
         // Imports of one kind take turns, so two of them never classify the same codes at once.
         await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`sc:import:${table.kind}`]);
         // Checked again, and kept from deletion until the rows are written.
-        await this.assertGroup(tx, table, groupId);
+        await table.group.check(tx, groupId);
         const keys = [...new Set(rows.map((r) => keyOf(table, r.values)))];
         const existing = await table.load(tx, keys);
         const errors: ImportRowError[] = [];
@@ -321,21 +332,6 @@ export class ImportService {
     return workbook([table.columns.map((c) => translateField(lng, c.key)), table.columns.map((c) => c.example)], table.kind);
   }
 
-  /** The list, filtered as on screen, with the import's columns: it can be edited and imported again. */
-  async export(table: ImportTable, filters: Record<string, unknown>, lng: Language): Promise<Buffer> {
-    const rows = await table.exportRows(this.db.manager, filters, lng);
-    return workbook(
-      [table.columns.map((c) => translateField(lng, c.key)), ...rows.map((row) => table.columns.map((c) => row[c.key] ?? ''))],
-      table.kind,
-    );
-  }
-
-  private async assertGroup(db: EntityManager, table: ImportTable, groupId: number): Promise<void> {
-    const [group]: { type: number }[] = await db.query(`SELECT type FROM device_group WHERE id = $1 FOR KEY SHARE`, [groupId]);
-    if (!group) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupNotFound');
-    if (group.type !== (table.groupType as number)) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupWrongType');
-  }
-
   /** Which file column holds each table column: a header may be the label in any of the four languages, or the field name. */
   private mapHeader(table: ImportTable, header: string[], lng: Language): Map<string, number> {
     const names = new Map<string, string>();
@@ -364,14 +360,14 @@ export class ImportService {
       kept.total += rows.length;
       let bad = errors.length > 0;
       for (const row of rows) {
-        if (!row.values[table.codeColumn]) continue;
-        const key = keyOf(table, row.values);
-        const seen = rowsByKey.get(key);
-        if (seen === undefined) rowsByKey.set(key, row.rowNumber);
-        else {
-          bad = true;
-          if (Array.isArray(seen)) seen.push(row.rowNumber);
-          else rowsByKey.set(key, [seen, row.rowNumber]);
+        for (const { id } of exclusivesOf(table, row)) {
+          const seen = rowsByKey.get(id);
+          if (seen === undefined) rowsByKey.set(id, row.rowNumber);
+          else {
+            bad = true;
+            if (Array.isArray(seen)) seen.push(row.rowNumber);
+            else rowsByKey.set(id, [seen, row.rowNumber]);
+          }
         }
       }
       if (bad) kept.rows = null;
@@ -395,17 +391,19 @@ export class ImportService {
   ): Promise<AppException> {
     const rejection = new Rejection(this.redis, caller.userId, table.kind);
     const { header, columnIndex, rowsByKey } = checked;
-    const codeColumn = header[columnIndex.get(table.codeColumn) as number];
     await this.walk(table, sheet, lng, async (rows, errors) => {
       for (const row of rows) {
-        const same = row.values[table.codeColumn] ? rowsByKey.get(keyOf(table, row.values)) : undefined;
-        if (!Array.isArray(same)) continue;
-        errors.push({
-          row: row.rowNumber,
-          column: codeColumn,
-          value: String(row.values[table.codeColumn]),
-          reason: translate(lng, 'importDuplicateCode', { rows: same.filter((n) => n !== row.rowNumber).join(', ') }),
-        });
+        for (const { id, column, reason } of exclusivesOf(table, row)) {
+          const same = rowsByKey.get(id);
+          if (!Array.isArray(same)) continue;
+          const value = row.values[column];
+          errors.push({
+            row: row.rowNumber,
+            column: header[columnIndex.get(column) as number],
+            value: typeof value === 'boolean' ? translate(lng, value ? 'yes' : 'no') : String(value),
+            reason: translate(lng, reason, { rows: same.filter((n) => n !== row.rowNumber).join(', ') }),
+          });
+        }
       }
       const existing = await table.load(this.db.manager, [...new Set(rows.map((r) => keyOf(table, r.values)))]);
       classify(table, rows, existing, groupId, header, columnIndex, lng, errors);
@@ -529,6 +527,23 @@ function isTextual(column: ImportColumn): boolean {
   return column.kind === 'text' || column.kind === 'code' || column.kind === 'gatewayCode';
 }
 
+/** What an empty cell of the column reads as (and a new record gets when the file has no such column). */
+function emptyValue(column: ImportColumn): string | number | boolean | null {
+  return column.empty ?? (isTextual(column) ? '' : null);
+}
+
+/** Yes and no as a boolean cell may say them: true / false, 1 / 0, and the words of the four languages. */
+const YES_NO = new Map<string, boolean>([
+  ['true', true],
+  ['1', true],
+  ['false', false],
+  ['0', false],
+  ...Object.values(CATALOGUES).flatMap((c): [string, boolean][] => [
+    [normalise(c.messages.yes), true],
+    [normalise(c.messages.no), false],
+  ]),
+]);
+
 /** Reads one cell by its column's kind; a bad cell is reported through `fail` and reads as null. */
 function readCell(
   column: ImportColumn,
@@ -537,15 +552,16 @@ function readCell(
   regions: Map<string, number[]>,
   refs: Record<'pole' | 'gateway', Map<string, number>>,
   fail: (key: MessageKey, params?: Record<string, unknown>) => void,
-): string | number | null {
+): string | number | boolean | null {
   if (text === '') {
     if (column.required) fail('pleaseEnter');
-    return isTextual(column) ? '' : null;
+    return emptyValue(column);
   }
   switch (column.kind) {
     case 'text':
     case 'gatewayCode':
       if (column.max !== undefined && text.length > column.max) fail('tooLong', { max: column.max });
+      else if (column.pattern && !column.pattern.test.test(text)) fail(column.pattern.reason);
       return text;
     case 'code':
       if (!DEVICE_CODE_PATTERN.test(text)) fail('clientIdInvalid');
@@ -557,7 +573,13 @@ function readCell(
         return null;
       }
       if (column.range && (n < column.range.min || n > column.range.max)) fail('outOfRange', column.range);
+      else if (column.integer && !Number.isInteger(n)) fail('mustBeInteger');
       return n;
+    }
+    case 'boolean': {
+      const yes = typeof raw === 'boolean' ? raw : YES_NO.get(normalise(text));
+      if (yes === undefined) fail('importNotYesNo');
+      return yes ?? null;
     }
     case 'region': {
       const ids = regions.get(normalise(text)) ?? [];
@@ -597,7 +619,8 @@ async function lockGateways(tx: EntityManager, table: ImportTable, rows: ReadRow
 
 /**
  * Splits the rows into records to add, records that change, and records the file leaves as they are. A column the
- * file does not have keeps the record's value (a new record gets the default: empty text, no number).
+ * file does not have keeps the record's value (a new record gets what an empty cell reads as: the column's `empty`,
+ * else empty text or no number). A record changes when a value differs or it is not yet in the chosen group.
  */
 function classify(
   table: ImportTable,
@@ -609,7 +632,7 @@ function classify(
   lng: Language,
   errors: ImportRowError[],
 ): { toAdd: RowToWrite[]; toChange: RowToWrite[]; unchanged: number } {
-  const defaults: RowValues = Object.fromEntries(table.columns.map((c) => [c.key, isTextual(c) ? '' : null]));
+  const defaults: RowValues = Object.fromEntries(table.columns.map((c) => [c.key, emptyValue(c)]));
   const toAdd: RowToWrite[] = [];
   const toChange: RowToWrite[] = [];
   let unchanged = 0;
@@ -643,7 +666,7 @@ function classify(
     // Once a row is bad the file is refused: what it would have written no longer matters.
     if (errors.length > 0) continue;
     if (!record) toAdd.push({ values: { ...base, ...row.values } });
-    else if (record.groupId !== groupId || table.columns.some((c) => valueOf(c.key) !== record.values[c.key]))
+    else if (!record.groupIds.includes(groupId) || table.columns.some((c) => valueOf(c.key) !== record.values[c.key]))
       toChange.push({ id: record.id, values: { ...base, ...row.values } });
     else unchanged += 1;
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ListExporter } from '../exports/list-export';
 import { UploadService } from '../uploads/upload.service';
 import { WorkbookReader } from '../uploads/workbook-reader.service';
 import { ImportDownloadsController } from './import-downloads.controller';
@@ -15,6 +16,6 @@ export class ImportsModule {}
 /** Templates, exports and error reports, on the console port. */
 @Module({
   controllers: [ImportDownloadsController],
-  providers: [ImportService, WorkbookReader],
+  providers: [ImportService, WorkbookReader, ListExporter],
 })
 export class ImportDownloadsModule {}

@@ -2,7 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { DeviceFamily, DeviceType, NUMBER_BOUNDS, LAMP_NAME_MAX, type Language } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
 import { REGION_AND_BELOW } from '../common/device-selection';
-import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
+import type { ExportQuery } from '../exports/list-export';
+import { byKey, columnOf, deviceGroupOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
 import { regionLabelSql } from '../regions/region-label';
 
 const VALUES = `d.name AS "lampName", d.code AS "clientId", d.region_id AS "regionId", l.gateway_id AS "gatewayId",
@@ -15,7 +16,7 @@ const VALUES = `d.name AS "lampName", d.code AS "clientId", d.region_id AS "regi
 export const LIGHT_IMPORT: ImportTable = {
   kind: 'light',
   mqttFamily: DeviceFamily.Lamp,
-  groupType: DeviceType.SingleLamp,
+  group: deviceGroupOf(DeviceType.SingleLamp),
   codeColumn: 'clientId',
   columns: [
     { key: 'lampName', kind: 'text', required: true, max: LAMP_NAME_MAX, example: 'Shennan Avenue lamp 1' },
@@ -37,7 +38,7 @@ export const LIGHT_IMPORT: ImportTable = {
         WHERE d.type = $1 AND d.code = ANY($2::text[])`,
       [DeviceType.SingleLamp, codes],
     );
-    return new Map(rows.map(({ id, groupId, ...values }) => [values.clientId, { id, groupId, values }]));
+    return byKey(rows, (row) => row.clientId);
   },
 
   async insert(tx: EntityManager, rows: RowToWrite[], groupId: number): Promise<void> {
@@ -76,7 +77,7 @@ export const LIGHT_IMPORT: ImportTable = {
     );
   },
 
-  async exportRows(db: EntityManager, f: Record<string, unknown>, lng: Language): Promise<Record<string, unknown>[]> {
+  exportQuery(f: Record<string, unknown>, lng: Language): ExportQuery {
     const where = new Where()
       .add('d.type = ?', DeviceType.SingleLamp)
       .addIf(f.lampName, `lower(d.name) LIKE ?`, typeof f.lampName === 'string' ? likeContains(f.lampName) : undefined)
@@ -85,16 +86,14 @@ export const LIGHT_IMPORT: ImportTable = {
       .addIf(f.gatewayId, `l.gateway_id = ?`)
       .addIf(f.status, `l.status = ?`)
       .addIf(f.networkStatus, `l.network_status = ?`);
-    return db.query(
-      `SELECT d.name AS "lampName", d.code AS "clientId", ${regionLabelSql('r', lng)} AS "regionId", l.gateway_id AS "gatewayId",
-              l.lamp_control_id AS "lampControlId", l.addr, l.mac, d.longitude, d.latitude, p.code AS "poleCode"
-         FROM device d JOIN lamp l ON l.device_id = d.id
-         LEFT JOIN region r ON r.id = d.region_id
-         LEFT JOIN device p ON p.id = d.pole_id
-         ${where}
-        ORDER BY d.code`,
-      where.params,
-    );
+    return {
+      select: `d.name AS "lampName", d.code AS "clientId", ${regionLabelSql('r', lng)} AS "regionId", l.gateway_id AS "gatewayId",
+               l.lamp_control_id AS "lampControlId", l.addr, l.mac, d.longitude, d.latitude, p.code AS "poleCode"`,
+      from: `device d JOIN lamp l ON l.device_id = d.id LEFT JOIN region r ON r.id = d.region_id LEFT JOIN device p ON p.id = d.pole_id`,
+      where,
+      orderBy: 'd.code',
+      id: 'd.id',
+    };
   },
 };
 

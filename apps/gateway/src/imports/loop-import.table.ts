@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import { DeviceType, GATEWAY_NAME_MAX } from '@sc/contracts';
 import { Where, likeContains } from '../common/sql';
-import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite, type RowValues } from './import-table';
+import type { ExportQuery } from '../exports/list-export';
+import { byKey, columnOf, deviceGroupOf, type ExistingRecord, type ImportTable, type RowToWrite, type RowValues } from './import-table';
 
 const loopKey = (values: RowValues) => `${values.gatewayId ?? ''}:${values.code ?? ''}`;
 
@@ -11,7 +12,7 @@ const loopKey = (values: RowValues) => `${values.gatewayId ?? ''}:${values.code 
  */
 export const LOOP_IMPORT: ImportTable = {
   kind: 'loop',
-  groupType: DeviceType.SingleLamp,
+  group: deviceGroupOf(DeviceType.SingleLamp),
   codeColumn: 'code',
   keyOf: loopKey,
   columns: [
@@ -28,7 +29,7 @@ export const LOOP_IMPORT: ImportTable = {
          FROM lamp_loop l JOIN unnest($1::int[], $2::text[]) AS k(gateway_id, code) ON l.gateway_id = k.gateway_id AND l.code = k.code`,
       [pairs.map(([gateway]) => Number(gateway)), pairs.map(([, ...code]) => code.join(':'))],
     );
-    return new Map(rows.map(({ id, groupId, ...values }) => [loopKey(values), { id, groupId, values }]));
+    return byKey(rows, loopKey);
   },
 
   async insert(tx: EntityManager, rows: RowToWrite[], groupId: number): Promise<void> {
@@ -48,15 +49,16 @@ export const LOOP_IMPORT: ImportTable = {
     );
   },
 
-  async exportRows(db: EntityManager, f: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  exportQuery(f: Record<string, unknown>): ExportQuery {
     const where = new Where()
       .addIf(f.gatewayId, `g.code = ?`)
       .addIf(f.name, `concat_ws(chr(1), lower(l.name), lower(l.code)) LIKE ?`, typeof f.name === 'string' ? likeContains(f.name) : undefined);
-    return db.query(
-      `SELECT g.code AS "gatewayId", l.code, l.name, l.remark FROM lamp_loop l JOIN lamp_gateway g ON g.id = l.gateway_id
-         ${where}
-        ORDER BY g.code, l.code`,
-      where.params,
-    );
+    return {
+      select: `g.code AS "gatewayId", l.code, l.name, l.remark`,
+      from: `lamp_loop l JOIN lamp_gateway g ON g.id = l.gateway_id`,
+      where,
+      orderBy: 'g.code, l.code',
+      id: 'l.id',
+    };
   },
 };

@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import { DeviceFamily, DeviceType, NUMBER_BOUNDS, POLE_NAME_MAX, type Language } from '@sc/contracts';
 import { poleWhere, type PoleFilters } from '../poles/pole-filters';
-import { columnOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
+import type { ExportQuery } from '../exports/list-export';
+import { byKey, columnOf, deviceGroupOf, type ExistingRecord, type ImportTable, type RowToWrite } from './import-table';
 import { regionLabelSql } from '../regions/region-label';
 
 const POLE_KEYS = ['name', 'code', 'regionId', 'longitude', 'latitude', 'address', 'remark'] as const;
@@ -10,7 +11,7 @@ const POLE_KEYS = ['name', 'code', 'regionId', 'longitude', 'latitude', 'address
 export const POLE_IMPORT: ImportTable = {
   kind: 'lamp',
   mqttFamily: DeviceFamily.Pole,
-  groupType: DeviceType.LampPole,
+  group: deviceGroupOf(DeviceType.LampPole),
   codeColumn: 'code',
   columns: [
     { key: 'name', kind: 'text', required: true, max: POLE_NAME_MAX, example: 'Shennan Avenue pole 1' },
@@ -29,7 +30,7 @@ export const POLE_IMPORT: ImportTable = {
         WHERE d.type = $1 AND d.code = ANY($2::text[])`,
       [DeviceType.LampPole, codes],
     );
-    return new Map(rows.map(({ id, groupId, ...values }) => [values.code, { id, groupId, values }]));
+    return byKey(rows, (row) => row.code);
   },
 
   async insert(tx: EntityManager, rows: RowToWrite[], groupId: number): Promise<void> {
@@ -63,14 +64,13 @@ export const POLE_IMPORT: ImportTable = {
     );
   },
 
-  async exportRows(db: EntityManager, f: Record<string, unknown>, lng: Language): Promise<Record<string, unknown>[]> {
-    const where = poleWhere(f as PoleFilters);
-    return db.query(
-      `SELECT d.name, d.code, ${regionLabelSql('r', lng)} AS "regionId", d.longitude, d.latitude, p.address, p.remark
-         FROM device d JOIN lamp_pole p ON p.device_id = d.id LEFT JOIN region r ON r.id = d.region_id
-         ${where}
-        ORDER BY d.code`,
-      where.params,
-    );
+  exportQuery(f: Record<string, unknown>, lng: Language): ExportQuery {
+    return {
+      select: `d.name, d.code, ${regionLabelSql('r', lng)} AS "regionId", d.longitude, d.latitude, p.address, p.remark`,
+      from: `device d JOIN lamp_pole p ON p.device_id = d.id LEFT JOIN region r ON r.id = d.region_id`,
+      where: poleWhere(f as PoleFilters),
+      orderBy: 'd.code',
+      id: 'd.id',
+    };
   },
 };

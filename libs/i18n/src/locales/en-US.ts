@@ -243,6 +243,7 @@ export const enUS = {
     playbackMode: 'Playback mode',
     mediaIds: 'Materials',
     groupIds: 'Groups',
+    playing: 'Playing',
   },
 };
 
@@ -267,6 +268,13 @@ export const enUSAnswers = {
   importPoleUnknown: 'No lamp pole has the code "{{code}}"',
   importGatewayUnknown: 'No gateway has the code "{{code}}"',
   importNotNumber: 'Must be a number',
+  importNotYesNo: 'Use yes or no (or 1 and 0)',
+  importOneDefaultTerminal: 'Only one terminal can be the default: row {{rows}} of this file is the default too',
+  yes: 'Yes',
+  no: 'No',
+  terminalStatusOnline: 'Online',
+  terminalStatusOffline: 'Offline',
+  terminalStatusOccupy: 'Occupied',
   importGroupNotFound: 'The selected device group does not exist',
   importGroupWrongType: 'The selected group is for another kind of device',
   importReportGone: 'This error report is no longer available, please import the file again',

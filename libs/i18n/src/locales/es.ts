@@ -241,6 +241,7 @@ export const es: Catalogue = {
     playbackMode: 'Modo de reproducción',
     mediaIds: 'Materiales',
     groupIds: 'Grupos',
+    playing: 'Reproduce',
   },
 };
 
@@ -260,6 +261,13 @@ export const esAnswers: Answers = {
   importPoleUnknown: 'Ningún poste tiene el código "{{code}}"',
   importGatewayUnknown: 'Ninguna pasarela tiene el código "{{code}}"',
   importNotNumber: 'Debe ser un número',
+  importNotYesNo: 'Use sí o no (o 1 y 0)',
+  importOneDefaultTerminal: 'Solo un terminal puede ser el predeterminado: la fila {{rows}} de este archivo también lo es',
+  yes: 'Sí',
+  no: 'No',
+  terminalStatusOnline: 'En línea',
+  terminalStatusOffline: 'Sin conexión',
+  terminalStatusOccupy: 'Ocupado',
   importGroupNotFound: 'El grupo de dispositivos seleccionado no existe',
   importGroupWrongType: 'El grupo seleccionado es de otro tipo de dispositivo',
   importReportGone: 'Este informe de errores ya no está disponible; importe el archivo de nuevo',

@@ -241,6 +241,7 @@ export const ja: Catalogue = {
     playbackMode: '再生モード',
     mediaIds: '素材',
     groupIds: 'グループ',
+    playing: '再生内容',
   },
 };
 
@@ -260,6 +261,13 @@ export const jaAnswers: Answers = {
   importPoleUnknown: 'コード「{{code}}」の街灯柱はありません',
   importGatewayUnknown: 'コード「{{code}}」のゲートウェイはありません',
   importNotNumber: '数値を入力してください',
+  importNotYesNo: '「はい」か「いいえ」（または 1、0）で入力してください',
+  importOneDefaultTerminal: '既定の端末は 1 台だけです：このファイルの {{rows}} 行目も既定の端末です',
+  yes: 'はい',
+  no: 'いいえ',
+  terminalStatusOnline: 'オンライン',
+  terminalStatusOffline: 'オフライン',
+  terminalStatusOccupy: '使用中',
   importGroupNotFound: '選択したデバイスグループは存在しません',
   importGroupWrongType: '選択したグループは別の種類のデバイス用です',
   importReportGone: 'このエラーレポートは利用できなくなりました。ファイルをもう一度インポートしてください',

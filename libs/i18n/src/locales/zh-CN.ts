@@ -241,6 +241,7 @@ export const zhCN: Catalogue = {
     playbackMode: '播放模式',
     mediaIds: '素材',
     groupIds: '分组',
+    playing: '正在播放',
   },
 };
 
@@ -260,6 +261,13 @@ export const zhCNAnswers: Answers = {
   importPoleUnknown: '没有编码为“{{code}}”的灯杆',
   importGatewayUnknown: '没有编码为“{{code}}”的网关',
   importNotNumber: '必须是数字',
+  importNotYesNo: '请填写“是”或“否”（或 1、0）',
+  importOneDefaultTerminal: '只能有一个默认终端：本文件第 {{rows}} 行也是默认终端',
+  yes: '是',
+  no: '否',
+  terminalStatusOnline: '在线',
+  terminalStatusOffline: '离线',
+  terminalStatusOccupy: '占用',
   importGroupNotFound: '所选设备分组不存在',
   importGroupWrongType: '所选分组属于其他类型的设备',
   importReportGone: '该错误报告已失效，请重新导入文件',

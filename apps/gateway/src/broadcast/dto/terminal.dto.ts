@@ -17,6 +17,7 @@ import {
   type TerminalSelection,
   type TerminalVolumeRequest,
 } from '@sc/contracts';
+import type { TerminalFilters } from '../terminal-filters';
 import { BoolField, DateField, EnumField, IdArrayField, IdQueryDto, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 /** One command may name this many terminals; a larger set is addressed by region. */
@@ -68,7 +69,8 @@ export class TerminalAddOrEditDto implements TerminalAddOrEditRequest {
   poleId?: number | null;
 }
 
-class TerminalFilters {
+/** The terminal list's filters (the page's, and GET /api/broadcast/terminalExport's). */
+export class TerminalFiltersDto implements TerminalFilters {
   @TextField({ max: TERMINAL_NAME_MAX, required: false, description: 'Part of the terminal name or ID, any case' })
   terminalName?: string;
 
@@ -79,7 +81,7 @@ class TerminalFilters {
   status?: TerminalStatus;
 }
 
-export class TerminalPageDto extends IntersectionType(PageDto, TerminalFilters) implements TerminalPageQuery {}
+export class TerminalPageDto extends IntersectionType(PageDto, TerminalFiltersDto) implements TerminalPageQuery {}
 
 /** One command may name this many groups. */
 export const TERMINAL_COMMAND_MAX_GROUPS = 100;

@@ -1,6 +1,7 @@
 import { Suspense, lazy } from 'react';
 import { Button, Grid, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, DeviceFamily, TerminalStatus, type TerminalRow } from '@sc/contracts';
@@ -15,8 +16,9 @@ import { RenewMqttAction } from '@/components/renew-mqtt-action';
 import { useButton } from '@/auth/session-store';
 import { paging } from '@/navigation/search-params';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
+import { LazyExportButton, LazyImportButton } from '@/features/imports/lazy-buttons';
 import { NetworkBadge } from '@/features/lighting/lamp-badges';
-import { useDeleteTerminal, useLiveTerminals, useTerminalPage } from './api';
+import { terminalKeys, useDeleteTerminal, useLiveTerminals, useTerminalPage } from './api';
 import { PlayingCell, TerminalStatusBadge } from './terminal-badges';
 import { describeTerminalDispatch } from './terminal-dispatch';
 
@@ -86,6 +88,7 @@ export function TerminalManagePage() {
   const { pageNum, pageSize } = paging(search);
   const terminals = useTerminalPage({ terminalName: search.terminalName, regionId: search.regionId, status: search.status, pageNum, pageSize });
   const remove = useDeleteTerminal();
+  const queryClient = useQueryClient();
   const canAdd = useButton(ButtonPermission.Add);
   const canEdit = useButton(ButtonPermission.Edit);
   const canDelete = useButton(ButtonPermission.Delete);
@@ -108,11 +111,24 @@ export function TerminalManagePage() {
     <PagePanel
       title={t('common:route.terminalManagement')}
       actions={
-        canAdd && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => edit(null)} data-testid="terminal-add">
-            {t('broadcast:list.add')}
-          </Button>
-        )
+        <>
+          {canAdd && (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => edit(null)} data-testid="terminal-add">
+              {t('broadcast:list.add')}
+            </Button>
+          )}
+          <Suspense fallback={null}>
+            <LazyImportButton
+              kind="terminal"
+              onImported={() => {
+                // New terminals, and the groups they joined (their module loads only then: the page does not carry it).
+                void queryClient.invalidateQueries({ queryKey: terminalKeys.all });
+                void import('./groups-api').then(({ broadcastGroupKeys }) => queryClient.invalidateQueries({ queryKey: broadcastGroupKeys.all }));
+              }}
+            />
+            <LazyExportButton kind="terminal" search={search} />
+          </Suspense>
+        </>
       }
     >
       <Grid gap="lg">

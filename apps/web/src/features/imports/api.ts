@@ -4,6 +4,7 @@ import {
   IMPORT_FILE_NAMES,
   IMPORT_GROUP_FIELD,
   UPLOAD_FIELD,
+  type BroadcastGroupOption,
   type DeviceGroupOption,
   type ImportKind,
   type ImportRejection,
@@ -13,8 +14,17 @@ import {
 import { ApiError, get, request, type QueryValue } from '@/api/request';
 import { downloadFile } from '@/api/download';
 
-/** Where each kind's calls live: single lamps, gateways and loops under /light, poles under /lamp (spec section 7). */
-const MODULE: Record<ImportKind, 'light' | 'lamp'> = { light: 'light', gateway: 'light', loop: 'light', lamp: 'lamp' };
+/**
+ * Where each kind's calls live: single lamps, gateways and loops under /light, poles under /lamp (spec section 7),
+ * broadcast terminals under /broadcast.
+ */
+const MODULE: Record<ImportKind, 'light' | 'lamp' | 'broadcast'> = {
+  light: 'light',
+  gateway: 'light',
+  loop: 'light',
+  lamp: 'lamp',
+  terminal: 'broadcast',
+};
 
 export const importPath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Import`;
 export const templatePath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Template`;
@@ -30,14 +40,25 @@ export function useUploadBase(): string | undefined {
   return target.data ? `${window.location.protocol}//${window.location.hostname}:${target.data.port}` : undefined;
 }
 
-/** The device groups a kind's records can be imported into. */
+const lampGroups = (signal: AbortSignal) => get<DeviceGroupOption[]>('/light/groupList', { type: 1 }, { signal });
+
+/**
+ * The groups a kind's records can be imported into: device groups of single lamps (lamps, and the gateways and loops
+ * that serve them) or of poles; broadcast groups for terminals (an empty one too: it is where new terminals go).
+ */
+const GROUP_OPTIONS: Record<ImportKind, (signal: AbortSignal) => Promise<DeviceGroupOption[]>> = {
+  light: lampGroups,
+  gateway: lampGroups,
+  loop: lampGroups,
+  lamp: (signal) => get<DeviceGroupOption[]>('/lamp/poleGroups', undefined, { signal }),
+  terminal: async (signal) =>
+    (await get<BroadcastGroupOption[]>('/broadcast/groupOptions', undefined, { signal })).map((g) => ({ id: g.id, name: g.groupName })),
+};
+
 export function useImportGroups(kind: ImportKind) {
   return useQuery({
     queryKey: ['imports', 'groups', kind],
-    queryFn: ({ signal }) =>
-      kind === 'lamp'
-        ? get<DeviceGroupOption[]>('/lamp/poleGroups', undefined, { signal })
-        : get<DeviceGroupOption[]>('/light/groupList', { type: 1 }, { signal }),
+    queryFn: ({ signal }) => GROUP_OPTIONS[kind](signal),
     staleTime: 30_000,
   });
 }
@@ -65,5 +86,22 @@ export async function importFile(base: string, kind: ImportKind, file: File, gro
 export const downloadTemplate = (kind: ImportKind) => downloadFile(templatePath(kind), `${IMPORT_FILE_NAMES[kind].name}-template`, 'xlsx');
 export const downloadReport = (id: string) => downloadFile('/imports/report', 'import-errors', 'xlsx', { id });
 export const downloadCredentials = (id: string) => downloadFile('/imports/credentials', 'mqtt-logins', 'xlsx', { id });
-export const downloadExport = (kind: ImportKind, filters: Record<string, QueryValue>) =>
-  downloadFile(exportPath(kind), IMPORT_FILE_NAMES[kind].plural, 'xlsx', filters);
+/** The filters of each list's export (the server's export DTOs): a page passes its search, and these are sent. */
+const EXPORT_FILTERS: Record<ImportKind, readonly string[]> = {
+  light: ['lampName', 'regionId', 'status', 'networkStatus', 'groupId', 'gatewayId'],
+  gateway: ['name', 'regionId', 'networkStatus'],
+  loop: ['gatewayId', 'name'],
+  lamp: ['name', 'regionId', 'groupId'],
+  terminal: ['terminalName', 'regionId', 'status'],
+};
+
+/** Downloads a list as filtered on screen: `search` is the page's search (its paging and other keys are left out). */
+export function downloadExport(kind: ImportKind, search: object): Promise<void> {
+  const values = search as Record<string, unknown>;
+  const filters: Record<string, QueryValue> = {};
+  for (const key of EXPORT_FILTERS[kind]) {
+    const value = values[key];
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') filters[key] = value;
+  }
+  return downloadFile(exportPath(kind), IMPORT_FILE_NAMES[kind].plural, 'xlsx', filters);
+}

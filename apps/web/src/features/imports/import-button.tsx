@@ -4,7 +4,6 @@ import { IconFileExport, IconFileImport } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, type ImportKind } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
-import type { QueryValue } from '@/api/request';
 import { downloadExport } from './api';
 
 // The dialog loads when someone first opens it.
@@ -39,8 +38,8 @@ export function ImportButton({ kind, onImported }: { kind: ImportKind; onImporte
   );
 }
 
-/** Downloads the list as it is filtered on screen, with the import's columns. */
-export function ExportButton({ kind, filters }: { kind: ImportKind; filters: Record<string, QueryValue> }) {
+/** Downloads the list as it is filtered on screen (`search`: the page's search), with the import's columns. */
+export function ExportButton({ kind, search }: { kind: ImportKind; search: object }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   return (
@@ -50,7 +49,7 @@ export function ExportButton({ kind, filters }: { kind: ImportKind; filters: Rec
       loading={busy}
       onClick={() => {
         setBusy(true);
-        void downloadExport(kind, filters)
+        void downloadExport(kind, search)
           .catch(() => undefined)
           .finally(() => setBusy(false));
       }}

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
 import { Suspense } from 'react';
-import { LazyImportSlot } from './lazy-import-slot';
+import { LazyImportButton } from '@/features/imports/lazy-buttons';
 
 /** Add, Refresh and Import data above an equipment list, each shown only to callers with its button. */
 export function EquipmentToolbar({
@@ -35,7 +35,7 @@ export function EquipmentToolbar({
         </Button>
       )}
       <Suspense fallback={null}>
-        <LazyImportSlot kind={kind} onImported={onRefresh} />
+        <LazyImportButton kind={kind} onImported={onRefresh} />
       </Suspense>
     </Group>
   );

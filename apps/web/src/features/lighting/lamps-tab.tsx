@@ -22,7 +22,7 @@ import { LampFilters } from './lamp-filters';
 import type { EquipmentSearch, LampSearch } from './search';
 import { useRegionLabel } from '@/features/region/area-tree';
 import { loadNamespaces } from '@/i18n';
-import { LazyImportSlot } from './lazy-import-slot';
+import { LazyExportButton, LazyImportButton } from '@/features/imports/lazy-buttons';
 
 // Dialogs and the drawers load when someone first opens one (the dispatch drawer with the first command).
 const DispatchDrawer = lazy(() => loadNamespaces(['dispatch']).then(() => import('@/features/dispatch/dispatch-drawer')));
@@ -222,7 +222,8 @@ export function LampsTab({
           </Button>
         )}
         <Suspense fallback={null}>
-          <LazyImportSlot kind="lamp" onImported={refresh} />
+          <LazyImportButton kind="light" onImported={refresh} />
+          <LazyExportButton kind="light" search={search} />
         </Suspense>
         {can.sync && (
           <Button variant="light" onClick={send('sync')} data-testid="lamp-sync">

@@ -114,7 +114,7 @@ export function PoleManagePage() {
       actions={
         <>
           {isAdmin && <ImportButton kind="lamp" onImported={() => void queryClient.invalidateQueries({ queryKey: poleKeys.all })} />}
-          <ExportButton kind="lamp" filters={{ name: search.name, regionId: search.regionId, groupId: search.groupId }} />
+          <ExportButton kind="lamp" search={search} />
           {canAdd && (
             <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ opened: true, pole: null, used: true })} data-testid="pole-add">
               {t('poles:list.add')}

@@ -7,6 +7,7 @@ export const imports = {
     gateway: 'Import gateways',
     loop: 'Import loops',
     lamp: 'Import lamp poles',
+    terminal: 'Import broadcast terminals',
   },
   file: 'File',
   filePlaceholder: 'Choose an xlsx or xls file',

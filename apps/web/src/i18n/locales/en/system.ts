@@ -145,6 +145,7 @@ export const system = {
       importLoops: 'Import lamp loops',
       importPoles: 'Import lamp poles',
       importLamps: 'Import lamps',
+      importTerminals: 'Import broadcast terminals',
       mountOnPole: 'Mount devices on a lamp pole',
       moveToGroup: 'Move devices to another group',
       moveToGateway: 'Move lamps to another gateway',

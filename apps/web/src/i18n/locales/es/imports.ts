@@ -9,6 +9,7 @@ export const imports: Shape<typeof en> = {
     gateway: 'Importar pasarelas',
     loop: 'Importar circuitos',
     lamp: 'Importar postes',
+    terminal: 'Importar terminales de difusión',
   },
   file: 'Archivo',
   filePlaceholder: 'Elija un archivo xlsx o xls',

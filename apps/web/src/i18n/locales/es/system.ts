@@ -147,6 +147,7 @@ export const system: Shape<typeof en> = {
       importLoops: 'Importar circuitos de farolas',
       importPoles: 'Importar postes',
       importLamps: 'Importar farolas',
+      importTerminals: 'Importar terminales de difusión',
       mountOnPole: 'Montar dispositivos en un poste',
       moveToGroup: 'Mover dispositivos a otro grupo',
       moveToGateway: 'Mover farolas a otra pasarela',

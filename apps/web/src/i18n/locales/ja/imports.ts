@@ -9,6 +9,7 @@ export const imports: Shape<typeof en> = {
     gateway: 'ゲートウェイのインポート',
     loop: '回路のインポート',
     lamp: '街灯柱のインポート',
+    terminal: '放送端末のインポート',
   },
   file: 'ファイル',
   filePlaceholder: 'xlsx または xls ファイルを選択',

@@ -147,6 +147,7 @@ export const system: Shape<typeof en> = {
       importLoops: '街灯回路をインポート',
       importPoles: '灯柱をインポート',
       importLamps: '街灯をインポート',
+      importTerminals: '放送端末をインポート',
       mountOnPole: '灯柱にデバイスを取り付け',
       moveToGroup: 'デバイスを別のグループへ移動',
       moveToGateway: '街灯を別のゲートウェイへ移動',

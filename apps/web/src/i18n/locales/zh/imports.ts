@@ -9,6 +9,7 @@ export const imports: Shape<typeof en> = {
     gateway: '导入网关',
     loop: '导入回路',
     lamp: '导入灯杆',
+    terminal: '导入广播终端',
   },
   file: '文件',
   filePlaceholder: '选择 xlsx 或 xls 文件',

@@ -147,6 +147,7 @@ export const system: Shape<typeof en> = {
       importLoops: '导入路灯回路',
       importPoles: '导入灯杆',
       importLamps: '导入路灯',
+      importTerminals: '导入广播终端',
       mountOnPole: '在灯杆上挂载设备',
       moveToGroup: '移动设备到其他分组',
       moveToGateway: '移动路灯到其他网关',
