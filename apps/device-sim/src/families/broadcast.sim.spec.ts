@@ -13,7 +13,7 @@ import {
   type TerminalTaskParams,
 } from '@sc/contracts';
 import type { DeviceContext } from '../kit';
-import { broadcastFamily } from './broadcast.sim';
+import { broadcastFamily, slots } from './broadcast.sim';
 
 const later = '2099-01-01T00:00:00.000Z';
 const validState = addFormats(new Ajv({ strict: false }), ['date-time']).compile(TERMINAL_STATE_SCHEMA);
@@ -78,6 +78,42 @@ describe('simulated broadcast terminal', () => {
     expect(validState(busy.report(terminal, { code: 'BC-2', gatewayId: '' }))).toBe(true);
     const quiet = family.initial({ code: 'BC-3' }, { random: () => 0, clock: () => now });
     expect(family.tick!(quiet, { random: () => 0, clock: () => now })).toBe(false);
+  });
+
+  it('starts and ends a programme or a call of its own at each turn of its activity, and leaves its tasks alone', () => {
+    const terminal = family.initial({ code: 'BC-4' }, context);
+    expect(family.act!(terminal, context)).toBe(true);
+    expect(report(terminal)).toMatchObject({ playing: { since: new Date(now).toISOString(), paused: false } });
+    expect(report(terminal).occupancy).not.toBe(TerminalOccupancy.Idle);
+    expect(validState(report(terminal))).toBe(true);
+    // Until its next turn, however long: no duration.
+    now += 3_600_000;
+    expect(family.tick!(terminal, context)).toBe(false);
+    expect(family.act!(terminal, context)).toBe(true);
+    expect(report(terminal)).toMatchObject({ occupancy: TerminalOccupancy.Idle, playing: null });
+    terminal.fromProgramme = true;
+    expect(family.act!(terminal, context)).toBe(false);
+  });
+
+  it('runs at most the given number of downloads at once, in order', async () => {
+    const slot = slots(2);
+    let running = 0;
+    let most = 0;
+    const order: number[] = [];
+    const work = (i: number) => async () => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running--;
+      order.push(i);
+      return i;
+    };
+    expect(await Promise.all([1, 2, 3, 4, 5].map((i) => slot(work(i))))).toEqual([1, 2, 3, 4, 5]);
+    expect(most).toBe(2);
+    expect(order).toEqual([1, 2, 3, 4, 5]);
+    await expect(slot(() => Promise.reject(new Error('gone')))).rejects.toThrow('gone');
+    // A failure gives its slot back.
+    expect(await slot(async () => 'next')).toBe('next');
   });
 
   describe('tasks', () => {

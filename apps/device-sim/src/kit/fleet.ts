@@ -39,6 +39,11 @@ export interface SimulationOptions {
   telemetryIntervalMs?: number;
   /** Default 1, so an intake benchmark can account for every reading. */
   telemetryQos?: 0 | 1;
+  /**
+   * Changes the devices make by themselves, per second over the whole fleet (the family's `act`: terminals start and
+   * end programmes), the online devices taking turns, spread over 20 ms slots. Default 0: none.
+   */
+  activityPerSecond?: number;
   /** Heartbeat period of the devices and their gateways; default each family's declared heartbeat (heartbeatSeconds). */
   heartbeatMs?: number;
   /**
@@ -96,6 +101,8 @@ export interface FleetStats {
   statesSent: number;
   telemetrySent: number;
   eventsSent: number;
+  /** States reported after a change of the device's own (SimulationOptions.activityPerSecond), taken by the broker. */
+  changesSent: number;
   publishErrors: number;
 }
 
@@ -217,6 +224,7 @@ function zeroStats(): FleetStats {
     statesSent: 0,
     telemetrySent: 0,
     eventsSent: 0,
+    changesSent: 0,
     publishErrors: 0,
   };
 }
@@ -256,6 +264,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
   private telemetryTimer?: NodeJS.Timeout;
   private readonly heartbeatTimers: NodeJS.Timeout[] = [];
   private scheduleTimer?: NodeJS.Timeout;
+  private activityTimer?: NodeJS.Timeout;
   private listener?: MqttClient;
   private readonly clock: SimClock;
   private readonly reader: CommandReader<C>;
@@ -365,6 +374,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     const telemetry = this.family.telemetry ? interval : 0;
     if (telemetry > 0) this.startTelemetry(telemetry);
     this.startHeartbeats(telemetry);
+    this.startActivity(this.options.activityPerSecond ?? 0);
     await this.listen();
     if (this.family.tick) this.scheduleTimer = setInterval(() => void this.tick(), this.options.scheduleTickMs ?? 1000);
     this.logger.info(
@@ -453,6 +463,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     clearInterval(this.telemetryTimer);
     for (const timer of this.heartbeatTimers) clearInterval(timer);
     clearInterval(this.scheduleTimer);
+    clearInterval(this.activityTimer);
     await this.listener?.endAsync().catch(() => undefined);
     for (const timer of this.pending) clearTimeout(timer);
     this.pending.clear();
@@ -461,7 +472,10 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     // A clean DISCONNECT: the broker discards the Wills, so the retained states say what the devices last reported.
     await Promise.all(clients.map((c) => c.endAsync(!c.connected).catch(() => undefined)));
     if (this.granted) await this.access?.remove(this.fragment).catch(() => undefined);
-    this.logger.info({ family: this.family.declaration.family, ...this.counters }, 'device-sim fleet stopped');
+    // How many devices applied how many commands: a benchmark checks that each applied each command once.
+    const appliedPerDevice: Record<number, number> = {};
+    for (const device of this.devices.values()) appliedPerDevice[device.applied] = (appliedPerDevice[device.applied] ?? 0) + 1;
+    this.logger.info({ family: this.family.declaration.family, ...this.counters, appliedPerDevice }, 'device-sim fleet stopped');
   }
 
   /** The seed as the family gets it: a stored schedule only if the device would take it as a `schedule` command. */
@@ -737,9 +751,10 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     this.pending.add(timer);
   }
 
-  private publishState(device: SimDevice<State>): Promise<void> {
+  /** Publishes the device's retained state; `why` also counts it (a change of its own). */
+  private publishState(device: SimDevice<State>, why?: 'changesSent'): Promise<void> {
     const state = this.family.report(device.state, device);
-    return this.publish(device.link, device.topic(MqttChannel.State), JSON.stringify(state), 1, true, 'statesSent');
+    return this.publish(device.link, device.topic(MqttChannel.State), JSON.stringify(state), 1, true, 'statesSent', why);
   }
 
   private async setFault(code: string, fault: FaultCode, active: boolean): Promise<void> {
@@ -786,6 +801,32 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     );
   }
 
+  /**
+   * The devices' own changes (the family's `act`), `perSecond` over the fleet: every 20 ms slot asks as many online
+   * devices as the time since the last slot owes, in turn, so each device changes at most once per round of the fleet
+   * and a late timer catches up (at most one second's worth at once).
+   */
+  private startActivity(perSecond: number): void {
+    const act = this.family.act;
+    if (!act || perSecond <= 0) return;
+    const devices = [...this.devices.values()];
+    let next = 0;
+    let owed = 0;
+    let last = performance.now();
+    this.activityTimer = setInterval(() => {
+      const now = performance.now();
+      owed = Math.min(owed + (perSecond * (now - last)) / 1000, Math.max(1, perSecond));
+      last = now;
+      for (let asked = 0; owed >= 1 && asked < devices.length; asked++) {
+        const device = devices[next];
+        next = (next + 1) % devices.length;
+        if (!device.online) continue;
+        owed--;
+        if (act(device.state, this.context)) void this.publishState(device, 'changesSent');
+      }
+    }, TELEMETRY_SLOT_MS);
+  }
+
   /** Never rejects: a failed publish is counted and logged, and the simulation goes on. */
   private publish(
     client: MqttClient | undefined,
@@ -794,11 +835,13 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     qos: 0 | 1,
     retain: boolean,
     counter?: keyof FleetStats,
+    also?: keyof FleetStats,
   ): Promise<void> {
     if (!client) return Promise.resolve();
     return client.publishAsync(topic, body, { qos, retain }).then(
       () => {
         if (counter) this.counters[counter]++;
+        if (also) this.counters[also]++;
       },
       (err: Error) => {
         this.counters.publishErrors++;
