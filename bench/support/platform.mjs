@@ -1,6 +1,7 @@
-// Shared by the lighting benchmarks: a database of their own, the built gateway, lighting worker and device simulator as
-// separate processes on loopback, CPU and memory read from /proc, and clean-up of everything they made (database,
-// Redis keys, retained MQTT messages). Plain Node; only loopback addresses are ever contacted.
+// Shared by the device benchmarks: a database of their own, the built gateway, the worker of the family measured (lamps:
+// worker-lighting; broadcast terminals: worker-broadcast) and the device simulator as separate processes on loopback,
+// CPU and memory read from /proc, and clean-up of everything they made (database, Redis keys, retained MQTT messages,
+// upload directory). Plain Node; only loopback addresses are ever contacted.
 import Redis from 'ioredis';
 import pg from 'pg';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -17,8 +18,40 @@ import { GATEWAY_NODE_FLAGS } from '../../scripts/lib.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const GATEWAY = join(ROOT, 'dist/apps/gateway/main.js');
-export const WORKER = join(ROOT, 'dist/apps/worker-lighting/main.js');
 export const DEVICE_SIM = join(ROOT, 'dist/apps/device-sim/main.js');
+
+/**
+ * The device families a benchmark platform can be of: their registry rows (device type, the family's own table, from
+ * a CTE `d` of the inserted devices' ids), the worker that serves them, and the simulator's arguments for `count` of
+ * them with this run's codes.
+ */
+export const FAMILIES = {
+  lamp: {
+    noun: 'lamp',
+    deviceType: 1,
+    worker: 'worker-lighting',
+    rows: `INSERT INTO lamp (device_id) SELECT id FROM d`,
+    // One MQTT connection per simulated gateway (50 lamps by default).
+    fleetArgs: (count, prefix) => ['--count', String(count), '--prefix', prefix, '--multiplexed'],
+    gatewayEnv: () => ({}),
+  },
+  broadcast: {
+    noun: 'terminal',
+    deviceType: 3,
+    worker: 'worker-broadcast',
+    // A terminal's IP address is required; these are made up from its id (10.x.y.z), none is ever contacted.
+    rows: `INSERT INTO broadcast_terminal (device_id, terminal_ip)
+           SELECT id, '10.' || (id / 65536 % 256) || '.' || (id / 256 % 256) || '.' || (id % 256) FROM d`,
+    // Terminals hang off no gateway: each has an MQTT connection of its own, as on the street.
+    fleetArgs: (count, prefix) => ['--family', 'broadcast', '--count', String(count), '--prefix', prefix],
+    // Terminals download their media from the links the gateway signs: under the address it listens on.
+    gatewayEnv: (baseUrl) => ({ MEDIA_LINK_BASE_URL: baseUrl }),
+  },
+};
+
+export const workerPath = (family) => join(ROOT, `dist/apps/${FAMILIES[family].worker}/main.js`);
+/** The lighting worker (the lamp benchmarks' worker). */
+export const WORKER = workerPath('lamp');
 export const PASSWORD = 'SmartCity@2026';
 
 const env = process.env;
@@ -49,10 +82,12 @@ export function assertLoopback(url, what) {
     fail(`${what} must be on this machine (loopback), not ${host}.`);
 }
 
-export function checkPrerequisites() {
-  for (const file of [GATEWAY, WORKER, DEVICE_SIM]) {
+export function checkPrerequisites(family = 'lamp') {
+  for (const file of [GATEWAY, workerPath(family), DEVICE_SIM]) {
     if (!existsSync(file))
-      fail(`${file} is missing: build first with\n\n  npx nest build gateway && npx nest build worker-lighting && npx nest build device-sim`);
+      fail(
+        `${file} is missing: build first with\n\n  npx nest build gateway && npx nest build ${FAMILIES[family].worker} && npx nest build device-sim`,
+      );
   }
   assertLoopback(services.serverUrl, 'PostgreSQL');
   assertLoopback(services.redisUrl, 'Redis');
@@ -192,15 +227,20 @@ export async function ambientLoad(ms = 2000) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The platform: a database, the gateway, the lighting worker, the simulated fleet.
+// The platform: a database, the gateway, the family's worker, the simulated fleet.
 
-/** Everything one benchmark run owns; `cleanup()` removes all of it, also after a failure or Ctrl-C. */
+/**
+ * Everything one benchmark run owns; `cleanup()` removes all of it, also after a failure or Ctrl-C. A platform is of
+ * one device family (FAMILIES; lamps unless `family` says otherwise): its devices, its worker and its simulated fleet.
+ */
 export class BenchPlatform {
-  constructor(label) {
+  constructor(label, { family = 'lamp' } = {}) {
+    if (!FAMILIES[family]) throw new Error(`no benchmark family ${family}: ${Object.keys(FAMILIES).join(', ')}`);
+    this.family = family;
     const tag = randomBytes(3).toString('hex');
     this.dbName = `sc_bench_${label}_${tag}`;
     this.redisPrefix = `bench:${label}:${tag}:`;
-    /** Lamp codes of this run: `${codePrefix}00001`, … as the simulator generates them. */
+    /** Device codes of this run: `${codePrefix}00001`, … as the simulator generates them. */
     this.codePrefix = `B${tag.toUpperCase()}-`;
     this.intakeGroup = `bench-${label}-${tag}`;
     this.children = new Map();
@@ -242,23 +282,33 @@ export class BenchPlatform {
     for (const command of ['migrate', 'seed-demo']) await this.runToEnd('gateway', [GATEWAY, command]);
   }
 
-  /** `count` lamps (device type 1 + lamp row) with the simulator's codes, in one region of their own; returns the region id. */
-  async addLamps(count) {
+  /**
+   * `count` devices of the platform's family (registry row + the family's row) with the simulator's codes, in one
+   * region of their own; returns the region id.
+   */
+  async addDevices(count) {
+    const family = FAMILIES[this.family];
     return withClient(this.databaseUrl, async (c) => {
-      // Only this run's lamps are known: the demo lamps' codes may be spoken for by another simulator on the broker.
-      await c.query(`DELETE FROM device WHERE type = 1`);
+      // Only this run's devices of the family are known: the demo's codes may be spoken for by another simulator on the broker.
+      await c.query(`DELETE FROM device WHERE type = $1`, [family.deviceType]);
       const {
         rows: [region],
       } = await c.query(`INSERT INTO region (region_name, remark) VALUES ($1, 'benchmark') RETURNING id`, [`Bench ${this.codePrefix}`]);
       await c.query(
         `WITH d AS (INSERT INTO device (type, code, name, region_id)
-                    SELECT 1, $1 || lpad(g::text, greatest(5, length(g::text)), '0'), 'bench lamp ' || g, $3 FROM generate_series(1, $2::int) g RETURNING id)
-         INSERT INTO lamp (device_id) SELECT id FROM d`,
-        [this.codePrefix, count, region.id],
+                    SELECT $4, $1 || lpad(g::text, greatest(5, length(g::text)), '0'), $5 || g, $3 FROM generate_series(1, $2::int) g RETURNING id)
+         ${family.rows}`,
+        [this.codePrefix, count, region.id, family.deviceType, `bench ${family.noun} `],
       );
       await c.query(`ANALYZE`);
       return region.id;
     });
+  }
+
+  /** `count` lamps with the simulator's codes in a region of their own (a lamp platform's devices); returns the region id. */
+  addLamps(count) {
+    if (this.family !== 'lamp') throw new Error(`addLamps on a ${this.family} platform: use addDevices`);
+    return this.addDevices(count);
   }
 
   runToEnd(name, args, extraEnv = {}) {
@@ -313,6 +363,7 @@ export class BenchPlatform {
       UPLOAD_PORT: String(uploadPort),
       UPLOAD_DIR: this.uploadDir,
       WEB_DIST: join(this.uploadDir, 'no-web'),
+      ...FAMILIES[this.family].gatewayEnv(this.baseUrl),
     });
     await this.waitFor('gateway', child, async () => (await fetch(`${this.baseUrl}/api/health`)).ok);
     const login = await this.post('/api/user/login', { username: 'admin', password: PASSWORD });
@@ -324,7 +375,7 @@ export class BenchPlatform {
   async startWorker(extraEnv = {}) {
     const healthPort = await freePort();
     this.workerHealthUrl = `http://127.0.0.1:${healthPort}/health`;
-    const child = this.spawn('worker', [WORKER], { WORKER_HEALTH_PORT: String(healthPort), ...extraEnv });
+    const child = this.spawn('worker', [workerPath(this.family)], { WORKER_HEALTH_PORT: String(healthPort), ...extraEnv });
     await this.waitFor('worker', child, async () => (await fetch(this.workerHealthUrl)).ok);
     return child;
   }
@@ -345,16 +396,15 @@ export class BenchPlatform {
     }
   }
 
-  /** The simulator CLI for `count` lamps with this run's codes; resolves once it logged that the fleet is connected. */
-  async startFleet(count, args = []) {
-    const child = this.spawn(
-      'fleet',
-      [DEVICE_SIM, '--count', String(count), '--prefix', this.codePrefix, '--multiplexed', '--clear-retained', ...args],
-      {
-        LOG_LEVEL: 'info',
-      },
-    );
-    await this.waitFor('fleet', child, async () => this.output('fleet').includes('device-sim fleet connected'), 120_000);
+  /**
+   * The simulator CLI for `count` devices of the platform's family with this run's codes; resolves once it logged
+   * that the fleet is connected (within `timeoutMs`).
+   */
+  async startFleet(count, args = [], { timeoutMs = 120_000 } = {}) {
+    const child = this.spawn('fleet', [DEVICE_SIM, ...FAMILIES[this.family].fleetArgs(count, this.codePrefix), '--clear-retained', ...args], {
+      LOG_LEVEL: 'info',
+    });
+    await this.waitFor('fleet', child, async () => this.output('fleet').includes('device-sim fleet connected'), timeoutMs);
     return child;
   }
 
