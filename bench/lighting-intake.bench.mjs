@@ -31,6 +31,7 @@ import {
   checkPrerequisites,
   cpuBetween,
   cpuSnapshot,
+  finish,
   fmt,
   log,
   percentile,
@@ -335,19 +336,10 @@ async function main() {
     if (lost !== 0) missed.push(`${fmt(lost)} message(s) sent by the devices were neither stored nor dropped by the broker`);
     if (c.writeErrors > 0) missed.push(`${c.writeErrors} message(s) not written`);
     if (!(lat.p99 < settings.targetP99Ms)) missed.push(`push latency p99 ${lat.p99} ms is not under ${settings.targetP99Ms} ms`);
-    for (const name of ['gateway', 'worker'])
-      if (platform.errors(name).length) missed.push(`the ${name} logged ${platform.errors(name).length} error(s): ${platform.errors(name)[0]}`);
-    log('');
-    if (missed.length) log(`TARGETS MISSED: ${missed.join('; ')}`);
-    else log(`Targets met: every message accounted for, push latency p99 < ${settings.targetP99Ms} ms`);
-    process.exitCode = missed.length ? 1 : 0;
+    platform.checkErrors(missed);
+    finish(missed, `Targets met: every message accounted for, push latency p99 < ${settings.targetP99Ms} ms`);
   } catch (err) {
-    process.stderr.write(`\nBenchmark failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    for (const name of ['gateway', 'worker', 'fleet']) {
-      const out = platform.output(name);
-      if (out) process.stderr.write(`\n${name} output (last lines):\n${out.split('\n').slice(-15).join('\n')}\n`);
-    }
-    process.exitCode = 2;
+    platform.reportFailure(err);
   } finally {
     socket?.close();
     await probe?.client.endAsync().catch(() => undefined);

@@ -29,6 +29,7 @@ export const FAMILIES = {
   lamp: {
     noun: 'lamp',
     deviceType: 1,
+    table: 'lamp',
     worker: 'worker-lighting',
     rows: `INSERT INTO lamp (device_id) SELECT id FROM d`,
     // One MQTT connection per simulated gateway (50 lamps by default).
@@ -38,6 +39,7 @@ export const FAMILIES = {
   broadcast: {
     noun: 'terminal',
     deviceType: 3,
+    table: 'broadcast_terminal',
     worker: 'worker-broadcast',
     // A terminal's IP address is required; these are made up from its id (10.x.y.z), none is ever contacted.
     rows: `INSERT INTO broadcast_terminal (device_id, terminal_ip)
@@ -311,6 +313,33 @@ export class BenchPlatform {
     return this.addDevices(count);
   }
 
+  /**
+   * Waits until every device of this run is online in the database, or until the count has not moved for 3 s: a
+   * broker that drops part of the start-up burst (Mosquitto's max_queued_messages) leaves some devices unreported,
+   * which the run says. Answers how many are online.
+   */
+  async waitOnline(count, timeoutMs = 60_000) {
+    const deadline = Date.now() + timeoutMs;
+    let online = -1;
+    let since = Date.now();
+    while (Date.now() < deadline) {
+      const now = await withClient(this.databaseUrl, async (c) => {
+        // The table name comes from FAMILIES, never from input.
+        const { rows } = await c.query(
+          `SELECT count(*)::int AS n FROM ${FAMILIES[this.family].table} t JOIN device d ON d.id = t.device_id
+            WHERE d.code LIKE $1 AND t.network_status = 1`,
+          [`${this.codePrefix}%`],
+        );
+        return rows[0].n;
+      });
+      if (now >= count) return now;
+      if (now !== online) [online, since] = [now, Date.now()];
+      else if (Date.now() - since > 3000) return online;
+      await sleep(250);
+    }
+    return online;
+  }
+
   runToEnd(name, args, extraEnv = {}) {
     return new Promise((ok, ko) => {
       const child = spawn(process.execPath, args, { cwd: ROOT, env: this.serviceEnv(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -343,6 +372,28 @@ export class BenchPlatform {
 
   output(name) {
     return this.outputs.get(name) ?? '';
+  }
+
+  /** A run that could not go on: why, and the last lines of every service it started; exit code 2. */
+  reportFailure(err) {
+    process.stderr.write(`\nBenchmark failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    for (const name of this.outputs.keys()) {
+      const out = this.output(name);
+      if (out) process.stderr.write(`\n${name} output (last lines):\n${out.split('\n').slice(-15).join('\n')}\n`);
+    }
+    process.exitCode = 2;
+  }
+
+  /** A missed target for each of the services that logged errors. */
+  checkErrors(missed, names = ['gateway', 'worker']) {
+    for (const name of names)
+      if (this.errors(name).length) missed.push(`the ${name} logged ${this.errors(name).length} error(s): ${this.errors(name)[0]}`);
+  }
+
+  /** Memory (RSS now and peak) of the gateway, the worker and the simulator. */
+  memory() {
+    const of = (name) => processMemory(this.children.get(name)?.pid);
+    return { gateway: of('gateway'), worker: of('worker'), fleet: of('fleet') };
   }
 
   /** Error-level (50+) log lines of a service. */
@@ -484,6 +535,82 @@ export class BenchPlatform {
     return this.cleaning;
   }
 }
+
+const TERMINAL_STATES = ['delivered', 'failed', 'expired'];
+
+/**
+ * Polls a dispatch's tally every 100 ms (for at most `timeoutMs` from `started`); answers when the first row was sent,
+ * when none was queued, and when all were terminal (ms from `started`), the last counts, and the batch's status.
+ */
+export async function followDispatch(client, dispatchId, total, started, timeoutMs = 75_000) {
+  const marks = { firstSent: null, allSent: null, allTerminal: null, finishedAt: null };
+  let counts = {};
+  const deadline = started + timeoutMs;
+  while (performance.now() < deadline) {
+    // The ledger's own tally (what the worker's progress reads): counting 50,000 rows ten times a second would load
+    // PostgreSQL with the benchmark's own work.
+    const { rows } = await client.query(
+      `SELECT sum(queued)::int AS queued, sum(sent)::int AS sent, sum(delivered)::int AS delivered, sum(failed)::int AS failed,
+              sum(expired)::int AS expired
+         FROM dispatch_tally WHERE dispatch_id = $1`,
+      [dispatchId],
+    );
+    const now = performance.now() - started;
+    counts = rows[0] ?? {};
+    const queued = counts.queued ?? 0;
+    const terminal = TERMINAL_STATES.reduce((n, s) => n + (counts[s] ?? 0), 0);
+    if (marks.firstSent === null && queued < total) marks.firstSent = now;
+    if (marks.allSent === null && queued === 0) marks.allSent = now;
+    if (terminal === total) {
+      marks.allTerminal = now;
+      break;
+    }
+    await sleep(100);
+  }
+  // The batch status follows its rows (coalesced progress): wait briefly for finished_at.
+  let d;
+  for (let i = 0; i < 30; i++) {
+    ({
+      rows: [d],
+    } = await client.query(`SELECT status, finished_at FROM dispatch WHERE id = $1`, [dispatchId]));
+    if (d.finished_at || marks.allTerminal === null) break;
+    await sleep(100);
+  }
+  return { marks, counts, dispatch: d };
+}
+
+/** The memory line of a run's report (see BenchPlatform.memory), with the machine's cores. */
+export function memoryLine(memory) {
+  const mb = ({ rssMb, peakMb }) => `${rssMb.toFixed(0)} / ${peakMb.toFixed(0)} MB`;
+  return (
+    `  memory (RSS at the end, peak): gateway ${mb(memory.gateway)}, worker ${mb(memory.worker)}, simulator ${mb(memory.fleet)}; ` +
+    `${execFileSync('nproc').toString().trim()} cores, CPU in % of one core`
+  );
+}
+
+/** The verdict: the missed targets (exit code 1) or what was met (0). */
+export function finish(missed, met) {
+  log('');
+  if (missed.length) log(`TARGETS MISSED: ${missed.join('; ')}`);
+  else log(met);
+  process.exitCode = missed.length ? 1 : 0;
+}
+
+/** How many ledger rows took how many sends (more than 1: re-sent after the ack time-out), in the run's database. */
+export async function sendAttempts(databaseUrl) {
+  return withClient(databaseUrl, async (c) => {
+    const { rows } = await c.query(`SELECT attempts, count(*)::int AS n FROM dispatch_item GROUP BY attempts ORDER BY attempts`);
+    return rows;
+  });
+}
+
+export const sendAttemptsLine = (attempts) =>
+  `  send attempts per row: ${attempts.map((a) => `${a.attempts} → ${fmt(a.n)}`).join(', ')} (more than 1: re-sent after the ack timeout)`;
+
+/** The worker's counters (GET /health) as the fan-out benchmarks print them. */
+export const workerCountersLine = (cnt) =>
+  `  worker: ${fmt(cnt.commandsPublished)} commands published, ${fmt(cnt.commandsResent)} re-sent, ${fmt(cnt.acks)} acks, ${fmt(cnt.acksIgnored)} ignored, ${fmt(cnt.expired)} expired, ` +
+  `${fmt(cnt.writeErrors)} write errors; accepted ${fmt(cnt.accepted)} of ${fmt(cnt.received)} messages`;
 
 export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;

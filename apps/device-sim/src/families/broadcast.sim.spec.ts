@@ -128,7 +128,8 @@ describe('simulated broadcast terminal', () => {
       server = createServer((req, res) => {
         const body = files.get(req.url ?? '');
         if (!body) return void res.writeHead(404).end();
-        res.writeHead(200, { 'content-length': body.length }).end(body);
+        // /b.mp3 comes slowly: a busy server.
+        setTimeout(() => res.writeHead(200, { 'content-length': body.length }).end(body), req.url === '/b.mp3' ? 200 : 0);
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -215,6 +216,21 @@ describe('simulated broadcast terminal', () => {
       expect(report(terminal).playing).toMatchObject({ taskId: 'T-1' });
       family.apply(terminal, { id: 'cancel', type: 'cancelTask', params: { taskId: 'T-1' }, expiresAt: later }, context);
       expect(report(terminal)).toMatchObject({ playing: { taskId: 'LOW' }, tasks: ['LOW'] });
+    });
+
+    it('reports a download to its end even when the immediate broadcast it was for ran out meanwhile, and does not play it', async () => {
+      now = Date.parse('2026-11-22T23:00:00Z');
+      const terminal = family.initial({ code: 'BC-1' }, context);
+      const reported: (TerminalDownload | null)[] = [];
+      const ctx = { ...context, report: () => reported.push(terminal.download && { ...terminal.download }) };
+      const params = task({ taskId: 'SHORT', mode: PlaybackMode.Normal, items: [medium('/b.mp3', 'Chime', 1000)] });
+      family.apply(terminal, { id: 'c-short', type: 'task', params, expiresAt: later }, ctx);
+      // Its one second is over before the file is in: the terminal forgets the broadcast.
+      now += 5000;
+      family.tick!(terminal, context);
+      expect(report(terminal).tasks).toEqual([]);
+      await waitFor(() => (reported.at(-1)?.done ? true : undefined), 5000, 5);
+      expect(report(terminal)).toMatchObject({ occupancy: TerminalOccupancy.Idle, download: { taskId: 'SHORT', received: 50_000, done: true } });
     });
 
     it('never plays a medium that does not match its checksum, and says why', async () => {

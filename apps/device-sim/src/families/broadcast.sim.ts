@@ -52,6 +52,11 @@ export interface TerminalState {
   /** Tasks stopped by the console until then (ms by its clock): a scheduled one plays again in its next period. */
   stoppedUntil: Map<string, number>;
   download: TerminalDownload | null;
+  /**
+   * The task whose download it reports: the last it was given (until cancelled). Its download is reported to the end
+   * even when an immediate task's time to play ran out meanwhile (the terminal then forgets it without playing it).
+   */
+  downloading: KeptTask | null;
   /** Its clock's time zone (the last task's). */
   timeZone: string;
 }
@@ -147,8 +152,9 @@ async function download(terminal: TerminalState, kept: KeptTask, ctx: DeviceCont
   const { params } = kept;
   const total = params.items.reduce((sum, item) => sum + item.bytes, 0);
   const progress: TerminalDownload = { taskId: params.taskId, received: 0, total, done: false };
+  terminal.downloading = kept;
   const show = () => {
-    if (terminal.tasks.get(params.taskId) !== kept) return;
+    if (terminal.downloading !== kept) return;
     terminal.download = { ...progress };
     ctx.report();
   };
@@ -218,6 +224,7 @@ export function broadcastFamily(activity = 0, options: { downloadConcurrency?: n
         tasks: new Map(),
         stoppedUntil: new Map(),
         download: null,
+        downloading: null,
         timeZone: 'UTC',
       };
       // A demo starts with about a third of its terminals busy.
@@ -245,6 +252,7 @@ export function broadcastFamily(activity = 0, options: { downloadConcurrency?: n
           break;
         }
         case 'cancelTask':
+          if (terminal.downloading?.params.taskId === command.params.taskId) terminal.downloading = null;
           terminal.tasks.delete(command.params.taskId);
           terminal.stoppedUntil.delete(command.params.taskId);
           if (terminal.fromProgramme && terminal.playing?.taskId === command.params.taskId) release(terminal);
