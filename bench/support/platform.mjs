@@ -355,8 +355,8 @@ export class BenchPlatform {
    * A long-running child; its output is kept (last 200 kB) for errors and for the simulator's final counters, and
    * written whole to BENCH_LOG_DIR/<name>.log when that is set.
    */
-  spawn(name, args, extraEnv = {}) {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: this.serviceEnv(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
+  spawn(name, args, extraEnv = {}, { stdin = 'ignore' } = {}) {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: this.serviceEnv(extraEnv), stdio: [stdin, 'pipe', 'pipe'] });
     this.outputs.set(name, '');
     const file = env.BENCH_LOG_DIR ? join(env.BENCH_LOG_DIR, `${name}.log`) : null;
     if (file) mkdirSync(env.BENCH_LOG_DIR, { recursive: true });
@@ -449,14 +449,49 @@ export class BenchPlatform {
 
   /**
    * The simulator CLI for `count` devices of the platform's family with this run's codes; resolves once it logged
-   * that the fleet is connected (within `timeoutMs`).
+   * that the fleet is connected (within `timeoutMs`). With `control`, the simulator takes commands (fleetCommand).
    */
-  async startFleet(count, args = [], { timeoutMs = 120_000 } = {}) {
-    const child = this.spawn('fleet', [DEVICE_SIM, ...FAMILIES[this.family].fleetArgs(count, this.codePrefix), '--clear-retained', ...args], {
-      LOG_LEVEL: 'info',
-    });
+  async startFleet(count, args = [], { timeoutMs = 120_000, control = false } = {}) {
+    const child = this.spawn(
+      'fleet',
+      [DEVICE_SIM, ...FAMILIES[this.family].fleetArgs(count, this.codePrefix), '--clear-retained', ...(control ? ['--control-stdin'] : []), ...args],
+      { LOG_LEVEL: 'info' },
+      { stdin: control ? 'pipe' : 'ignore' },
+    );
     await this.waitFor('fleet', child, async () => this.output('fleet').includes('device-sim fleet connected'), timeoutMs);
     return child;
+  }
+
+  /**
+   * Sends the simulator (started with `control`) a command such as `activity 500`; answers its reply, the fleet's
+   * counters when it took the command.
+   */
+  async fleetCommand(line) {
+    const child = this.children.get('fleet');
+    let heard = '';
+    const reply = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => done(new Error(`the simulator did not answer '${line}' within 10 s`)), 10_000);
+      const listen = (d) => {
+        heard += d;
+        // Whole lines only: a chunk may end inside one.
+        const found = heard
+          .split('\n')
+          .slice(0, -1)
+          .find((l) => l.includes('device-sim activity') || l.includes('device-sim command refused'));
+        if (found) done(null, JSON.parse(found));
+      };
+      const done = (err, value) => {
+        clearTimeout(timer);
+        child.stdout.off('data', listen);
+        if (err) reject(err);
+        else resolve(value);
+      };
+      child.stdout.on('data', listen);
+    });
+    child.stdin.write(`${line}\n`);
+    const answer = await reply;
+    if (answer.msg !== 'device-sim activity') throw new Error(`the simulator refused '${line}': ${answer.err}`);
+    return answer;
   }
 
   /** Stops the simulator with SIGTERM (a clean disconnect, no Last Will) and answers its final counters. */

@@ -1,4 +1,4 @@
-import { parseCliArgs, parseLatency } from './cli-args';
+import { parseCliArgs, parseControlLine, parseLatency } from './cli-args';
 
 describe('parseCliArgs', () => {
   it('reads a generated fleet and the behaviour settings', () => {
@@ -81,6 +81,18 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs(['--count', 'many'], {})).toThrow('--count');
     expect(() => parseCliArgs(['--from-db', '--count', '3'], {})).toThrow('exclude');
     expect(() => parseCliArgs(['--bogus'], {})).toThrow();
+  });
+});
+
+describe('parseControlLine', () => {
+  it('reads an activity rate, skips empty lines and refuses anything else', () => {
+    expect(parseCliArgs(['--family', 'broadcast', '--count', '3', '--control-stdin'], {}).controlStdin).toBe(true);
+    expect(parseCliArgs(['--count', '3'], {}).controlStdin).toBe(false);
+    expect(parseControlLine(' activity  250 ')).toEqual({ kind: 'activity', perSecond: 250 });
+    expect(parseControlLine('activity 0')).toEqual({ kind: 'activity', perSecond: 0 });
+    expect(parseControlLine('  ')).toBeNull();
+    expect(() => parseControlLine('activity fast')).toThrow('--activity-rate must be a number');
+    expect(() => parseControlLine('stop')).toThrow("unknown command 'stop'");
   });
 });
 

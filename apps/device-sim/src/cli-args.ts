@@ -3,11 +3,14 @@ import type { FleetOptions } from './families/lamp.sim';
 
 export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--family lamp|broadcast] --count N --prefix P] [--ack-latency 50-300]
        [--failure-rate 0.02] [--offline 0.05] [--telemetry-interval 10] [--lamps-per-gateway 50] [--individual | --multiplexed]
-       [--activity-rate 0] [--download-concurrency N] [--clock-start 2026-11-21T17:00:00+08:00] [--clock-speed 60] [--clear-retained]
+       [--activity-rate 0] [--control-stdin] [--download-concurrency N] [--clock-start 2026-11-21T17:00:00+08:00] [--clock-speed 60]
+       [--clear-retained]
 --from-db: the registry's lamps, strip lights and broadcast terminals, with demo activity.
 --family, --count, --prefix: N devices of one family with codes P00001 … and no demo activity (default family lamp).
 --activity-rate: changes the devices make by themselves per second over the fleet, in turn (terminals start or end a
   programme or a call); broadcast only.
+--control-stdin: read commands from standard input, one a line: 'activity RATE' sets the activity rate (a benchmark's
+  sweep); each is answered by a 'device-sim activity' log line with the fleet's counters.
 --download-concurrency: media downloads under way at once over the fleet (broadcast; default unbounded).
 --lamps-per-gateway, --individual, --multiplexed: lamps only (terminals always have connections of their own).
 --clear-retained: on stop, empty the retained states of the simulated devices and gateways.
@@ -25,6 +28,8 @@ export interface CliSettings {
   fleet: Omit<FleetOptions, 'logger'>;
   /** Changes of the devices' own per second over the fleet (broadcast: occupancy); 0: none. */
   activityPerSecond: number;
+  /** Commands on standard input (parseControlLine). */
+  controlStdin: boolean;
   /** Terminals' downloads under way at once; undefined: unbounded. */
   downloadConcurrency?: number;
   summaryIntervalMs: number;
@@ -69,6 +74,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
       multiplexed: { type: 'boolean' },
       'activity-rate': { type: 'string' },
       'download-concurrency': { type: 'string' },
+      'control-stdin': { type: 'boolean' },
       'clock-start': { type: 'string' },
       'clock-speed': { type: 'string' },
       'clear-retained': { type: 'boolean' },
@@ -114,10 +120,22 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
         : {}),
     },
     activityPerSecond,
+    controlStdin: values['control-stdin'] === true,
     ...(values['download-concurrency'] !== undefined
       ? { downloadConcurrency: number('download-concurrency', values['download-concurrency'], 0, 1, 1_000_000) }
       : {}),
     summaryIntervalMs: 30_000,
     clearRetainedOnStop: values['clear-retained'] === true,
   };
+}
+
+/** A command line of --control-stdin: `activity RATE` (changes per second over the fleet). */
+export type ControlCommand = { kind: 'activity'; perSecond: number };
+
+/** Reads one line of --control-stdin; throws with a plain message on anything else (an empty line is null). */
+export function parseControlLine(line: string): ControlCommand | null {
+  const words = line.trim().split(/\s+/);
+  if (words[0] === '') return null;
+  if (words[0] === 'activity' && words.length === 2) return { kind: 'activity', perSecond: number('activity-rate', words[1], 0, 0, 1_000_000) };
+  throw new Error(`unknown command '${line.trim().slice(0, 80)}': the simulator takes 'activity RATE'`);
 }

@@ -1,4 +1,5 @@
-import { USAGE, parseCliArgs, type CliSettings } from './cli-args';
+import { createInterface } from 'node:readline';
+import { USAGE, parseCliArgs, parseControlLine, type CliSettings } from './cli-args';
 import { startBroadcastFleet, type BroadcastFleet } from './families/broadcast.sim';
 import { startFleet, type Fleet } from './families/lamp.sim';
 import { startStripFleet } from './families/strip.sim';
@@ -55,6 +56,21 @@ async function main(): Promise<void> {
       'device-sim summary',
     );
   }, settings.summaryIntervalMs);
+
+  // A benchmark steers the devices' own activity through standard input (a rate sweep), and reads the counters back.
+  if (settings.controlStdin) {
+    const fleet = (terminals ?? lamps)!;
+    createInterface({ input: process.stdin }).on('line', (line) => {
+      try {
+        const command = parseControlLine(line);
+        if (!command) return;
+        fleet.setActivity(command.perSecond);
+        logger.info({ perSecond: command.perSecond, ...fleet.stats }, 'device-sim activity');
+      } catch (err) {
+        logger.warn({ err: (err as Error).message }, 'device-sim command refused');
+      }
+    });
+  }
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -422,6 +422,12 @@ describe('broadcast terminals with activity of their own', () => {
     expect(fleet.codes[0]).toBe(`${prefix}00001`);
     const started = Date.now();
     await sleep(1000);
+    // Stopped on request (a benchmark's sweep sets the rate as it goes): no further change.
+    fleet.setActivity(0);
+    await sleep(100);
+    const stoppedAt = fleet.stats.changesSent;
+    await sleep(300);
+    expect(fleet.stats.changesSent).toBe(stoppedAt);
     const busyAtEnd = new Map<string, boolean>();
     const running = fleet;
     fleet = undefined;

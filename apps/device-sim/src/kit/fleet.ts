@@ -126,6 +126,11 @@ export interface DeviceFleet {
   setClock(at: Date, speed?: number): Promise<void>;
   /** Empties the retained state of every device and gateway of this fleet (test clean-up). */
   clearRetained(): Promise<void>;
+  /**
+   * Sets the rate of the devices' own changes (SimulationOptions.activityPerSecond; 0 stops them); throws for a family
+   * whose devices change nothing by themselves.
+   */
+  setActivity(perSecond: number): void;
   /** Disconnects cleanly: no Last Will fires, retained states stay as they were unless `clearRetained`. */
   stop(options?: { clearRetained?: boolean }): Promise<void>;
 }
@@ -265,6 +270,8 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
   private readonly heartbeatTimers: NodeJS.Timeout[] = [];
   private scheduleTimer?: NodeJS.Timeout;
   private activityTimer?: NodeJS.Timeout;
+  /** The device whose turn it is next (the turns go on across rate changes). */
+  private activityNext = 0;
   private listener?: MqttClient;
   private readonly clock: SimClock;
   private readonly reader: CommandReader<C>;
@@ -374,7 +381,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     const telemetry = this.family.telemetry ? interval : 0;
     if (telemetry > 0) this.startTelemetry(telemetry);
     this.startHeartbeats(telemetry);
-    this.startActivity(this.options.activityPerSecond ?? 0);
+    if (this.options.activityPerSecond) this.setActivity(this.options.activityPerSecond);
     await this.listen();
     if (this.family.tick) this.scheduleTimer = setInterval(() => void this.tick(), this.options.scheduleTickMs ?? 1000);
     this.logger.info(
@@ -441,6 +448,35 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     device.online = true;
     if (device.individual) await this.connectDevice(device);
     else await this.announce(device);
+  }
+
+  /**
+   * The devices' own changes (the family's `act`), `perSecond` over the fleet: every 20 ms slot asks as many online
+   * devices as the time since the last slot owes, in turn, so each device changes at most once per round of the fleet
+   * and a late timer catches up (at most one second's worth at once).
+   */
+  setActivity(perSecond: number): void {
+    const act = this.family.act?.bind(this.family);
+    if (!act) throw new Error(`device-sim: ${this.family.declaration.family} devices change nothing by themselves`);
+    if (!(perSecond >= 0)) throw new Error(`device-sim: an activity rate is a number from 0, not ${perSecond}`);
+    clearInterval(this.activityTimer);
+    this.activityTimer = undefined;
+    if (perSecond === 0 || this.stopping) return;
+    const devices = [...this.devices.values()];
+    let owed = 0;
+    let last = performance.now();
+    this.activityTimer = setInterval(() => {
+      const now = performance.now();
+      owed = Math.min(owed + (perSecond * (now - last)) / 1000, Math.max(1, perSecond));
+      last = now;
+      for (let asked = 0; owed >= 1 && asked < devices.length; asked++) {
+        const device = devices[this.activityNext];
+        this.activityNext = (this.activityNext + 1) % devices.length;
+        if (!device.online) continue;
+        owed--;
+        if (act(device.state, this.context)) void this.publishState(device, 'changesSent');
+      }
+    }, TELEMETRY_SLOT_MS);
   }
 
   async clearRetained(): Promise<void> {
@@ -799,32 +835,6 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
         if (device.online) void this.publishState(device);
       }),
     );
-  }
-
-  /**
-   * The devices' own changes (the family's `act`), `perSecond` over the fleet: every 20 ms slot asks as many online
-   * devices as the time since the last slot owes, in turn, so each device changes at most once per round of the fleet
-   * and a late timer catches up (at most one second's worth at once).
-   */
-  private startActivity(perSecond: number): void {
-    const act = this.family.act;
-    if (!act || perSecond <= 0) return;
-    const devices = [...this.devices.values()];
-    let next = 0;
-    let owed = 0;
-    let last = performance.now();
-    this.activityTimer = setInterval(() => {
-      const now = performance.now();
-      owed = Math.min(owed + (perSecond * (now - last)) / 1000, Math.max(1, perSecond));
-      last = now;
-      for (let asked = 0; owed >= 1 && asked < devices.length; asked++) {
-        const device = devices[next];
-        next = (next + 1) % devices.length;
-        if (!device.online) continue;
-        owed--;
-        if (act(device.state, this.context)) void this.publishState(device, 'changesSent');
-      }
-    }, TELEMETRY_SLOT_MS);
   }
 
   /** Never rejects: a failed publish is counted and logged, and the simulation goes on. */
