@@ -23,7 +23,6 @@
 // when a target is missed (the main window's p99 or any loss), 2 when it could not run. See docs/benchmarks.md.
 import mqtt from 'mqtt';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { io } from 'socket.io-client';
 import {
   BenchPlatform,
   ambientLoad,
@@ -60,15 +59,9 @@ const settings = {
 };
 const PROBED = 50;
 
-/** The console's view: an admin socket watching the terminals' DeviceStateChanged; samples go to the open window. */
-async function watchTerminals(platform, state) {
-  const socket = io(platform.baseUrl, { path: '/socket.io', auth: { token: platform.token }, transports: ['websocket'], reconnection: false });
-  await new Promise((ok, ko) => {
-    socket.once('connect', ok);
-    socket.once('connect_error', ko);
-  });
-  socket.on('DeviceStateChanged', (frame) => {
-    const received = Date.now();
+/** The console's view (the terminal list): every occupancy change of this run's terminals goes to the open window. */
+function watchTerminals(platform, state) {
+  return platform.watchDeviceStates((frame, received) => {
     for (const change of frame.changes) {
       if (!change.deviceCode.startsWith(platform.codePrefix)) continue;
       const occupancy = change.changed?.occupancy;
@@ -84,8 +77,6 @@ async function watchTerminals(platform, state) {
       if (occupancy !== 'idle' && since) window.latencies.push(received - Date.parse(since));
     }
   });
-  await new Promise((ok) => socket.emit('watch', [{ event: 'DeviceStateChanged', family: 'broadcast' }], ok));
-  return socket;
 }
 
 /**

@@ -24,7 +24,6 @@ import mqtt from 'mqtt';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { io } from 'socket.io-client';
 import {
   BenchPlatform,
   ambientLoad,
@@ -167,13 +166,8 @@ async function main() {
     // The browser's view: an authenticated admin socket, no extra message needed.
     const latencies = [];
     const seen = { events: 0, telemetry: 0, measuring: false };
-    socket = io(platform.baseUrl, { path: '/socket.io', auth: { token: platform.token }, transports: ['websocket'], reconnection: false });
-    await new Promise((ok, ko) => {
-      socket.once('connect', ok);
-      socket.once('connect_error', ko);
-    });
-    socket.on('DeviceStateChanged', (frame) => {
-      const received = Date.now();
+    // The lamp pages' feed, as the console asks for it.
+    socket = await platform.watchDeviceStates((frame, received) => {
       for (const e of frame.changes) {
         if (!e.deviceCode.startsWith(platform.codePrefix)) continue;
         seen.events++;
@@ -183,8 +177,6 @@ async function main() {
         if (seen.measuring) latencies.push(received - Date.parse(ts));
       }
     });
-    // The lamp pages' feed, as the console asks for it.
-    await new Promise((ok) => socket.emit('watch', [{ event: 'DeviceStateChanged', family: 'lamp' }], ok));
 
     const ambient = await ambientLoad();
     log(`  machine busy before the load: ${ambient.toFixed(0)} %${ambient > 15 ? ' (something else is running: expect lower numbers)' : ''}`);

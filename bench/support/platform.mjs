@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { io } from 'socket.io-client';
 import { freePort, projectBrokerUnlessGiven } from '../../scripts/broker.mjs';
 
 export { freePort };
@@ -429,6 +430,22 @@ export class BenchPlatform {
     const child = this.spawn('worker', [workerPath(this.family)], { WORKER_HEALTH_PORT: String(healthPort), ...extraEnv });
     await this.waitFor('worker', child, async () => (await fetch(this.workerHealthUrl)).ok);
     return child;
+  }
+
+  /**
+   * The console's live view of the platform's family: a socket.io client with the admin's token at the handshake
+   * (websocket transport, no other message), watching its DeviceStateChanged feed as the device pages ask for it;
+   * `onFrame(frame, receivedAtMs)` gets every frame.
+   */
+  async watchDeviceStates(onFrame) {
+    const socket = io(this.baseUrl, { path: '/socket.io', auth: { token: this.token }, transports: ['websocket'], reconnection: false });
+    await new Promise((ok, ko) => {
+      socket.once('connect', ok);
+      socket.once('connect_error', ko);
+    });
+    socket.on('DeviceStateChanged', (frame) => onFrame(frame, Date.now()));
+    await new Promise((ok) => socket.emit('watch', [{ event: 'DeviceStateChanged', family: this.family }], ok));
+    return socket;
   }
 
   /** The worker's counters; a refused or reset connection is retried for 5 s before it counts as a failure. */
