@@ -85,12 +85,16 @@ function watchTerminals(platform, state) {
  */
 async function brokerProbe(platform, state) {
   const client = await mqtt.connectAsync(services.mqttUrl, { reconnectPeriod: 0, ...serviceLogin('worker-broadcast') });
-  client.on('message', (_topic, payload) => {
+  // A heartbeat repeats the state with the start it had: only a start not seen before is timed.
+  const seen = new Map();
+  client.on('message', (topic, payload) => {
     const received = Date.now();
-    if (!state.window || payload.length === 0) return;
+    if (payload.length === 0) return;
     try {
-      const report = JSON.parse(payload.toString());
-      if (report.occupancy !== 'idle' && report.playing?.since) state.window.probe.push(received - Date.parse(report.playing.since));
+      const since = JSON.parse(payload.toString()).playing?.since;
+      if (!since || seen.get(topic) === since) return;
+      seen.set(topic, since);
+      state.window?.probe.push(received - Date.parse(since));
     } catch {
       // not a state
     }
