@@ -26,6 +26,7 @@ import { promisify } from 'node:util';
 import {
   BenchPlatform,
   ambientLoad,
+  checkOpenFiles,
   checkPrerequisites,
   cpuBetween,
   cpuSnapshot,
@@ -121,6 +122,7 @@ async function followDownloads(client, platform, taskId, total, started, timeout
 
 async function main() {
   checkPrerequisites('broadcast');
+  checkOpenFiles(settings.terminals + settings.downloadConcurrency + 1000, `${fmt(settings.terminals)} terminals`);
   try {
     execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
   } catch {

@@ -26,6 +26,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   BenchPlatform,
   ambientLoad,
+  checkOpenFiles,
   checkPrerequisites,
   cpuBetween,
   cpuSnapshot,
@@ -163,6 +164,7 @@ async function divergent(platform, lastSeen) {
 
 async function main() {
   checkPrerequisites('broadcast');
+  checkOpenFiles(settings.terminals + 1000, `${fmt(settings.terminals)} terminals`);
   const platform = new BenchPlatform('boccupancy', { family: 'broadcast' });
   const missed = [];
   const state = { window: null, outside: 0, lastSeen: new Map() };

@@ -97,6 +97,16 @@ export function checkPrerequisites(family = 'lamp') {
   assertLoopback(services.mqttUrl, 'MQTT');
 }
 
+/**
+ * Fails unless this process may open `needed` files (sockets): the simulator and the broker inherit its limit, and a
+ * fleet whose devices each have an MQTT connection (broadcast terminals) needs one socket per device in each.
+ */
+export function checkOpenFiles(needed, what) {
+  const limit = Number(/^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? NaN);
+  if (Number.isFinite(limit) && limit < needed)
+    fail(`${what} needs about ${needed} open files per process, and this shell allows ${limit}: raise it first (ulimit -n ${needed}).`);
+}
+
 export async function withClient(url, run) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
