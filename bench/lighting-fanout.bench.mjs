@@ -13,9 +13,23 @@
 // command exactly once, and removes everything it made (database, Redis keys, retained MQTT messages). Start-up: the
 // worker is stopped, every lamp is marked offline in the database, and a new worker must read all the stored states.
 // Exit 1 when a target is missed, 2 when it could not run. See docs/benchmarks.md.
-import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BenchPlatform, ambientLoad, checkPrerequisites, cpuBetween, cpuSnapshot, fmt, log, processMemory, withClient } from './support/platform.mjs';
+import {
+  BenchPlatform,
+  ambientLoad,
+  checkPrerequisites,
+  cpuBetween,
+  cpuSnapshot,
+  finish,
+  fmt,
+  followDispatch,
+  log,
+  memoryLine,
+  sendAttempts,
+  sendAttemptsLine,
+  withClient,
+  workerCountersLine,
+} from './support/platform.mjs';
 
 const env = process.env;
 const settings = {
@@ -26,70 +40,6 @@ const settings = {
   lampsPerGateway: Number(env.LAMPS_PER_GATEWAY ?? 50),
 };
 const ACTIONS = [{ action: 'on' }, { action: 'off' }, { action: 'dim', level: 60 }];
-const TERMINAL = ['delivered', 'failed', 'expired'];
-
-/**
- * Waits until every lamp is online in the database, or until the count has not moved for 3 s: a broker that drops
- * part of the start-up burst (Mosquitto's max_queued_messages) leaves some lamps unreported, which the run says.
- */
-async function waitOnline(platform, count, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  let online = -1;
-  let since = Date.now();
-  while (Date.now() < deadline) {
-    const now = await withClient(platform.databaseUrl, async (c) => {
-      const { rows } = await c.query(
-        `SELECT count(*)::int AS n FROM lamp l JOIN device d ON d.id = l.device_id WHERE d.code LIKE $1 AND l.network_status = 1`,
-        [`${platform.codePrefix}%`],
-      );
-      return rows[0].n;
-    });
-    if (now >= count) return now;
-    if (now !== online) [online, since] = [now, Date.now()];
-    else if (Date.now() - since > 3000) return online;
-    await sleep(250);
-  }
-  return online;
-}
-
-/** Polls the dispatch's counts every 100 ms; answers when the first row was sent, when none was queued, and when all were terminal. */
-async function follow(client, dispatchId, total, started) {
-  const marks = { firstSent: null, allSent: null, allTerminal: null, finishedAt: null };
-  let counts = {};
-  const deadline = started + 75_000;
-  while (performance.now() < deadline) {
-    // The ledger's own tally (what the worker's progress reads): counting 50,000 rows ten times a second would load
-    // PostgreSQL with the benchmark's own work.
-    const { rows } = await client.query(
-      `SELECT sum(queued)::int AS queued, sum(sent)::int AS sent, sum(delivered)::int AS delivered, sum(failed)::int AS failed,
-              sum(expired)::int AS expired
-         FROM dispatch_tally WHERE dispatch_id = $1`,
-      [dispatchId],
-    );
-    const now = performance.now() - started;
-    counts = rows[0] ?? {};
-    const queued = counts.queued ?? 0;
-    const terminal = TERMINAL.reduce((n, s) => n + (counts[s] ?? 0), 0);
-    if (marks.firstSent === null && queued < total) marks.firstSent = now;
-    if (marks.allSent === null && queued === 0) marks.allSent = now;
-    if (terminal === total) {
-      marks.allTerminal = now;
-      break;
-    }
-    await sleep(100);
-  }
-  // The batch status follows its rows (coalesced progress): wait briefly for finished_at.
-  let d;
-  for (let i = 0; i < 30; i++) {
-    ({
-      rows: [d],
-    } = await client.query(`SELECT status, finished_at FROM dispatch WHERE id = $1`, [dispatchId]));
-    if (d.finished_at || marks.allTerminal === null) break;
-    await sleep(100);
-  }
-  return { marks, counts, dispatch: d };
-}
-
 async function main() {
   checkPrerequisites();
   const platform = new BenchPlatform('fanout');
@@ -118,7 +68,7 @@ async function main() {
       '--lamps-per-gateway',
       String(settings.lampsPerGateway),
     ]);
-    const online = await waitOnline(platform, settings.lamps);
+    const online = await platform.waitOnline(settings.lamps);
     const startHealth = await platform.workerHealth();
     log(
       `  simulator pid ${fleet.pid}: ${fmt(settings.lamps)} lamps connected; ${fmt(online)} online in the database after ${((performance.now() - t) / 1000).toFixed(1)} s` +
@@ -138,7 +88,7 @@ async function main() {
       const apiMs = performance.now() - started;
       if (answer.body?.code !== 200) throw new Error(`lampControl answered ${answer.status} ${JSON.stringify(answer.body)}`);
       const { dispatchId } = answer.body.data;
-      const followed = await withClient(platform.databaseUrl, (c) => follow(c, dispatchId, settings.lamps, started));
+      const followed = await withClient(platform.databaseUrl, (c) => followDispatch(c, dispatchId, settings.lamps, started));
       const cpu = cpuBetween(before, cpuSnapshot(pids));
       const seconds = followed.marks.allTerminal === null ? NaN : followed.marks.allTerminal / 1000;
       const result = { run, command, dispatchId, apiMs, ...followed, seconds, rate: settings.lamps / seconds, cpu };
@@ -156,7 +106,7 @@ async function main() {
       await sleep(3000);
     }
 
-    const memory = { gateway: processMemory(gateway.pid), worker: processMemory(worker.pid), fleet: processMemory(fleet.pid) };
+    const memory = platform.memory();
     const health = await platform.workerHealth();
 
     // Start-up: a worker that starts while every lamp has long reported learns their states from the broker alone.
@@ -164,7 +114,7 @@ async function main() {
     await withClient(platform.databaseUrl, (c) => c.query(`UPDATE lamp SET network_status = 0, status = -5`));
     t = performance.now();
     await platform.startWorker();
-    const restored = await waitOnline(platform, settings.lamps, 120_000);
+    const restored = await platform.waitOnline(settings.lamps, 120_000);
     const startup = { seconds: (performance.now() - t) / 1000, restored };
     log(
       `  start-up: a new worker stored ${fmt(restored)} of ${fmt(settings.lamps)} stored (retained) lamp states in ${startup.seconds.toFixed(1)} s` +
@@ -172,10 +122,7 @@ async function main() {
     );
     if (restored !== settings.lamps) missed.push(`start-up: ${fmt(settings.lamps - restored)} stored lamp states never reached the platform`);
     const fleetStats = await platform.stopFleet();
-    const applied = await withClient(platform.databaseUrl, async (c) => {
-      const { rows } = await c.query(`SELECT attempts, count(*)::int AS n FROM dispatch_item GROUP BY attempts ORDER BY attempts`);
-      return rows;
-    });
+    const applied = await sendAttempts(platform.databaseUrl);
     // How long the answered rows took, from their (last) send to the stored ack: where re-sends come from.
     const ackTimes = await withClient(platform.databaseUrl, async (c) => {
       const { rows } = await c.query(
@@ -198,7 +145,7 @@ async function main() {
       );
     }
     log('');
-    log(`  send attempts per row: ${applied.map((a) => `${a.attempts} → ${fmt(a.n)}`).join(', ')} (more than 1: re-sent after the ack timeout)`);
+    log(sendAttemptsLine(applied));
     for (const a of ackTimes)
       log(
         `  send → stored ack (${a.first ? 'answered at the first send' : 'answered after a re-send, from the last send'}): ${fmt(a.n)} rows, ` +
@@ -210,32 +157,16 @@ async function main() {
       `  simulator: ${fmt(fleetStats.commandsReceived)} commands received, ${fmt(fleetStats.commandsApplied)} applied, ${fmt(fleetStats.duplicatesIgnored)} redeliveries ignored, ` +
         `${fmt(fleetStats.acksSent)} acks, ${fmt(fleetStats.publishErrors)} publish errors`,
     );
-    const cnt = health.counters;
-    log(
-      `  worker: ${fmt(cnt.commandsPublished)} commands published, ${fmt(cnt.commandsResent)} re-sent, ${fmt(cnt.acks)} acks, ${fmt(cnt.acksIgnored)} ignored, ${fmt(cnt.expired)} expired, ` +
-        `${fmt(cnt.writeErrors)} write errors; accepted ${fmt(cnt.accepted)} of ${fmt(cnt.received)} messages`,
-    );
-    log(
-      `  memory (RSS at the end, peak): gateway ${memory.gateway.rssMb.toFixed(0)} / ${memory.gateway.peakMb.toFixed(0)} MB, worker ${memory.worker.rssMb.toFixed(0)} / ${memory.worker.peakMb.toFixed(0)} MB, ` +
-        `simulator ${memory.fleet.rssMb.toFixed(0)} / ${memory.fleet.peakMb.toFixed(0)} MB; ${execFileSync('nproc').toString().trim()} cores, CPU in % of one core`,
-    );
+    log(workerCountersLine(health.counters));
+    log(memoryLine(memory));
     const resent = applied.filter((a) => a.attempts > 1).reduce((n, a) => n + a.n, 0);
     if (resent > 0) missed.push(`${fmt(resent)} row(s) needed a re-send (their acks were not stored within the ack time-out)`);
     if (fleetStats.commandsApplied !== expectedApplied)
       missed.push(`the lamps applied ${fleetStats.commandsApplied} commands, the ledger says ${expectedApplied} delivered`);
-    for (const name of ['gateway', 'worker'])
-      if (platform.errors(name).length) missed.push(`the ${name} logged ${platform.errors(name).length} error(s): ${platform.errors(name)[0]}`);
-    log('');
-    if (missed.length) log(`TARGETS MISSED: ${missed.join('; ')}`);
-    else log(`Target met: every run terminal within ${settings.targetSeconds} s, every command delivered and applied once`);
-    process.exitCode = missed.length ? 1 : 0;
+    platform.checkErrors(missed);
+    finish(missed, `Target met: every run terminal within ${settings.targetSeconds} s, every command delivered and applied once`);
   } catch (err) {
-    process.stderr.write(`\nBenchmark failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    for (const name of ['gateway', 'worker', 'fleet']) {
-      const out = platform.output(name);
-      if (out) process.stderr.write(`\n${name} output (last lines):\n${out.split('\n').slice(-15).join('\n')}\n`);
-    }
-    process.exitCode = 2;
+    platform.reportFailure(err);
   } finally {
     await platform.cleanup();
   }

@@ -24,13 +24,13 @@ import mqtt from 'mqtt';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { io } from 'socket.io-client';
 import {
   BenchPlatform,
   ambientLoad,
   checkPrerequisites,
   cpuBetween,
   cpuSnapshot,
+  finish,
   fmt,
   log,
   percentile,
@@ -166,13 +166,8 @@ async function main() {
     // The browser's view: an authenticated admin socket, no extra message needed.
     const latencies = [];
     const seen = { events: 0, telemetry: 0, measuring: false };
-    socket = io(platform.baseUrl, { path: '/socket.io', auth: { token: platform.token }, transports: ['websocket'], reconnection: false });
-    await new Promise((ok, ko) => {
-      socket.once('connect', ok);
-      socket.once('connect_error', ko);
-    });
-    socket.on('DeviceStateChanged', (frame) => {
-      const received = Date.now();
+    // The lamp pages' feed, as the console asks for it.
+    socket = await platform.watchDeviceStates((frame, received) => {
       for (const e of frame.changes) {
         if (!e.deviceCode.startsWith(platform.codePrefix)) continue;
         seen.events++;
@@ -182,8 +177,6 @@ async function main() {
         if (seen.measuring) latencies.push(received - Date.parse(ts));
       }
     });
-    // The lamp pages' feed, as the console asks for it.
-    await new Promise((ok) => socket.emit('watch', [{ event: 'DeviceStateChanged', family: 'lamp' }], ok));
 
     const ambient = await ambientLoad();
     log(`  machine busy before the load: ${ambient.toFixed(0)} %${ambient > 15 ? ' (something else is running: expect lower numbers)' : ''}`);
@@ -335,19 +328,10 @@ async function main() {
     if (lost !== 0) missed.push(`${fmt(lost)} message(s) sent by the devices were neither stored nor dropped by the broker`);
     if (c.writeErrors > 0) missed.push(`${c.writeErrors} message(s) not written`);
     if (!(lat.p99 < settings.targetP99Ms)) missed.push(`push latency p99 ${lat.p99} ms is not under ${settings.targetP99Ms} ms`);
-    for (const name of ['gateway', 'worker'])
-      if (platform.errors(name).length) missed.push(`the ${name} logged ${platform.errors(name).length} error(s): ${platform.errors(name)[0]}`);
-    log('');
-    if (missed.length) log(`TARGETS MISSED: ${missed.join('; ')}`);
-    else log(`Targets met: every message accounted for, push latency p99 < ${settings.targetP99Ms} ms`);
-    process.exitCode = missed.length ? 1 : 0;
+    platform.checkErrors(missed);
+    finish(missed, `Targets met: every message accounted for, push latency p99 < ${settings.targetP99Ms} ms`);
   } catch (err) {
-    process.stderr.write(`\nBenchmark failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    for (const name of ['gateway', 'worker', 'fleet']) {
-      const out = platform.output(name);
-      if (out) process.stderr.write(`\n${name} output (last lines):\n${out.split('\n').slice(-15).join('\n')}\n`);
-    }
-    process.exitCode = 2;
+    platform.reportFailure(err);
   } finally {
     socket?.close();
     await probe?.client.endAsync().catch(() => undefined);

@@ -11,9 +11,19 @@
 // polling the dispatch's rows every 100 ms until all are terminal, then the lamp rows until every lamp reported 60 %
 // and status -4. Each command carries the lamp's own compiled schedule (a per-row parameter of the ledger).
 // Exit 1 when a target is missed, 2 when it could not run. See docs/benchmarks.md.
-import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BenchPlatform, ambientLoad, checkPrerequisites, cpuBetween, cpuSnapshot, fmt, log, processMemory, withClient } from './support/platform.mjs';
+import {
+  BenchPlatform,
+  ambientLoad,
+  checkPrerequisites,
+  cpuBetween,
+  cpuSnapshot,
+  finish,
+  fmt,
+  log,
+  memoryLine,
+  withClient,
+} from './support/platform.mjs';
 
 const env = process.env;
 const settings = {
@@ -34,20 +44,6 @@ async function countWhere(platform, condition, params = []) {
     );
     return rows[0].n;
   });
-}
-
-/** Until every lamp is online, or the count stood still for 3 s (see the fan-out bench). */
-async function waitOnline(platform, count, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  let [online, since] = [-1, Date.now()];
-  while (Date.now() < deadline) {
-    const now = await countWhere(platform, 'l.network_status = 1');
-    if (now >= count) return now;
-    if (now !== online) [online, since] = [now, Date.now()];
-    else if (Date.now() - since > 3000) return online;
-    await sleep(250);
-  }
-  return online;
 }
 
 /** Polls the rows every 100 ms: when all were sent and all terminal; then when every lamp reported the schedule's level. */
@@ -102,7 +98,7 @@ async function main() {
       '--lamps-per-gateway',
       String(settings.lampsPerGateway),
     ]);
-    const online = await waitOnline(platform, settings.lamps);
+    const online = await platform.waitOnline(settings.lamps);
     log(
       `  ${platform.dbName}: ${fmt(online)} of ${fmt(settings.lamps)} lamps online; gateway pid ${gateway.pid}, worker pid ${worker.pid}, simulator pid ${fleet.pid}`,
     );
@@ -143,7 +139,7 @@ async function main() {
       await sleep(2000);
     }
 
-    const memory = { gateway: processMemory(gateway.pid), worker: processMemory(worker.pid), fleet: processMemory(fleet.pid) };
+    const memory = platform.memory();
     const fleetStats = await platform.stopFleet();
     log('');
     log(
@@ -159,23 +155,11 @@ async function main() {
     log(
       `  simulator: ${fmt(fleetStats.commandsReceived)} commands received, ${fmt(fleetStats.commandsApplied)} applied, ${fmt(fleetStats.commandsRejected)} rejected`,
     );
-    log(
-      `  memory (RSS at the end, peak): gateway ${memory.gateway.rssMb.toFixed(0)} / ${memory.gateway.peakMb.toFixed(0)} MB, worker ${memory.worker.rssMb.toFixed(0)} / ${memory.worker.peakMb.toFixed(0)} MB, ` +
-        `simulator ${memory.fleet.rssMb.toFixed(0)} / ${memory.fleet.peakMb.toFixed(0)} MB; ${execFileSync('nproc').toString().trim()} cores, CPU in % of one core`,
-    );
-    for (const name of ['gateway', 'worker'])
-      if (platform.errors(name).length) missed.push(`the ${name} logged ${platform.errors(name).length} error(s): ${platform.errors(name)[0]}`);
-    log('');
-    if (missed.length) log(`TARGETS MISSED: ${missed.join('; ')}`);
-    else log(`Target met: every run terminal within ${settings.targetSeconds} s, every lamp running the schedule`);
-    process.exitCode = missed.length ? 1 : 0;
+    log(memoryLine(memory));
+    platform.checkErrors(missed);
+    finish(missed, `Target met: every run terminal within ${settings.targetSeconds} s, every lamp running the schedule`);
   } catch (err) {
-    process.stderr.write(`\nBenchmark failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    for (const name of ['gateway', 'worker', 'fleet']) {
-      const out = platform.output(name);
-      if (out) process.stderr.write(`\n${name} output (last lines):\n${out.split('\n').slice(-15).join('\n')}\n`);
-    }
-    process.exitCode = 2;
+    platform.reportFailure(err);
   } finally {
     await platform.cleanup();
   }

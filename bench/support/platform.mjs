@@ -1,6 +1,7 @@
-// Shared by the lighting benchmarks: a database of their own, the built gateway, lighting worker and device simulator as
-// separate processes on loopback, CPU and memory read from /proc, and clean-up of everything they made (database,
-// Redis keys, retained MQTT messages). Plain Node; only loopback addresses are ever contacted.
+// Shared by the device benchmarks: a database of their own, the built gateway, the worker of the family measured (lamps:
+// worker-lighting; broadcast terminals: worker-broadcast) and the device simulator as separate processes on loopback,
+// CPU and memory read from /proc, and clean-up of everything they made (database, Redis keys, retained MQTT messages,
+// upload directory). Plain Node; only loopback addresses are ever contacted.
 import Redis from 'ioredis';
 import pg from 'pg';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { io } from 'socket.io-client';
 import { freePort, projectBrokerUnlessGiven } from '../../scripts/broker.mjs';
 
 export { freePort };
@@ -17,8 +19,42 @@ import { GATEWAY_NODE_FLAGS } from '../../scripts/lib.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const GATEWAY = join(ROOT, 'dist/apps/gateway/main.js');
-export const WORKER = join(ROOT, 'dist/apps/worker-lighting/main.js');
 export const DEVICE_SIM = join(ROOT, 'dist/apps/device-sim/main.js');
+
+/**
+ * The device families a benchmark platform can be of: their registry rows (device type, the family's own table, from
+ * a CTE `d` of the inserted devices' ids), the worker that serves them, and the simulator's arguments for `count` of
+ * them with this run's codes.
+ */
+export const FAMILIES = {
+  lamp: {
+    noun: 'lamp',
+    deviceType: 1,
+    table: 'lamp',
+    worker: 'worker-lighting',
+    rows: `INSERT INTO lamp (device_id) SELECT id FROM d`,
+    // One MQTT connection per simulated gateway (50 lamps by default).
+    fleetArgs: (count, prefix) => ['--count', String(count), '--prefix', prefix, '--multiplexed'],
+    gatewayEnv: () => ({}),
+  },
+  broadcast: {
+    noun: 'terminal',
+    deviceType: 3,
+    table: 'broadcast_terminal',
+    worker: 'worker-broadcast',
+    // A terminal's IP address is required; these are made up from its id (10.x.y.z), none is ever contacted.
+    rows: `INSERT INTO broadcast_terminal (device_id, terminal_ip)
+           SELECT id, '10.' || (id / 65536 % 256) || '.' || (id / 256 % 256) || '.' || (id % 256) FROM d`,
+    // Terminals hang off no gateway: each has an MQTT connection of its own, as on the street.
+    fleetArgs: (count, prefix) => ['--family', 'broadcast', '--count', String(count), '--prefix', prefix],
+    // Terminals download their media from the links the gateway signs: under the address it listens on.
+    gatewayEnv: (baseUrl) => ({ MEDIA_LINK_BASE_URL: baseUrl }),
+  },
+};
+
+export const workerPath = (family) => join(ROOT, `dist/apps/${FAMILIES[family].worker}/main.js`);
+/** The lighting worker (the lamp benchmarks' worker). */
+export const WORKER = workerPath('lamp');
 export const PASSWORD = 'SmartCity@2026';
 
 const env = process.env;
@@ -49,14 +85,26 @@ export function assertLoopback(url, what) {
     fail(`${what} must be on this machine (loopback), not ${host}.`);
 }
 
-export function checkPrerequisites() {
-  for (const file of [GATEWAY, WORKER, DEVICE_SIM]) {
+export function checkPrerequisites(family = 'lamp') {
+  for (const file of [GATEWAY, workerPath(family), DEVICE_SIM]) {
     if (!existsSync(file))
-      fail(`${file} is missing: build first with\n\n  npx nest build gateway && npx nest build worker-lighting && npx nest build device-sim`);
+      fail(
+        `${file} is missing: build first with\n\n  npx nest build gateway && npx nest build ${FAMILIES[family].worker} && npx nest build device-sim`,
+      );
   }
   assertLoopback(services.serverUrl, 'PostgreSQL');
   assertLoopback(services.redisUrl, 'Redis');
   assertLoopback(services.mqttUrl, 'MQTT');
+}
+
+/**
+ * Fails unless this process may open `needed` files (sockets): the simulator and the broker inherit its limit, and a
+ * fleet whose devices each have an MQTT connection (broadcast terminals) needs one socket per device in each.
+ */
+export function checkOpenFiles(needed, what) {
+  const limit = Number(/^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? NaN);
+  if (Number.isFinite(limit) && limit < needed)
+    fail(`${what} needs about ${needed} open files per process, and this shell allows ${limit}: raise it first (ulimit -n ${needed}).`);
 }
 
 export async function withClient(url, run) {
@@ -192,15 +240,20 @@ export async function ambientLoad(ms = 2000) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The platform: a database, the gateway, the lighting worker, the simulated fleet.
+// The platform: a database, the gateway, the family's worker, the simulated fleet.
 
-/** Everything one benchmark run owns; `cleanup()` removes all of it, also after a failure or Ctrl-C. */
+/**
+ * Everything one benchmark run owns; `cleanup()` removes all of it, also after a failure or Ctrl-C. A platform is of
+ * one device family (FAMILIES; lamps unless `family` says otherwise): its devices, its worker and its simulated fleet.
+ */
 export class BenchPlatform {
-  constructor(label) {
+  constructor(label, { family = 'lamp' } = {}) {
+    if (!FAMILIES[family]) throw new Error(`no benchmark family ${family}: ${Object.keys(FAMILIES).join(', ')}`);
+    this.family = family;
     const tag = randomBytes(3).toString('hex');
     this.dbName = `sc_bench_${label}_${tag}`;
     this.redisPrefix = `bench:${label}:${tag}:`;
-    /** Lamp codes of this run: `${codePrefix}00001`, … as the simulator generates them. */
+    /** Device codes of this run: `${codePrefix}00001`, … as the simulator generates them. */
     this.codePrefix = `B${tag.toUpperCase()}-`;
     this.intakeGroup = `bench-${label}-${tag}`;
     this.children = new Map();
@@ -242,23 +295,60 @@ export class BenchPlatform {
     for (const command of ['migrate', 'seed-demo']) await this.runToEnd('gateway', [GATEWAY, command]);
   }
 
-  /** `count` lamps (device type 1 + lamp row) with the simulator's codes, in one region of their own; returns the region id. */
-  async addLamps(count) {
+  /**
+   * `count` devices of the platform's family (registry row + the family's row) with the simulator's codes, in one
+   * region of their own; returns the region id.
+   */
+  async addDevices(count) {
+    const family = FAMILIES[this.family];
     return withClient(this.databaseUrl, async (c) => {
-      // Only this run's lamps are known: the demo lamps' codes may be spoken for by another simulator on the broker.
-      await c.query(`DELETE FROM device WHERE type = 1`);
+      // Only this run's devices of the family are known: the demo's codes may be spoken for by another simulator on the broker.
+      await c.query(`DELETE FROM device WHERE type = $1`, [family.deviceType]);
       const {
         rows: [region],
       } = await c.query(`INSERT INTO region (region_name, remark) VALUES ($1, 'benchmark') RETURNING id`, [`Bench ${this.codePrefix}`]);
       await c.query(
         `WITH d AS (INSERT INTO device (type, code, name, region_id)
-                    SELECT 1, $1 || lpad(g::text, greatest(5, length(g::text)), '0'), 'bench lamp ' || g, $3 FROM generate_series(1, $2::int) g RETURNING id)
-         INSERT INTO lamp (device_id) SELECT id FROM d`,
-        [this.codePrefix, count, region.id],
+                    SELECT $4, $1 || lpad(g::text, greatest(5, length(g::text)), '0'), $5 || g, $3 FROM generate_series(1, $2::int) g RETURNING id)
+         ${family.rows}`,
+        [this.codePrefix, count, region.id, family.deviceType, `bench ${family.noun} `],
       );
       await c.query(`ANALYZE`);
       return region.id;
     });
+  }
+
+  /** `count` lamps with the simulator's codes in a region of their own (a lamp platform's devices); returns the region id. */
+  addLamps(count) {
+    if (this.family !== 'lamp') throw new Error(`addLamps on a ${this.family} platform: use addDevices`);
+    return this.addDevices(count);
+  }
+
+  /**
+   * Waits until every device of this run is online in the database, or until the count has not moved for 3 s: a
+   * broker that drops part of the start-up burst (Mosquitto's max_queued_messages) leaves some devices unreported,
+   * which the run says. Answers how many are online.
+   */
+  async waitOnline(count, timeoutMs = 60_000) {
+    const deadline = Date.now() + timeoutMs;
+    let online = -1;
+    let since = Date.now();
+    while (Date.now() < deadline) {
+      const now = await withClient(this.databaseUrl, async (c) => {
+        // The table name comes from FAMILIES, never from input.
+        const { rows } = await c.query(
+          `SELECT count(*)::int AS n FROM ${FAMILIES[this.family].table} t JOIN device d ON d.id = t.device_id
+            WHERE d.code LIKE $1 AND t.network_status = 1`,
+          [`${this.codePrefix}%`],
+        );
+        return rows[0].n;
+      });
+      if (now >= count) return now;
+      if (now !== online) [online, since] = [now, Date.now()];
+      else if (Date.now() - since > 3000) return online;
+      await sleep(250);
+    }
+    return online;
   }
 
   runToEnd(name, args, extraEnv = {}) {
@@ -276,8 +366,8 @@ export class BenchPlatform {
    * A long-running child; its output is kept (last 200 kB) for errors and for the simulator's final counters, and
    * written whole to BENCH_LOG_DIR/<name>.log when that is set.
    */
-  spawn(name, args, extraEnv = {}) {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: this.serviceEnv(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
+  spawn(name, args, extraEnv = {}, { stdin = 'ignore' } = {}) {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: this.serviceEnv(extraEnv), stdio: [stdin, 'pipe', 'pipe'] });
     this.outputs.set(name, '');
     const file = env.BENCH_LOG_DIR ? join(env.BENCH_LOG_DIR, `${name}.log`) : null;
     if (file) mkdirSync(env.BENCH_LOG_DIR, { recursive: true });
@@ -293,6 +383,28 @@ export class BenchPlatform {
 
   output(name) {
     return this.outputs.get(name) ?? '';
+  }
+
+  /** A run that could not go on: why, and the last lines of every service it started; exit code 2. */
+  reportFailure(err) {
+    process.stderr.write(`\nBenchmark failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    for (const name of this.outputs.keys()) {
+      const out = this.output(name);
+      if (out) process.stderr.write(`\n${name} output (last lines):\n${out.split('\n').slice(-15).join('\n')}\n`);
+    }
+    process.exitCode = 2;
+  }
+
+  /** A missed target for each of the services that logged errors. */
+  checkErrors(missed, names = ['gateway', 'worker']) {
+    for (const name of names)
+      if (this.errors(name).length) missed.push(`the ${name} logged ${this.errors(name).length} error(s): ${this.errors(name)[0]}`);
+  }
+
+  /** Memory (RSS now and peak) of the gateway, the worker and the simulator. */
+  memory() {
+    const of = (name) => processMemory(this.children.get(name)?.pid);
+    return { gateway: of('gateway'), worker: of('worker'), fleet: of('fleet') };
   }
 
   /** Error-level (50+) log lines of a service. */
@@ -313,6 +425,7 @@ export class BenchPlatform {
       UPLOAD_PORT: String(uploadPort),
       UPLOAD_DIR: this.uploadDir,
       WEB_DIST: join(this.uploadDir, 'no-web'),
+      ...FAMILIES[this.family].gatewayEnv(this.baseUrl),
     });
     await this.waitFor('gateway', child, async () => (await fetch(`${this.baseUrl}/api/health`)).ok);
     const login = await this.post('/api/user/login', { username: 'admin', password: PASSWORD });
@@ -324,9 +437,25 @@ export class BenchPlatform {
   async startWorker(extraEnv = {}) {
     const healthPort = await freePort();
     this.workerHealthUrl = `http://127.0.0.1:${healthPort}/health`;
-    const child = this.spawn('worker', [WORKER], { WORKER_HEALTH_PORT: String(healthPort), ...extraEnv });
+    const child = this.spawn('worker', [workerPath(this.family)], { WORKER_HEALTH_PORT: String(healthPort), ...extraEnv });
     await this.waitFor('worker', child, async () => (await fetch(this.workerHealthUrl)).ok);
     return child;
+  }
+
+  /**
+   * The console's live view of the platform's family: a socket.io client with the admin's token at the handshake
+   * (websocket transport, no other message), watching its DeviceStateChanged feed as the device pages ask for it;
+   * `onFrame(frame, receivedAtMs)` gets every frame.
+   */
+  async watchDeviceStates(onFrame) {
+    const socket = io(this.baseUrl, { path: '/socket.io', auth: { token: this.token }, transports: ['websocket'], reconnection: false });
+    await new Promise((ok, ko) => {
+      socket.once('connect', ok);
+      socket.once('connect_error', ko);
+    });
+    socket.on('DeviceStateChanged', (frame) => onFrame(frame, Date.now()));
+    await new Promise((ok) => socket.emit('watch', [{ event: 'DeviceStateChanged', family: this.family }], ok));
+    return socket;
   }
 
   /** The worker's counters; a refused or reset connection is retried for 5 s before it counts as a failure. */
@@ -345,17 +474,51 @@ export class BenchPlatform {
     }
   }
 
-  /** The simulator CLI for `count` lamps with this run's codes; resolves once it logged that the fleet is connected. */
-  async startFleet(count, args = []) {
+  /**
+   * The simulator CLI for `count` devices of the platform's family with this run's codes; resolves once it logged
+   * that the fleet is connected (within `timeoutMs`). With `control`, the simulator takes commands (fleetCommand).
+   */
+  async startFleet(count, args = [], { timeoutMs = 120_000, control = false } = {}) {
     const child = this.spawn(
       'fleet',
-      [DEVICE_SIM, '--count', String(count), '--prefix', this.codePrefix, '--multiplexed', '--clear-retained', ...args],
-      {
-        LOG_LEVEL: 'info',
-      },
+      [DEVICE_SIM, ...FAMILIES[this.family].fleetArgs(count, this.codePrefix), '--clear-retained', ...(control ? ['--control-stdin'] : []), ...args],
+      { LOG_LEVEL: 'info' },
+      { stdin: control ? 'pipe' : 'ignore' },
     );
-    await this.waitFor('fleet', child, async () => this.output('fleet').includes('device-sim fleet connected'), 120_000);
+    await this.waitFor('fleet', child, async () => this.output('fleet').includes('device-sim fleet connected'), timeoutMs);
     return child;
+  }
+
+  /**
+   * Sends the simulator (started with `control`) a command such as `activity 500`; answers its reply, the fleet's
+   * counters when it took the command.
+   */
+  async fleetCommand(line) {
+    const child = this.children.get('fleet');
+    let heard = '';
+    const reply = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => done(new Error(`the simulator did not answer '${line}' within 10 s`)), 10_000);
+      const listen = (d) => {
+        heard += d;
+        // Whole lines only: a chunk may end inside one.
+        const found = heard
+          .split('\n')
+          .slice(0, -1)
+          .find((l) => l.includes('device-sim activity') || l.includes('device-sim command refused'));
+        if (found) done(null, JSON.parse(found));
+      };
+      const done = (err, value) => {
+        clearTimeout(timer);
+        child.stdout.off('data', listen);
+        if (err) reject(err);
+        else resolve(value);
+      };
+      child.stdout.on('data', listen);
+    });
+    child.stdin.write(`${line}\n`);
+    const answer = await reply;
+    if (answer.msg !== 'device-sim activity') throw new Error(`the simulator refused '${line}': ${answer.err}`);
+    return answer;
   }
 
   /** Stops the simulator with SIGTERM (a clean disconnect, no Last Will) and answers its final counters. */
@@ -434,6 +597,82 @@ export class BenchPlatform {
     return this.cleaning;
   }
 }
+
+const TERMINAL_STATES = ['delivered', 'failed', 'expired'];
+
+/**
+ * Polls a dispatch's tally every 100 ms (for at most `timeoutMs` from `started`); answers when the first row was sent,
+ * when none was queued, and when all were terminal (ms from `started`), the last counts, and the batch's status.
+ */
+export async function followDispatch(client, dispatchId, total, started, timeoutMs = 75_000) {
+  const marks = { firstSent: null, allSent: null, allTerminal: null, finishedAt: null };
+  let counts = {};
+  const deadline = started + timeoutMs;
+  while (performance.now() < deadline) {
+    // The ledger's own tally (what the worker's progress reads): counting 50,000 rows ten times a second would load
+    // PostgreSQL with the benchmark's own work.
+    const { rows } = await client.query(
+      `SELECT sum(queued)::int AS queued, sum(sent)::int AS sent, sum(delivered)::int AS delivered, sum(failed)::int AS failed,
+              sum(expired)::int AS expired
+         FROM dispatch_tally WHERE dispatch_id = $1`,
+      [dispatchId],
+    );
+    const now = performance.now() - started;
+    counts = rows[0] ?? {};
+    const queued = counts.queued ?? 0;
+    const terminal = TERMINAL_STATES.reduce((n, s) => n + (counts[s] ?? 0), 0);
+    if (marks.firstSent === null && queued < total) marks.firstSent = now;
+    if (marks.allSent === null && queued === 0) marks.allSent = now;
+    if (terminal === total) {
+      marks.allTerminal = now;
+      break;
+    }
+    await sleep(100);
+  }
+  // The batch status follows its rows (coalesced progress): wait briefly for finished_at.
+  let d;
+  for (let i = 0; i < 30; i++) {
+    ({
+      rows: [d],
+    } = await client.query(`SELECT status, finished_at FROM dispatch WHERE id = $1`, [dispatchId]));
+    if (d.finished_at || marks.allTerminal === null) break;
+    await sleep(100);
+  }
+  return { marks, counts, dispatch: d };
+}
+
+/** The memory line of a run's report (see BenchPlatform.memory), with the machine's cores. */
+export function memoryLine(memory) {
+  const mb = ({ rssMb, peakMb }) => `${rssMb.toFixed(0)} / ${peakMb.toFixed(0)} MB`;
+  return (
+    `  memory (RSS at the end, peak): gateway ${mb(memory.gateway)}, worker ${mb(memory.worker)}, simulator ${mb(memory.fleet)}; ` +
+    `${execFileSync('nproc').toString().trim()} cores, CPU in % of one core`
+  );
+}
+
+/** The verdict: the missed targets (exit code 1) or what was met (0). */
+export function finish(missed, met) {
+  log('');
+  if (missed.length) log(`TARGETS MISSED: ${missed.join('; ')}`);
+  else log(met);
+  process.exitCode = missed.length ? 1 : 0;
+}
+
+/** How many ledger rows took how many sends (more than 1: re-sent after the ack time-out), in the run's database. */
+export async function sendAttempts(databaseUrl) {
+  return withClient(databaseUrl, async (c) => {
+    const { rows } = await c.query(`SELECT attempts, count(*)::int AS n FROM dispatch_item GROUP BY attempts ORDER BY attempts`);
+    return rows;
+  });
+}
+
+export const sendAttemptsLine = (attempts) =>
+  `  send attempts per row: ${attempts.map((a) => `${a.attempts} → ${fmt(a.n)}`).join(', ')} (more than 1: re-sent after the ack timeout)`;
+
+/** The worker's counters (GET /health) as the fan-out benchmarks print them. */
+export const workerCountersLine = (cnt) =>
+  `  worker: ${fmt(cnt.commandsPublished)} commands published, ${fmt(cnt.commandsResent)} re-sent, ${fmt(cnt.acks)} acks, ${fmt(cnt.acksIgnored)} ignored, ${fmt(cnt.expired)} expired, ` +
+  `${fmt(cnt.writeErrors)} write errors; accepted ${fmt(cnt.accepted)} of ${fmt(cnt.received)} messages`;
 
 export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;

@@ -1,4 +1,4 @@
-import { parseCliArgs, parseLatency } from './cli-args';
+import { parseCliArgs, parseControlLine, parseLatency } from './cli-args';
 
 describe('parseCliArgs', () => {
   it('reads a generated fleet and the behaviour settings', () => {
@@ -41,6 +41,32 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['--from-db', '--multiplexed'], {}).fleet.individualConnections).toBe(false);
   });
 
+  it('generates a fleet of broadcast terminals with their own activity and no demo', () => {
+    const settings = parseCliArgs(
+      ['--family', 'broadcast', '--count', '1000', '--prefix', 'BT-', '--activity-rate', '250', '--download-concurrency', '500'],
+      {},
+    );
+    expect(settings).toMatchObject({ family: 'broadcast', activityPerSecond: 250, downloadConcurrency: 500 });
+    expect(settings.fleet.lamps).toEqual({ count: 1000, prefix: 'BT-' });
+    expect(parseCliArgs(['--family', 'broadcast', '--count', '3'], {}).fleet.lamps).toEqual({ count: 3, prefix: 'BC-' });
+    // Lamps by default, without activity of their own.
+    expect(parseCliArgs(['--count', '3'], {})).toMatchObject({
+      family: 'lamp',
+      activityPerSecond: 0,
+      fleet: { lamps: { count: 3, prefix: 'LAMP-' } },
+    });
+  });
+
+  it('refuses what a family cannot do', () => {
+    expect(() => parseCliArgs(['--family', 'radar', '--count', '3'], {})).toThrow('--family must be one of lamp, broadcast');
+    expect(() => parseCliArgs(['--family', 'broadcast'], {})).toThrow('--family goes with --count');
+    expect(() => parseCliArgs(['--family', 'broadcast', '--count', '3', '--multiplexed'], {})).toThrow('a connection of their own');
+    expect(() => parseCliArgs(['--family', 'broadcast', '--count', '3', '--lamps-per-gateway', '5'], {})).toThrow('--lamps-per-gateway is for lamps');
+    expect(() => parseCliArgs(['--count', '3', '--activity-rate', '5'], {})).toThrow('--activity-rate is for broadcast terminals');
+    expect(() => parseCliArgs(['--count', '3', '--download-concurrency', '5'], {})).toThrow('--download-concurrency is for broadcast terminals');
+    expect(() => parseCliArgs(['--family', 'broadcast', '--count', '3', '--activity-rate', 'lots'], {})).toThrow('--activity-rate must be');
+  });
+
   it('starts the simulated clock where and as fast as asked', () => {
     expect(parseCliArgs(['--clock-start', '2026-11-21T17:00:00+08:00', '--clock-speed', '60'], {}).fleet.clock).toEqual({
       start: new Date('2026-11-21T09:00:00Z'),
@@ -55,6 +81,18 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs(['--count', 'many'], {})).toThrow('--count');
     expect(() => parseCliArgs(['--from-db', '--count', '3'], {})).toThrow('exclude');
     expect(() => parseCliArgs(['--bogus'], {})).toThrow();
+  });
+});
+
+describe('parseControlLine', () => {
+  it('reads an activity rate, skips empty lines and refuses anything else', () => {
+    expect(parseCliArgs(['--family', 'broadcast', '--count', '3', '--control-stdin'], {}).controlStdin).toBe(true);
+    expect(parseCliArgs(['--count', '3'], {}).controlStdin).toBe(false);
+    expect(parseControlLine(' activity  250 ')).toEqual({ kind: 'activity', perSecond: 250 });
+    expect(parseControlLine('activity 0')).toEqual({ kind: 'activity', perSecond: 0 });
+    expect(parseControlLine('  ')).toBeNull();
+    expect(() => parseControlLine('activity fast')).toThrow('--activity-rate must be a number');
+    expect(() => parseControlLine('stop')).toThrow("unknown command 'stop'");
   });
 });
 

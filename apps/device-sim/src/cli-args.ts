@@ -1,15 +1,37 @@
 import { parseArgs } from 'node:util';
 import type { FleetOptions } from './families/lamp.sim';
 
-export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | --count N --prefix P] [--ack-latency 50-300] [--failure-rate 0.02]
-       [--offline 0.05] [--telemetry-interval 10] [--lamps-per-gateway 50] [--individual | --multiplexed]
-       [--clock-start 2026-11-21T17:00:00+08:00] [--clock-speed 60] [--clear-retained]
+export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--family lamp|broadcast] --count N --prefix P] [--ack-latency 50-300]
+       [--failure-rate 0.02] [--offline 0.05] [--telemetry-interval 10] [--lamps-per-gateway 50] [--individual | --multiplexed]
+       [--activity-rate 0] [--control-stdin] [--download-concurrency N] [--clock-start 2026-11-21T17:00:00+08:00] [--clock-speed 60]
+       [--clear-retained]
+--from-db: the registry's lamps, strip lights and broadcast terminals, with demo activity.
+--family, --count, --prefix: N devices of one family with codes P00001 … and no demo activity (default family lamp).
+--activity-rate: changes the devices make by themselves per second over the fleet, in turn (terminals start or end a
+  programme or a call); broadcast only.
+--control-stdin: read commands from standard input, one a line: 'activity RATE' sets the activity rate (a benchmark's
+  sweep); each is answered by a 'device-sim activity' log line with the fleet's counters.
+--download-concurrency: media downloads under way at once over the fleet (broadcast; default unbounded).
+--lamps-per-gateway, --individual, --multiplexed: lamps only (terminals always have connections of their own).
 --clear-retained: on stop, empty the retained states of the simulated devices and gateways.
 Environment: MQTT_URL (default mqtt://127.0.0.1:1883), MQTT_DEVICE_URL (the devices' listener; default MQTT_URL), DATABASE_URL (for --from-db), LOG_LEVEL; MQTT_CREDENTIAL_SECRET
 (devices log in with their own accounts) and MQTT_BROKER_ACCESS_DIR (accounts the simulator invents are granted there).`;
 
+/** The families a generated fleet (--count) can be of. */
+export const CLI_FAMILIES = ['lamp', 'broadcast'] as const;
+export type CliFamily = (typeof CLI_FAMILIES)[number];
+
 export interface CliSettings {
+  /** The family of a generated fleet; the registry's fleet (--from-db) is every family's. */
+  family: CliFamily;
+  /** The settings every family takes, and the lamps' (`lamps` is the source: generated codes or the registry). */
   fleet: Omit<FleetOptions, 'logger'>;
+  /** Changes of the devices' own per second over the fleet (broadcast: occupancy); 0: none. */
+  activityPerSecond: number;
+  /** Commands on standard input (parseControlLine). */
+  controlStdin: boolean;
+  /** Terminals' downloads under way at once; undefined: unbounded. */
+  downloadConcurrency?: number;
   summaryIntervalMs: number;
   /** Empty the retained states on stop (a benchmark's fleet leaves nothing behind). */
   clearRetainedOnStop: boolean;
@@ -40,6 +62,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
     strict: true,
     options: {
       'from-db': { type: 'boolean' },
+      family: { type: 'string' },
       count: { type: 'string' },
       prefix: { type: 'string' },
       'ack-latency': { type: 'string' },
@@ -49,6 +72,9 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
       'lamps-per-gateway': { type: 'string' },
       individual: { type: 'boolean' },
       multiplexed: { type: 'boolean' },
+      'activity-rate': { type: 'string' },
+      'download-concurrency': { type: 'string' },
+      'control-stdin': { type: 'boolean' },
       'clock-start': { type: 'string' },
       'clock-speed': { type: 'string' },
       'clear-retained': { type: 'boolean' },
@@ -58,14 +84,26 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
   if (values.help) throw new Error(USAGE);
   if (values['from-db'] && values.count !== undefined) throw new Error('--from-db and --count exclude each other');
   if (values.individual && values.multiplexed) throw new Error('--individual and --multiplexed exclude each other');
+  const family = (values.family ?? 'lamp') as CliFamily;
+  if (!CLI_FAMILIES.includes(family)) throw new Error(`--family must be one of ${CLI_FAMILIES.join(', ')}, not '${values.family}'`);
+  if (values.family !== undefined && values.count === undefined) throw new Error('--family goes with --count (--from-db simulates every family)');
+  if (family !== 'lamp') {
+    const lampOnly = (['lamps-per-gateway', 'individual', 'multiplexed'] as const).find((name) => values[name] !== undefined);
+    if (lampOnly) throw new Error(`--${lampOnly} is for lamps: broadcast terminals each have a connection of their own`);
+  }
+  const activityPerSecond = number('activity-rate', values['activity-rate'], 0, 0, 1_000_000);
+  if (activityPerSecond > 0 && family !== 'broadcast') throw new Error('--activity-rate is for broadcast terminals (--family broadcast)');
+  if (values['download-concurrency'] !== undefined && values.count !== undefined && family !== 'broadcast')
+    throw new Error('--download-concurrency is for broadcast terminals');
   // Without --count the simulator speaks for the registry's lamps: the devices the platform knows.
   const lamps: FleetOptions['lamps'] =
     values.count !== undefined
-      ? { count: number('count', values.count, 0, 1, 1_000_000), prefix: values.prefix ?? 'LAMP-' }
+      ? { count: number('count', values.count, 0, 1, 1_000_000), prefix: values.prefix ?? (family === 'lamp' ? 'LAMP-' : 'BC-') }
       : { databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/smart_city' };
   const clockStart = values['clock-start'] === undefined ? undefined : new Date(values['clock-start']);
   if (clockStart && Number.isNaN(clockStart.getTime())) throw new Error(`--clock-start must be an ISO 8601 time, not '${values['clock-start']}'`);
   return {
+    family,
     fleet: {
       mqttUrl: env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
       deviceMqttUrl: env.MQTT_DEVICE_URL || undefined,
@@ -76,12 +114,28 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
       telemetryIntervalMs: number('telemetry-interval', values['telemetry-interval'], 10, 0) * 1000,
       lampsPerGateway: number('lamps-per-gateway', values['lamps-per-gateway'], 50, 1),
       individualConnections: values.individual ? true : values.multiplexed ? false : undefined,
-      // The clock lamps run their schedules by: a start time and a speed (60 = an hour a minute).
+      // The clock devices run their schedules by: a start time and a speed (60 = an hour a minute).
       ...(clockStart || values['clock-speed'] !== undefined
         ? { clock: { start: clockStart, speed: number('clock-speed', values['clock-speed'], 1, 0, 100_000) } }
         : {}),
     },
+    activityPerSecond,
+    controlStdin: values['control-stdin'] === true,
+    ...(values['download-concurrency'] !== undefined
+      ? { downloadConcurrency: number('download-concurrency', values['download-concurrency'], 0, 1, 1_000_000) }
+      : {}),
     summaryIntervalMs: 30_000,
     clearRetainedOnStop: values['clear-retained'] === true,
   };
+}
+
+/** A command line of --control-stdin: `activity RATE` (changes per second over the fleet). */
+export type ControlCommand = { kind: 'activity'; perSecond: number };
+
+/** Reads one line of --control-stdin; throws with a plain message on anything else (an empty line is null). */
+export function parseControlLine(line: string): ControlCommand | null {
+  const words = line.trim().split(/\s+/);
+  if (words[0] === '') return null;
+  if (words[0] === 'activity' && words.length === 2) return { kind: 'activity', perSecond: number('activity-rate', words[1], 0, 0, 1_000_000) };
+  throw new Error(`unknown command '${line.trim().slice(0, 80)}': the simulator takes 'activity RATE'`);
 }

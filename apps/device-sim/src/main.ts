@@ -1,6 +1,7 @@
-import { USAGE, parseCliArgs, type CliSettings } from './cli-args';
-import { startBroadcastFleet } from './families/broadcast.sim';
-import { startFleet } from './families/lamp.sim';
+import { createInterface } from 'node:readline';
+import { USAGE, parseCliArgs, parseControlLine, type CliSettings } from './cli-args';
+import { startBroadcastFleet, type BroadcastFleet } from './families/broadcast.sim';
+import { startFleet, type Fleet } from './families/lamp.sim';
 import { startStripFleet } from './families/strip.sim';
 import { createLogger } from './logger';
 
@@ -14,21 +15,62 @@ async function main(): Promise<void> {
     process.exit(message === USAGE ? 0 : 2);
   }
   const logger = createLogger();
-  const fleet = await startFleet({ ...settings.fleet, logger });
-  // With the registry as source, its strip lights are simulated too, on gateways of their own, and its broadcast
-  // terminals, each on its own connection, now and then busy with a programme or a call.
-  const lampSource = settings.fleet.lamps;
-  const { mqttUrl, deviceMqttUrl, ackLatencyMs, failureRate } = settings.fleet;
+  const source = settings.fleet.lamps;
+  const { mqttUrl, deviceMqttUrl, ackLatencyMs, failureRate, offlineFraction } = settings.fleet;
   const common = { mqttUrl, deviceMqttUrl, ackLatencyMs, failureRate, logger };
-  const fromDb = 'databaseUrl' in lampSource ? { databaseUrl: lampSource.databaseUrl } : null;
+  const fromDb = 'databaseUrl' in source ? { databaseUrl: source.databaseUrl } : null;
+  // A generated fleet is of one family; with the registry as source, its lamps, its strip lights on gateways of their
+  // own, and its broadcast terminals, each on its own connection, now and then busy with a programme or a call.
+  const lamps: Fleet | null = fromDb || settings.family === 'lamp' ? await startFleet({ ...settings.fleet, logger }) : null;
   const strips = fromDb && (await startStripFleet({ ...common, strips: fromDb, telemetryIntervalMs: settings.fleet.telemetryIntervalMs }));
-  const terminals =
-    fromDb && (await startBroadcastFleet({ ...common, terminals: fromDb, offlineFraction: settings.fleet.offlineFraction, activity: 0.01 }));
+  const terminals: BroadcastFleet | null = fromDb
+    ? await startBroadcastFleet({
+        ...common,
+        terminals: fromDb,
+        offlineFraction,
+        activity: 0.01,
+        downloadConcurrency: settings.downloadConcurrency,
+      })
+    : settings.family === 'broadcast'
+      ? await startBroadcastFleet({
+          ...common,
+          terminals: source,
+          offlineFraction,
+          clock: settings.fleet.clock,
+          activityPerSecond: settings.activityPerSecond,
+          downloadConcurrency: settings.downloadConcurrency,
+        })
+      : null;
   const summary = setInterval(() => {
-    const lamps = fleet.codes.length;
-    const online = fleet.codes.reduce((n, code) => n + (fleet.lamp(code)?.online ? 1 : 0), 0);
-    logger.info({ lamps, online, strips: strips?.codes.length ?? 0, terminals: terminals?.codes.length ?? 0, ...fleet.stats }, 'device-sim summary');
+    const online = (lamps?.codes ?? []).reduce((n, code) => n + (lamps!.lamp(code)?.online ? 1 : 0), 0);
+    const terminalsOnline = (terminals?.codes ?? []).reduce((n, code) => n + (terminals!.terminal(code)?.online ? 1 : 0), 0);
+    logger.info(
+      {
+        lamps: lamps?.codes.length ?? 0,
+        online,
+        strips: strips?.codes.length ?? 0,
+        terminals: terminals?.codes.length ?? 0,
+        terminalsOnline,
+        ...(lamps ?? terminals)!.stats,
+      },
+      'device-sim summary',
+    );
   }, settings.summaryIntervalMs);
+
+  // A benchmark steers the devices' own activity through standard input (a rate sweep), and reads the counters back.
+  if (settings.controlStdin) {
+    const fleet = (terminals ?? lamps)!;
+    createInterface({ input: process.stdin }).on('line', (line) => {
+      try {
+        const command = parseControlLine(line);
+        if (!command) return;
+        fleet.setActivity(command.perSecond);
+        logger.info({ perSecond: command.perSecond, ...fleet.stats }, 'device-sim activity');
+      } catch (err) {
+        logger.warn({ err: (err as Error).message }, 'device-sim command refused');
+      }
+    });
+  }
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -36,9 +78,9 @@ async function main(): Promise<void> {
     stopping = true;
     clearInterval(summary);
     logger.info({ signal }, 'device-sim stopping');
-    // A clean disconnect: the Wills do not fire and the retained states stay as the lamps last reported them.
+    // A clean disconnect: the Wills do not fire and the retained states stay as the devices last reported them.
     const options = { clearRetained: settings.clearRetainedOnStop };
-    Promise.all([fleet.stop(options), strips?.stop(options), terminals?.stop(options)]).then(
+    Promise.all([lamps?.stop(options), strips?.stop(options), terminals?.stop(options)]).then(
       () => process.exit(0),
       (err: Error) => {
         logger.error({ err: err.message }, 'device-sim stop failed');

@@ -2,7 +2,7 @@ import { DeviceFamily, FaultCode, MqttChannel, mqttTopics, type AckMessage, type
 import { waitFor, testMqttLogin } from '@sc/testing';
 import mqtt, { type MqttClient } from 'mqtt';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { startFleet, startStripFleet, type Fleet, type StripFleet } from '../src';
+import { startBroadcastFleet, startFleet, startStripFleet, type BroadcastFleet, type Fleet, type StripFleet } from '../src';
 
 // Topics are fixed by the contract, so each run uses lamp codes of its own.
 const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
@@ -402,5 +402,56 @@ describe('strip lights on the same kit', () => {
     expect(await retained(stripTopic(code))).toEqual({ online: false });
     await fleet.bringOnline(code);
     expect(await retained(stripTopic(code))).toMatchObject({ online: true });
+  });
+});
+
+describe('broadcast terminals with activity of their own', () => {
+  const prefix = runPrefix();
+  let platform: Platform;
+  let fleet: BroadcastFleet | undefined;
+
+  afterAll(async () => {
+    await fleet?.stop({ clearRetained: true });
+    await platform?.end();
+  });
+
+  it("change their occupancy by themselves at the fleet's rate, taking turns, each change reported once", async () => {
+    platform = await Platform.connect(prefix, DeviceFamily.Broadcast);
+    fleet = await startBroadcastFleet({ mqttUrl: MQTT_URL, terminals: { count: 10, prefix }, activityPerSecond: 40 });
+    expect(fleet.codes).toHaveLength(10);
+    expect(fleet.codes[0]).toBe(`${prefix}00001`);
+    const started = Date.now();
+    await sleep(1000);
+    // Stopped on request (a benchmark's sweep sets the rate as it goes): no further change.
+    fleet.setActivity(0);
+    await sleep(100);
+    const stoppedAt = fleet.stats.changesSent;
+    await sleep(300);
+    expect(fleet.stats.changesSent).toBe(stoppedAt);
+    const busyAtEnd = new Map<string, boolean>();
+    const running = fleet;
+    fleet = undefined;
+    // Stopping ends the activity, then empties the retained states (an empty message per terminal).
+    await running.stop({ clearRetained: true });
+    const seconds = (Date.now() - started) / 1000;
+    for (const code of running.codes) busyAtEnd.set(code, running.terminal(code)!.occupancy !== 'idle');
+    const { changesSent } = running.stats;
+    // 40 a second over 10 terminals: about 4 turns each.
+    expect(changesSent).toBeGreaterThanOrEqual(20);
+    expect(changesSent).toBeLessThanOrEqual(Math.ceil(40 * seconds) + 10);
+    type State = { occupancy: string; playing: { since: string } | null } | null;
+    await waitFor(() => (running.codes.every((code) => platform.of<State>(code, MqttChannel.State).at(-1) === null) ? true : undefined));
+    let changes = 0;
+    for (const code of running.codes) {
+      // The first state (idle, on connect), then one per change, busy and idle in turn (heartbeats repeat a state).
+      const busy = platform
+        .of<State>(code, MqttChannel.State)
+        .filter((m): m is NonNullable<State> => m !== null)
+        .map((m) => m.occupancy !== 'idle');
+      expect(busy[0]).toBe(false);
+      expect(busy.at(-1)).toBe(busyAtEnd.get(code));
+      changes += busy.filter((b, i) => i > 0 && b !== busy[i - 1]).length;
+    }
+    expect(changes).toBe(changesSent);
   });
 });

@@ -13,7 +13,7 @@ import {
   type TerminalTaskParams,
 } from '@sc/contracts';
 import type { DeviceContext } from '../kit';
-import { broadcastFamily } from './broadcast.sim';
+import { broadcastFamily, slots } from './broadcast.sim';
 
 const later = '2099-01-01T00:00:00.000Z';
 const validState = addFormats(new Ajv({ strict: false }), ['date-time']).compile(TERMINAL_STATE_SCHEMA);
@@ -80,6 +80,42 @@ describe('simulated broadcast terminal', () => {
     expect(family.tick!(quiet, { random: () => 0, clock: () => now })).toBe(false);
   });
 
+  it('starts and ends a programme or a call of its own at each turn of its activity, and leaves its tasks alone', () => {
+    const terminal = family.initial({ code: 'BC-4' }, context);
+    expect(family.act!(terminal, context)).toBe(true);
+    expect(report(terminal)).toMatchObject({ playing: { since: new Date(now).toISOString(), paused: false } });
+    expect(report(terminal).occupancy).not.toBe(TerminalOccupancy.Idle);
+    expect(validState(report(terminal))).toBe(true);
+    // Until its next turn, however long: no duration.
+    now += 3_600_000;
+    expect(family.tick!(terminal, context)).toBe(false);
+    expect(family.act!(terminal, context)).toBe(true);
+    expect(report(terminal)).toMatchObject({ occupancy: TerminalOccupancy.Idle, playing: null });
+    terminal.fromProgramme = true;
+    expect(family.act!(terminal, context)).toBe(false);
+  });
+
+  it('runs at most the given number of downloads at once, in order', async () => {
+    const slot = slots(2);
+    let running = 0;
+    let most = 0;
+    const order: number[] = [];
+    const work = (i: number) => async () => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running--;
+      order.push(i);
+      return i;
+    };
+    expect(await Promise.all([1, 2, 3, 4, 5].map((i) => slot(work(i))))).toEqual([1, 2, 3, 4, 5]);
+    expect(most).toBe(2);
+    expect(order).toEqual([1, 2, 3, 4, 5]);
+    await expect(slot(() => Promise.reject(new Error('gone')))).rejects.toThrow('gone');
+    // A failure gives its slot back.
+    expect(await slot(async () => 'next')).toBe('next');
+  });
+
   describe('tasks', () => {
     // Two "MP3 files" served over HTTP as a gateway serves signed links.
     const files = new Map<string, Buffer>([
@@ -92,7 +128,8 @@ describe('simulated broadcast terminal', () => {
       server = createServer((req, res) => {
         const body = files.get(req.url ?? '');
         if (!body) return void res.writeHead(404).end();
-        res.writeHead(200, { 'content-length': body.length }).end(body);
+        // /b.mp3 comes slowly: a busy server.
+        setTimeout(() => res.writeHead(200, { 'content-length': body.length }).end(body), req.url === '/b.mp3' ? 200 : 0);
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -179,6 +216,21 @@ describe('simulated broadcast terminal', () => {
       expect(report(terminal).playing).toMatchObject({ taskId: 'T-1' });
       family.apply(terminal, { id: 'cancel', type: 'cancelTask', params: { taskId: 'T-1' }, expiresAt: later }, context);
       expect(report(terminal)).toMatchObject({ playing: { taskId: 'LOW' }, tasks: ['LOW'] });
+    });
+
+    it('reports a download to its end even when the immediate broadcast it was for ran out meanwhile, and does not play it', async () => {
+      now = Date.parse('2026-11-22T23:00:00Z');
+      const terminal = family.initial({ code: 'BC-1' }, context);
+      const reported: (TerminalDownload | null)[] = [];
+      const ctx = { ...context, report: () => reported.push(terminal.download && { ...terminal.download }) };
+      const params = task({ taskId: 'SHORT', mode: PlaybackMode.Normal, items: [medium('/b.mp3', 'Chime', 1000)] });
+      family.apply(terminal, { id: 'c-short', type: 'task', params, expiresAt: later }, ctx);
+      // Its one second is over before the file is in: the terminal forgets the broadcast.
+      now += 5000;
+      family.tick!(terminal, context);
+      expect(report(terminal).tasks).toEqual([]);
+      await waitFor(() => (reported.at(-1)?.done ? true : undefined), 5000, 5);
+      expect(report(terminal)).toMatchObject({ occupancy: TerminalOccupancy.Idle, download: { taskId: 'SHORT', received: 50_000, done: true } });
     });
 
     it('never plays a medium that does not match its checksum, and says why', async () => {

@@ -12,9 +12,10 @@ import { immediateDone, playingAt, windowAt, type HeldTask } from '@sc/schedule'
 import {
   FleetRunner,
   loadSeeds,
+  seedsOf,
   type DeviceContext,
   type DeviceFleet,
-  type DeviceSeed,
+  type DeviceSource,
   type FamilyContext,
   type SimulatedFamily,
   type SimulationOptions,
@@ -51,6 +52,11 @@ export interface TerminalState {
   /** Tasks stopped by the console until then (ms by its clock): a scheduled one plays again in its next period. */
   stoppedUntil: Map<string, number>;
   download: TerminalDownload | null;
+  /**
+   * The task whose download it reports: the last it was given (until cancelled). Its download is reported to the end
+   * even when an immediate task's time to play ran out meanwhile (the terminal then forgets it without playing it).
+   */
+  downloading: KeptTask | null;
   /** Its clock's time zone (the last task's). */
   timeZone: string;
 }
@@ -118,39 +124,43 @@ function followProgramme(terminal: TerminalState, now: number): boolean {
 /** Bytes between two progress reports of a download (and at its end). */
 const PROGRESS_STEP = 256 * 1024;
 
+/** Runs work with at most `limit` of it under way at once; the rest waits its turn, first come first served. */
+export type Slots = <T>(work: () => Promise<T>) => Promise<T>;
+
+export function slots(limit: number): Slots {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    // A finished run hands its slot straight to the next in line, so no newcomer can slip in between.
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running++;
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}
+
 /**
  * Downloads a task's media as a terminal does: each file from its signed link, checked against its size and checksum,
- * reporting how far it got; the task plays only once every file is in.
+ * reporting how far it got; the task plays only once every file is in. `slot` bounds the fleet's downloads at once.
  */
-async function download(terminal: TerminalState, kept: KeptTask, ctx: DeviceContext<TerminalState>): Promise<void> {
+async function download(terminal: TerminalState, kept: KeptTask, ctx: DeviceContext<TerminalState>, slot: Slots): Promise<void> {
   const { params } = kept;
   const total = params.items.reduce((sum, item) => sum + item.bytes, 0);
   const progress: TerminalDownload = { taskId: params.taskId, received: 0, total, done: false };
+  terminal.downloading = kept;
   const show = () => {
-    if (terminal.tasks.get(params.taskId) !== kept) return;
+    if (terminal.downloading !== kept) return;
     terminal.download = { ...progress };
     ctx.report();
   };
   show();
   try {
-    let reported = 0;
-    for (const item of params.items) {
-      const response = await fetch(item.url, { signal: AbortSignal.timeout(60_000) });
-      if (!response.ok || !response.body) throw new Error(`${item.title}: HTTP ${response.status}`);
-      const hash = createHash('sha256');
-      let bytes = 0;
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        hash.update(chunk);
-        bytes += chunk.length;
-        progress.received += chunk.length;
-        if (bytes > item.bytes) throw new Error(`${item.title}: larger than announced`);
-        if (progress.received - reported >= PROGRESS_STEP) {
-          reported = progress.received;
-          show();
-        }
-      }
-      if (bytes !== item.bytes || hash.digest('hex') !== item.sha256) throw new Error(`${item.title}: checksum mismatch`);
-    }
+    await slot(() => fetchAll(params, progress, show));
     progress.done = true;
     kept.ready = true;
     followProgramme(terminal, ctx.clock());
@@ -158,6 +168,28 @@ async function download(terminal: TerminalState, kept: KeptTask, ctx: DeviceCont
     progress.error = (err as Error).message.slice(0, 200);
   }
   show();
+}
+
+/** Every medium of a task, each checked against its size and checksum; `show` reports progress every PROGRESS_STEP. */
+async function fetchAll(params: TerminalTaskParams, progress: TerminalDownload, show: () => void): Promise<void> {
+  let reported = 0;
+  for (const item of params.items) {
+    const response = await fetch(item.url, { signal: AbortSignal.timeout(60_000) });
+    if (!response.ok || !response.body) throw new Error(`${item.title}: HTTP ${response.status}`);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      progress.received += chunk.length;
+      if (bytes > item.bytes) throw new Error(`${item.title}: larger than announced`);
+      if (progress.received - reported >= PROGRESS_STEP) {
+        reported = progress.received;
+        show();
+      }
+    }
+    if (bytes !== item.bytes || hash.digest('hex') !== item.sha256) throw new Error(`${item.title}: checksum mismatch`);
+  }
 }
 
 /** A programme or a call of the demo: mostly programmes, now and then a call, 20 s to 3 min. */
@@ -172,9 +204,12 @@ function demoOccupation({ random }: FamilyContext): Occupation {
 
 /**
  * The terminal family's behaviour. `activity` is the chance, per second, that an idle terminal starts a programme or
- * takes a call by itself (the demo's street life; 0 in tests, which occupy terminals themselves).
+ * takes a call by itself (the demo's street life; 0 in tests, which occupy terminals themselves). `downloadConcurrency`
+ * bounds the downloads under way at once over the fleet (default unbounded): one process simulating thousands of
+ * terminals would otherwise open a socket per terminal at once, where real terminals each have their own host.
  */
-export function broadcastFamily(activity = 0): SimulatedFamily<TerminalState, TerminalCommand> {
+export function broadcastFamily(activity = 0, options: { downloadConcurrency?: number } = {}): SimulatedFamily<TerminalState, TerminalCommand> {
+  const slot = slots(options.downloadConcurrency ?? Infinity);
   return {
     declaration: BROADCAST_FAMILY,
     initial(_seed, ctx) {
@@ -189,6 +224,7 @@ export function broadcastFamily(activity = 0): SimulatedFamily<TerminalState, Te
         tasks: new Map(),
         stoppedUntil: new Map(),
         download: null,
+        downloading: null,
         timeZone: 'UTC',
       };
       // A demo starts with about a third of its terminals busy.
@@ -212,10 +248,11 @@ export function broadcastFamily(activity = 0): SimulatedFamily<TerminalState, Te
           terminal.tasks.set(params.taskId, kept);
           terminal.stoppedUntil.delete(params.taskId);
           terminal.timeZone = params.timeZone;
-          void download(terminal, kept, ctx);
+          void download(terminal, kept, ctx, slot);
           break;
         }
         case 'cancelTask':
+          if (terminal.downloading?.params.taskId === command.params.taskId) terminal.downloading = null;
           terminal.tasks.delete(command.params.taskId);
           terminal.stoppedUntil.delete(command.params.taskId);
           if (terminal.fromProgramme && terminal.playing?.taskId === command.params.taskId) release(terminal);
@@ -274,6 +311,14 @@ export function broadcastFamily(activity = 0): SimulatedFamily<TerminalState, Te
       hardwareVersion: HARDWARE,
       softwareVersion: SOFTWARE,
     }),
+    // At the fleet's activity rate (a benchmark's): an idle terminal starts a programme or takes a call until its next
+    // turn, which ends it; one busy with its tasks is left to them.
+    act(terminal, ctx) {
+      if (terminal.fromProgramme) return false;
+      if (terminal.occupancy !== TerminalOccupancy.Idle) return release(terminal);
+      occupy(terminal, { ...demoOccupation(ctx), seconds: undefined }, ctx.clock());
+      return true;
+    },
     // What it plays ends on time, its tasks play by its clock; an idle demo terminal may start something.
     tick(terminal, ctx) {
       const now = ctx.clock();
@@ -290,11 +335,16 @@ export function broadcastFamily(activity = 0): SimulatedFamily<TerminalState, Te
   };
 }
 
+/** Terminals always have connections of their own: they hang off no gateway, and the devices' listener knows each by its login. */
 export interface BroadcastFleetOptions extends Omit<SimulationOptions, 'individualConnections'> {
-  /** Explicit codes, or the registry's terminals. */
-  terminals: readonly (string | DeviceSeed)[] | { databaseUrl: string };
+  /** Explicit codes, `count` generated codes (default prefix 'BC-'), or the registry's terminals. */
+  terminals: DeviceSource;
   /** Chance per second that an idle terminal starts something by itself (see broadcastFamily). Default 0. */
   activity?: number;
+  /** Downloads under way at once over the fleet (see broadcastFamily). Default unbounded. */
+  downloadConcurrency?: number;
+  /** The terminals' clock, for their schedules: a start time (default now) and a speed (default 1). */
+  clock?: { start?: Date; speed?: number };
 }
 
 export interface TerminalSnapshot {
@@ -338,11 +388,10 @@ class BroadcastTerminals extends FleetRunner<TerminalState, TerminalCommand> imp
 
 /** Connects every terminal on a connection of its own and publishes its retained state. */
 export async function startBroadcastFleet(options: BroadcastFleetOptions): Promise<BroadcastFleet> {
-  const source = options.terminals;
-  const seeds =
-    'databaseUrl' in source
-      ? await loadSeeds(source.databaseUrl, BROADCAST_FAMILY, { schedules: false, gateways: false })
-      : source.map((s) => (typeof s === 'string' ? { code: s } : s));
-  const runner = { ...options, devicesPerGateway: 1000, gatewayPrefix: 'BC-', registered: 'databaseUrl' in source };
-  return new BroadcastTerminals(broadcastFamily(options.activity ?? 0), runner, seeds).run();
+  const { seeds, registered } = await seedsOf(options.terminals, 'BC-', (url) =>
+    loadSeeds(url, BROADCAST_FAMILY, { schedules: false, gateways: false }),
+  );
+  const runner = { ...options, devicesPerGateway: 1000, gatewayPrefix: 'BC-', registered };
+  const family = broadcastFamily(options.activity ?? 0, { downloadConcurrency: options.downloadConcurrency });
+  return new BroadcastTerminals(family, runner, seeds).run();
 }

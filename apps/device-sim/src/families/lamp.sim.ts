@@ -15,7 +15,18 @@ import {
   type LampTelemetryMessage,
 } from '@sc/contracts';
 import { isTimeZone, levelInPlan, nightOf, planNight, type NightPlan } from '@sc/schedule';
-import { FleetRunner, loadSeeds, type DeviceFleet, type DeviceSeed, type Random, type SimulatedFamily, type SimulationOptions } from '../kit';
+import {
+  FleetRunner,
+  generateCodes,
+  loadSeeds,
+  seedsOf,
+  type DeviceFleet,
+  type DeviceSeed,
+  type DeviceSource,
+  type Random,
+  type SimulatedFamily,
+  type SimulationOptions,
+} from '../kit';
 
 // Single lamps: switched, dimmed, synchronized, and running the schedules they are given by their own clock.
 
@@ -212,7 +223,7 @@ export function lampFamily(versions: { hardwareVersion: string; softwareVersion:
 export type LampSeed = DeviceSeed;
 
 /** Which lamps to simulate: explicit codes, `count` generated codes, or the registry's single lamps. */
-export type LampSource = readonly (string | LampSeed)[] | { count: number; prefix?: string } | { databaseUrl: string };
+export type LampSource = DeviceSource;
 
 export interface FleetOptions extends SimulationOptions {
   lamps: LampSource;
@@ -248,7 +259,7 @@ export interface Fleet extends DeviceFleet {
 
 /** Lamp codes `prefix` + a five-digit number from 1: LAMP-00001, LAMP-00002, ... */
 export function generateLampCodes(count: number, prefix = 'LAMP-'): string[] {
-  return Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(5, '0')}`);
+  return generateCodes(count, prefix);
 }
 
 /** The registry's single lamps, with the gateway and the schedule each lamp record names. */
@@ -276,21 +287,17 @@ class LampFleet extends FleetRunner<LampState, LampCommand, RadarCode> implement
   }
 }
 
-async function resolveSeeds(source: LampSource): Promise<{ seeds: LampSeed[]; gatewayPrefix: string; registered?: boolean }> {
-  if ('databaseUrl' in source) return { seeds: await loadLampsFromDatabase(source.databaseUrl), gatewayPrefix: 'GW-', registered: true };
-  if ('count' in source) {
-    const prefix = source.prefix ?? 'LAMP-';
-    return { seeds: generateLampCodes(source.count, prefix).map((code) => ({ code })), gatewayPrefix: `${prefix}GW-` };
-  }
-  const seeds = source.map((s) => (typeof s === 'string' ? { code: s } : s));
-  // Generated gateway ids are MQTT client ids: named after the codes, so two fleets on one broker do not take each
-  // other's connections (LAMP-00001 … hang off LAMP-GW-0001 …).
-  return { seeds, gatewayPrefix: `${(seeds[0]?.code ?? '').replace(/\d+$/, '')}GW-` };
-}
-
 /** Connects every gateway and lamp, publishes their retained states, and starts telemetry. */
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
-  const { seeds, gatewayPrefix, registered } = await resolveSeeds(options.lamps);
+  const source = options.lamps;
+  const { seeds, registered } = await seedsOf(source, 'LAMP-', loadLampsFromDatabase);
+  // Generated gateway ids are MQTT client ids: named after the codes, so two fleets on one broker do not take each
+  // other's connections (LAMP-00001 … hang off LAMP-GW-0001 …); the registry's lamps without one hang off GW-….
+  const gatewayPrefix = registered
+    ? 'GW-'
+    : 'count' in source
+      ? `${source.prefix ?? 'LAMP-'}GW-`
+      : `${(seeds[0]?.code ?? '').replace(/\d+$/, '')}GW-`;
   const family = lampFamily({ hardwareVersion: options.hardwareVersion ?? 'SL-100W-B2', softwareVersion: options.softwareVersion ?? '2.4.1' });
   const runner = { ...options, devicesPerGateway: options.lampsPerGateway ?? 50, gatewayPrefix: options.gatewayPrefix ?? gatewayPrefix, registered };
   return new LampFleet(family, runner, seeds).run();

@@ -52,6 +52,12 @@ export interface SimulatedFamily<State, C extends CommandMessage = CommandMessag
   report(state: State, device: DeviceInfo): object;
   /** One `telemetry` reading, taken `now`; a family without telemetry reports its state on its heartbeat instead. */
   telemetry?(state: State, faults: ReadonlySet<FaultCode>, now: Date, random: Random): object;
+  /**
+   * A change the device makes by itself, not through a command (a terminal starts or ends a programme): the fleet
+   * asks its online devices in turn at its activity rate (SimulationOptions.activityPerSecond); true when the state
+   * changed (it is then reported at once).
+   */
+  act?(state: State, ctx: FamilyContext): boolean;
   /** Every schedule tick and clock change, for each online device: true when its state changed (it is then reported). */
   tick?(state: State, ctx: FamilyContext): boolean;
   /** Each time the device comes online (connects, reconnects, is brought back), before its state is reported. */

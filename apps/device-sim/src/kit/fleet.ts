@@ -39,6 +39,11 @@ export interface SimulationOptions {
   telemetryIntervalMs?: number;
   /** Default 1, so an intake benchmark can account for every reading. */
   telemetryQos?: 0 | 1;
+  /**
+   * Changes the devices make by themselves, per second over the whole fleet (the family's `act`: terminals start and
+   * end programmes), the online devices taking turns, spread over 20 ms slots. Default 0: none.
+   */
+  activityPerSecond?: number;
   /** Heartbeat period of the devices and their gateways; default each family's declared heartbeat (heartbeatSeconds). */
   heartbeatMs?: number;
   /**
@@ -96,6 +101,8 @@ export interface FleetStats {
   statesSent: number;
   telemetrySent: number;
   eventsSent: number;
+  /** States reported after a change of the device's own (SimulationOptions.activityPerSecond), taken by the broker. */
+  changesSent: number;
   publishErrors: number;
 }
 
@@ -119,6 +126,11 @@ export interface DeviceFleet {
   setClock(at: Date, speed?: number): Promise<void>;
   /** Empties the retained state of every device and gateway of this fleet (test clean-up). */
   clearRetained(): Promise<void>;
+  /**
+   * Sets the rate of the devices' own changes (SimulationOptions.activityPerSecond; 0 stops them); throws for a family
+   * whose devices change nothing by themselves.
+   */
+  setActivity(perSecond: number): void;
   /** Disconnects cleanly: no Last Will fires, retained states stay as they were unless `clearRetained`. */
   stop(options?: { clearRetained?: boolean }): Promise<void>;
 }
@@ -217,6 +229,7 @@ function zeroStats(): FleetStats {
     statesSent: 0,
     telemetrySent: 0,
     eventsSent: 0,
+    changesSent: 0,
     publishErrors: 0,
   };
 }
@@ -256,6 +269,9 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
   private telemetryTimer?: NodeJS.Timeout;
   private readonly heartbeatTimers: NodeJS.Timeout[] = [];
   private scheduleTimer?: NodeJS.Timeout;
+  private activityTimer?: NodeJS.Timeout;
+  /** The device whose turn it is next (the turns go on across rate changes). */
+  private activityNext = 0;
   private listener?: MqttClient;
   private readonly clock: SimClock;
   private readonly reader: CommandReader<C>;
@@ -365,6 +381,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     const telemetry = this.family.telemetry ? interval : 0;
     if (telemetry > 0) this.startTelemetry(telemetry);
     this.startHeartbeats(telemetry);
+    if (this.options.activityPerSecond) this.setActivity(this.options.activityPerSecond);
     await this.listen();
     if (this.family.tick) this.scheduleTimer = setInterval(() => void this.tick(), this.options.scheduleTickMs ?? 1000);
     this.logger.info(
@@ -433,6 +450,35 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     else await this.announce(device);
   }
 
+  /**
+   * The devices' own changes (the family's `act`), `perSecond` over the fleet: every 20 ms slot asks as many online
+   * devices as the time since the last slot owes, in turn, so each device changes at most once per round of the fleet
+   * and a late timer catches up (at most one second's worth at once).
+   */
+  setActivity(perSecond: number): void {
+    const act = this.family.act?.bind(this.family);
+    if (!act) throw new Error(`device-sim: ${this.family.declaration.family} devices change nothing by themselves`);
+    if (!(perSecond >= 0)) throw new Error(`device-sim: an activity rate is a number from 0, not ${perSecond}`);
+    clearInterval(this.activityTimer);
+    this.activityTimer = undefined;
+    if (perSecond === 0 || this.stopping) return;
+    const devices = [...this.devices.values()];
+    let owed = 0;
+    let last = performance.now();
+    this.activityTimer = setInterval(() => {
+      const now = performance.now();
+      owed = Math.min(owed + (perSecond * (now - last)) / 1000, Math.max(1, perSecond));
+      last = now;
+      for (let asked = 0; owed >= 1 && asked < devices.length; asked++) {
+        const device = devices[this.activityNext];
+        this.activityNext = (this.activityNext + 1) % devices.length;
+        if (!device.online) continue;
+        owed--;
+        if (act(device.state, this.context)) void this.publishState(device, 'changesSent');
+      }
+    }, TELEMETRY_SLOT_MS);
+  }
+
   async clearRetained(): Promise<void> {
     const writes: Promise<void>[] = [];
     for (const gateway of this.gateways) {
@@ -453,6 +499,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     clearInterval(this.telemetryTimer);
     for (const timer of this.heartbeatTimers) clearInterval(timer);
     clearInterval(this.scheduleTimer);
+    clearInterval(this.activityTimer);
     await this.listener?.endAsync().catch(() => undefined);
     for (const timer of this.pending) clearTimeout(timer);
     this.pending.clear();
@@ -461,7 +508,10 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     // A clean DISCONNECT: the broker discards the Wills, so the retained states say what the devices last reported.
     await Promise.all(clients.map((c) => c.endAsync(!c.connected).catch(() => undefined)));
     if (this.granted) await this.access?.remove(this.fragment).catch(() => undefined);
-    this.logger.info({ family: this.family.declaration.family, ...this.counters }, 'device-sim fleet stopped');
+    // How many devices applied how many commands: a benchmark checks that each applied each command once.
+    const appliedPerDevice: Record<number, number> = {};
+    for (const device of this.devices.values()) appliedPerDevice[device.applied] = (appliedPerDevice[device.applied] ?? 0) + 1;
+    this.logger.info({ family: this.family.declaration.family, ...this.counters, appliedPerDevice }, 'device-sim fleet stopped');
   }
 
   /** The seed as the family gets it: a stored schedule only if the device would take it as a `schedule` command. */
@@ -737,9 +787,10 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     this.pending.add(timer);
   }
 
-  private publishState(device: SimDevice<State>): Promise<void> {
+  /** Publishes the device's retained state; `why` also counts it (a change of its own). */
+  private publishState(device: SimDevice<State>, why?: 'changesSent'): Promise<void> {
     const state = this.family.report(device.state, device);
-    return this.publish(device.link, device.topic(MqttChannel.State), JSON.stringify(state), 1, true, 'statesSent');
+    return this.publish(device.link, device.topic(MqttChannel.State), JSON.stringify(state), 1, true, 'statesSent', why);
   }
 
   private async setFault(code: string, fault: FaultCode, active: boolean): Promise<void> {
@@ -794,11 +845,13 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     qos: 0 | 1,
     retain: boolean,
     counter?: keyof FleetStats,
+    also?: keyof FleetStats,
   ): Promise<void> {
     if (!client) return Promise.resolve();
     return client.publishAsync(topic, body, { qos, retain }).then(
       () => {
         if (counter) this.counters[counter]++;
+        if (also) this.counters[also]++;
       },
       (err: Error) => {
         this.counters.publishErrors++;

@@ -57,6 +57,28 @@ export async function loadSeeds(
   }
 }
 
+/** Which devices a fleet simulates: explicit codes, `count` generated codes, or the registry's. */
+export type DeviceSource = readonly (string | DeviceSeed)[] | { count: number; prefix?: string } | { databaseUrl: string };
+
+/** Codes `prefix` + a five-digit number from 1 (wider past 99,999): LAMP-00001, LAMP-00002, ... */
+export function generateCodes(count: number, prefix: string): string[] {
+  return Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(5, '0')}`);
+}
+
+/**
+ * The seeds of a source: generated codes (`defaultPrefix` unless it names one), the given ones, or the registry's read
+ * by `load`. `registered`: the devices are the registry's, so the platform made their MQTT accounts.
+ */
+export async function seedsOf(
+  source: DeviceSource,
+  defaultPrefix: string,
+  load: (databaseUrl: string) => Promise<DeviceSeed[]>,
+): Promise<{ seeds: DeviceSeed[]; registered: boolean }> {
+  if ('databaseUrl' in source) return { seeds: await load(source.databaseUrl), registered: true };
+  if ('count' in source) return { seeds: generateCodes(source.count, source.prefix ?? defaultPrefix).map((code) => ({ code })), registered: false };
+  return { seeds: source.map((s) => (typeof s === 'string' ? { code: s } : s)), registered: false };
+}
+
 export interface FleetPlan {
   /** Gateway id → the codes of the devices hanging off it, in order. */
   gateways: Map<string, string[]>;
