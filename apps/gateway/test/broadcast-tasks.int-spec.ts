@@ -1,8 +1,6 @@
-import pino from 'pino';
 import {
   BroadcastTaskMode,
   DispatchStatus,
-  MediaAuditStatus,
   PlaybackMode,
   TaskTimeStatus,
   TerminalOccupancy,
@@ -12,11 +10,10 @@ import {
   type PageResult,
   type TerminalHistory,
 } from '@sc/contracts';
-import type { DeviceWorker } from '@sc/device-runtime';
-import { ApiClient, mp3Tone, waitFor } from '@sc/testing';
-import { startBroadcastFleet, type BroadcastFleet } from '../../device-sim/src/families/broadcast.sim';
-import { MQTT_URL, startTestBroadcastWorker } from './broadcast-worker';
-import { startTestGateway, type TestGateway } from './harness';
+import { waitFor, type ApiClient } from '@sc/testing';
+import type { BroadcastFleet } from '../../device-sim/src/families/broadcast.sim';
+import { startTaskScene, type TaskScene } from './broadcast-worker';
+import type { TestGateway } from './harness';
 
 const CODES = ['BTK-1', 'BTK-2', 'BTK-3'];
 
@@ -26,65 +23,28 @@ const CODES = ['BTK-1', 'BTK-2', 'BTK-3'];
  */
 describe('broadcast tasks: immediate broadcasts', () => {
   let gw: TestGateway;
-  let worker: DeviceWorker;
   let fleet: BroadcastFleet;
   let admin: ApiClient;
   let editor: ApiClient;
-  const ids: number[] = [];
+  let ids: number[];
+  let upload: TaskScene['upload'];
+  let counts: TaskScene['counts'];
+  let stop: TaskScene['stop'];
   let short: MediaRow;
   let long: MediaRow;
   let pending: MediaRow;
 
   const tasks = async () => (await admin.post<PageResult<BroadcastTaskRow>>('/api/broadcast/taskPage', { pageNum: 1, pageSize: 50 })).body.data;
-  const counts = async () => ({
-    tasks: (await gw.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM broadcast_task`))[0].n,
-    dispatches: (await gw.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM dispatch`))[0].n,
-  });
-  const upload = async (seconds: number, frequency: number, name: string) => {
-    const data = new FormData();
-    data.append('materialName', name);
-    data.append('file', new Blob([await mp3Tone({ seconds, frequency, kbps: 64, sampleRate: 44100, channels: 1 })]), `${name}.mp3`);
-    const answer = await new ApiClient(gw.uploadUrl, 'en-US').as(admin.token).post<MediaRow>('/api/broadcast/mediaUpload', data);
-    expect(answer.status).toBe(200);
-    return answer.body.data;
-  };
-  const approve = (id: number) => admin.post('/api/broadcast/mediaAudit', { id, auditStatus: MediaAuditStatus.Approved });
 
   beforeAll(async () => {
-    gw = await startTestGateway();
-    // The terminals fetch their media from the links the gateway signs, under the console's address (MEDIA_LINK_BASE_URL,
-    // read at each signing): this gateway's, known once it listens.
-    gw.config.media.linkBaseUrl = gw.baseUrl;
-    [admin, editor] = await Promise.all([gw.signedIn('admin'), gw.signedIn('editor')]);
-    for (const [i, code] of CODES.entries()) {
-      const answer = await admin.post<{ id: number }>('/api/broadcast/terminalAddOrEdit', {
-        terminalName: `Task terminal ${i + 1}`,
-        terminalId: code,
-        terminalIP: `10.30.1.${i + 1}`,
-      });
-      expect(answer.body).toMatchObject({ code: 200 });
-      ids.push(answer.body.data.id);
-    }
-    worker = await startTestBroadcastWorker(gw, 'btasks');
-    fleet = await startBroadcastFleet({
-      mqttUrl: MQTT_URL,
-      terminals: CODES,
-      ackLatencyMs: { min: 5, max: 20 },
-      scheduleTickMs: 100,
-      logger: pino({ level: 'silent' }),
-    });
+    ({ gw, admin, editor, ids, fleet, upload, counts, stop } = await startTaskScene(CODES, 'btasks', '10.30.1'));
     [short, long, pending] = await Promise.all([
-      upload(2, 660, 'Storm warning tone'),
-      upload(30, 440, 'Background music'),
-      upload(1, 990, 'Unchecked'),
+      upload('Storm warning tone', 2, 660),
+      upload('Background music', 30, 440),
+      upload('Unchecked', 1, 990, false),
     ]);
-    await Promise.all([approve(short.id), approve(long.id)]);
   }, 90_000);
-  afterAll(async () => {
-    await fleet?.stop({ clearRetained: true });
-    await worker?.stop();
-    await gw?.close();
-  });
+  afterAll(() => stop?.());
 
   it('plays chosen media on the terminals now: delivered through the ledger, downloaded and checked, played for their length', async () => {
     const answer = await editor.post<{ id: number; dispatchId: string }>('/api/broadcast/immediateBroadcast', {

@@ -64,6 +64,9 @@ export const AUDITED_ACTIONS = {
   'Save playlist': 'savePlaylist',
   'Delete playlist': 'deletePlaylist',
   'Immediate broadcast': 'immediateBroadcast',
+  'Save broadcast task': 'saveBroadcastTask',
+  'Delete broadcast task': 'deleteBroadcastTask',
+  'Control broadcast task': 'controlBroadcastTask',
 } as const;
 
 export type AuditDescription = keyof typeof AUDITED_ACTIONS;

@@ -27,6 +27,7 @@ import { BroadcastMedia1732199400000 } from './migrations/1732199400000-broadcas
 import { BroadcastTerminalTasks1732199500000 } from './migrations/1732199500000-broadcast-terminal-tasks';
 import { BroadcastPlayHistory1732199600000 } from './migrations/1732199600000-broadcast-play-history';
 import { BroadcastTasks1732199700000 } from './migrations/1732199700000-broadcast-tasks';
+import { BroadcastTaskClocks1732199800000 } from './migrations/1732199800000-broadcast-task-clocks';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
@@ -61,6 +62,7 @@ export const MIGRATIONS = [
   BroadcastTerminalTasks1732199500000,
   BroadcastPlayHistory1732199600000,
   BroadcastTasks1732199700000,
+  BroadcastTaskClocks1732199800000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

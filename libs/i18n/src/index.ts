@@ -52,12 +52,17 @@ const LIST_ITEM_FIELDS: Record<string, Record<string, string>> = {
   periods: { start: 'periodStart', end: 'periodEnd', level: 'periodLevel' },
 };
 
-/** Translates a field label, falling back to the raw name for fields without a label. */
+/**
+ * Translates a field label, falling back to the raw name for fields without a label. A field inside an object of the
+ * request (`schedule.startDate`, `schedule.periods[0].end`) is labelled as the field itself.
+ */
 export function translateField(lng: Language, field: string): string {
   if (serverI18n.exists(field, { lng, ns: 'fields' })) return tr(field, { lng, ns: 'fields' });
-  const item = /^(\w+)\[(\d+)\]\.(\w+)$/.exec(field);
+  const item = /^(?:\w+\.)*(\w+)\[(\d+)\]\.(\w+)$/.exec(field);
   const key = item ? LIST_ITEM_FIELDS[item[1]]?.[item[3]] : undefined;
-  return key ? tr(key, { lng, ns: 'fields', n: Number(item![2]) + 1 }) : field;
+  if (key) return tr(key, { lng, ns: 'fields', n: Number(item![2]) + 1 });
+  const inner = /^\w+\.(\w+)$/.exec(field)?.[1];
+  return inner && serverI18n.exists(inner, { lng, ns: 'fields' }) ? tr(inner, { lng, ns: 'fields' }) : field;
 }
 
 /** Every key path of a nested catalogue object, e.g. `messages.pleaseEnter`. */

@@ -242,6 +242,13 @@ export const enUS = {
     auditRemark: 'Audit remark',
     playbackMode: 'Playback mode',
     mediaIds: 'Materials',
+    taskName: 'Task name',
+    volume: 'Volume',
+    playlistId: 'Playlist',
+    schedule: 'Schedule',
+    weekdays: 'Weekdays',
+    startDate: 'Start date',
+    endDate: 'End date',
   },
 };
 
@@ -288,6 +295,10 @@ export const enUSAnswers = {
   taskMediaEmpty: 'Please select a playlist or at least one material',
   taskMediaAmbiguous: 'Select either a playlist or materials, not both',
   taskMediaNotPlayable: 'Only approved materials can be broadcast: {{names}}',
+  taskNotFound: 'This broadcast task does not exist',
+  taskNotScheduled: 'Only a scheduled task can be edited; an immediate broadcast is sent again as a new one',
+  terminalsNotInTask: 'These terminals are not terminals of the task: {{ids}}',
+  taskPeriodsTooMany: 'A task plays in at most {{max}} time periods a day',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

@@ -240,6 +240,13 @@ export const es: Catalogue = {
     auditRemark: 'Observación de auditoría',
     playbackMode: 'Modo de reproducción',
     mediaIds: 'Materiales',
+    taskName: 'Nombre de la tarea',
+    volume: 'Volumen',
+    playlistId: 'Lista de reproducción',
+    schedule: 'Programación',
+    weekdays: 'Días de la semana',
+    startDate: 'Fecha de inicio',
+    endDate: 'Fecha de fin',
   },
 };
 
@@ -280,4 +287,8 @@ export const esAnswers: Answers = {
   taskMediaEmpty: 'Seleccione una lista de reproducción o al menos un material',
   taskMediaAmbiguous: 'Seleccione una lista de reproducción o materiales, no ambos',
   taskMediaNotPlayable: 'Solo se pueden emitir materiales aprobados: {{names}}',
+  taskNotFound: 'Esta tarea de difusión no existe',
+  taskNotScheduled: 'Solo se puede editar una tarea programada; una difusión inmediata se envía de nuevo como otra',
+  terminalsNotInTask: 'Estos terminales no son de la tarea: {{ids}}',
+  taskPeriodsTooMany: 'Una tarea se emite como máximo en {{max}} franjas horarias al día',
 };

@@ -240,6 +240,13 @@ export const ja: Catalogue = {
     auditRemark: '審査コメント',
     playbackMode: '再生モード',
     mediaIds: '素材',
+    taskName: 'タスク名',
+    volume: '音量',
+    playlistId: 'プレイリスト',
+    schedule: 'スケジュール',
+    weekdays: '曜日',
+    startDate: '開始日',
+    endDate: '終了日',
   },
 };
 
@@ -280,4 +287,8 @@ export const jaAnswers: Answers = {
   taskMediaEmpty: 'プレイリストまたは素材を1つ以上選択してください',
   taskMediaAmbiguous: 'プレイリストと素材のどちらか一方を選択してください',
   taskMediaNotPlayable: '承認済みの素材のみ放送できます：{{names}}',
+  taskNotFound: 'この放送タスクは存在しません',
+  taskNotScheduled: '編集できるのは定時タスクのみです。即時放送は新しく送信し直してください',
+  terminalsNotInTask: '次の端末はこのタスクの端末ではありません：{{ids}}',
+  taskPeriodsTooMany: '1 つのタスクの再生時間帯は 1 日 {{max}} 個までです',
 };

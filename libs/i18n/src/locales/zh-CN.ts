@@ -240,6 +240,13 @@ export const zhCN: Catalogue = {
     auditRemark: '审核备注',
     playbackMode: '播放模式',
     mediaIds: '素材',
+    taskName: '任务名称',
+    volume: '音量',
+    playlistId: '播放列表',
+    schedule: '播放计划',
+    weekdays: '星期',
+    startDate: '开始日期',
+    endDate: '结束日期',
   },
 };
 
@@ -279,4 +286,8 @@ export const zhCNAnswers: Answers = {
   taskMediaEmpty: '请选择播放列表或至少一个素材',
   taskMediaAmbiguous: '播放列表和素材只能选择其一',
   taskMediaNotPlayable: '只能广播已审核通过的素材：{{names}}',
+  taskNotFound: '该广播任务不存在',
+  taskNotScheduled: '只能编辑定时任务；即时广播请重新发送',
+  terminalsNotInTask: '这些终端不属于该任务：{{ids}}',
+  taskPeriodsTooMany: '一个任务每天最多 {{max}} 个播放时段',
 };

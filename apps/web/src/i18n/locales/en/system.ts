@@ -173,6 +173,9 @@ export const system = {
       savePlaylist: 'Save playlist',
       deletePlaylist: 'Delete playlist',
       immediateBroadcast: 'Immediate broadcast',
+      saveBroadcastTask: 'Save broadcast task',
+      deleteBroadcastTask: 'Delete broadcast task',
+      controlBroadcastTask: 'Play, pause or stop a broadcast task',
     },
   },
 };

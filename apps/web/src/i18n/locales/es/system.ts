@@ -175,6 +175,9 @@ export const system: Shape<typeof en> = {
       savePlaylist: 'Guardar lista de reproducción',
       deletePlaylist: 'Eliminar lista de reproducción',
       immediateBroadcast: 'Emisión inmediata',
+      saveBroadcastTask: 'Guardar tarea de difusión',
+      deleteBroadcastTask: 'Eliminar tarea de difusión',
+      controlBroadcastTask: 'Reproducir, pausar o detener una tarea de difusión',
     },
   },
 };

@@ -175,6 +175,9 @@ export const system: Shape<typeof en> = {
       savePlaylist: 'プレイリストを保存',
       deletePlaylist: 'プレイリストを削除',
       immediateBroadcast: '即時放送',
+      saveBroadcastTask: '放送タスクを保存',
+      deleteBroadcastTask: '放送タスクを削除',
+      controlBroadcastTask: '放送タスクの再生・一時停止・停止',
     },
   },
 };

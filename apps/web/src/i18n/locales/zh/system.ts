@@ -175,6 +175,9 @@ export const system: Shape<typeof en> = {
       savePlaylist: '保存播放列表',
       deletePlaylist: '删除播放列表',
       immediateBroadcast: '即时广播',
+      saveBroadcastTask: '保存广播任务',
+      deleteBroadcastTask: '删除广播任务',
+      controlBroadcastTask: '播放、暂停或停止广播任务',
     },
   },
 };
