@@ -45,6 +45,7 @@ const ROUTES = {
   '/broadcastManage/groupManagementEdit': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/groupManagementEdit'],
   '/broadcastManage/mediaLibrary': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/mediaLibrary'],
   '/broadcastManage/playList': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/playList'],
+  '/broadcastManage/broadcastTask': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/broadcastTask'],
 };
 
 /** RouteEntry.namespaces of a path in the console's route table (apps/web/src/navigation/route-table.ts). */

@@ -79,7 +79,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         path: '/smartLamp/lampStrategy',
         title: 'lampStrategy',
         roles: [Role.Admin],
-        namespaces: ['dispatch', 'lighting', 'region', 'strategy'],
+        namespaces: ['dispatch', 'lighting', 'region', 'schedule', 'strategy'],
         buttons: [...RECORDS, Button.OpenAndClose],
       },
       {
@@ -93,7 +93,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         path: '/smartLamp/lightStrategy',
         title: 'lightStrategy',
         roles: [Role.Admin],
-        namespaces: ['dispatch', 'region', 'strategy', 'strip'],
+        namespaces: ['dispatch', 'region', 'schedule', 'strategy', 'strip'],
         buttons: [...RECORDS, Button.OpenAndClose],
       },
       // Not in the spec's route table ("further route groups are not shown"): alarms and energy of issue 5.
@@ -109,7 +109,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   },
   {
     // Spec section 2: no redirect of its own. The spec gates no broadcast route: the roles of the family's live events.
-    // Only its built pages are listed: tasks join when they are.
+    // Only its built pages are listed: the immediate broadcast page joins when it is.
     path: '/broadcastManage',
     title: 'broadcastManage',
     icon: IconSpeakerphone,
@@ -165,6 +165,14 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         roles: [Role.Admin, Role.Editor, Role.Visit],
         namespaces: ['broadcast'],
         buttons: RECORDS,
+      },
+      {
+        // Sending, changing, deleting and playing a task reach terminals: each also needs Open and close.
+        path: '/broadcastManage/broadcastTask',
+        title: 'broadcastTask',
+        roles: [Role.Admin, Role.Editor, Role.Visit],
+        namespaces: ['broadcast', 'broadcastTask', 'dispatch', 'region', 'schedule'],
+        buttons: [...RECORDS, Button.OpenAndClose],
       },
     ],
   },

@@ -116,8 +116,15 @@ export const TERMINAL_TASK_CONTROL_SCHEMA = {
   required: ['taskId', 'action'],
   additionalProperties: false,
   properties: {
-    taskId: TASK_ID_SCHEMA,
-    action: { type: 'string', enum: [...TERMINAL_TASK_CONTROLS] },
+    taskId: { ...TASK_ID_SCHEMA, description: 'A task the terminal holds; one it does not hold is refused with `error: "unknown task"`.' },
+    action: {
+      type: 'string',
+      enum: [...TERMINAL_TASK_CONTROLS],
+      description:
+        '`play`: now, outside its periods too, its list once from the top (an immediate broadcast starts again), still ' +
+        'yielding to a task of a first priority; `pause` / `resume`: paused wherever it plays, now or later, until resumed ' +
+        '(its timetable runs on); `stop`: ends it until its next period (an immediate broadcast is forgotten).',
+    },
   },
 } as const satisfies JsonSchema;
 
