@@ -1,25 +1,34 @@
 import i18next, { type i18n, type TOptions } from 'i18next';
 import type { Language } from '@sc/contracts';
-import { enUS, enUSAnswers, type Answers, type Catalogue, type FieldKey, type MessageKey } from './locales/en-US';
-import { zhCN, zhCNAnswers } from './locales/zh-CN';
-import { es, esAnswers } from './locales/es';
-import { ja, jaAnswers } from './locales/ja';
+import {
+  enUS,
+  enUSAnswerFields,
+  enUSAnswers,
+  type AnswerFields,
+  type Answers,
+  type Catalogue,
+  type FieldKey,
+  type MessageKey,
+} from './locales/en-US';
+import { zhCN, zhCNAnswerFields, zhCNAnswers } from './locales/zh-CN';
+import { es, esAnswerFields, esAnswers } from './locales/es';
+import { ja, jaAnswerFields, jaAnswers } from './locales/ja';
 
-export type { Answers, Catalogue, FieldKey, MessageKey };
+export type { AnswerFields, Answers, Catalogue, FieldKey, MessageKey };
 
-/** What the server translates: the console's catalogue with the answers only the server gives among its messages. */
-export type ServerCatalogue = { messages: Catalogue['messages'] & Answers; fields: Catalogue['fields'] };
+/** What the server translates: the console's catalogue with the answers (and their field labels) only the server gives. */
+export type ServerCatalogue = { messages: Catalogue['messages'] & Answers; fields: Catalogue['fields'] & AnswerFields };
 
-const withAnswers = (catalogue: Catalogue, answers: Answers): ServerCatalogue => ({
+const withAnswers = (catalogue: Catalogue, answers: Answers, fields: AnswerFields): ServerCatalogue => ({
   messages: { ...catalogue.messages, ...answers },
-  fields: catalogue.fields,
+  fields: { ...catalogue.fields, ...fields },
 });
 
 export const CATALOGUES: Record<Language, ServerCatalogue> = {
-  'en-US': withAnswers(enUS, enUSAnswers),
-  'zh-CN': withAnswers(zhCN, zhCNAnswers),
-  es: withAnswers(es, esAnswers),
-  ja: withAnswers(ja, jaAnswers),
+  'en-US': withAnswers(enUS, enUSAnswers, enUSAnswerFields),
+  'zh-CN': withAnswers(zhCN, zhCNAnswers, zhCNAnswerFields),
+  es: withAnswers(es, esAnswers, esAnswerFields),
+  ja: withAnswers(ja, jaAnswers, jaAnswerFields),
 };
 
 /** A separate i18next instance for the server's answers, so it never shares state with anything else. */

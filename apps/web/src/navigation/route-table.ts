@@ -167,11 +167,12 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         buttons: RECORDS,
       },
       {
-        // Sending, changing, deleting and playing a task reach terminals: each also needs Open and close.
+        // Sending, changing, deleting and playing a task reach terminals: each also needs Open and close. The form and the
+        // detail load the terminal texts (broadcast, region) when they open.
         path: '/broadcastManage/broadcastTask',
         title: 'broadcastTask',
         roles: [Role.Admin, Role.Editor, Role.Visit],
-        namespaces: ['broadcast', 'broadcastTask', 'dispatch', 'region', 'schedule'],
+        namespaces: ['broadcastTask', 'dispatch', 'schedule'],
         buttons: [...RECORDS, Button.OpenAndClose],
       },
     ],

@@ -1,4 +1,4 @@
-import type { Answers, Catalogue } from './en-US';
+import type { AnswerFields, Answers, Catalogue } from './en-US';
 
 export const es: Catalogue = {
   messages: {
@@ -240,13 +240,6 @@ export const es: Catalogue = {
     auditRemark: 'Observación de auditoría',
     playbackMode: 'Modo de reproducción',
     mediaIds: 'Materiales',
-    taskName: 'Nombre de la tarea',
-    volume: 'Volumen',
-    playlistId: 'Lista de reproducción',
-    schedule: 'Programación',
-    weekdays: 'Días de la semana',
-    startDate: 'Fecha de inicio',
-    endDate: 'Fecha de fin',
   },
 };
 
@@ -291,4 +284,14 @@ export const esAnswers: Answers = {
   taskNotScheduled: 'Solo se puede editar una tarea programada; una difusión inmediata se envía de nuevo como otra',
   terminalsNotInTask: 'Estos terminales no son de la tarea: {{ids}}',
   taskPeriodsTooMany: 'Una tarea se emite como máximo en {{max}} franjas horarias al día',
+};
+
+export const esAnswerFields: AnswerFields = {
+  taskName: 'Nombre de la tarea',
+  volume: 'Volumen',
+  playlistId: 'Lista de reproducción',
+  schedule: 'Programación',
+  weekdays: 'Días de la semana',
+  startDate: 'Fecha de inicio',
+  endDate: 'Fecha de fin',
 };

@@ -1,4 +1,4 @@
-import type { Answers, Catalogue } from './en-US';
+import type { AnswerFields, Answers, Catalogue } from './en-US';
 
 export const zhCN: Catalogue = {
   messages: {
@@ -240,13 +240,6 @@ export const zhCN: Catalogue = {
     auditRemark: '审核备注',
     playbackMode: '播放模式',
     mediaIds: '素材',
-    taskName: '任务名称',
-    volume: '音量',
-    playlistId: '播放列表',
-    schedule: '播放计划',
-    weekdays: '星期',
-    startDate: '开始日期',
-    endDate: '结束日期',
   },
 };
 
@@ -290,4 +283,14 @@ export const zhCNAnswers: Answers = {
   taskNotScheduled: '只能编辑定时任务；即时广播请重新发送',
   terminalsNotInTask: '这些终端不属于该任务：{{ids}}',
   taskPeriodsTooMany: '一个任务每天最多 {{max}} 个播放时段',
+};
+
+export const zhCNAnswerFields: AnswerFields = {
+  taskName: '任务名称',
+  volume: '音量',
+  playlistId: '播放列表',
+  schedule: '播放计划',
+  weekdays: '星期',
+  startDate: '开始日期',
+  endDate: '结束日期',
 };

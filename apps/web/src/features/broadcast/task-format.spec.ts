@@ -1,7 +1,6 @@
 import type { TFunction } from 'i18next';
 import { PlayAction } from '@sc/contracts';
-import { formPathOf, playCycleOf, playDatesOf, playTimeOf } from './task-format';
-import { describeTaskDispatch } from './terminal-dispatch';
+import { describeTaskDispatch, formPathOf, playCycleOf, playDatesOf, playTimeOf } from './task-format';
 
 // Keys and their params, so the test reads what would be translated.
 const t = ((key: string, params?: Record<string, unknown>) => (params ? `${key} ${JSON.stringify(params)}` : key)) as unknown as TFunction;
@@ -34,11 +33,11 @@ describe('broadcast task texts', () => {
     expect(formPathOf('volume')).toBe('volume');
   });
 
-  it('names the task commands for the dispatch panel, and no other', () => {
-    expect(describeTaskDispatch(t, { action: 'task', params: { title: 'Chime' } })).toBe('broadcast:taskDispatch.task {"title":"Chime"}');
+  it('names the task commands for the dispatch panel', () => {
+    expect(describeTaskDispatch(t, { action: 'task', params: { title: 'Chime' } })).toBe('broadcastTask:dispatch.task {"title":"Chime"}');
     expect(describeTaskDispatch(t, { action: 'taskControl', params: { taskId: 'task-3', action: PlayAction.CancelPause } })).toBe(
-      'broadcast:taskDispatch.taskControl {"taskId":"task-3","action":"broadcast:playback.cancelPause"}',
+      'broadcastTask:dispatch.taskControl {"taskId":"task-3","action":"broadcastTask:control.cancelPause"}',
     );
-    expect(describeTaskDispatch(t, { action: 'volume', params: {} })).toBeNull();
+    expect(describeTaskDispatch(t, { action: 'volume', params: {} })).toBe('volume');
   });
 });

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { BroadcastSchedule, BroadcastTaskRow } from '@sc/contracts';
+import type { BroadcastSchedule, BroadcastTaskRow, DispatchDetail, PlayAction } from '@sc/contracts';
 import { playDays } from '@/utils/schedule-text';
 
 /** The spec's playCycle: the days a scheduled task plays on; an immediate broadcast plays now. */
@@ -30,4 +30,19 @@ export function formPathOf(field: string): string {
   if (field === 'schedule') return 'periods';
   if (field === 'ids') return 'terminals';
   return inner;
+}
+
+/** Names a task's command (sending, cancelling, a play action) for the progress panel; its action for any other. */
+export function describeTaskDispatch(t: TFunction, detail: Pick<DispatchDetail, 'action' | 'params'>): string {
+  const params = (detail.params ?? {}) as { title?: string; taskId?: string; action?: PlayAction };
+  switch (detail.action) {
+    case 'task':
+      return t('broadcastTask:dispatch.task', { title: params.title });
+    case 'cancelTask':
+      return t('broadcastTask:dispatch.cancelTask', { taskId: params.taskId });
+    case 'taskControl':
+      return t('broadcastTask:dispatch.taskControl', { taskId: params.taskId, action: t(`broadcastTask:control.${params.action ?? 'play'}`) });
+    default:
+      return detail.action;
+  }
 }

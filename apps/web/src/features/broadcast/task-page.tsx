@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { ActionIcon, Badge, Button, Menu, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconEye, IconPlayerPlay, IconPlus } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { BroadcastTaskMode, Button as ButtonPermission, DeviceFamily, PlayAction, TASK_NAME_MAX, type BroadcastTaskRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
 import { confirmCommand, deleteAfterConfirm } from '@/components/confirm';
-import { Deferred, lazyComponent } from '@/components/deferred';
+import { Deferred } from '@/components/deferred';
+import { loadNamespaces } from '@/i18n';
 import { notifySuccess } from '@/components/notify';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
@@ -18,13 +19,20 @@ import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { compact, paging } from '@/navigation/search-params';
 import { parseTime } from '@/utils/format';
 import { TaskDispatchBadge, TaskPlayBadge, TaskTimeBadge } from './task-badges';
-import { playCycleOf, playDatesOf, playTimeOf } from './task-format';
+import { describeTaskDispatch, playCycleOf, playDatesOf, playTimeOf } from './task-format';
 import { useDeleteTask, useLiveTasks, useTaskControl, useTaskPage } from './tasks-api';
-import { describeTerminalDispatch } from './terminal-dispatch';
 
-// The form and the detail load when first opened, keeping the list's first load small.
-const TaskForm = lazyComponent(() => import('./task-form'), 'TaskForm');
-const TaskDetailDrawer = lazyComponent(() => import('./task-detail-drawer'), 'TaskDetailDrawer');
+// The form and the detail load when first opened, with the terminal texts they show, keeping the list's first load small.
+const TaskForm = lazy(() =>
+  loadNamespaces(['broadcast', 'broadcastTask', 'region', 'schedule'])
+    .then(() => import('./task-form'))
+    .then((m) => ({ default: m.TaskForm })),
+);
+const TaskDetailDrawer = lazy(() =>
+  loadNamespaces(['broadcast', 'broadcastTask', 'dispatch', 'schedule'])
+    .then(() => import('./task-detail-drawer'))
+    .then((m) => ({ default: m.TaskDetailDrawer })),
+);
 
 const route = getRouteApi('/_auth/_shell/broadcastManage/broadcastTask');
 
@@ -237,7 +245,7 @@ export function TaskPage() {
           </Table>
         </TableBox>
         <TableFooter total={tasks.data?.total ?? 0} pageNum={pageNum} pageSize={pageSize} onChange={(page) => go(page)} />
-        {search.dispatch && <DispatchPanel family={DeviceFamily.Broadcast} dispatchId={search.dispatch} describe={describeTerminalDispatch} />}
+        {search.dispatch && <DispatchPanel family={DeviceFamily.Broadcast} dispatchId={search.dispatch} describe={describeTaskDispatch} />}
       </Stack>
       <Deferred when={search.detail !== undefined}>
         <TaskDetailDrawer id={search.detail ?? null} onClose={() => go({ detail: undefined })} />

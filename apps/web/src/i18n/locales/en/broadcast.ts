@@ -76,7 +76,6 @@ export const broadcast = {
   },
   playback: {
     title: 'Playback',
-    play: 'Play',
     pause: 'Pause',
     cancelPause: 'Cancel pause',
     stop: 'Stop',
@@ -194,11 +193,5 @@ export const broadcast = {
       members_other: '{{count}} terminals',
       nothing: 'No groups',
     },
-  },
-  /** How the dispatch panel names the commands of broadcast tasks (any page following one). */
-  taskDispatch: {
-    task: 'Send task "{{title}}"',
-    cancelTask: 'Cancel task {{taskId}}',
-    taskControl: '{{action}}: task {{taskId}}',
   },
 };

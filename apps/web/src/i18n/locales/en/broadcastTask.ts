@@ -72,6 +72,11 @@ export const broadcastTask = {
     confirm_other: '{{action}} "{{name}}" on its {{count}} terminals?',
     hint: 'Play starts it now, its list once; Stop ends it until its next period.',
   },
+  dispatch: {
+    task: 'Send task "{{title}}"',
+    cancelTask: 'Cancel task {{taskId}}',
+    taskControl: '{{action}}: task {{taskId}}',
+  },
   detail: {
     title: 'Task "{{name}}"',
     open: 'Details',

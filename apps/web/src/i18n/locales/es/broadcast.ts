@@ -78,7 +78,6 @@ export const broadcast: typeof en = {
   },
   playback: {
     title: 'Reproducción',
-    play: 'Reproducir',
     pause: 'Pausar',
     cancelPause: 'Cancelar pausa',
     stop: 'Detener',
@@ -196,11 +195,5 @@ export const broadcast: typeof en = {
       members_other: '{{count}} terminales',
       nothing: 'No hay grupos',
     },
-  },
-  /** How the dispatch panel names the commands of broadcast tasks (any page following one). */
-  taskDispatch: {
-    task: 'Enviar la tarea «{{title}}»',
-    cancelTask: 'Cancelar la tarea {{taskId}}',
-    taskControl: '{{action}}: tarea {{taskId}}',
   },
 };

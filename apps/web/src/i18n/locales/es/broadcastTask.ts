@@ -74,6 +74,11 @@ export const broadcastTask: typeof en = {
     confirm_other: '¿{{action}} «{{name}}» en sus {{count}} terminales?',
     hint: 'Reproducir la emite ahora, su lista una vez; Detener la para hasta su siguiente franja.',
   },
+  dispatch: {
+    task: 'Enviar la tarea «{{title}}»',
+    cancelTask: 'Cancelar la tarea {{taskId}}',
+    taskControl: '{{action}}: tarea {{taskId}}',
+  },
   detail: {
     title: 'Tarea «{{name}}»',
     open: 'Detalles',

@@ -78,7 +78,6 @@ export const broadcast: typeof en = {
   },
   playback: {
     title: '再生操作',
-    play: '再生',
     pause: '一時停止',
     cancelPause: '一時停止を解除',
     stop: '停止',
@@ -196,11 +195,5 @@ export const broadcast: typeof en = {
       members_other: '{{count}} 台の端末',
       nothing: 'グループがありません',
     },
-  },
-  /** How the dispatch panel names the commands of broadcast tasks (any page following one). */
-  taskDispatch: {
-    task: 'タスク「{{title}}」を配信',
-    cancelTask: 'タスク {{taskId}} を取り消し',
-    taskControl: '{{action}}：タスク {{taskId}}',
   },
 };

@@ -74,6 +74,11 @@ export const broadcastTask: typeof en = {
     confirm_other: '{{count}} 台の端末で「{{name}}」を{{action}}しますか？',
     hint: '再生：今すぐリストを 1 回再生します。停止：次の時間帯まで止めます。',
   },
+  dispatch: {
+    task: 'タスク「{{title}}」を配信',
+    cancelTask: 'タスク {{taskId}} を取り消し',
+    taskControl: '{{action}}：タスク {{taskId}}',
+  },
   detail: {
     title: 'タスク「{{name}}」',
     open: '詳細',

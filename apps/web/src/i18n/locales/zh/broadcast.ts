@@ -78,7 +78,6 @@ export const broadcast: typeof en = {
   },
   playback: {
     title: '播放控制',
-    play: '播放',
     pause: '暂停',
     cancelPause: '取消暂停',
     stop: '停止',
@@ -196,11 +195,5 @@ export const broadcast: typeof en = {
       members_other: '{{count}} 个终端',
       nothing: '暂无分组',
     },
-  },
-  /** How the dispatch panel names the commands of broadcast tasks (any page following one). */
-  taskDispatch: {
-    task: '下发任务“{{title}}”',
-    cancelTask: '取消任务 {{taskId}}',
-    taskControl: '{{action}}：任务 {{taskId}}',
   },
 };

@@ -74,6 +74,11 @@ export const broadcastTask: typeof en = {
     confirm_other: '在 {{count}} 个终端上对“{{name}}”执行{{action}}？',
     hint: '播放：立即播放一遍列表；停止：停到下一个时段。',
   },
+  dispatch: {
+    task: '下发任务“{{title}}”',
+    cancelTask: '取消任务 {{taskId}}',
+    taskControl: '{{action}}：任务 {{taskId}}',
+  },
   detail: {
     title: '任务“{{name}}”',
     open: '详情',
