@@ -1,4 +1,4 @@
-import { TASK_NAME_MAX, type BroadcastTaskMode } from '@sc/contracts';
+import type { BroadcastTaskMode } from '@sc/contracts';
 import { compact, readDispatch, readEnum, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
 
 /** The task list's page and filters, the task being edited ('new' or its id) or shown, and the command followed. */
@@ -10,8 +10,10 @@ export interface TaskSearch extends PageSearch {
   dispatch?: string;
 }
 
-/** BroadcastTaskMode's values, written out: the search check runs in the entry, which the enum's module need not join. */
+// The search check runs in the entry, which the tasks' module of @sc/contracts (its enums) need not join: BroadcastTaskMode's
+// values and TASK_NAME_MAX written out (the task list's filter sends the name; the server checks it again).
 const MODES = ['scheduled', 'immediate'] as const satisfies readonly `${BroadcastTaskMode}`[];
+const TASK_NAME_MAX = 64;
 
 export function validateTaskSearch(search: Record<string, unknown>): TaskSearch {
   return compact({
