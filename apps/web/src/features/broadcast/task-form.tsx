@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Anchor, MultiSelect, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
@@ -85,6 +86,39 @@ function requestOf(values: Values, id: number | undefined, terminalIds: number[]
   };
 }
 
+/** A choice between two or more ways (what a task plays, how its terminals are chosen), then what the chosen way asks. */
+function Choice({
+  label,
+  choices,
+  value,
+  onChange,
+  testId,
+  children,
+}: {
+  label: string;
+  choices: Record<string, string>;
+  value: string;
+  onChange: (value: string) => void;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <Stack gap={6}>
+      <Text size="sm" fw={500}>
+        {label}
+      </Text>
+      <SegmentedControl
+        w="fit-content"
+        data={Object.entries(choices).map(([choice, text]) => ({ value: choice, label: text }))}
+        value={value}
+        onChange={onChange}
+        data-testid={testId}
+      />
+      {children}
+    </Stack>
+  );
+}
+
 function TaskFormBody({
   task,
   terminals,
@@ -151,19 +185,13 @@ function TaskFormBody({
         />
       </SimpleGrid>
 
-      <Stack gap={6}>
-        <Text size="sm" fw={500}>
-          {t('broadcastTask:form.source')}
-        </Text>
-        <SegmentedControl
-          w="fit-content"
-          data={[
-            { value: 'playlist', label: t('broadcastTask:form.byPlaylist') },
-            { value: 'media', label: t('broadcastTask:form.byMedia') },
-          ]}
-          {...form.getInputProps('source')}
-          data-testid="task-form-source"
-        />
+      <Choice
+        label={t('broadcastTask:form.source')}
+        choices={{ playlist: t('broadcastTask:form.byPlaylist'), media: t('broadcastTask:form.byMedia') }}
+        value={values.source}
+        onChange={(source) => form.setFieldValue('source', source as Values['source'])}
+        testId="task-form-source"
+      >
         {values.source === 'playlist' ? (
           <Select
             aria-label={t('broadcastTask:fields.playlist')}
@@ -195,7 +223,7 @@ function TaskFormBody({
             />
           </SimpleGrid>
         )}
-      </Stack>
+      </Choice>
 
       <WeekdayField
         label={t('broadcastTask:fields.weekdays')}
@@ -222,19 +250,13 @@ function TaskFormBody({
         </Stack>
       </SimpleGrid>
 
-      <Stack gap={6}>
-        <Text size="sm" fw={500}>
-          {t('broadcastTask:form.target')}
-        </Text>
-        <SegmentedControl
-          w="fit-content"
-          data={[
-            { value: 'terminals', label: t('broadcastTask:form.byTerminals') },
-            { value: 'region', label: t('broadcastTask:form.byRegion') },
-          ]}
-          {...form.getInputProps('target')}
-          data-testid="task-form-target"
-        />
+      <Choice
+        label={t('broadcastTask:form.target')}
+        choices={{ terminals: t('broadcastTask:form.byTerminals'), region: t('broadcastTask:form.byRegion') }}
+        value={values.target}
+        onChange={(target) => form.setFieldValue('target', target as Values['target'])}
+        testId="task-form-target"
+      >
         {values.target === 'region' ? (
           <AreaCascader
             label={t('broadcastTask:form.byRegion')}
@@ -251,7 +273,7 @@ function TaskFormBody({
             testId="task"
           />
         )}
-      </Stack>
+      </Choice>
       <FormActions onCancel={() => onClose()} onConfirm={() => void submit()} loading={save.isPending} testId="task-form-save" />
     </Stack>
   );
