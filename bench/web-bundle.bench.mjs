@@ -45,6 +45,7 @@ const ROUTES = {
   '/broadcastManage/groupManagementEdit': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/groupManagementEdit'],
   '/broadcastManage/mediaLibrary': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/mediaLibrary'],
   '/broadcastManage/playList': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/playList'],
+  '/broadcastManage/broadcastTask': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/broadcastTask'],
   '/broadcastManage/immediatelyBroadcastTask': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/immediatelyBroadcastTask'],
 };
 
@@ -109,7 +110,7 @@ for (const [path, files] of Object.entries(ROUTES)) {
   const keys = new Set([...entryChunks, ...closure(language)]);
   for (const file of files) for (const key of routeChunks(file)) closure(key, keys);
   // The page's translation namespaces, which the router loads before it shows the page.
-  if (namespacesOf(path).length > 0) closure('src/i18n/namespace-loaders.ts', keys);
+  if (namespacesOf(path).length > 0) closure('src/i18n/locales/en/namespaces.ts', keys);
   for (const ns of namespacesOf(path)) {
     const key = `src/i18n/locales/en/${ns}.ts`;
     const found = manifest[key] ? [key] : chunksHolding(`/${key}`);

@@ -19,6 +19,7 @@ import { Route as Auth404RouteImport } from './routes/_auth/404'
 import { Route as AuthShellRouteImport } from './routes/_auth/_shell'
 import { Route as AuthEntryRouteImport } from './routes/_auth/entry'
 import { Route as AuthRedirectSplatRouteImport } from './routes/_auth/redirect/$'
+import { Route as AuthShellBroadcastManageBroadcastTaskRouteImport } from './routes/_auth/_shell/broadcastManage/broadcastTask'
 import { Route as AuthShellBroadcastManageGroupManagementRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagement'
 import { Route as AuthShellBroadcastManageGroupManagementCreateRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagementCreate'
 import { Route as AuthShellBroadcastManageGroupManagementEditRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagementEdit'
@@ -89,6 +90,12 @@ const AuthRedirectSplatRoute = AuthRedirectSplatRouteImport.update({
   path: '/redirect/$',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthShellBroadcastManageBroadcastTaskRoute =
+  AuthShellBroadcastManageBroadcastTaskRouteImport.update({
+    id: '/broadcastManage/broadcastTask',
+    path: '/broadcastManage/broadcastTask',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellBroadcastManageGroupManagementRoute =
   AuthShellBroadcastManageGroupManagementRouteImport.update({
     id: '/broadcastManage/groupManagement',
@@ -225,6 +232,7 @@ export interface FileRoutesByFullPath {
   '/404': typeof Auth404Route
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/broadcastManage/broadcastTask': typeof AuthShellBroadcastManageBroadcastTaskRoute
   '/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
   '/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
   '/broadcastManage/groupManagementEdit': typeof AuthShellBroadcastManageGroupManagementEditRoute
@@ -256,6 +264,7 @@ export interface FileRoutesByTo {
   '/': typeof AuthIndexRoute
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/broadcastManage/broadcastTask': typeof AuthShellBroadcastManageBroadcastTaskRoute
   '/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
   '/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
   '/broadcastManage/groupManagementEdit': typeof AuthShellBroadcastManageGroupManagementEditRoute
@@ -290,6 +299,7 @@ export interface FileRoutesById {
   '/_auth/entry': typeof AuthEntryRoute
   '/_auth/': typeof AuthIndexRoute
   '/_auth/redirect/$': typeof AuthRedirectSplatRoute
+  '/_auth/_shell/broadcastManage/broadcastTask': typeof AuthShellBroadcastManageBroadcastTaskRoute
   '/_auth/_shell/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
   '/_auth/_shell/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
   '/_auth/_shell/broadcastManage/groupManagementEdit': typeof AuthShellBroadcastManageGroupManagementEditRoute
@@ -323,6 +333,7 @@ export interface FileRouteTypes {
     | '/404'
     | '/entry'
     | '/redirect/$'
+    | '/broadcastManage/broadcastTask'
     | '/broadcastManage/groupManagement'
     | '/broadcastManage/groupManagementCreate'
     | '/broadcastManage/groupManagementEdit'
@@ -354,6 +365,7 @@ export interface FileRouteTypes {
     | '/'
     | '/entry'
     | '/redirect/$'
+    | '/broadcastManage/broadcastTask'
     | '/broadcastManage/groupManagement'
     | '/broadcastManage/groupManagementCreate'
     | '/broadcastManage/groupManagementEdit'
@@ -387,6 +399,7 @@ export interface FileRouteTypes {
     | '/_auth/entry'
     | '/_auth/'
     | '/_auth/redirect/$'
+    | '/_auth/_shell/broadcastManage/broadcastTask'
     | '/_auth/_shell/broadcastManage/groupManagement'
     | '/_auth/_shell/broadcastManage/groupManagementCreate'
     | '/_auth/_shell/broadcastManage/groupManagementEdit'
@@ -487,6 +500,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/redirect/$'
       preLoaderRoute: typeof AuthRedirectSplatRouteImport
       parentRoute: typeof AuthRoute
+    }
+    '/_auth/_shell/broadcastManage/broadcastTask': {
+      id: '/_auth/_shell/broadcastManage/broadcastTask'
+      path: '/broadcastManage/broadcastTask'
+      fullPath: '/broadcastManage/broadcastTask'
+      preLoaderRoute: typeof AuthShellBroadcastManageBroadcastTaskRouteImport
+      parentRoute: typeof AuthShellRoute
     }
     '/_auth/_shell/broadcastManage/groupManagement': {
       id: '/_auth/_shell/broadcastManage/groupManagement'
@@ -639,6 +659,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthShellRouteChildren {
+  AuthShellBroadcastManageBroadcastTaskRoute: typeof AuthShellBroadcastManageBroadcastTaskRoute
   AuthShellBroadcastManageGroupManagementRoute: typeof AuthShellBroadcastManageGroupManagementRoute
   AuthShellBroadcastManageGroupManagementCreateRoute: typeof AuthShellBroadcastManageGroupManagementCreateRoute
   AuthShellBroadcastManageGroupManagementEditRoute: typeof AuthShellBroadcastManageGroupManagementEditRoute
@@ -663,6 +684,8 @@ interface AuthShellRouteChildren {
 }
 
 const AuthShellRouteChildren: AuthShellRouteChildren = {
+  AuthShellBroadcastManageBroadcastTaskRoute:
+    AuthShellBroadcastManageBroadcastTaskRoute,
   AuthShellBroadcastManageGroupManagementRoute:
     AuthShellBroadcastManageGroupManagementRoute,
   AuthShellBroadcastManageGroupManagementCreateRoute:

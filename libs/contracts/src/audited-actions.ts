@@ -66,6 +66,9 @@ export const AUDITED_ACTIONS = {
   'Delete playlist': 'deletePlaylist',
   'Immediate broadcast': 'immediateBroadcast',
   'Stop broadcast task': 'stopBroadcastTask',
+  'Save broadcast task': 'saveBroadcastTask',
+  'Delete broadcast task': 'deleteBroadcastTask',
+  'Control broadcast task': 'controlBroadcastTask',
 } as const;
 
 export type AuditDescription = keyof typeof AUDITED_ACTIONS;

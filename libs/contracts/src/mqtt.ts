@@ -6,6 +6,7 @@ import type {
   OFFLINE_SCHEMA,
   StripEffectParams,
   TerminalCancelTaskParams,
+  TerminalTaskControlParams,
   TerminalPlayParams,
   TerminalTaskParams,
   TerminalVolumeParams,
@@ -188,4 +189,5 @@ export type TerminalCommand =
   | CommandMessage<'resume', Record<string, never>>
   | CommandMessage<'stop', Record<string, never>>
   | CommandMessage<'task', TerminalTaskParams>
-  | CommandMessage<'cancelTask', TerminalCancelTaskParams>;
+  | CommandMessage<'cancelTask', TerminalCancelTaskParams>
+  | CommandMessage<'taskControl', TerminalTaskControlParams>;

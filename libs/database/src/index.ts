@@ -27,6 +27,7 @@ import { BroadcastMedia1732199400000 } from './migrations/1732199400000-broadcas
 import { BroadcastTerminalTasks1732199500000 } from './migrations/1732199500000-broadcast-terminal-tasks';
 import { BroadcastPlayHistory1732199600000 } from './migrations/1732199600000-broadcast-play-history';
 import { BroadcastTasks1732199700000 } from './migrations/1732199700000-broadcast-tasks';
+import { BroadcastTaskClocks1732199800000 } from './migrations/1732199800000-broadcast-task-clocks';
 import { BroadcastTaskStop1732199850000 } from './migrations/1732199850000-broadcast-task-stop';
 
 export { redactUrl } from './redact-url';
@@ -62,6 +63,7 @@ export const MIGRATIONS = [
   BroadcastTerminalTasks1732199500000,
   BroadcastPlayHistory1732199600000,
   BroadcastTasks1732199700000,
+  BroadcastTaskClocks1732199800000,
   BroadcastTaskStop1732199850000,
 ];
 

@@ -84,6 +84,10 @@ describe('translate', () => {
     expect(translateField('en-US', 'periods[1].start')).toBe('Start of period 2');
     expect(translateField('ja', 'periods[0].level')).toBe('時間帯 1 の明るさ');
     expect(translateField('en-US', 'periods[0].other')).toBe('periods[0].other');
+    // A field inside an object of the request is labelled as the field itself.
+    expect(translateField('en-US', 'schedule.periods[1].end')).toBe('End of period 2');
+    expect(translateField('zh-CN', 'schedule.startDate')).toBe('开始日期');
+    expect(translateField('en-US', 'schedule.unknown')).toBe('schedule.unknown');
   });
 
   it("translates the answers only the server gives, which the console's catalogue leaves out", () => {

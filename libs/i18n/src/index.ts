@@ -1,25 +1,34 @@
 import i18next, { type i18n, type TOptions } from 'i18next';
 import type { Language } from '@sc/contracts';
-import { enUS, enUSAnswers, type Answers, type Catalogue, type FieldKey, type MessageKey } from './locales/en-US';
-import { zhCN, zhCNAnswers } from './locales/zh-CN';
-import { es, esAnswers } from './locales/es';
-import { ja, jaAnswers } from './locales/ja';
+import {
+  enUS,
+  enUSAnswerFields,
+  enUSAnswers,
+  type AnswerFields,
+  type Answers,
+  type Catalogue,
+  type FieldKey,
+  type MessageKey,
+} from './locales/en-US';
+import { zhCN, zhCNAnswerFields, zhCNAnswers } from './locales/zh-CN';
+import { es, esAnswerFields, esAnswers } from './locales/es';
+import { ja, jaAnswerFields, jaAnswers } from './locales/ja';
 
-export type { Answers, Catalogue, FieldKey, MessageKey };
+export type { AnswerFields, Answers, Catalogue, FieldKey, MessageKey };
 
-/** What the server translates: the console's catalogue with the answers only the server gives among its messages. */
-export type ServerCatalogue = { messages: Catalogue['messages'] & Answers; fields: Catalogue['fields'] };
+/** What the server translates: the console's catalogue with the answers (and their field labels) only the server gives. */
+export type ServerCatalogue = { messages: Catalogue['messages'] & Answers; fields: Catalogue['fields'] & AnswerFields };
 
-const withAnswers = (catalogue: Catalogue, answers: Answers): ServerCatalogue => ({
+const withAnswers = (catalogue: Catalogue, answers: Answers, fields: AnswerFields): ServerCatalogue => ({
   messages: { ...catalogue.messages, ...answers },
-  fields: catalogue.fields,
+  fields: { ...catalogue.fields, ...fields },
 });
 
 export const CATALOGUES: Record<Language, ServerCatalogue> = {
-  'en-US': withAnswers(enUS, enUSAnswers),
-  'zh-CN': withAnswers(zhCN, zhCNAnswers),
-  es: withAnswers(es, esAnswers),
-  ja: withAnswers(ja, jaAnswers),
+  'en-US': withAnswers(enUS, enUSAnswers, enUSAnswerFields),
+  'zh-CN': withAnswers(zhCN, zhCNAnswers, zhCNAnswerFields),
+  es: withAnswers(es, esAnswers, esAnswerFields),
+  ja: withAnswers(ja, jaAnswers, jaAnswerFields),
 };
 
 /** A separate i18next instance for the server's answers, so it never shares state with anything else. */
@@ -52,12 +61,17 @@ const LIST_ITEM_FIELDS: Record<string, Record<string, string>> = {
   periods: { start: 'periodStart', end: 'periodEnd', level: 'periodLevel' },
 };
 
-/** Translates a field label, falling back to the raw name for fields without a label. */
+/**
+ * Translates a field label, falling back to the raw name for fields without a label. A field inside an object of the
+ * request (`schedule.startDate`, `schedule.periods[0].end`) is labelled as the field itself.
+ */
 export function translateField(lng: Language, field: string): string {
   if (serverI18n.exists(field, { lng, ns: 'fields' })) return tr(field, { lng, ns: 'fields' });
-  const item = /^(\w+)\[(\d+)\]\.(\w+)$/.exec(field);
+  const item = /^(?:\w+\.)*(\w+)\[(\d+)\]\.(\w+)$/.exec(field);
   const key = item ? LIST_ITEM_FIELDS[item[1]]?.[item[3]] : undefined;
-  return key ? tr(key, { lng, ns: 'fields', n: Number(item![2]) + 1 }) : field;
+  if (key) return tr(key, { lng, ns: 'fields', n: Number(item![2]) + 1 });
+  const inner = /^\w+\.(\w+)$/.exec(field)?.[1];
+  return inner && serverI18n.exists(inner, { lng, ns: 'fields' }) ? tr(inner, { lng, ns: 'fields' }) : field;
 }
 
 /** Every key path of a nested catalogue object, e.g. `messages.pleaseEnter`. */

@@ -20,6 +20,7 @@ export {
   scheduleTimeStatus,
   playingAt,
   immediateDone,
+  onDemandDone,
   shuffledOrder,
   type PlayWindow,
   type HeldTask,

@@ -1,5 +1,5 @@
 import { PlaybackMode, TaskTimeStatus, broadcastScheduleProblems, type BroadcastSchedule } from '@sc/contracts';
-import { nextWindow, playingAt, scheduleTimeStatus, shuffledOrder, windowAt, immediateDone, type HeldTask } from './programme';
+import { nextWindow, playingAt, scheduleTimeStatus, shuffledOrder, windowAt, immediateDone, onDemandDone, type HeldTask } from './programme';
 
 const TOKYO = 'Asia/Tokyo';
 const at = (iso: string) => new Date(iso);
@@ -100,6 +100,20 @@ describe('what a terminal plays', () => {
     // Outside the period the lower-priority broadcast would have ended too; between periods nothing plays.
     expect(playingAt([scheduled, lower], at('2026-11-22T23:07:00Z'), TOKYO)?.taskId).toBe('scheduled');
     expect(playingAt([scheduled], at('2026-11-22T23:45:00Z'), TOKYO)).toBeNull();
+  });
+
+  it('plays a scheduled task on demand outside its periods, its list once whatever its mode, then keeps to its periods', () => {
+    // Monday 12:00 in Tokyo (03:00 UTC): between the task's periods.
+    const scheduled = task({ schedule: mornings, mode: PlaybackMode.ListCycle, playFrom: at('2026-11-23T03:00:00Z') });
+    expect(playingAt([scheduled], at('2026-11-23T02:59:00Z'), TOKYO)).toBeNull();
+    expect(playingAt([scheduled], at('2026-11-23T03:01:30Z'), TOKYO)).toMatchObject({ item: 1, offsetMs: 30_000 });
+    expect(onDemandDone(scheduled, at('2026-11-23T03:02:59Z'))).toBe(false);
+    expect(playingAt([scheduled], at('2026-11-23T03:03:00Z'), TOKYO)).toBeNull();
+    expect(onDemandDone(scheduled, at('2026-11-23T03:03:00Z'))).toBe(true);
+    expect(onDemandDone(task({ schedule: mornings }), at('2026-11-23T03:03:00Z'))).toBe(false);
+    // It still yields to a first-priority broadcast.
+    const urgent = task({ taskId: 'urgent', priority: 1, durationsMs: [600_000], receivedAt: at('2026-11-23T03:00:00Z') });
+    expect(playingAt([scheduled, urgent], at('2026-11-23T03:01:00Z'), TOKYO)?.taskId).toBe('urgent');
   });
 
   it('takes the latest of equal priorities, and shuffles the same way on every terminal', () => {

@@ -78,6 +78,11 @@ export interface HeldTask {
   schedule: BroadcastSchedule | null;
   /** When the terminal took it (immediate broadcasts start then; among equal priorities the latest wins). */
   receivedAt: Date;
+  /**
+   * Played on demand (the console's `play`) from then: its list once from the top, whatever its schedule says, then
+   * back to its periods. Absent or null: not asked.
+   */
+  playFrom?: Date | null;
 }
 
 /** What a terminal plays at an instant: the task, the medium (its index in the list), how far into it, and until when. */
@@ -105,12 +110,17 @@ export function shuffledOrder(n: number, seed: string): number[] {
   return order;
 }
 
-/** Where a task is at `at` within a window that started at `start` and ends at `end` (null: never), or null when done. */
-function positionIn(task: HeldTask, start: Date, end: Date | null, at: Date): PlayingNow | null {
-  const total = task.durationsMs.reduce((sum, d) => sum + d, 0);
+const listMs = (task: HeldTask) => task.durationsMs.reduce((sum, d) => sum + d, 0);
+
+/**
+ * Where a task is at `at` within a window that started at `start` and ends at `end` (null: never), or null when done
+ * (`once`: after one run of its list, whatever its mode).
+ */
+function positionIn(task: HeldTask, start: Date, end: Date | null, at: Date, once = false): PlayingNow | null {
+  const total = listMs(task);
   if (total <= 0) return null;
   const elapsed = at.getTime() - start.getTime();
-  if (task.mode === PlaybackMode.Normal && elapsed >= total) return null;
+  if ((once || task.mode === PlaybackMode.Normal) && elapsed >= total) return null;
   const round = Math.floor(elapsed / total);
   let within = elapsed - round * total;
   const order =
@@ -134,6 +144,10 @@ function positionIn(task: HeldTask, start: Date, end: Date | null, at: Date): Pl
 export function playingAt(tasks: readonly HeldTask[], at: Date, timeZone: string): PlayingNow | null {
   const ranked = [...tasks].sort((a, b) => a.priority - b.priority || b.receivedAt.getTime() - a.receivedAt.getTime());
   for (const task of ranked) {
+    if (task.playFrom && at >= task.playFrom) {
+      const onDemand = positionIn(task, task.playFrom, null, at, true);
+      if (onDemand) return onDemand;
+    }
     if (task.schedule === null) {
       if (at < task.receivedAt) continue;
       const now = positionIn(task, task.receivedAt, null, at);
@@ -150,5 +164,10 @@ export function playingAt(tasks: readonly HeldTask[], at: Date, timeZone: string
 /** Whether an immediate task has played its list to the end at `at` (a cycling one never has). */
 export function immediateDone(task: HeldTask, at: Date): boolean {
   if (task.schedule !== null || task.mode !== PlaybackMode.Normal) return false;
-  return at.getTime() - task.receivedAt.getTime() >= task.durationsMs.reduce((sum, d) => sum + d, 0);
+  return at.getTime() - task.receivedAt.getTime() >= listMs(task);
+}
+
+/** Whether a task played on demand has run its list once by `at` (false when it was not asked to play). */
+export function onDemandDone(task: HeldTask, at: Date): boolean {
+  return Boolean(task.playFrom) && at.getTime() - task.playFrom!.getTime() >= listMs(task);
 }

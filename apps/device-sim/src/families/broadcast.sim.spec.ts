@@ -13,7 +13,7 @@ import {
   type TerminalTaskParams,
 } from '@sc/contracts';
 import type { DeviceContext } from '../kit';
-import { broadcastFamily, slots } from './broadcast.sim';
+import { UNKNOWN_TASK, broadcastFamily, slots } from './broadcast.sim';
 
 const later = '2099-01-01T00:00:00.000Z';
 const validState = addFormats(new Ajv({ strict: false }), ['date-time']).compile(TERMINAL_STATE_SCHEMA);
@@ -231,6 +231,44 @@ describe('simulated broadcast terminal', () => {
       expect(report(terminal).tasks).toEqual([]);
       await waitFor(() => (reported.at(-1)?.done ? true : undefined), 5000, 5);
       expect(report(terminal)).toMatchObject({ occupancy: TerminalOccupancy.Idle, download: { taskId: 'SHORT', received: 50_000, done: true } });
+    });
+
+    it('plays, pauses, resumes and stops one task when told, leaving the others as they are', async () => {
+      now = Date.parse('2026-11-23T03:00:00Z'); // 12:00 on Monday in Tokyo: outside the task's period
+      const terminal = family.initial({ code: 'BC-1' }, context);
+      const schedule = { weekdays: [], periods: [{ start: '08:00', end: '09:00' }], startDate: '2026-11-23', endDate: null };
+      await give(terminal, task({ schedule }));
+      const control = (action: 'play' | 'pause' | 'resume' | 'stop', taskId = 'T-1') =>
+        family.apply(terminal, { id: `${action}-${now}`, type: 'taskControl', params: { taskId, action }, expiresAt: later }, context);
+      expect(control('pause', 'NOT-HELD')).toBe(UNKNOWN_TASK);
+      expect(family.tick!(terminal, context)).toBe(false);
+      // Played on demand: its list once (90 s), though it cycles in its periods.
+      expect(control('play')).toBeUndefined();
+      expect(report(terminal)).toMatchObject({ occupancy: TerminalOccupancy.Task, playing: { taskId: 'T-1', media: 'Anthem', paused: false } });
+      control('pause');
+      expect(report(terminal).playing).toMatchObject({ paused: true });
+      now += 60_000;
+      // Paused it stays, medium after medium (its timetable runs on), until resumed.
+      expect(family.tick!(terminal, context)).toBe(true);
+      expect(report(terminal).playing).toMatchObject({ media: 'Notice', paused: true });
+      control('resume');
+      expect(report(terminal).playing).toMatchObject({ media: 'Notice', paused: false });
+      now += 30_000;
+      expect(family.tick!(terminal, context)).toBe(true);
+      expect(report(terminal)).toMatchObject({ occupancy: TerminalOccupancy.Idle, tasks: ['T-1'] });
+      // In its period (tomorrow 08:00 in Tokyo) it plays; stopped, it waits for the next one; another task plays on.
+      now = Date.parse('2026-11-23T23:00:00Z');
+      await give(terminal, task({ taskId: 'BG', title: 'Background', priority: 9, schedule }));
+      family.tick!(terminal, context);
+      expect(report(terminal).playing).toMatchObject({ taskId: 'T-1' });
+      control('stop');
+      expect(report(terminal)).toMatchObject({ playing: { taskId: 'BG' }, tasks: ['T-1', 'BG'] });
+      now += 60_000;
+      family.tick!(terminal, context);
+      expect(report(terminal).playing).toMatchObject({ taskId: 'BG' });
+      // Played again, it takes over at once (its priority is first).
+      control('play');
+      expect(report(terminal).playing).toMatchObject({ taskId: 'T-1', media: 'Anthem' });
     });
 
     it('never plays a medium that does not match its checksum, and says why', async () => {

@@ -6,9 +6,10 @@ import {
   type TerminalDownload,
   type TerminalPlaying,
   type TerminalStateMessage,
+  type TerminalTaskControlParams,
   type TerminalTaskParams,
 } from '@sc/contracts';
-import { immediateDone, playingAt, windowAt, type HeldTask } from '@sc/schedule';
+import { immediateDone, onDemandDone, playingAt, windowAt, type HeldTask } from '@sc/schedule';
 import {
   FleetRunner,
   loadSeeds,
@@ -51,6 +52,8 @@ export interface TerminalState {
   tasks: Map<string, KeptTask>;
   /** Tasks stopped by the console until then (ms by its clock): a scheduled one plays again in its next period. */
   stoppedUntil: Map<string, number>;
+  /** Tasks the console paused (`taskControl`): paused whenever they play, until resumed. */
+  pausedTasks: Set<string>;
   download: TerminalDownload | null;
   /**
    * The task whose download it reports: the last it was given (until cancelled). Its download is reported to the end
@@ -94,7 +97,7 @@ function followProgramme(terminal: TerminalState, now: number): boolean {
     if (immediateDone(kept.held, new Date(now))) {
       terminal.tasks.delete(id);
       changed = true;
-    }
+    } else if (onDemandDone(kept.held, new Date(now))) kept.held = { ...kept.held, playFrom: null };
   }
   for (const [id, until] of terminal.stoppedUntil) if (until <= now) terminal.stoppedUntil.delete(id);
   if (terminal.occupancy !== TerminalOccupancy.Idle && !terminal.fromProgramme) return changed;
@@ -110,7 +113,7 @@ function followProgramme(terminal: TerminalState, now: number): boolean {
     title: params.title,
     taskId: params.taskId,
     since: new Date(now).toISOString(),
-    paused: current?.taskId === next.taskId ? current.paused : false,
+    paused: terminal.pausedTasks.has(next.taskId) || (current?.taskId === next.taskId && current.paused),
     media,
     priority: params.priority,
   };
@@ -119,6 +122,55 @@ function followProgramme(terminal: TerminalState, now: number): boolean {
   terminal.fromProgramme = true;
   if (params.volume !== undefined) terminal.broadcastVolume = params.volume;
   return true;
+}
+
+/** What a terminal answers to a play action on a task it does not hold. */
+export const UNKNOWN_TASK = 'unknown task';
+
+/**
+ * Stops a task (the console's stop): a scheduled one waits for its next period, an immediate broadcast is over. If it
+ * was playing, the terminal is idle until its programme says otherwise.
+ */
+function stopTask(terminal: TerminalState, kept: KeptTask, now: number): void {
+  const { taskId, schedule } = kept.held;
+  if (schedule) {
+    const window = windowAt(schedule, new Date(now), terminal.timeZone);
+    terminal.stoppedUntil.set(taskId, window ? window.end.getTime() : now);
+    kept.held = { ...kept.held, playFrom: null };
+  } else terminal.tasks.delete(taskId);
+  if (terminal.fromProgramme && terminal.playing?.taskId === taskId) release(terminal);
+}
+
+/** Sets the pause of the task it plays now, if it plays `taskId` from its programme. */
+function pausePlaying(terminal: TerminalState, taskId: string, paused: boolean): void {
+  if (terminal.fromProgramme && terminal.playing?.taskId === taskId) terminal.playing = { ...terminal.playing, paused };
+}
+
+/** The console's play actions on one task the terminal holds (`taskControl`); a task it does not hold is refused. */
+function controlTask(terminal: TerminalState, { taskId, action }: TerminalTaskControlParams, now: number): string | undefined {
+  const kept = terminal.tasks.get(taskId);
+  if (!kept) return UNKNOWN_TASK;
+  switch (action) {
+    case 'play':
+      // Now, for one run of its list (an immediate broadcast starts again from the top).
+      terminal.stoppedUntil.delete(taskId);
+      kept.held = kept.held.schedule ? { ...kept.held, playFrom: new Date(now) } : { ...kept.held, receivedAt: new Date(now) };
+      if (terminal.fromProgramme && terminal.playing?.taskId === taskId) release(terminal);
+      break;
+    case 'pause':
+      terminal.pausedTasks.add(taskId);
+      pausePlaying(terminal, taskId, true);
+      break;
+    case 'resume':
+      terminal.pausedTasks.delete(taskId);
+      pausePlaying(terminal, taskId, false);
+      break;
+    case 'stop':
+      stopTask(terminal, kept, now);
+      break;
+  }
+  followProgramme(terminal, now);
+  return undefined;
 }
 
 /** Bytes between two progress reports of a download (and at its end). */
@@ -223,6 +275,7 @@ export function broadcastFamily(activity = 0, options: { downloadConcurrency?: n
         fromProgramme: false,
         tasks: new Map(),
         stoppedUntil: new Map(),
+        pausedTasks: new Set(),
         download: null,
         downloading: null,
         timeZone: 'UTC',
@@ -247,6 +300,7 @@ export function broadcastFamily(activity = 0, options: { downloadConcurrency?: n
           const kept: KeptTask = { params, held, ready: false };
           terminal.tasks.set(params.taskId, kept);
           terminal.stoppedUntil.delete(params.taskId);
+          terminal.pausedTasks.delete(params.taskId);
           terminal.timeZone = params.timeZone;
           void download(terminal, kept, ctx, slot);
           break;
@@ -255,6 +309,7 @@ export function broadcastFamily(activity = 0, options: { downloadConcurrency?: n
           if (terminal.downloading?.params.taskId === command.params.taskId) terminal.downloading = null;
           terminal.tasks.delete(command.params.taskId);
           terminal.stoppedUntil.delete(command.params.taskId);
+          terminal.pausedTasks.delete(command.params.taskId);
           if (terminal.fromProgramme && terminal.playing?.taskId === command.params.taskId) release(terminal);
           followProgramme(terminal, now);
           break;
@@ -281,6 +336,8 @@ export function broadcastFamily(activity = 0, options: { downloadConcurrency?: n
           }
           break;
         case 'resume':
+          // A task paused on its own is resumed too.
+          if (terminal.playing?.taskId) terminal.pausedTasks.delete(terminal.playing.taskId);
           if (terminal.playing?.paused) {
             terminal.playing = { ...terminal.playing, paused: false };
             terminal.endsAt = terminal.leftMs === null ? null : now + terminal.leftMs;
@@ -291,13 +348,12 @@ export function broadcastFamily(activity = 0, options: { downloadConcurrency?: n
           // A task it was playing waits for its next period (an immediate broadcast is over).
           const taskId = terminal.fromProgramme ? terminal.playing?.taskId : null;
           const kept = taskId ? terminal.tasks.get(taskId) : undefined;
-          if (kept?.held.schedule) {
-            const window = windowAt(kept.held.schedule, new Date(now), terminal.timeZone);
-            terminal.stoppedUntil.set(kept.held.taskId, window ? window.end.getTime() : now);
-          } else if (kept) terminal.tasks.delete(kept.held.taskId);
+          if (kept) stopTask(terminal, kept, now);
           release(terminal);
           break;
         }
+        case 'taskControl':
+          return controlTask(terminal, command.params, now);
       }
     },
     report: (terminal): TerminalStateMessage => ({

@@ -45,9 +45,10 @@ export interface SimulatedFamily<State, C extends CommandMessage = CommandMessag
   accepts?(command: CommandBody<C>): boolean;
   /**
    * Applies a valid, live command (once per id). The device then acks and reports its state, as after any applied
-   * command; work the command starts (a download) reports through `ctx` as it goes.
+   * command; work the command starts (a download) reports through `ctx` as it goes. A command the device's state
+   * rules out (a task it does not hold) is refused by answering why: the ack says so, and nothing may have changed.
    */
-  apply(state: State, command: C, ctx: DeviceContext<State>): void;
+  apply(state: State, command: C, ctx: DeviceContext<State>): void | string;
   /** The retained `state` payload of an online device. */
   report(state: State, device: DeviceInfo): object;
   /** One `telemetry` reading, taken `now`; a family without telemetry reports its state on its heartbeat instead. */

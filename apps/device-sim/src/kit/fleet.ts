@@ -756,10 +756,15 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
       ack = { id, ok: false, error: DRIVER_FAULT };
       keepUntil = read.expiresAtMs;
     } else {
-      this.family.apply(device.state, read.command, this.deviceContext(device));
-      device.applied++;
-      this.counters.commandsApplied++;
-      ack = { id, ok: true };
+      const refused = this.family.apply(device.state, read.command, this.deviceContext(device));
+      if (typeof refused === 'string') {
+        this.counters.commandsRejected++;
+        ack = { id, ok: false, error: refused };
+      } else {
+        device.applied++;
+        this.counters.commandsApplied++;
+        ack = { id, ok: true };
+      }
       keepUntil = read.expiresAtMs;
     }
     device.recent.remember(ack, keepUntil, now);

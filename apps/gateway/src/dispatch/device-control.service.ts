@@ -86,15 +86,7 @@ export class DeviceControlService {
             ? await wording.groups!(tx, selection.groupIds!)
             : await devicesOfRegion(tx, family.table, selection.regionId as number, wording.emptyRegion);
         const { params, itemParams, recorded } = await content(tx, deviceIds);
-        const id = await commandLedger.create(sqlOf(tx), {
-          family,
-          action,
-          params,
-          itemParams,
-          createdBy: caller.username,
-          deviceIds,
-          ttlSeconds: this.config.dispatchTtlSeconds,
-        });
+        const id = await this.dispatchIn(tx, caller, family, action, deviceIds, { params, itemParams });
         await recorded?.(tx, id);
         return id;
       });
@@ -104,5 +96,29 @@ export class DeviceControlService {
       if (isForeignKeyViolation(err)) throw wording.gone(byIds);
       throw err;
     }
+  }
+
+  /**
+   * A dispatch written in the caller's transaction to devices it has already chosen and locked (a broadcast task's
+   * terminals told to forget it when it is changed or deleted); the same button check as `dispatch`.
+   */
+  async dispatchIn(
+    tx: EntityManager,
+    caller: Caller,
+    family: FamilyDeclaration & { family: FamilyName },
+    action: string,
+    deviceIds: readonly number[],
+    { params, itemParams }: Omit<DispatchContent, 'recorded'>,
+  ): Promise<string> {
+    assertMayControl(caller, family.family, action);
+    return commandLedger.create(sqlOf(tx), {
+      family,
+      action,
+      params,
+      itemParams,
+      createdBy: caller.username,
+      deviceIds,
+      ttlSeconds: this.config.dispatchTtlSeconds,
+    });
   }
 }

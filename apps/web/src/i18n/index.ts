@@ -20,15 +20,23 @@ const coreLoaders: Record<UiLanguage, () => Promise<{ default: CoreCatalogue }>>
   ja: () => import('./locales/ja/core'),
 };
 
+/** Where each language's namespaces are: a page downloads the loaders of the language in use only. */
+const namespaceLoaders: Record<UiLanguage, () => Promise<{ namespaceLoaders: Record<string, () => Promise<Record<string, object>>> }>> = {
+  zh: () => import('./locales/zh/namespaces'),
+  en: () => import('./locales/en/namespaces'),
+  es: () => import('./locales/es/namespaces'),
+  ja: () => import('./locales/ja/namespaces'),
+};
+
 /** Loads the namespaces a page needs (once each); the router waits for them before it shows the page. */
 export async function loadNamespaces(namespaces: readonly FeatureNamespace[]): Promise<void> {
   const lng = i18next.language as UiLanguage;
   const missing = namespaces.filter((ns) => !i18next.hasResourceBundle(lng, ns));
   if (missing.length === 0) return;
-  const { namespaceLoaders } = await import('./namespace-loaders');
+  const loaders = (await namespaceLoaders[lng]()).namespaceLoaders;
   await Promise.all(
     missing.map(async (ns) => {
-      const load = namespaceLoaders[`./locales/${lng}/${ns}.ts`];
+      const load = loaders[`./${ns}.ts`];
       if (!load) throw new Error(`No ${lng} catalogue for the namespace ${ns}`);
       i18next.addResourceBundle(lng, ns, (await load())[ns]);
     }),

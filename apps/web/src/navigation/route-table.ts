@@ -79,7 +79,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         path: '/smartLamp/lampStrategy',
         title: 'lampStrategy',
         roles: [Role.Admin],
-        namespaces: ['dispatch', 'lighting', 'region', 'strategy'],
+        namespaces: ['dispatch', 'lighting', 'region', 'schedule', 'strategy'],
         buttons: [...RECORDS, Button.OpenAndClose],
       },
       {
@@ -93,7 +93,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         path: '/smartLamp/lightStrategy',
         title: 'lightStrategy',
         roles: [Role.Admin],
-        namespaces: ['dispatch', 'region', 'strategy', 'strip'],
+        namespaces: ['dispatch', 'region', 'schedule', 'strategy', 'strip'],
         buttons: [...RECORDS, Button.OpenAndClose],
       },
       // Not in the spec's route table ("further route groups are not shown"): alarms and energy of issue 5.
@@ -165,6 +165,15 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         roles: [Role.Admin, Role.Editor, Role.Visit],
         namespaces: ['broadcast'],
         buttons: RECORDS,
+      },
+      {
+        // Sending, changing, deleting and playing a task reach terminals: each also needs Open and close. The form and the
+        // detail load the terminal texts (broadcast, region) when they open.
+        path: '/broadcastManage/broadcastTask',
+        title: 'broadcastTask',
+        roles: [Role.Admin, Role.Editor, Role.Visit],
+        namespaces: ['broadcastTask', 'dispatch', 'schedule'],
+        buttons: [...RECORDS, Button.OpenAndClose],
       },
       {
         // Sending and stopping are opening and closing the terminals' output.

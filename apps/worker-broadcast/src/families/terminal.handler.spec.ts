@@ -82,6 +82,8 @@ describe('broadcast terminal commands', () => {
       ['task', TASK],
       ['task', { ...TASK, schedule: { weekdays: ['1', '5'], periods: [{ start: '08:00', end: '08:30' }], startDate: '2026-11-23', endDate: null } }],
       ['cancelTask', { taskId: 'T-1' }],
+      ['taskControl', { taskId: 'T-1', action: 'play' }],
+      ['taskControl', { taskId: 'T-1', action: 'stop' }],
     ];
     for (const [action, params] of cases) {
       const command = terminalCommandOf(action, params)!;
@@ -90,6 +92,11 @@ describe('broadcast terminal commands', () => {
       expect(ajv.validate(declared.params, command.params)).toBe(true);
     }
     expect(terminalCommandOf('cancelPause', {})).toEqual({ type: 'resume', params: {} });
+    // The console's "cancel pause" of one task is the terminal's resume of it.
+    expect(terminalCommandOf('taskControl', { taskId: 'T-1', action: 'cancelPause' })).toEqual({
+      type: 'taskControl',
+      params: { taskId: 'T-1', action: 'resume' },
+    });
   });
 
   it('refuses volumes out of bounds, none at all, and unknown actions', () => {
@@ -101,6 +108,14 @@ describe('broadcast terminal commands', () => {
     expect(terminalCommandOf('task', { ...TASK, items: [] })).toBeNull();
     expect(terminalCommandOf('task', { title: 'No id', items: TASK.items })).toBeNull();
     expect(terminalCommandOf('cancelTask', {})).toBeNull();
+    for (const params of [
+      { taskId: 'T-1', action: 'resume' },
+      { taskId: 'T-1', action: 'toString' },
+      { taskId: '', action: 'play' },
+      { action: 'stop' },
+      null,
+    ])
+      expect(terminalCommandOf('taskControl', params)).toBeNull();
   });
 
   it('keeps the tasks a terminal holds and how far its download got, as it reports them', () => {

@@ -2,11 +2,13 @@ import {
   BROADCAST_FAMILY,
   NUMBER_BOUNDS,
   OnlineState,
+  PlayAction,
   TerminalOccupancy,
   numberProblem,
   terminalStatusOf,
   type TerminalCommand,
   type TerminalPlaying,
+  type TerminalTaskControlParams,
   type TerminalTaskParams,
   type TerminalStateMessage,
   type TerminalVolumeParams,
@@ -42,6 +44,22 @@ function terminalTaskOf(params: unknown): Pick<TerminalCommand, 'type' | 'params
   return { type: 'task', params: p as TerminalTaskParams };
 }
 
+/** The console's play actions on one task (spec words) in the device's words: its "cancel pause" is `resume`. */
+const TASK_CONTROL_OF: Readonly<Record<PlayAction, TerminalTaskControlParams['action']>> = {
+  [PlayAction.Play]: 'play',
+  [PlayAction.Pause]: 'pause',
+  [PlayAction.CancelPause]: 'resume',
+  [PlayAction.Stop]: 'stop',
+};
+
+/** A `taskControl` dispatch's params ({ taskId, action }) as the command; null when they are not one. */
+function terminalTaskControlOf(params: unknown): Pick<TerminalCommand, 'type' | 'params'> | null {
+  const p = params as { taskId?: unknown; action?: unknown } | null;
+  const action = Object.hasOwn(TASK_CONTROL_OF, String(p?.action)) ? TASK_CONTROL_OF[p!.action as PlayAction] : undefined;
+  if (typeof p?.taskId !== 'string' || p.taskId.length === 0 || !action) return null;
+  return { type: 'taskControl', params: { taskId: p.taskId, action } };
+}
+
 /** The command a terminal dispatch sends; null for an action or params terminals cannot run (the row fails). */
 export function terminalCommandOf(action: string, params: unknown): Pick<TerminalCommand, 'type' | 'params'> | null {
   switch (action) {
@@ -67,6 +85,8 @@ export function terminalCommandOf(action: string, params: unknown): Pick<Termina
       const taskId = (params as { taskId?: unknown } | null)?.taskId;
       return typeof taskId === 'string' && taskId.length > 0 ? { type: 'cancelTask', params: { taskId } } : null;
     }
+    case 'taskControl':
+      return terminalTaskControlOf(params);
     case 'pause':
       return { type: 'pause', params: {} };
     case 'cancelPause':

@@ -101,6 +101,33 @@ export const TERMINAL_CANCEL_TASK_SCHEMA = {
   properties: { taskId: TASK_ID_SCHEMA },
 } as const satisfies JsonSchema;
 
+/** What `taskControl` does to one task, in the device's words (the console's "cancel pause" is `resume`). */
+export const TERMINAL_TASK_CONTROLS = ['play', 'pause', 'resume', 'stop'] as const;
+
+/**
+ * The `taskControl` command's params: the spec's play actions on one task the terminal holds, leaving its other tasks
+ * as they are. `play` starts it now, outside its periods too, for one run of its list (it still yields to a task of a
+ * first priority); `pause` and `resume` pause it wherever it is, now or when it next plays (its timetable runs on);
+ * `stop` ends it until its next period (an immediate broadcast: forgets it). A terminal not holding the task refuses
+ * the command ('unknown task').
+ */
+export const TERMINAL_TASK_CONTROL_SCHEMA = {
+  type: 'object',
+  required: ['taskId', 'action'],
+  additionalProperties: false,
+  properties: {
+    taskId: { ...TASK_ID_SCHEMA, description: 'A task the terminal holds; one it does not hold is refused with `error: "unknown task"`.' },
+    action: {
+      type: 'string',
+      enum: [...TERMINAL_TASK_CONTROLS],
+      description:
+        '`play`: now, outside its periods too, its list once from the top (an immediate broadcast starts again), still ' +
+        'yielding to a task of a first priority; `pause` / `resume`: paused wherever it plays, now or later, until resumed ' +
+        '(its timetable runs on); `stop`: ends it until its next period (an immediate broadcast is forgotten).',
+    },
+  },
+} as const satisfies JsonSchema;
+
 /** What an occupied terminal plays (a task, a title) or carries (a call). */
 export const TERMINAL_PLAYING_SCHEMA = {
   title: 'TerminalPlaying',
@@ -201,6 +228,7 @@ export const BROADCAST_FAMILY = defineFamily<TerminalRow>()({
     stop: Button.OpenAndClose,
     task: Button.OpenAndClose,
     cancelTask: Button.OpenAndClose,
+    taskControl: Button.OpenAndClose,
   },
   eventRoles: [Role.Admin, Role.Editor, Role.Visit],
   liveFields: [
@@ -226,6 +254,10 @@ export const BROADCAST_FAMILY = defineFamily<TerminalRow>()({
     stop: { description: 'Stop what it plays or carries; it is idle (a scheduled task plays again in its next period).', params: NO_PARAMS },
     task: { description: 'Keep a broadcast task: download its media, then play them now or in its periods.', params: TERMINAL_TASK_SCHEMA },
     cancelTask: { description: 'Forget a broadcast task (stopping it if it plays).', params: TERMINAL_CANCEL_TASK_SCHEMA },
+    taskControl: {
+      description: 'Play, pause, resume or stop one task it holds, leaving its other tasks as they are.',
+      params: TERMINAL_TASK_CONTROL_SCHEMA,
+    },
   },
   heartbeatSeconds: 60,
 });
@@ -235,5 +267,6 @@ export type TerminalVolumeParams = FromSchema<typeof TERMINAL_VOLUME_SCHEMA>;
 export type TerminalPlayParams = FromSchema<typeof TERMINAL_PLAY_SCHEMA>;
 export type TerminalTaskParams = FromSchema<typeof TERMINAL_TASK_SCHEMA>;
 export type TerminalCancelTaskParams = FromSchema<typeof TERMINAL_CANCEL_TASK_SCHEMA>;
+export type TerminalTaskControlParams = FromSchema<typeof TERMINAL_TASK_CONTROL_SCHEMA>;
 /** The terminal fields devices and dispatches change, as DeviceStateChanged carries them. */
 export type TerminalLiveFields = LiveFieldsOf<typeof BROADCAST_FAMILY>;

@@ -205,14 +205,31 @@ export const commandLedger = {
   },
 
   /**
+   * Expires the still-open rows of one dispatch whose command a newer one replaces (a broadcast task changed or
+   * deleted), so the worker neither sends nor re-sends the older command after the newer one.
+   */
+  async supersede(sql: SqlExecutor, dispatchId: string): Promise<number> {
+    const { rowCount } = await sql.query(
+      `WITH open AS (
+         SELECT dispatch_id, device_id FROM dispatch_item WHERE dispatch_id = $1 AND state = ANY($2::text[])
+          ORDER BY device_id FOR UPDATE)
+       UPDATE dispatch_item i SET state = $3, last_error = $4, next_attempt_at = NULL, updated_at = now()
+         FROM open WHERE i.dispatch_id = open.dispatch_id AND i.device_id = open.device_id AND i.state = ANY($2::text[])`,
+      [dispatchId, OPEN, DispatchItemState.Expired, SUPERSEDED],
+    );
+    return rowCount ?? 0;
+  },
+
+  /**
    * Queues the failed and expired rows of a dispatch again, with new command ids (a device must not take a retry for
    * the command it already answered), their attempts kept. `heldBy`: for schedules, only rows whose device's record
-   * (that table's job_list) still holds the row's schedule.
+   * (that table's job_list) still holds the row's schedule; otherwise, rows a newer command superseded (`supersede`)
+   * stay as they are.
    */
   async requeueFailed(sql: SqlExecutor, id: string, heldBy?: string): Promise<number> {
     const stillHeld = heldBy
       ? `AND EXISTS (SELECT 1 FROM ${heldBy} h WHERE h.device_id = dispatch_item.device_id AND h.job_list = dispatch_item.params)`
-      : '';
+      : `AND last_error IS DISTINCT FROM '${SUPERSEDED}'`;
     const { rowCount } = await sql.query(
       `UPDATE dispatch_item SET state = $2, command_id = gen_random_uuid(), next_attempt_at = NULL, updated_at = now()
         WHERE dispatch_id = $1 AND state IN ($3, $4) ${stillHeld}`,

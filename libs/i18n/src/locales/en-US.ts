@@ -302,11 +302,31 @@ export const enUSAnswers = {
   mediaInTasks: 'This material is used by broadcast tasks that have not ended: {{names}}; stop them first',
   playlistInTasks: 'This playlist is used by broadcast tasks that have not ended: {{names}}; stop them first',
   taskAlreadyStopped: 'This broadcast task has already been stopped',
+  taskNotFound: 'This broadcast task does not exist',
+  taskNotScheduled: 'Only a scheduled task can be edited; an immediate broadcast is sent again as a new one',
+  terminalsNotInTask: 'These terminals are not terminals of the task: {{ids}}',
+  taskPeriodsTooMany: 'A task plays in at most {{max}} time periods a day',
+};
+
+/**
+ * Field labels only the server's answers use (the fields of broadcast task requests): kept out of `enUS.fields`, which
+ * the console's first load carries, and added to the server's `fields` (CATALOGUES). Every other language has exactly
+ * these keys too.
+ */
+export const enUSAnswerFields = {
+  taskName: 'Task name',
+  volume: 'Volume',
+  playlistId: 'Playlist',
+  schedule: 'Schedule',
+  weekdays: 'Weekdays',
+  startDate: 'Start date',
+  endDate: 'End date',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
 /** Every language's catalogue has exactly the English keys; a missing one fails to compile. */
 export type Catalogue = Shape<typeof enUS>;
 export type Answers = Shape<typeof enUSAnswers>;
+export type AnswerFields = Shape<typeof enUSAnswerFields>;
 export type MessageKey = keyof Catalogue['messages'] | keyof Answers;
-export type FieldKey = keyof Catalogue['fields'];
+export type FieldKey = keyof Catalogue['fields'] | keyof AnswerFields;

@@ -1,4 +1,4 @@
-import type { Answers, Catalogue } from './en-US';
+import type { AnswerFields, Answers, Catalogue } from './en-US';
 
 export const es: Catalogue = {
   messages: {
@@ -294,4 +294,18 @@ export const esAnswers: Answers = {
   mediaInTasks: 'Este material lo usan tareas de difusión que no han terminado: {{names}}; deténgalas primero',
   playlistInTasks: 'Esta lista de reproducción la usan tareas de difusión que no han terminado: {{names}}; deténgalas primero',
   taskAlreadyStopped: 'Esta tarea de difusión ya se ha detenido',
+  taskNotFound: 'Esta tarea de difusión no existe',
+  taskNotScheduled: 'Solo se puede editar una tarea programada; una difusión inmediata se envía de nuevo como otra',
+  terminalsNotInTask: 'Estos terminales no son de la tarea: {{ids}}',
+  taskPeriodsTooMany: 'Una tarea se emite como máximo en {{max}} franjas horarias al día',
+};
+
+export const esAnswerFields: AnswerFields = {
+  taskName: 'Nombre de la tarea',
+  volume: 'Volumen',
+  playlistId: 'Lista de reproducción',
+  schedule: 'Programación',
+  weekdays: 'Días de la semana',
+  startDate: 'Fecha de inicio',
+  endDate: 'Fecha de fin',
 };

@@ -1,4 +1,4 @@
-import type { Answers, Catalogue } from './en-US';
+import type { AnswerFields, Answers, Catalogue } from './en-US';
 
 export const ja: Catalogue = {
   messages: {
@@ -294,4 +294,18 @@ export const jaAnswers: Answers = {
   mediaInTasks: 'この素材は終了していない放送タスクで使われています：{{names}}。先にそれらを停止してください',
   playlistInTasks: 'このプレイリストは終了していない放送タスクで使われています：{{names}}。先にそれらを停止してください',
   taskAlreadyStopped: 'この放送タスクはすでに停止されています',
+  taskNotFound: 'この放送タスクは存在しません',
+  taskNotScheduled: '編集できるのは定時タスクのみです。即時放送は新しく送信し直してください',
+  terminalsNotInTask: '次の端末はこのタスクの端末ではありません：{{ids}}',
+  taskPeriodsTooMany: '1 つのタスクの再生時間帯は 1 日 {{max}} 個までです',
+};
+
+export const jaAnswerFields: AnswerFields = {
+  taskName: 'タスク名',
+  volume: '音量',
+  playlistId: 'プレイリスト',
+  schedule: 'スケジュール',
+  weekdays: '曜日',
+  startDate: '開始日',
+  endDate: '終了日',
 };

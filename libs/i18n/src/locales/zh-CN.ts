@@ -1,4 +1,4 @@
-import type { Answers, Catalogue } from './en-US';
+import type { AnswerFields, Answers, Catalogue } from './en-US';
 
 export const zhCN: Catalogue = {
   messages: {
@@ -293,4 +293,18 @@ export const zhCNAnswers: Answers = {
   mediaInTasks: '该素材正被未结束的广播任务使用：{{names}}，请先停止这些任务',
   playlistInTasks: '该播放列表正被未结束的广播任务使用：{{names}}，请先停止这些任务',
   taskAlreadyStopped: '该广播任务已经停止',
+  taskNotFound: '该广播任务不存在',
+  taskNotScheduled: '只能编辑定时任务；即时广播请重新发送',
+  terminalsNotInTask: '这些终端不属于该任务：{{ids}}',
+  taskPeriodsTooMany: '一个任务每天最多 {{max}} 个播放时段',
+};
+
+export const zhCNAnswerFields: AnswerFields = {
+  taskName: '任务名称',
+  volume: '音量',
+  playlistId: '播放列表',
+  schedule: '播放计划',
+  weekdays: '星期',
+  startDate: '开始日期',
+  endDate: '结束日期',
 };

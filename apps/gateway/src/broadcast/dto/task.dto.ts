@@ -1,18 +1,23 @@
-import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsOptional } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsObject, IsOptional } from 'class-validator';
 import {
   BroadcastTaskMode,
   NUMBER_BOUNDS,
   PLAYLIST_MAX_ITEMS,
+  PlayAction,
   PlaybackMode,
   TASK_NAME_MAX,
   TASK_PRIORITY,
+  type BroadcastSchedule,
   type BroadcastTaskPageQuery,
   type ImmediateBroadcastRequest,
   type TaskStopRequest,
+  type ScheduledTaskRequest,
+  type TaskControlRequest,
+  type TaskTerminalPageQuery,
 } from '@sc/contracts';
-import { EachId, EnumField, IdQueryDto, IntField, PageDto, TextField, msg } from '../../common/fields';
-import { TerminalSelectionDto } from './terminal.dto';
+import { EachId, EnumField, IdArrayField, IdQueryDto, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { TERMINAL_COMMAND_MAX_IDS, TerminalSelectionDto } from './terminal.dto';
 
 /** POST /api/broadcast/immediateBroadcast: a playlist or chosen media, now, on terminals chosen by ids, region or groups. */
 export class ImmediateBroadcastDto extends TerminalSelectionDto implements ImmediateBroadcastRequest {
@@ -62,3 +67,39 @@ export class BroadcastTaskPageDto extends IntersectionType(PageDto, TaskFilters)
 
 /** POST /api/broadcast/taskStop. */
 export class TaskStopDto extends IdQueryDto implements TaskStopRequest {}
+
+/**
+ * POST /api/broadcast/taskAddOrEdit: a scheduled task, as an immediate broadcast plus its schedule. The schedule's
+ * shape only: its periods (times required, ordered, not repeated), weekdays and dates are checked by
+ * `broadcastScheduleProblems`, the rules the console checks its form with.
+ */
+export class ScheduledTaskDto extends ImmediateBroadcastDto implements ScheduledTaskRequest {
+  @IntField({ min: 1, required: false, description: 'The scheduled task to change; omit to add one' })
+  id?: number;
+
+  @IsObject({ message: msg('timeEmpty') })
+  @ApiProperty({
+    description:
+      "weekdays ('1' Monday to '7' Sunday; none: every day), periods ('HH:mm' of the terminal's clock, ordered), startDate, endDate (null: no end)",
+    example: { weekdays: ['1', '2', '3', '4', '5'], periods: [{ start: '08:00', end: '08:30' }], startDate: '2026-12-01', endDate: null },
+  })
+  schedule!: BroadcastSchedule;
+}
+
+/** POST /api/broadcast/taskTerminalPage: a page of one task's terminals. */
+export class TaskTerminalPageDto extends PageDto implements TaskTerminalPageQuery {
+  @IntField({ min: 1, description: 'The task' })
+  id!: number;
+}
+
+/** POST /api/broadcast/taskControl: a play action on one task, on all its terminals or some of them. */
+export class TaskControlDto implements TaskControlRequest {
+  @IntField({ min: 1, description: 'The task' })
+  id!: number;
+
+  @EnumField(Object.values(PlayAction), { description: 'play (now, its list once), pause, cancelPause, stop (until its next period)' })
+  action!: PlayAction;
+
+  @IdArrayField({ max: TERMINAL_COMMAND_MAX_IDS, description: "Some of the task's terminals (device ids); all of them without" })
+  ids?: number[];
+}

@@ -20,11 +20,15 @@ interface Filters {
 
 const NO_ROWS: readonly TerminalRow[] = [];
 
+/** What the chosen list shows of a terminal. */
+export type ChosenTerminal = Pick<TerminalRow, 'id' | 'terminalName' | 'terminalId' | 'status'>;
+
 /**
- * The terminals of a group being edited: a page of the terminal list (searched by name and region) whose ticks are
- * the membership, kept across pages and searches, and the rows of every ticked terminal to show them beside it.
+ * The terminals of a group (or task) being edited: a page of the terminal list (searched by name and region) whose
+ * ticks are the choice, kept across pages and searches, and the rows of every ticked terminal to show them beside
+ * it. `initialIds` (the ids of `initial` unless given) are ticked at first, shown as far as `initial` has their rows.
  */
-export function useTerminalTransfer(initial: readonly TerminalRow[]) {
+export function useTerminalTransfer(initial: readonly ChosenTerminal[], initialIds: readonly number[] = initial.map((r) => r.id)) {
   const [draft, setDraft] = useState<Filters>({});
   const [filters, setFilters] = useState<Filters>({});
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
@@ -32,10 +36,10 @@ export function useTerminalTransfer(initial: readonly TerminalRow[]) {
   const rows = terminals.data?.list ?? NO_ROWS;
   const selection = usePageSelection(
     rows.map((r) => r.id),
-    initial.map((r) => r.id),
+    initialIds,
   );
   // Every terminal seen, so a ticked one still shows once its page is left.
-  const [known, setKnown] = useState(() => new Map(initial.map((r) => [r.id, r])));
+  const [known, setKnown] = useState(() => new Map<number, ChosenTerminal>(initial.map((r) => [r.id, r])));
   const [seen, setSeen] = useState<readonly TerminalRow[]>(NO_ROWS);
   if (seen !== rows) {
     setSeen(rows);
@@ -75,19 +79,33 @@ function useColumns(): Column<TerminalRow>[] {
 }
 
 /**
- * Chooses a group's terminals: the terminal list on the left, searched by name and region, ticked to put a terminal
- * in the group; the group's terminals on the right, each with its status, to take out again.
+ * Chooses terminals (a group's, a task's): the terminal list on the left, searched by name and region, ticked to
+ * choose a terminal; the chosen terminals on the right, each with its status, to take out again. `texts` and
+ * `testId` name the use (a group's by default).
  */
-export function GroupTerminalTransfer({ transfer, error }: { transfer: TerminalTransfer; error?: string }) {
+export function GroupTerminalTransfer({
+  transfer,
+  error,
+  texts = 'broadcast:groups.terminals',
+  testId = 'group',
+}: {
+  transfer: TerminalTransfer;
+  error?: string;
+  /** Where its texts are (title, choose, chosen, none, remove, removeAll): a group's unless told. */
+  texts?: string;
+  testId?: string;
+}) {
   const { t } = useTranslation();
   const { selection, chosen } = transfer;
-  const columns = useTableColumns('group-terminals', useColumns());
+  const columns = useTableColumns(`${testId}-terminals`, useColumns());
+  const text = (key: 'title' | 'choose' | 'chosen' | 'none' | 'remove' | 'removeAll', params?: { count: number }) =>
+    t(`${texts}.${key}`, params ?? {});
   const takeOut = (id: number) => selection.setSelected((current) => new Set([...current].filter((other) => other !== id)));
   return (
     <Stack gap="xs">
-      <Text fw={500}>{t('broadcast:groups.terminals.title')}</Text>
+      <Text fw={500}>{text('title')}</Text>
       {error && (
-        <Text c="red" size="sm" data-testid="group-terminals-error">
+        <Text c="red" size="sm" data-testid={`${testId}-terminals-error`}>
           {error}
         </Text>
       )}
@@ -95,10 +113,10 @@ export function GroupTerminalTransfer({ transfer, error }: { transfer: TerminalT
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <Stack gap="sm">
             <Text size="sm" c="dimmed">
-              {t('broadcast:groups.terminals.choose')}
+              {text('choose')}
             </Text>
             <DeviceListFilters
-              testId="group-terminal"
+              testId={`${testId}-terminal`}
               nameKey="terminalName"
               nameLabel={t('broadcast:fields.terminalName')}
               regionLabel={t('broadcast:fields.region')}
@@ -107,14 +125,14 @@ export function GroupTerminalTransfer({ transfer, error }: { transfer: TerminalT
               apply={transfer.apply}
             />
             <DeviceTable
-              testId="group-terminal"
+              testId={`${testId}-terminal`}
               rows={transfer.rows}
               loading={transfer.terminals.isLoading}
               selection={selection}
               columns={columns}
               texts="broadcast:list"
               rowLabel={(terminal) => terminal.terminalName}
-              rowTestId={(terminal) => `group-terminal-row-${terminal.terminalId}`}
+              rowTestId={(terminal) => `${testId}-terminal-row-${terminal.terminalId}`}
               withActions={false}
               actions={() => <PinnedActionsCell />}
             />
@@ -129,25 +147,25 @@ export function GroupTerminalTransfer({ transfer, error }: { transfer: TerminalT
         <Grid.Col span={{ base: 12, lg: 5 }}>
           <Stack gap="sm">
             <Group justify="space-between">
-              <Text size="sm" c="dimmed" data-testid="group-chosen-count">
-                {t('broadcast:groups.terminals.chosen', { count: chosen.length })}
+              <Text size="sm" c="dimmed" data-testid={`${testId}-chosen-count`}>
+                {text('chosen', { count: selection.selected.size })}
               </Text>
               {chosen.length > 0 && (
                 <Button size="compact-sm" variant="subtle" onClick={() => selection.setSelected(new Set())}>
-                  {t('broadcast:groups.terminals.removeAll')}
+                  {text('removeAll')}
                 </Button>
               )}
             </Group>
             <ScrollArea.Autosize mah={480}>
-              <Table data-testid="group-chosen-table">
+              <Table data-testid={`${testId}-chosen-table`}>
                 <Table.Tbody>
                   {chosen.length === 0 && (
                     <TableEmptyRow colSpan={3} size="sm" py="md">
-                      {t('broadcast:groups.terminals.none')}
+                      {text('none')}
                     </TableEmptyRow>
                   )}
                   {chosen.map((terminal) => (
-                    <Table.Tr key={terminal.id} data-testid={`group-chosen-${terminal.terminalId}`}>
+                    <Table.Tr key={terminal.id} data-testid={`${testId}-chosen-${terminal.terminalId}`}>
                       <Table.Td>
                         <NameCode name={terminal.terminalName} code={terminal.terminalId} />
                       </Table.Td>
@@ -155,7 +173,7 @@ export function GroupTerminalTransfer({ transfer, error }: { transfer: TerminalT
                         <TerminalStatusBadge status={terminal.status} />
                       </Table.Td>
                       <PinnedActionsCell>
-                        <IconAction label={t('broadcast:groups.terminals.remove')} color="gray" variant="subtle" onClick={() => takeOut(terminal.id)}>
+                        <IconAction label={text('remove')} color="gray" variant="subtle" onClick={() => takeOut(terminal.id)}>
                           <IconX size={16} />
                         </IconAction>
                       </PinnedActionsCell>

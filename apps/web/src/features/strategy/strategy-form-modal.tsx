@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
-import { ActionIcon, Button, Chip, Group, Modal, Select, SimpleGrid, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import { Modal, Select, SimpleGrid, Stack, TagsInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import {
   DIMMING_LEVELS,
@@ -9,7 +8,6 @@ import {
   STRATEGY_NAME_MAX,
   STRATEGY_PERIODS_MAX,
   StrategyMode,
-  WEEKDAYS,
   strategyProblems,
   type DimmingLevel,
   type StrategyAddOrEditRequest,
@@ -18,7 +16,8 @@ import {
   type Weekday,
 } from '@sc/contracts';
 import { BoundedNumberInput, numberFieldError } from '@/components/bounded-number-input';
-import { DayField, TimeField } from '@/components/date-inputs';
+import { DayField } from '@/components/date-inputs';
+import { PeriodListField, WeekdayField } from '@/components/schedule-fields';
 import { fieldErrors } from '@/api/field-errors';
 import { notifySuccess } from '@/components/notify';
 import { FormActions } from '@/components/form-actions';
@@ -189,23 +188,13 @@ export function StrategyFormModal({
             </SimpleGrid>
           )}
           {mode === StrategyMode.Week && (
-            <Stack gap={4}>
-              <Text size="sm" fw={500}>
-                {t('strategy:fields.weekdays')}
-              </Text>
-              <Chip.Group multiple value={form.values.weekdays} onChange={(v) => form.setFieldValue('weekdays', v)}>
-                <Group gap="xs" data-testid="strategy-weekdays">
-                  {WEEKDAYS.map((d) => (
-                    <Chip key={d} value={d} size="sm">
-                      {t(`strategy:weekday.${d}`)}
-                    </Chip>
-                  ))}
-                </Group>
-              </Chip.Group>
-              <Text size="xs" c={form.errors.weekdays ? 'red' : 'dimmed'}>
-                {form.errors.weekdays ?? t('strategy:form.weekdaysHint')}
-              </Text>
-            </Stack>
+            <WeekdayField
+              label={t('strategy:fields.weekdays')}
+              value={form.values.weekdays}
+              onChange={(v) => form.setFieldValue('weekdays', v)}
+              error={form.errors.weekdays}
+              testId="strategy"
+            />
           )}
           {mode === StrategyMode.Sensing && (
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
@@ -225,58 +214,23 @@ export function StrategyFormModal({
             </SimpleGrid>
           )}
 
-          <Stack gap="xs" data-testid="strategy-periods">
-            <Group justify="space-between">
-              <Text size="sm" fw={500}>
-                {t('strategy:fields.periods')}
-              </Text>
-              <Button
-                size="compact-sm"
-                variant="light"
-                leftSection={<IconPlus size={14} />}
-                disabled={form.values.periods.length >= STRATEGY_PERIODS_MAX}
-                onClick={() => form.insertListItem('periods', { start: '', end: '', level: null })}
-                data-testid="strategy-add-period"
-              >
-                {t('strategy:form.addPeriod')}
-              </Button>
-            </Group>
-            <Text size="xs" c={form.errors.periods ? 'red' : 'dimmed'}>
-              {form.errors.periods ?? t(mode === StrategyMode.SunriseSunset ? 'strategy:form.sunPeriodsHint' : 'strategy:form.periodsHint')}
-            </Text>
-            {form.values.periods.map((_, i) => (
-              <Group key={i} align="flex-start" gap="xs" wrap="nowrap" data-testid={`strategy-period-${i}`}>
-                <TimeField
-                  aria-label={t('strategy:fields.start')}
-                  style={{ flex: 1 }}
-                  {...form.getInputProps(`periods.${i}.start`)}
-                  data-testid={`strategy-period-${i}-start`}
-                />
-                <TimeField
-                  aria-label={t('strategy:fields.end')}
-                  style={{ flex: 1 }}
-                  {...form.getInputProps(`periods.${i}.end`)}
-                  data-testid={`strategy-period-${i}-end`}
-                />
-                <Select
-                  aria-label={t('strategy:fields.level')}
-                  placeholder={t('strategy:fields.level')}
-                  data={levels}
-                  w={110}
-                  {...form.getInputProps(`periods.${i}.level`)}
-                />
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  mt={6}
-                  aria-label={t('strategy:form.removePeriod')}
-                  onClick={() => form.removeListItem('periods', i)}
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Group>
-            ))}
-          </Stack>
+          <PeriodListField<PeriodValues>
+            form={form}
+            label={t('strategy:fields.periods')}
+            hint={t(mode === StrategyMode.SunriseSunset ? 'strategy:form.sunPeriodsHint' : 'strategy:form.periodsHint')}
+            max={STRATEGY_PERIODS_MAX}
+            blank={{ start: '', end: '', level: null }}
+            extra={(i) => (
+              <Select
+                aria-label={t('strategy:fields.level')}
+                placeholder={t('strategy:fields.level')}
+                data={levels}
+                w={110}
+                {...form.getInputProps(`periods.${i}.level`)}
+              />
+            )}
+            testId="strategy"
+          />
 
           <FormActions onCancel={onClose} loading={save.isPending} testId="strategy-save" />
         </Stack>

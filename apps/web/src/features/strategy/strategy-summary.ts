@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { StrategyMode, type StrategyRow } from '@sc/contracts';
+import { playDays } from '@/utils/schedule-text';
 
 /** The mode's settings in a line (lamp and strip strategy lists). */
 export function settingsOf(t: TFunction, row: StrategyRow): string {
@@ -9,10 +10,8 @@ export function settingsOf(t: TFunction, row: StrategyRow): string {
       return t('strategy:summary.sun', { sunset: data.sunsetOffset, sunrise: data.sunriseOffset, level: data.level });
     case StrategyMode.Date:
       return t('strategy:summary.date', { start: data.startDate, end: data.endDate });
-    case StrategyMode.Week: {
-      const days = (data.weekdays as string[]) ?? [];
-      return days.length === 0 ? t('strategy:summary.allWeek') : days.map((d) => t(`strategy:weekday.${d}`)).join(' ');
-    }
+    case StrategyMode.Week:
+      return playDays(t, (data.weekdays as string[]) ?? []);
     case StrategyMode.Sensing:
       return t('strategy:summary.sensing', { radars: (data.radarCodes as string[]).join(', '), brightness: data.brightness, hold: data.holdSeconds });
   }

@@ -19,6 +19,7 @@ export const common = {
     groupManagementEdit: 'Edit Group',
     mediaLibrary: 'Media Library',
     playList: 'Playlists',
+    broadcastTask: 'Broadcast Tasks',
     immediatelyBroadcastTask: 'Immediate Broadcast',
     lampAlarm: 'Lamp Alarms',
     energy: 'Lamp Energy',

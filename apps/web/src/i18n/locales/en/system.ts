@@ -175,6 +175,9 @@ export const system = {
       deletePlaylist: 'Delete playlist',
       immediateBroadcast: 'Immediate broadcast',
       stopBroadcastTask: 'Stop broadcast task',
+      saveBroadcastTask: 'Save broadcast task',
+      deleteBroadcastTask: 'Delete broadcast task',
+      controlBroadcastTask: 'Play, pause or stop a broadcast task',
     },
   },
 };

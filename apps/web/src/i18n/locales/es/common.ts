@@ -21,6 +21,7 @@ export const common: Shape<typeof en> = {
     groupManagementEdit: 'Editar grupo',
     mediaLibrary: 'Biblioteca de medios',
     playList: 'Listas de reproducción',
+    broadcastTask: 'Tareas de difusión',
     immediatelyBroadcastTask: 'Difusión inmediata',
     lampAlarm: 'Alarmas de farolas',
     energy: 'Energía de farolas',

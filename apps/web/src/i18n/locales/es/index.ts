@@ -12,6 +12,8 @@ import { strategy } from './strategy';
 import { strip } from './strip';
 import { dispatch } from './dispatch';
 import { broadcast } from './broadcast';
+import { broadcastTask } from './broadcastTask';
+import { schedule } from './schedule';
 
 /** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
 const catalogue = {
@@ -30,5 +32,7 @@ const catalogue = {
   strip,
   dispatch,
   broadcast,
+  broadcastTask,
+  schedule,
 };
 export default catalogue;

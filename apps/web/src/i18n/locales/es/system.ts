@@ -177,6 +177,9 @@ export const system: Shape<typeof en> = {
       deletePlaylist: 'Eliminar lista de reproducción',
       immediateBroadcast: 'Emisión inmediata',
       stopBroadcastTask: 'Detener tarea de difusión',
+      saveBroadcastTask: 'Guardar tarea de difusión',
+      deleteBroadcastTask: 'Eliminar tarea de difusión',
+      controlBroadcastTask: 'Reproducir, pausar o detener una tarea de difusión',
     },
   },
 };

@@ -21,6 +21,7 @@ export const common: Shape<typeof en> = {
     groupManagementEdit: 'グループ編集',
     mediaLibrary: 'メディアライブラリ',
     playList: 'プレイリスト',
+    broadcastTask: '放送タスク',
     immediatelyBroadcastTask: '即時放送',
     lampAlarm: '街灯アラーム',
     energy: '街灯エネルギー',

@@ -177,6 +177,9 @@ export const system: Shape<typeof en> = {
       deletePlaylist: 'プレイリストを削除',
       immediateBroadcast: '即時放送',
       stopBroadcastTask: '放送タスクを停止',
+      saveBroadcastTask: '放送タスクを保存',
+      deleteBroadcastTask: '放送タスクを削除',
+      controlBroadcastTask: '放送タスクの再生・一時停止・停止',
     },
   },
 };

@@ -21,6 +21,7 @@ export const common: Shape<typeof en> = {
     groupManagementEdit: '编辑分组',
     mediaLibrary: '媒体库',
     playList: '播放列表',
+    broadcastTask: '广播任务',
     immediatelyBroadcastTask: '即时广播',
     lampAlarm: '单灯告警',
     energy: '单灯能耗',

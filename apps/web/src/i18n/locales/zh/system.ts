@@ -177,6 +177,9 @@ export const system: Shape<typeof en> = {
       deletePlaylist: '删除播放列表',
       immediateBroadcast: '即时广播',
       stopBroadcastTask: '停止广播任务',
+      saveBroadcastTask: '保存广播任务',
+      deleteBroadcastTask: '删除广播任务',
+      controlBroadcastTask: '播放、暂停或停止广播任务',
     },
   },
 };

@@ -1,0 +1,255 @@
+import { lazy, useState } from 'react';
+import { ActionIcon, Badge, Button, Menu, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconEye, IconPlayerPlay, IconPlus } from '@tabler/icons-react';
+import { getRouteApi } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { BroadcastTaskMode, Button as ButtonPermission, DeviceFamily, PlayAction, TASK_NAME_MAX, type BroadcastTaskRow } from '@sc/contracts';
+import { useButton } from '@/auth/session-store';
+import { confirmCommand, deleteAfterConfirm } from '@/components/confirm';
+import { Deferred } from '@/components/deferred';
+import { loadNamespaces } from '@/i18n';
+import { notifySuccess } from '@/components/notify';
+import { FilterBar, PagePanel } from '@/components/page-panel';
+import { EditDeleteCell, IconAction } from '@/components/row-actions';
+import { Select } from '@/components/select';
+import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns, type Column } from '@/components/table-columns';
+import { TableFooter } from '@/components/table-footer';
+import { TableEmptyRow } from '@/components/table-parts';
+import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
+import { compact, paging } from '@/navigation/search-params';
+import { parseTime } from '@/utils/format';
+import { TaskDispatchBadge, TaskPlayBadge, TaskTimeBadge } from './task-badges';
+import { describeTaskDispatch, playCycleOf, playDatesOf, playTimeOf } from './task-format';
+import { useDeleteTask, useLiveTasks, useTaskControl, useTaskPage } from './scheduled-tasks-api';
+
+// The form and the detail load when first opened, with the terminal texts they show, keeping the list's first load small.
+const TaskForm = lazy(() =>
+  loadNamespaces(['broadcast', 'broadcastTask', 'region', 'schedule'])
+    .then(() => import('./task-form'))
+    .then((m) => ({ default: m.TaskForm })),
+);
+const TaskDetailDrawer = lazy(() =>
+  loadNamespaces(['broadcast', 'broadcastTask', 'dispatch', 'schedule'])
+    .then(() => import('./task-detail-drawer'))
+    .then((m) => ({ default: m.TaskDetailDrawer })),
+);
+
+const route = getRouteApi('/_auth/_shell/broadcastManage/broadcastTask');
+
+const CONTROLS: readonly PlayAction[] = [PlayAction.Play, PlayAction.Pause, PlayAction.CancelPause, PlayAction.Stop];
+
+function useTaskColumns(): Column<BroadcastTaskRow>[] {
+  const { t } = useTranslation();
+  return [
+    {
+      key: 'taskName',
+      label: t('broadcastTask:fields.taskName'),
+      always: true,
+      cell: (task) => (
+        <>
+          <OneLine fw={500}>{task.taskName}</OneLine>
+          <OneLine size="xs" c="dimmed">
+            {task.media.map((m) => m.title).join(', ')}
+          </OneLine>
+        </>
+      ),
+    },
+    {
+      key: 'taskMode',
+      label: t('broadcastTask:fields.taskMode'),
+      cell: (task) => (
+        <Badge variant="outline" color={task.taskMode === BroadcastTaskMode.Scheduled ? 'indigo' : 'grape'}>
+          {t(`broadcastTask:mode.${task.taskMode}`)}
+        </Badge>
+      ),
+    },
+    { key: 'playCycle', label: t('broadcastTask:fields.playCycle'), cell: (task) => playCycleOf(t, task) },
+    {
+      key: 'playTime',
+      label: t('broadcastTask:fields.playTime'),
+      td: { 'data-testid': 'task-play-time' },
+      cell: (task) => (
+        <>
+          <Text size="sm">{playTimeOf(t, task)}</Text>
+          {task.schedule && (
+            <Text size="xs" c="dimmed">
+              {playDatesOf(t, task.schedule)}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    { key: 'volume', label: t('broadcastTask:fields.volume'), align: 'right', cell: (task) => `${task.volume} %` },
+    { key: 'playStatus', label: t('broadcastTask:fields.playStatus'), cell: (task) => <TaskPlayBadge task={task} /> },
+    { key: 'dispatchStatus', label: t('broadcastTask:fields.dispatchStatus'), cell: (task) => <TaskDispatchBadge status={task.dispatchStatus} /> },
+    { key: 'timeStatus', label: t('broadcastTask:fields.timeStatus'), cell: (task) => <TaskTimeBadge status={task.timeStatus} /> },
+    { key: 'priority', label: t('broadcastTask:fields.priority'), align: 'right', hidden: true, cell: (task) => task.priority },
+    { key: 'terminals', label: t('broadcastTask:fields.terminals'), align: 'right', cell: (task) => task.terminalCount },
+    { key: 'createdBy', label: t('broadcastTask:fields.createdBy'), hidden: true, cell: (task) => task.createdBy },
+    { key: 'createdAt', label: t('broadcastTask:fields.createdAt'), hidden: true, cell: (task) => parseTime(task.createdAt) },
+  ];
+}
+
+/** Play, pause, cancel pause and stop of one task, each confirmed with the number of terminals it reaches. */
+function ControlMenu({ task, onDispatched }: { task: BroadcastTaskRow; onDispatched: (dispatchId: string) => void }) {
+  const { t } = useTranslation();
+  const control = useTaskControl();
+  const send = async (action: PlayAction) => {
+    const detail = t('broadcastTask:control.confirm', {
+      action: t(`broadcastTask:control.${action}`),
+      name: task.taskName,
+      count: task.terminalCount,
+    });
+    if (!(await confirmCommand(detail, { confirm: t(`broadcastTask:control.${action}`), testId: 'task-control-confirm' }))) return;
+    control.mutate(
+      { id: task.id, action },
+      {
+        onSuccess: ({ dispatchId }) => {
+          notifySuccess(t('messages:instructionSent'));
+          onDispatched(dispatchId);
+        },
+      },
+    );
+  };
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon
+          variant="subtle"
+          aria-label={t('broadcastTask:control.title')}
+          title={t('broadcastTask:control.title')}
+          data-testid="task-controls"
+        >
+          <IconPlayerPlay size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{t('broadcastTask:control.hint')}</Menu.Label>
+        {CONTROLS.map((action) => (
+          <Menu.Item key={action} onClick={() => void send(action)} data-testid={`task-control-${action}`}>
+            {t(`broadcastTask:control.${action}`)}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/**
+ * /broadcastManage/broadcastTask: the broadcast tasks with their play cycle and time, volume, play status, delivery
+ * and time status, live; scheduled tasks added and edited in the form beside (`?edit=new|id`), deleted, played,
+ * paused, resumed and stopped; a task's terminals in its detail (`?detail=id`); the last command followed below it.
+ */
+export function TaskPage() {
+  const { t } = useTranslation();
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const { pageNum, pageSize } = paging(search);
+  const tasks = useTaskPage({ taskName: search.taskName, taskMode: search.taskMode, pageNum, pageSize });
+  const remove = useDeleteTask();
+  const canSend = useButton(ButtonPermission.OpenAndClose);
+  const canAdd = useButton(ButtonPermission.Add) && canSend;
+  const canEdit = useButton(ButtonPermission.Edit) && canSend;
+  const canDelete = useButton(ButtonPermission.Delete) && canSend;
+  const [draft, setDraft] = useState({ taskName: search.taskName, taskMode: search.taskMode });
+  useLiveTasks();
+  const columns = useTableColumns('broadcast-tasks', useTaskColumns());
+  const rows = tasks.data?.list ?? [];
+  const go = (next: Partial<typeof search>) => void navigate({ search: compact({ ...search, ...next }), resetScroll: false });
+  const follow = (dispatchId: string | null) => go({ dispatch: dispatchId ?? undefined });
+
+  if (search.edit !== undefined)
+    return (
+      <Deferred when>
+        <TaskForm
+          id={search.edit === 'new' ? null : search.edit}
+          onClose={(dispatchId) => go({ edit: undefined, ...(dispatchId ? { dispatch: dispatchId } : {}) })}
+        />
+      </Deferred>
+    );
+
+  return (
+    <PagePanel
+      title={t('common:route.broadcastTask')}
+      actions={
+        canAdd && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => go({ edit: 'new' })} data-testid="task-add">
+            {t('broadcastTask:add')}
+          </Button>
+        )
+      }
+    >
+      <Stack gap="sm">
+        <FilterBar
+          testId="task"
+          onSubmit={() => go({ ...draft, taskName: draft.taskName?.trim() || undefined, pageNum: undefined })}
+          onReset={() => {
+            setDraft({ taskName: undefined, taskMode: undefined });
+            go({ taskName: undefined, taskMode: undefined, pageNum: undefined });
+          }}
+        >
+          <TextInput
+            label={t('broadcastTask:fields.taskName')}
+            maxLength={TASK_NAME_MAX}
+            value={draft.taskName ?? ''}
+            onChange={(e) => setDraft({ ...draft, taskName: e.currentTarget.value })}
+            w={{ base: '100%', sm: 220 }}
+            data-testid="task-name-filter"
+          />
+          <Select
+            label={t('broadcastTask:fields.taskMode')}
+            placeholder={t('broadcastTask:allModes')}
+            clearable
+            data={Object.values(BroadcastTaskMode).map((mode) => ({ value: mode, label: t(`broadcastTask:mode.${mode}`) }))}
+            value={draft.taskMode ?? null}
+            onChange={(mode) => setDraft({ ...draft, taskMode: (mode as BroadcastTaskMode | null) ?? undefined })}
+            w={{ base: '100%', sm: 180 }}
+            data-testid="task-mode-filter"
+          />
+        </FilterBar>
+        <TableBox>
+          <Table striped highlightOnHover data-testid="task-table">
+            <ColumnHeads columns={columns} actions />
+            <Table.Tbody>
+              {rows.length === 0 && (
+                <TableEmptyRow colSpan={columns.span()} py="lg">
+                  {tasks.isLoading ? t('common:feedback.loading') : t('broadcastTask:empty')}
+                </TableEmptyRow>
+              )}
+              {rows.map((task) => (
+                <Table.Tr key={task.id} data-testid={`task-row-${task.taskName}`}>
+                  <ColumnCells columns={columns} row={task} />
+                  <EditDeleteCell
+                    canEdit={canEdit && task.taskMode === BroadcastTaskMode.Scheduled}
+                    canDelete={canDelete}
+                    editLabel={t('broadcastTask:edit')}
+                    onEdit={() => go({ edit: task.id })}
+                    onDelete={() =>
+                      void deleteAfterConfirm(
+                        t('broadcastTask:deleteDetail', { name: task.taskName }),
+                        async () => follow((await remove.mutateAsync(task.id)).dispatchId),
+                        t('common:feedback.deleted'),
+                      )
+                    }
+                    editTestId="task-edit"
+                    deleteTestId="task-delete"
+                  >
+                    <IconAction label={t('broadcastTask:detail.open')} onClick={() => go({ detail: task.id })} testId="task-detail">
+                      <IconEye size={18} />
+                    </IconAction>
+                    {canSend && <ControlMenu task={task} onDispatched={follow} />}
+                  </EditDeleteCell>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </TableBox>
+        <TableFooter total={tasks.data?.total ?? 0} pageNum={pageNum} pageSize={pageSize} onChange={(page) => go(page)} />
+        {search.dispatch && <DispatchPanel family={DeviceFamily.Broadcast} dispatchId={search.dispatch} describe={describeTaskDispatch} />}
+      </Stack>
+      <Deferred when={search.detail !== undefined}>
+        <TaskDetailDrawer id={search.detail ?? null} onClose={() => go({ detail: undefined })} />
+      </Deferred>
+    </PagePanel>
+  );
+}
