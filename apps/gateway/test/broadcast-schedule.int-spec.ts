@@ -18,7 +18,7 @@ import {
 } from '@sc/contracts';
 import { waitFor, type ApiClient } from '@sc/testing';
 import type { BroadcastFleet } from '../../device-sim/src/families/broadcast.sim';
-import { startTaskScene, type TaskScene } from './broadcast-worker';
+import { startBroadcastTaskRig, type BroadcastTaskRig } from './broadcast-task-rig';
 import type { TestGateway } from './harness';
 
 const CODES = ['BSK-1', 'BSK-2', 'BSK-3'];
@@ -28,7 +28,7 @@ const CODES = ['BSK-1', 'BSK-2', 'BSK-3'];
  * and the broker. The terminals keep the task and play it in its period by their own (simulated) clock.
  */
 describe('broadcast tasks: scheduled tasks', () => {
-  let scene: TaskScene;
+  let scene: BroadcastTaskRig;
   let gw: TestGateway;
   let fleet: BroadcastFleet;
   let admin: ApiClient;
@@ -56,10 +56,10 @@ describe('broadcast tasks: scheduled tasks', () => {
   const playingOn = (code: string) => fleet.terminal(code)?.playing;
 
   beforeAll(async () => {
-    scene = await startTaskScene(CODES, 'bsched', '10.40.1');
+    scene = await startBroadcastTaskRig('bsched', CODES, 'Task terminal', '10.40.1');
     ({ gw, fleet, admin, editor, ids } = scene);
     zone = gw.config.defaultPlace.timeZone;
-    tone = await scene.upload('Chime', 2, 550);
+    tone = await scene.upload(2, 550, 'Chime');
   }, 90_000);
   afterAll(() => scene?.stop());
 

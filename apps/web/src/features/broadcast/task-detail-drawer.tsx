@@ -9,7 +9,7 @@ import { NameCode, TableEmptyRow } from '@/components/table-parts';
 import { clockIn } from '@/utils/written-dates';
 import { TaskDispatchBadge, TaskPlayBadge, TaskTimeBadge } from './task-badges';
 import { playCycleOf, playDatesOf, playTimeOf } from './task-format';
-import { useTask, useTaskTerminals } from './scheduled-tasks-api';
+import { useTask, useTaskTerminals } from './tasks-api';
 import { TerminalStatusBadge } from './terminal-badges';
 
 /** The calendar day (YYYY-MM-DD) of an instant on a clock of `timeZone`. */

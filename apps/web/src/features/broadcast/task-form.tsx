@@ -27,7 +27,7 @@ import { GroupTerminalTransfer, useTerminalTransfer, type ChosenTerminal } from 
 import { formatDuration } from './media-format';
 import { formPathOf } from './task-format';
 import { useMediaPage, usePlaylistPage } from './media-api';
-import { useSaveTask, useTask, useTaskTerminals } from './scheduled-tasks-api';
+import { useSaveTask, useTask, useTaskTerminals } from './tasks-api';
 
 interface Values {
   taskName: string;

@@ -96,6 +96,22 @@ describe('the immediate broadcasts kept live', () => {
     ]);
   });
 
+  it('gives each task its play status from its players: playing, paused once every player is paused, idle when none is left', () => {
+    let current = page(task(1));
+    current = patchTaskPlayers(
+      current,
+      changed([10, 'BC-10', { playing: playing('task-1') }], [11, 'BC-11', { playing: playing('task-1') }]),
+      new Map(),
+    );
+    expect(current.list[0]).toMatchObject({ playingCount: 2, playStatus: TaskPlayStatus.Playing });
+    current = patchTaskPlayers(current, changed([10, 'BC-10', { playing: { ...playing('task-1'), paused: true } }]), new Map());
+    expect(current.list[0].playStatus).toBe(TaskPlayStatus.Playing);
+    current = patchTaskPlayers(current, changed([11, 'BC-11', { playing: { ...playing('task-1'), paused: true } }]), new Map());
+    expect(current.list[0].playStatus).toBe(TaskPlayStatus.Paused);
+    current = patchTaskPlayers(current, changed([10, 'BC-10', { playing: null }], [11, 'BC-11', { playing: null }]), new Map());
+    expect(current.list[0]).toMatchObject({ playingCount: 0, playStatus: TaskPlayStatus.Idle });
+  });
+
   it('ignores changes that do not touch what is played, calls and other tasks', () => {
     const before = page(task(1));
     expect(patchTaskPlayers(before, changed([10, 'BC-10', { broadcastVolume: 30 }]), new Map())).toBe(before);

@@ -2,6 +2,7 @@ import {
   BroadcastTaskMode,
   DeviceFamily,
   TASK_PLAYERS_SHOWN,
+  TaskPlayStatus,
   immediateListEnds,
   immediateTimeStatus,
   taskWireId,
@@ -58,9 +59,15 @@ export function patchTaskPlayers(page: TaskPage, event: DeviceStateChangedEvent,
     }
     if (players === row.players && count === row.playingCount) return row;
     changed = true;
-    return { ...row, players, playingCount: count };
+    return { ...row, players, playingCount: count, playStatus: playStatusOf(players, count) };
   });
   return changed ? { ...page, list } : page;
+}
+
+/** The spec's playStatus of a task from its players: idle when none plays it, paused when every one shown is paused. */
+export function playStatusOf(players: readonly TaskPlayer[], count: number): TaskPlayStatus {
+  if (count === 0) return TaskPlayStatus.Idle;
+  return players.length > 0 && players.every((p) => p.paused) ? TaskPlayStatus.Paused : TaskPlayStatus.Playing;
 }
 
 /** The terminals' names the rows list (device id to name), for players that join live. */

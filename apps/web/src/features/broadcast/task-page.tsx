@@ -20,7 +20,7 @@ import { compact, paging } from '@/navigation/search-params';
 import { parseTime } from '@/utils/format';
 import { TaskDispatchBadge, TaskPlayBadge, TaskTimeBadge } from './task-badges';
 import { describeTaskDispatch, playCycleOf, playDatesOf, playTimeOf } from './task-format';
-import { useDeleteTask, useLiveTasks, useTaskControl, useTaskPage } from './scheduled-tasks-api';
+import { useDeleteTask, useLiveTasks, useTaskControl, useTaskPage } from './tasks-api';
 
 // The form and the detail load when first opened, with the terminal texts they show, keeping the list's first load small.
 const TaskForm = lazy(() =>

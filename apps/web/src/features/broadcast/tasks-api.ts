@@ -1,7 +1,9 @@
 import { useCallback, useRef } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   DeviceFamily,
+  terminalStatusOf,
+  type BroadcastTaskDetail,
   type BroadcastTaskPageQuery,
   type BroadcastTaskRow,
   type DeviceStateChangedEvent,
@@ -9,15 +11,26 @@ import {
   type ImmediateBroadcastRequest,
   type LampControlResult,
   type PageResult,
+  type ScheduledTaskRequest,
+  type TaskControlRequest,
   type TaskStopResult,
+  type TaskTerminal,
+  type TaskTerminalPageQuery,
 } from '@sc/contracts';
-import { post } from '@/api/request';
+import { get, post } from '@/api/request';
+import { patchLiveRows } from '@/realtime/live-rows';
 import { useLiveFeed } from '@/realtime/use-socket';
 import { patchTaskDispatch, patchTaskPlayers, playerNames } from './task-live';
 
+// The broadcast tasks' calls, for both task pages (scheduled tasks, immediate broadcasts).
 export const taskKeys = {
   all: ['broadcastTasks'] as const,
+  pages: ['broadcastTasks', 'page'] as const,
   page: (query: BroadcastTaskPageQuery) => ['broadcastTasks', 'page', query] as const,
+  details: ['broadcastTasks', 'detail'] as const,
+  detail: (id: number) => ['broadcastTasks', 'detail', id] as const,
+  terminals: ['broadcastTasks', 'terminals'] as const,
+  terminalPage: (query: TaskTerminalPageQuery) => ['broadcastTasks', 'terminals', query] as const,
 };
 
 export function useTaskPage(query: BroadcastTaskPageQuery) {
@@ -30,26 +43,66 @@ export function useTaskPage(query: BroadcastTaskPageQuery) {
   });
 }
 
-export function useImmediateBroadcast() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: ImmediateBroadcastRequest) => post<LampControlResult & { id: number }>('/broadcast/immediateBroadcast', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: taskKeys.all }),
+export function useTask(id: number | null) {
+  return useQuery({
+    queryKey: taskKeys.detail(id ?? 0),
+    queryFn: ({ signal }) => get<BroadcastTaskDetail>('/broadcast/taskDetail', { id: id ?? 0 }, { signal }),
+    enabled: id !== null,
   });
 }
 
-export function useStopTask() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => post<TaskStopResult>('/broadcast/taskStop', { id }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: taskKeys.all }),
+/** A page of a task's terminals (none asked for a task not chosen yet); live through useLiveTasks. */
+export function useTaskTerminals(query: TaskTerminalPageQuery) {
+  return useQuery({
+    queryKey: taskKeys.terminalPage(query),
+    queryFn: ({ signal }) => post<PageResult<TaskTerminal>>('/broadcast/taskTerminalPage', query, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+    enabled: query.id > 0,
   });
+}
+
+/** A change of the console's own to the tasks: the lists are read again once it is answered. */
+function useTaskChange<V, R>(mutationFn: (variables: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: taskKeys.all }) });
+}
+
+export const useImmediateBroadcast = () =>
+  useTaskChange((body: ImmediateBroadcastRequest) => post<LampControlResult & { id: number }>('/broadcast/immediateBroadcast', body));
+export const useSaveTask = () =>
+  useTaskChange((body: ScheduledTaskRequest) => post<LampControlResult & { id: number }>('/broadcast/taskAddOrEdit', body));
+export const useDeleteTask = () => useTaskChange((id: number) => get<{ dispatchId: string | null }>('/broadcast/taskDel', { id }));
+export const useStopTask = () => useTaskChange((id: number) => post<TaskStopResult>('/broadcast/taskStop', { id }));
+
+export function useTaskControl() {
+  return useMutation({ mutationFn: (body: TaskControlRequest) => post<LampControlResult>('/broadcast/taskControl', body) });
 }
 
 /**
+ * Writes a dispatch's new result into the cached task rows it delivered (nothing is fetched); an open task it
+ * delivered has its terminals' delivery read again.
+ */
+function patchDispatchEverywhere(queryClient: QueryClient, event: DispatchProgressEvent): void {
+  queryClient.setQueriesData<PageResult<BroadcastTaskRow>>({ queryKey: taskKeys.pages }, (page) => page && patchTaskDispatch(page, event));
+  let open = false;
+  queryClient.setQueriesData<BroadcastTaskDetail>({ queryKey: taskKeys.details }, (task) => {
+    if (task?.dispatchId !== event.dispatchId) return task;
+    open = true;
+    return { ...task, dispatchStatus: event.status };
+  });
+  if (open) void queryClient.invalidateQueries({ queryKey: taskKeys.terminals });
+}
+
+const LIVE_TERMINALS = {
+  derive: (row: TaskTerminal): Partial<TaskTerminal> => ({ status: terminalStatusOf(row.networkStatus, row.occupancy) }),
+};
+
+/**
  * Keeps the cached task pages live without polling: a dispatch's progress moves its task's dispatch status, and the
- * terminals' pushed changes say who plays which task now (and so whether an immediate broadcast still plays). The
- * pages are read again when events may have been missed.
+ * terminals' pushed changes say who plays which task now (its players, its play status, and so whether an immediate
+ * broadcast still plays), and change a task's terminals in its detail in place. Read again when events may have been
+ * missed.
  */
 export function useLiveTasks(): void {
   const queryClient = useQueryClient();
@@ -58,11 +111,7 @@ export function useLiveTasks(): void {
   useLiveFeed(
     'DispatchProgress',
     DeviceFamily.Broadcast,
-    useCallback(
-      (event: DispatchProgressEvent) =>
-        queryClient.setQueriesData<PageResult<BroadcastTaskRow>>({ queryKey: taskKeys.all }, (page) => page && patchTaskDispatch(page, event)),
-      [queryClient],
-    ),
+    useCallback((event: DispatchProgressEvent) => patchDispatchEverywhere(queryClient, event), [queryClient]),
     resync,
   );
   useLiveFeed(
@@ -70,10 +119,11 @@ export function useLiveTasks(): void {
     DeviceFamily.Broadcast,
     useCallback(
       (event: DeviceStateChangedEvent) => {
-        const pages = queryClient.getQueriesData<PageResult<BroadcastTaskRow>>({ queryKey: taskKeys.all }).map(([, page]) => page);
+        patchLiveRows<TaskTerminal>(queryClient, taskKeys.terminals, event, LIVE_TERMINALS);
+        const pages = queryClient.getQueriesData<PageResult<BroadcastTaskRow>>({ queryKey: taskKeys.pages }).map(([, page]) => page);
         playerNames(pages, names.current);
         queryClient.setQueriesData<PageResult<BroadcastTaskRow>>(
-          { queryKey: taskKeys.all },
+          { queryKey: taskKeys.pages },
           (page) => page && patchTaskPlayers(page, event, names.current),
         );
       },
