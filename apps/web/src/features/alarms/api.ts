@@ -11,6 +11,7 @@ import {
   type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
+import { reloadQueries } from '@/realtime/reload';
 import { useLiveFeed } from '@/realtime/use-socket';
 
 export const alarmKeys = {
@@ -67,7 +68,7 @@ let trailingReload: ReturnType<typeof setTimeout> | null = null;
 function reloadSoon(queryClient: QueryClient): void {
   const reload = () => {
     lastReload = Date.now();
-    void queryClient.invalidateQueries({ queryKey: alarmKeys.all });
+    void reloadQueries(queryClient, alarmKeys.all);
   };
   const wait = lastReload + RELOAD_MS - Date.now();
   if (wait <= 0 && !trailingReload) return reload();
@@ -84,7 +85,8 @@ function reloadSoon(queryClient: QueryClient): void {
  * Keeps the alarm page live without polling: a change to a shown alarm is written into the rows at once; a raised
  * alarm (which may belong on the page, by filters only the server applies) reloads the page and the summary, at once
  * and then at most once a second. Whenever events may have been missed (the feed
- * joined after the page began loading, or a reconnect), everything is reloaded.
+ * joined after the page began loading, or a reconnect), everything is reloaded. A reload always reads anew, also
+ * while the page's first read is on its way (an alarm raised as the page opens may be missing from that read's answer).
  */
 export function useLiveAlarms(): void {
   const queryClient = useQueryClient();
@@ -98,6 +100,6 @@ export function useLiveAlarms(): void {
       },
       [queryClient],
     ),
-    useCallback(() => void queryClient.invalidateQueries({ queryKey: alarmKeys.all }), [queryClient]),
+    useCallback(() => void reloadQueries(queryClient, alarmKeys.all), [queryClient]),
   );
 }
