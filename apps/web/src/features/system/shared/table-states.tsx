@@ -69,7 +69,7 @@ export function TableStatusRow({
     );
   }
   return (
-    <Table.Tr data-testid="table-status">
+    <Table.Tr data-testid="table-status" data-status={loading ? 'loading' : failed ? 'failed' : 'empty'}>
       <Table.Td colSpan={colSpan}>
         <Center py="xl">{content}</Center>
       </Table.Td>
