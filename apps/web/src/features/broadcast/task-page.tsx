@@ -24,12 +24,12 @@ import { useDeleteTask, useLiveTasks, useTaskControl, useTaskPage } from './task
 
 // The form and the detail load when first opened, with the terminal texts they show, keeping the list's first load small.
 const TaskForm = lazy(() =>
-  loadNamespaces(['broadcast', 'broadcastTask', 'region', 'schedule'])
+  loadNamespaces(['broadcast', 'broadcastPlaylists', 'broadcastTasks', 'region', 'schedule'])
     .then(() => import('./task-form'))
     .then((m) => ({ default: m.TaskForm })),
 );
 const TaskDetailDrawer = lazy(() =>
-  loadNamespaces(['broadcast', 'broadcastTask', 'dispatch', 'schedule'])
+  loadNamespaces(['broadcast', 'broadcastTasks', 'dispatch', 'schedule'])
     .then(() => import('./task-detail-drawer'))
     .then((m) => ({ default: m.TaskDetailDrawer })),
 );
@@ -43,7 +43,7 @@ function useTaskColumns(): Column<BroadcastTaskRow>[] {
   return [
     {
       key: 'taskName',
-      label: t('broadcastTask:fields.taskName'),
+      label: t('broadcastTasks:fields.taskName'),
       always: true,
       cell: (task) => (
         <>
@@ -56,17 +56,17 @@ function useTaskColumns(): Column<BroadcastTaskRow>[] {
     },
     {
       key: 'taskMode',
-      label: t('broadcastTask:fields.taskMode'),
+      label: t('broadcastTasks:fields.taskMode'),
       cell: (task) => (
         <Badge variant="outline" color={task.taskMode === BroadcastTaskMode.Scheduled ? 'indigo' : 'grape'}>
-          {t(`broadcastTask:mode.${task.taskMode}`)}
+          {t(`broadcastTasks:mode.${task.taskMode}`)}
         </Badge>
       ),
     },
-    { key: 'playCycle', label: t('broadcastTask:fields.playCycle'), cell: (task) => playCycleOf(t, task) },
+    { key: 'playCycle', label: t('broadcastTasks:fields.playCycle'), cell: (task) => playCycleOf(t, task) },
     {
       key: 'playTime',
-      label: t('broadcastTask:fields.playTime'),
+      label: t('broadcastTasks:fields.playTime'),
       td: { 'data-testid': 'task-play-time' },
       cell: (task) => (
         <>
@@ -79,14 +79,14 @@ function useTaskColumns(): Column<BroadcastTaskRow>[] {
         </>
       ),
     },
-    { key: 'volume', label: t('broadcastTask:fields.volume'), align: 'right', cell: (task) => `${task.volume} %` },
-    { key: 'playStatus', label: t('broadcastTask:fields.playStatus'), cell: (task) => <TaskPlayBadge task={task} /> },
-    { key: 'dispatchStatus', label: t('broadcastTask:fields.dispatchStatus'), cell: (task) => <TaskDispatchBadge status={task.dispatchStatus} /> },
-    { key: 'timeStatus', label: t('broadcastTask:fields.timeStatus'), cell: (task) => <TaskTimeBadge status={task.timeStatus} /> },
-    { key: 'priority', label: t('broadcastTask:fields.priority'), align: 'right', hidden: true, cell: (task) => task.priority },
-    { key: 'terminals', label: t('broadcastTask:fields.terminals'), align: 'right', cell: (task) => task.terminalCount },
-    { key: 'createdBy', label: t('broadcastTask:fields.createdBy'), hidden: true, cell: (task) => task.createdBy },
-    { key: 'createdAt', label: t('broadcastTask:fields.createdAt'), hidden: true, cell: (task) => parseTime(task.createdAt) },
+    { key: 'volume', label: t('broadcastTasks:fields.volume'), align: 'right', cell: (task) => `${task.volume} %` },
+    { key: 'playStatus', label: t('broadcastTasks:fields.playStatus'), cell: (task) => <TaskPlayBadge task={task} /> },
+    { key: 'dispatchStatus', label: t('broadcastTasks:fields.dispatchStatus'), cell: (task) => <TaskDispatchBadge status={task.dispatchStatus} /> },
+    { key: 'timeStatus', label: t('broadcastTasks:fields.timeStatus'), cell: (task) => <TaskTimeBadge status={task.timeStatus} /> },
+    { key: 'priority', label: t('broadcastTasks:fields.priority'), align: 'right', hidden: true, cell: (task) => task.priority },
+    { key: 'terminals', label: t('broadcastTasks:fields.terminals'), align: 'right', cell: (task) => task.terminalCount },
+    { key: 'createdBy', label: t('broadcastTasks:fields.createdBy'), hidden: true, cell: (task) => task.createdBy },
+    { key: 'createdAt', label: t('broadcastTasks:fields.createdAt'), hidden: true, cell: (task) => parseTime(task.createdAt) },
   ];
 }
 
@@ -95,12 +95,12 @@ function ControlMenu({ task, onDispatched }: { task: BroadcastTaskRow; onDispatc
   const { t } = useTranslation();
   const control = useTaskControl();
   const send = async (action: PlayAction) => {
-    const detail = t('broadcastTask:control.confirm', {
-      action: t(`broadcastTask:control.${action}`),
+    const detail = t('broadcastTasks:control.confirm', {
+      action: t(`broadcastTasks:control.${action}`),
       name: task.taskName,
       count: task.terminalCount,
     });
-    if (!(await confirmCommand(detail, { confirm: t(`broadcastTask:control.${action}`), testId: 'task-control-confirm' }))) return;
+    if (!(await confirmCommand(detail, { confirm: t(`broadcastTasks:control.${action}`), testId: 'task-control-confirm' }))) return;
     control.mutate(
       { id: task.id, action },
       {
@@ -116,18 +116,18 @@ function ControlMenu({ task, onDispatched }: { task: BroadcastTaskRow; onDispatc
       <Menu.Target>
         <ActionIcon
           variant="subtle"
-          aria-label={t('broadcastTask:control.title')}
-          title={t('broadcastTask:control.title')}
+          aria-label={t('broadcastTasks:control.title')}
+          title={t('broadcastTasks:control.title')}
           data-testid="task-controls"
         >
           <IconPlayerPlay size={18} />
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Label>{t('broadcastTask:control.hint')}</Menu.Label>
+        <Menu.Label>{t('broadcastTasks:control.hint')}</Menu.Label>
         {CONTROLS.map((action) => (
           <Menu.Item key={action} onClick={() => void send(action)} data-testid={`task-control-${action}`}>
-            {t(`broadcastTask:control.${action}`)}
+            {t(`broadcastTasks:control.${action}`)}
           </Menu.Item>
         ))}
       </Menu.Dropdown>
@@ -174,7 +174,7 @@ export function TaskPage() {
       actions={
         canAdd && (
           <Button leftSection={<IconPlus size={16} />} onClick={() => go({ edit: 'new' })} data-testid="task-add">
-            {t('broadcastTask:add')}
+            {t('broadcastTasks:add')}
           </Button>
         )
       }
@@ -189,7 +189,7 @@ export function TaskPage() {
           }}
         >
           <TextInput
-            label={t('broadcastTask:fields.taskName')}
+            label={t('broadcastTasks:fields.taskName')}
             maxLength={TASK_NAME_MAX}
             value={draft.taskName ?? ''}
             onChange={(e) => setDraft({ ...draft, taskName: e.currentTarget.value })}
@@ -197,10 +197,10 @@ export function TaskPage() {
             data-testid="task-name-filter"
           />
           <Select
-            label={t('broadcastTask:fields.taskMode')}
-            placeholder={t('broadcastTask:allModes')}
+            label={t('broadcastTasks:fields.taskMode')}
+            placeholder={t('broadcastTasks:allModes')}
             clearable
-            data={Object.values(BroadcastTaskMode).map((mode) => ({ value: mode, label: t(`broadcastTask:mode.${mode}`) }))}
+            data={Object.values(BroadcastTaskMode).map((mode) => ({ value: mode, label: t(`broadcastTasks:mode.${mode}`) }))}
             value={draft.taskMode ?? null}
             onChange={(mode) => setDraft({ ...draft, taskMode: (mode as BroadcastTaskMode | null) ?? undefined })}
             w={{ base: '100%', sm: 180 }}
@@ -213,7 +213,7 @@ export function TaskPage() {
             <Table.Tbody>
               {rows.length === 0 && (
                 <TableEmptyRow colSpan={columns.span()} py="lg">
-                  {tasks.isLoading ? t('common:feedback.loading') : t('broadcastTask:empty')}
+                  {tasks.isLoading ? t('common:feedback.loading') : t('broadcastTasks:empty')}
                 </TableEmptyRow>
               )}
               {rows.map((task) => (
@@ -222,11 +222,11 @@ export function TaskPage() {
                   <EditDeleteCell
                     canEdit={canEdit && task.taskMode === BroadcastTaskMode.Scheduled}
                     canDelete={canDelete}
-                    editLabel={t('broadcastTask:edit')}
+                    editLabel={t('broadcastTasks:edit')}
                     onEdit={() => go({ edit: task.id })}
                     onDelete={() =>
                       void deleteAfterConfirm(
-                        t('broadcastTask:deleteDetail', { name: task.taskName }),
+                        t('broadcastTasks:deleteDetail', { name: task.taskName }),
                         async () => follow((await remove.mutateAsync(task.id)).dispatchId),
                         t('common:feedback.deleted'),
                       )
@@ -234,7 +234,7 @@ export function TaskPage() {
                     editTestId="task-edit"
                     deleteTestId="task-delete"
                   >
-                    <IconAction label={t('broadcastTask:detail.open')} onClick={() => go({ detail: task.id })} testId="task-detail">
+                    <IconAction label={t('broadcastTasks:detail.open')} onClick={() => go({ detail: task.id })} testId="task-detail">
                       <IconEye size={18} />
                     </IconAction>
                     {canSend && <ControlMenu task={task} onDispatched={follow} />}
