@@ -1,14 +1,14 @@
 import { lazy, useState } from 'react';
-import { ActionIcon, Badge, Button, Menu, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconEye, IconPlayerPlay, IconPlus } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { BroadcastTaskMode, Button as ButtonPermission, DeviceFamily, PlayAction, TASK_NAME_MAX, type BroadcastTaskRow } from '@sc/contracts';
+import { BroadcastTaskMode, Button as ButtonPermission, DeviceFamily, TASK_NAME_MAX, type BroadcastTaskRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
-import { confirmCommand, deleteAfterConfirm } from '@/components/confirm';
-import { Deferred } from '@/components/deferred';
+import { deleteAfterConfirm } from '@/components/confirm';
+import { Deferred, lazyComponent } from '@/components/deferred';
+import { MenuButton } from '@/components/menu-button';
 import { loadNamespaces } from '@/i18n';
-import { notifySuccess } from '@/components/notify';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
 import { Select } from '@/components/select';
@@ -20,7 +20,7 @@ import { compact, paging } from '@/navigation/search-params';
 import { parseTime } from '@/utils/format';
 import { TaskDispatchBadge, TaskPlayBadge, TaskTimeBadge } from './task-badges';
 import { describeTaskDispatch, playCycleOf, playDatesOf, playTimeOf } from './task-format';
-import { useDeleteTask, useLiveTasks, useTaskControl, useTaskPage } from './tasks-api';
+import { useDeleteTask, useLiveTasks, useTaskPage } from './tasks-api';
 
 // The form and the detail load when first opened, with the terminal texts they show, keeping the list's first load small.
 const TaskForm = lazy(() =>
@@ -34,9 +34,10 @@ const TaskDetailDrawer = lazy(() =>
     .then((m) => ({ default: m.TaskDetailDrawer })),
 );
 
-const route = getRouteApi('/_auth/_shell/broadcastManage/broadcastTask');
+// The play actions' menu (Mantine's Menu and Popover) loads on the first click of a row's play button.
+const TaskControlMenu = lazyComponent(() => import('./task-control-menu'), 'TaskControlMenu');
 
-const CONTROLS: readonly PlayAction[] = [PlayAction.Play, PlayAction.Pause, PlayAction.CancelPause, PlayAction.Stop];
+const route = getRouteApi('/_auth/_shell/broadcastManage/broadcastTask');
 
 function useTaskColumns(): Column<BroadcastTaskRow>[] {
   const { t } = useTranslation();
@@ -90,48 +91,20 @@ function useTaskColumns(): Column<BroadcastTaskRow>[] {
   ];
 }
 
-/** Play, pause, cancel pause and stop of one task, each confirmed with the number of terminals it reaches. */
+/** The play actions of one task: their menu loads on the button's first click. */
 function ControlMenu({ task, onDispatched }: { task: BroadcastTaskRow; onDispatched: (dispatchId: string) => void }) {
   const { t } = useTranslation();
-  const control = useTaskControl();
-  const send = async (action: PlayAction) => {
-    const detail = t('broadcastTasks:control.confirm', {
-      action: t(`broadcastTasks:control.${action}`),
-      name: task.taskName,
-      count: task.terminalCount,
-    });
-    if (!(await confirmCommand(detail, { confirm: t(`broadcastTasks:control.${action}`), testId: 'task-control-confirm' }))) return;
-    control.mutate(
-      { id: task.id, action },
-      {
-        onSuccess: ({ dispatchId }) => {
-          notifySuccess(t('messages:instructionSent'));
-          onDispatched(dispatchId);
-        },
-      },
-    );
-  };
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          aria-label={t('broadcastTasks:control.title')}
-          title={t('broadcastTasks:control.title')}
-          data-testid="task-controls"
-        >
-          <IconPlayerPlay size={18} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{t('broadcastTasks:control.hint')}</Menu.Label>
-        {CONTROLS.map((action) => (
-          <Menu.Item key={action} onClick={() => void send(action)} data-testid={`task-control-${action}`}>
-            {t(`broadcastTasks:control.${action}`)}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <MenuButton
+      label={t('broadcastTasks:control.title')}
+      testId="task-controls"
+      icon={<IconPlayerPlay size={18} />}
+      menu={({ opened, onChange, target }) => (
+        <TaskControlMenu task={task} opened={opened} onChange={onChange} onDispatched={onDispatched}>
+          {target}
+        </TaskControlMenu>
+      )}
+    />
   );
 }
 
