@@ -9,8 +9,10 @@ import { enUS } from '@sc/i18n/locales/en-US';
 import { zhCN } from '@sc/i18n/locales/zh-CN';
 import { ApiClient, mp3Tone, waitFor } from '@sc/testing';
 import { startBroadcastFleet, type BroadcastFleet } from '../apps/device-sim/src';
-import { broadcast as en } from '../apps/web/src/i18n/locales/en/broadcast';
-import { broadcast as zh } from '../apps/web/src/i18n/locales/zh/broadcast';
+import { broadcastTasks as enTasks } from '../apps/web/src/i18n/locales/en/broadcastTasks';
+import { broadcastTasks as zhTasks } from '../apps/web/src/i18n/locales/zh/broadcastTasks';
+import { broadcastPlaylists as enPlaylists } from '../apps/web/src/i18n/locales/en/broadcastPlaylists';
+import { broadcastPlaylists as zhPlaylists } from '../apps/web/src/i18n/locales/zh/broadcastPlaylists';
 import { closePage, launchBrowser, login, newPage, pageErrors, recordApiRequests, socketConnected } from './support/browser';
 import { freePort, startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import { BROADCAST_WORKER, MQTT_URL, signIn, startWorkerProcess, terminalsOnline, uniqueCodePrefix, type RunningWorker } from './support/pipeline';
@@ -68,8 +70,8 @@ describe('immediate broadcasts in the browser: sent to a group, its terminals pl
   });
 
   it.each([
-    ['en', enUS.messages, en.immediate, en.playlists.modes.list_cycle_mode],
-    ['zh', zhCN.messages, zh.immediate, zh.playlists.modes.list_cycle_mode],
+    ['en', enUS.messages, enTasks, enPlaylists.modes.list_cycle_mode],
+    ['zh', zhCN.messages, zhTasks, zhPlaylists.modes.list_cycle_mode],
   ] as const)(
     'sends a cycling broadcast to a group and follows its terminals without a request (%s)',
     async (language, messages, texts, listCycle) => {
@@ -92,7 +94,7 @@ describe('immediate broadcasts in the browser: sent to a group, its terminals pl
 
         // Groups: the empty one cannot be picked, with the spec's message.
         const form = page.getByTestId('immediate-form');
-        await form.getByText(texts.byGroups, { exact: true }).click();
+        await form.getByText(texts.immediate.byGroups, { exact: true }).click();
         await page.getByTestId('immediate-target-groups').click();
         await page
           .getByTestId('immediate-target-groups-option')

@@ -1,7 +1,7 @@
 // Scheduled broadcast tasks in a real browser on the built gateway: a task whose periods are out of order is refused
-// with the server's 'Order Wrong' under the period's field and nothing is recorded; put in order, it is saved and
-// listed with its play time (English). In Chinese, repeated periods get 'Time Repeats' at the field, and the task is
-// deleted after confirmation.
+// with the server's 'Order Wrong' under the period's field and nothing is recorded; put in order, it is saved, listed
+// with its play time and played from its row (English). In Chinese, repeated periods get 'Time Repeats' at the field,
+// and the task is deleted after confirmation.
 import type { Browser, Page } from 'playwright-core';
 import { MediaAuditStatus, type BroadcastTaskRow, type MediaRow, type PageResult } from '@sc/contracts';
 import { zhCN } from '@sc/i18n/locales/zh-CN';
@@ -74,7 +74,7 @@ describe('broadcast tasks in the browser', () => {
     await page.getByTestId('task-add-period').click();
   };
 
-  it("shows the server's 'Order Wrong' at the period, saves nothing, then saves the task in order and lists it (en)", async () => {
+  it("shows the server's 'Order Wrong' at the period, saves nothing, then saves the task in order, lists it and plays it (en)", async () => {
     const page = await newPage(browser);
     try {
       await login(page, gw.baseUrl, 'editor');
@@ -103,6 +103,16 @@ describe('broadcast tasks in the browser', () => {
         volume: 40,
         schedule: { periods: [{ start: '08:00' }, { start: '09:00' }] },
       });
+
+      // A row's play actions (their menu loads on the button's first click): Play asks with the terminal count, and
+      // the command it sends is followed beside the list in place of the sending.
+      const sending = new URL(page.url()).searchParams.get('dispatch');
+      await row.getByTestId('task-controls').click();
+      await page.getByTestId('task-control-play').click();
+      await page.getByText(`Play "${name}" on its 2 terminals?`).waitFor();
+      await page.getByTestId('task-control-confirm').click();
+      await page.waitForURL((url) => !!url.searchParams.get('dispatch') && url.searchParams.get('dispatch') !== sending);
+      await page.locator('[data-testid="dispatch-panel"][data-status]').waitFor();
       expect(pageErrors(page)).toEqual([]);
     } finally {
       await closePage(page);

@@ -31,6 +31,11 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
     rollupOptions: {
       output: {
+        // Chunks are named by their hash alone: every import and preload list in every chunk names them, and a page
+        // loads dozens. Each chunk imports the chunks it uses itself, not those of its imports as well (Vite preloads
+        // the whole tree of a lazy route anyway).
+        chunkFileNames: 'assets/[hash].js',
+        hoistTransitiveImports: false,
         // React stays in one long-cached chunk; everything else is split by route (the router plugin) and shared use.
         manualChunks: (id) => {
           if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react';

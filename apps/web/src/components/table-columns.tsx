@@ -1,9 +1,10 @@
-import { Suspense, useState, type ReactNode } from 'react';
-import { ActionIcon, Group, Table, Text, type MantineBreakpoint, type TableTdProps, type TextProps } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Group, Table, Text, type MantineBreakpoint, type TableTdProps, type TextProps } from '@mantine/core';
 import { IconColumns3 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useColumnChoices } from '@/settings/columns-store';
 import { lazyComponent } from './deferred';
+import { MenuButton } from './menu-button';
 import classes from './table-columns.module.css';
 
 const ColumnMenu = lazyComponent(() => import('./column-menu'), 'ColumnMenu');
@@ -131,27 +132,20 @@ export function PinnedActionsCell({ children }: { children?: ReactNode }) {
  */
 export function ColumnChooser<Row>({ columns }: { columns: TableColumns<Row> }) {
   const { t } = useTranslation();
-  const [opened, setOpened] = useState(false);
-  const [used, setUsed] = useState(false);
   const label = t('common:columns.choose');
-  // Its name shows on hover as the browser's own tooltip: pages without Mantine's Tooltip do not load it for this.
-  const button = (onClick?: () => void) => (
-    <ActionIcon variant="subtle" color="gray" size="sm" aria-label={label} title={label} onClick={onClick} data-testid={`columns-${columns.table}`}>
-      <IconColumns3 size={16} />
-    </ActionIcon>
-  );
-  const first = button(() => {
-    setUsed(true);
-    setOpened(true);
-  });
-  if (!used) return first;
   return (
-    <Suspense fallback={first}>
-      {/* The menu's target toggles it from now on. */}
-      <ColumnMenu columns={columns} label={label} opened={opened} onChange={setOpened}>
-        {button()}
-      </ColumnMenu>
-    </Suspense>
+    <MenuButton
+      label={label}
+      testId={`columns-${columns.table}`}
+      icon={<IconColumns3 size={16} />}
+      color="gray"
+      size="sm"
+      menu={({ opened, onChange, target }) => (
+        <ColumnMenu columns={columns} label={label} opened={opened} onChange={onChange}>
+          {target}
+        </ColumnMenu>
+      )}
+    />
   );
 }
 

@@ -1,15 +1,15 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import en from './locales/en';
 import core from './locales/en/core';
 import { ROUTE_TABLE } from '@/navigation/route-table';
 import { routeTrail } from '@/navigation/permitted-routes';
+import { resolveSourceImport, sourceFiles, SRC } from '@/testing/source-files';
 
 // Feature namespaces load with their pages (RouteEntry.namespaces, loaded by the _shell route before a page shows).
 // A page that uses a namespace it does not declare would show raw keys; one that declares more than it uses loads
 // catalogue text for nothing. Both are found here by following each route file's imports, static and lazy.
 
-const SRC = join(__dirname, '..');
 const FEATURE_NAMESPACES = Object.keys(en).filter((ns) => !(ns in core));
 const NAMESPACE_USE = new RegExp(`['"\`](${FEATURE_NAMESPACES.join('|')}):[\\w.$]`, 'g');
 const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/g;
@@ -19,16 +19,6 @@ const SELF_LOADING = /loadNamespaces\(\[([^\]]*)\]\)\s*\.then\(\(\) => import\([
 /** Modules reached only through a self-loading lazy import, with the namespaces loaded for them. */
 const selfLoading = new Map<string, string[]>();
 
-function resolveImport(from: string, spec: string): string | null {
-  let base: string;
-  if (spec.startsWith('@/')) base = join(SRC, spec.slice(2));
-  else if (spec.startsWith('.')) base = join(dirname(from), spec);
-  else return null;
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')])
-    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
-  return null;
-}
-
 /** Every source file the given file reaches through its imports, itself included. */
 function reachable(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file) || !/\.tsx?$/.test(file)) return seen;
@@ -37,7 +27,7 @@ function reachable(file: string, seen = new Set<string>()): Set<string> {
   // Those bring their own namespaces: checked on their own (below), not charged to the page.
   const own = new Set<string>();
   for (const [, list, spec] of source.matchAll(SELF_LOADING)) {
-    const target = resolveImport(file, spec);
+    const target = resolveSourceImport(file, spec);
     if (!target) continue;
     own.add(spec);
     selfLoading.set(
@@ -47,7 +37,7 @@ function reachable(file: string, seen = new Set<string>()): Set<string> {
   }
   for (const [, spec] of source.matchAll(IMPORT)) {
     if (own.has(spec)) continue;
-    const target = resolveImport(file, spec);
+    const target = resolveSourceImport(file, spec);
     // The catalogues themselves are not users of namespaces.
     if (target && !target.startsWith(join(SRC, 'i18n', 'locales'))) reachable(target, seen);
   }
@@ -60,16 +50,9 @@ function namespacesUsed(files: Iterable<string>): string[] {
   return [...used].sort();
 }
 
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? routeFiles(path) : /\.tsx?$/.test(name) ? [path] : [];
-  });
-}
-
 describe('translation namespaces per page', () => {
   const shellDir = join(SRC, 'routes', '_auth', '_shell');
-  const pages = routeFiles(shellDir);
+  const pages = sourceFiles(shellDir);
 
   it('finds the pages and the namespaces', () => {
     expect(pages.length).toBeGreaterThan(5);

@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { AppShell, Box } from '@mantine/core';
+import { lazy, Suspense, useEffect, useState, type CSSProperties } from 'react';
+import { Box, rem } from '@mantine/core';
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useSettings } from '@/settings/settings-store';
 import { Sidebar } from './sidebar';
@@ -37,21 +37,21 @@ export function AppLayout() {
   const sidebarExpanded = isMobile ? drawerOpened : sidebarOpened;
 
   return (
-    <AppShell
-      navbar={{ width: sidebarOpened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH, breakpoint: 'md', collapsed: { mobile: true } }}
-      padding={0}
-      transitionDuration={150}
+    // The console's own frame (a fixed sidebar beside the page; off screen below 992 px, where the drawer replaces it):
+    // Mantine's AppShell would bring its resizable sections, header, footer and aside to every page for this.
+    <div
+      style={{ '--sidebar-width': rem(sidebarOpened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH) } as CSSProperties}
       data-device={isMobile ? 'mobile' : 'desktop'}
     >
-      <AppShell.Navbar withBorder={false}>
+      <nav className={classes.navbar}>
         <Sidebar collapsed={!sidebarOpened} />
-      </AppShell.Navbar>
+      </nav>
       {isMobile && (
         <Suspense fallback={null}>
           <MobileNav opened={drawerOpened} onClose={() => setDrawerOpened(false)} width={SIDEBAR_WIDTH} />
         </Suspense>
       )}
-      <AppShell.Main className={classes.main}>
+      <main className={classes.main}>
         <Box
           component="header"
           style={{ position: fixedHeader ? 'sticky' : 'relative', top: 0, zIndex: 100, boxShadow: '0 1px 4px rgba(0, 21, 41, 0.08)' }}
@@ -67,7 +67,7 @@ export function AppLayout() {
           </PageErrorBoundary>
         </Box>
         <AutoRefresh />
-      </AppShell.Main>
-    </AppShell>
+      </main>
+    </div>
   );
 }

@@ -133,7 +133,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         path: '/broadcastManage/groupManagement',
         title: 'groupManagement',
         roles: [Role.Admin, Role.Editor, Role.Visit],
-        namespaces: ['broadcast', 'region'],
+        namespaces: ['broadcastGroups', 'region'],
         buttons: RECORDS,
       },
       // Adding and editing a group are an editor's (visitors have neither button).
@@ -142,37 +142,37 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         title: 'groupManagementCreate',
         roles: [Role.Admin, Role.Editor],
         hidden: true,
-        namespaces: ['broadcast', 'region'],
+        namespaces: ['broadcast', 'broadcastGroups', 'region'],
       },
       {
         path: '/broadcastManage/groupManagementEdit',
         title: 'groupManagementEdit',
         roles: [Role.Admin, Role.Editor],
         hidden: true,
-        namespaces: ['broadcast', 'region'],
+        namespaces: ['broadcast', 'broadcastGroups', 'region'],
       },
       {
         // Auditing is an administrator's: it needs no button of its own.
         path: '/broadcastManage/mediaLibrary',
         title: 'mediaLibrary',
         roles: [Role.Admin, Role.Editor, Role.Visit],
-        namespaces: ['broadcast'],
+        namespaces: ['broadcastMedia'],
         buttons: RECORDS,
       },
       {
         path: '/broadcastManage/playList',
         title: 'playList',
         roles: [Role.Admin, Role.Editor, Role.Visit],
-        namespaces: ['broadcast'],
+        namespaces: ['broadcastPlaylists'],
         buttons: RECORDS,
       },
       {
         // Sending, changing, deleting and playing a task reach terminals: each also needs Open and close. The form and the
-        // detail load the terminal texts (broadcast, region) when they open.
+        // detail load the terminal texts (broadcast, region) and the playback modes when they open.
         path: '/broadcastManage/broadcastTask',
         title: 'broadcastTask',
         roles: [Role.Admin, Role.Editor, Role.Visit],
-        namespaces: ['broadcastTask', 'dispatch', 'schedule'],
+        namespaces: ['broadcastTasks', 'dispatch', 'schedule'],
         buttons: [...RECORDS, Button.OpenAndClose],
       },
       {
@@ -180,7 +180,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         path: '/broadcastManage/immediatelyBroadcastTask',
         title: 'immediatelyBroadcastTask',
         roles: [Role.Admin, Role.Editor, Role.Visit],
-        namespaces: ['broadcast', 'dispatch', 'region'],
+        namespaces: ['broadcast', 'broadcastGroups', 'broadcastPlaylists', 'broadcastTasks', 'dispatch', 'region'],
         buttons: [Button.OpenAndClose],
       },
     ],

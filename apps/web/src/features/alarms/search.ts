@@ -1,9 +1,7 @@
-import { ALARM_KINDS, ALARM_STATES, FaultCode, LAMP_NAME_MAX, type AlarmKind, type AlarmState } from '@sc/contracts';
-import { compact, readDate, readEnum, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
+import type { AlarmKind, AlarmState, FaultCode, LAMP_NAME_MAX } from '@sc/contracts';
+import { allOf, PAGED, searchOf, type PageSearch } from '@/navigation/search-params';
 
 export type AlarmView = 'open' | 'history';
-const VIEWS: readonly AlarmView[] = ['open', 'history'];
-const FAULT_CODES = Object.values(FaultCode).filter((v): v is FaultCode => typeof v === 'number');
 
 /** The alarm page's view, filters and page, kept in the address. */
 export interface AlarmSearch extends PageSearch {
@@ -20,18 +18,15 @@ export interface AlarmSearch extends PageSearch {
   to?: string;
 }
 
-export function validateAlarmSearch(search: Record<string, unknown>): AlarmSearch {
-  const code = readInt(search.code, 1, 8);
-  return compact({
-    ...readPage(search),
-    view: readEnum(search.view, VIEWS),
-    regionId: readInt(search.regionId),
-    kind: readEnum(search.kind, ALARM_KINDS),
-    code: code !== undefined && FAULT_CODES.includes(code) ? (code as FaultCode) : undefined,
-    state: readEnum(search.state, ALARM_STATES),
-    deviceId: readInt(search.deviceId),
-    keyword: readText(search.keyword, LAMP_NAME_MAX),
-    from: readDate(search.from, true),
-    to: readDate(search.to, true),
-  });
-}
+export const validateAlarmSearch = searchOf<AlarmSearch>({
+  ...PAGED,
+  view: { oneOf: allOf<AlarmView>()('open', 'history') },
+  regionId: 'int',
+  kind: { oneOf: allOf<AlarmKind>()('fault', 'dayBurning', 'darkLamp') },
+  code: { oneOf: allOf<FaultCode>()(1, 2, 3, 4, 5, 6, 7, 8) },
+  state: { oneOf: allOf<AlarmState>()('active', 'acknowledged', 'cleared') },
+  deviceId: 'int',
+  keyword: { text: 64 satisfies typeof LAMP_NAME_MAX },
+  from: 'dateTime',
+  to: 'dateTime',
+});

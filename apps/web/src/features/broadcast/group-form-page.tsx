@@ -41,7 +41,7 @@ function GroupForm({ group }: { group: BroadcastGroupDetail | null }) {
     <Stack data-testid="group-form">
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <TextInput
-          label={t('broadcast:groups.fields.groupName')}
+          label={t('broadcastGroups:fields.groupName')}
           required
           maxLength={BROADCAST_GROUP_NAME_MAX}
           name="groupName"
@@ -49,9 +49,9 @@ function GroupForm({ group }: { group: BroadcastGroupDetail | null }) {
           onChange={(e) => setGroupName(e.currentTarget.value)}
           error={errors.groupName}
         />
-        <AreaCascader label={t('broadcast:groups.fields.region')} value={regionId} onChange={setRegionId} error={errors.regionId} />
+        <AreaCascader label={t('broadcastGroups:fields.region')} value={regionId} onChange={setRegionId} error={errors.regionId} />
         <TextInput
-          label={t('broadcast:groups.fields.remark')}
+          label={t('broadcastGroups:fields.remark')}
           maxLength={BROADCAST_GROUP_REMARK_MAX}
           name="remark"
           value={remark}
@@ -59,7 +59,7 @@ function GroupForm({ group }: { group: BroadcastGroupDetail | null }) {
           error={errors.remark}
         />
       </SimpleGrid>
-      <GroupTerminalTransfer transfer={transfer} error={errors.terminalIds} />
+      <GroupTerminalTransfer transfer={transfer} error={errors.terminalIds} texts="broadcastGroups:terminals" />
       <FormActions onCancel={back} onConfirm={submit} loading={save.isPending} testId="group-form-save" />
     </Stack>
   );
@@ -69,7 +69,7 @@ function BackToGroups() {
   const { t } = useTranslation();
   return (
     <Anchor component={Link} to="/broadcastManage/groupManagement" size="sm">
-      {t('broadcast:groups.back')}
+      {t('broadcastGroups:back')}
     </Anchor>
   );
 }
@@ -78,7 +78,7 @@ function BackToGroups() {
 export function GroupCreatePage() {
   const { t } = useTranslation();
   return (
-    <PagePanel title={t('broadcast:groups.create')} actions={<BackToGroups />}>
+    <PagePanel title={t('broadcastGroups:create')} actions={<BackToGroups />}>
       <GroupForm group={null} />
     </PagePanel>
   );
@@ -90,13 +90,13 @@ export function GroupEditPage() {
   const { id } = editRoute.useSearch();
   const group = useBroadcastGroup(id ?? 0);
   return (
-    <PagePanel title={t('broadcast:groups.edit')} actions={<BackToGroups />}>
+    <PagePanel title={t('broadcastGroups:edit')} actions={<BackToGroups />}>
       {group.data ? (
         // A fresh form for each group loaded.
         <GroupForm key={group.data.id} group={group.data} />
       ) : (
         <Text c="dimmed" data-testid="group-edit-state">
-          {group.isError || !id ? t('broadcast:groups.notFound') : t('common:feedback.loading')}
+          {group.isError || !id ? t('broadcastGroups:notFound') : t('common:feedback.loading')}
         </Text>
       )}
     </PagePanel>

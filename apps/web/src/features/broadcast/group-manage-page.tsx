@@ -36,7 +36,7 @@ export function GroupManagePage() {
   const columns = useTableColumns<BroadcastGroupRow>('broadcast-groups', [
     {
       key: 'name',
-      label: t('broadcast:groups.fields.groupName'),
+      label: t('broadcastGroups:fields.groupName'),
       always: true,
       cell: (group) => (
         <>
@@ -49,10 +49,10 @@ export function GroupManagePage() {
         </>
       ),
     },
-    { key: 'region', label: t('broadcast:groups.fields.region'), cell: (group) => <OneLine maw="10rem">{regionLabel(group.regionName)}</OneLine> },
+    { key: 'region', label: t('broadcastGroups:fields.region'), cell: (group) => <OneLine maw="10rem">{regionLabel(group.regionName)}</OneLine> },
     {
       key: 'members',
-      label: t('broadcast:groups.fields.memberCount'),
+      label: t('broadcastGroups:fields.memberCount'),
       align: 'right',
       cell: (group) => (
         <Badge variant="light" color={group.memberCount > 0 ? 'blue' : 'gray'} data-testid="group-member-count">
@@ -60,7 +60,7 @@ export function GroupManagePage() {
         </Badge>
       ),
     },
-    { key: 'updatedAt', label: t('broadcast:groups.fields.updatedAt'), hidden: true, cell: (group) => parseTime(group.updatedAt) },
+    { key: 'updatedAt', label: t('broadcastGroups:fields.updatedAt'), hidden: true, cell: (group) => parseTime(group.updatedAt) },
   ]);
 
   return (
@@ -69,7 +69,7 @@ export function GroupManagePage() {
       actions={
         canAdd && (
           <Button component={Link} to="/broadcastManage/groupManagementCreate" leftSection={<IconPlus size={16} />} data-testid="group-add">
-            {t('broadcast:groups.add')}
+            {t('broadcastGroups:add')}
           </Button>
         )
       }
@@ -77,8 +77,8 @@ export function GroupManagePage() {
       <DeviceListFilters
         testId="group"
         nameKey="groupName"
-        nameLabel={t('broadcast:groups.fields.groupName')}
-        regionLabel={t('broadcast:groups.fields.region')}
+        nameLabel={t('broadcastGroups:fields.groupName')}
+        regionLabel={t('broadcastGroups:fields.region')}
         draft={draft}
         setDraft={setDraft}
         apply={(next) => void navigate({ search: compact({ ...next, pageNum: undefined, pageSize: search.pageSize }) })}
@@ -89,7 +89,7 @@ export function GroupManagePage() {
           <Table.Tbody>
             {rows.length === 0 && (
               <TableEmptyRow colSpan={columns.span()} py="lg">
-                {groups.isLoading ? t('common:feedback.loading') : t('broadcast:groups.empty')}
+                {groups.isLoading ? t('common:feedback.loading') : t('broadcastGroups:empty')}
               </TableEmptyRow>
             )}
             {rows.map((group) => (
@@ -98,11 +98,11 @@ export function GroupManagePage() {
                 <EditDeleteCell
                   canEdit={canEdit}
                   canDelete={canDelete}
-                  editLabel={t('broadcast:groups.edit')}
+                  editLabel={t('broadcastGroups:edit')}
                   onEdit={() => void navigate({ to: '/broadcastManage/groupManagementEdit', search: { id: group.id } })}
                   onDelete={() =>
                     void deleteAfterConfirm(
-                      t('broadcast:groups.deleteDetail', { name: group.groupName }),
+                      t('broadcastGroups:deleteDetail', { name: group.groupName }),
                       () => remove.mutateAsync(group.id),
                       t('common:feedback.deleted'),
                     )

@@ -18,12 +18,12 @@ export function GroupPickerField({ value, onChange, label, required, error, test
   const emptyMessage = t('messages:emptyGroupNotSelectable');
   return (
     <MultiSelect
-      label={label ?? t('broadcast:groups.picker.label')}
-      placeholder={t('broadcast:groups.picker.placeholder')}
+      label={label ?? t('broadcastGroups:picker.label')}
+      placeholder={t('broadcastGroups:picker.placeholder')}
       required={required}
       searchable
       clearable
-      nothingFoundMessage={t('broadcast:groups.picker.nothing')}
+      nothingFoundMessage={t('broadcastGroups:picker.nothing')}
       data={groupPickerData(options)}
       value={value.map(String)}
       onChange={(next) => {
@@ -52,7 +52,7 @@ export function GroupPickerField({ value, onChange, label, required, error, test
               <Text size="sm">{option.label}</Text>
             </Group>
             <Text size="xs" c="dimmed">
-              {t('broadcast:groups.picker.members', { count: group?.memberCount ?? 0 })}
+              {t('broadcastGroups:picker.members', { count: group?.memberCount ?? 0 })}
             </Text>
           </Group>
         );

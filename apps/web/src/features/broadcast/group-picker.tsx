@@ -20,13 +20,13 @@ export interface GroupPickerProps {
  * Chooses broadcast groups (e.g. the groups a task plays to), several at once. A group without terminals is offered
  * disabled; choosing it says 'This group has no devices and cannot be selected', as does a chosen group emptied since.
  * The combobox loads beside the page: until it has, a read-only field stands in its place. Pages using it load the
- * broadcast namespace.
+ * broadcastGroups namespace.
  */
 export function GroupPicker(props: GroupPickerProps) {
   const { t } = useTranslation();
   return (
     <Suspense
-      fallback={<TextInput readOnly label={props.label ?? t('broadcast:groups.picker.label')} required={props.required} error={props.error} />}
+      fallback={<TextInput readOnly label={props.label ?? t('broadcastGroups:picker.label')} required={props.required} error={props.error} />}
     >
       <GroupPickerField {...props} />
     </Suspense>

@@ -81,18 +81,18 @@ function useColumns(): Column<TerminalRow>[] {
 /**
  * Chooses terminals (a group's, a task's): the terminal list on the left, searched by name and region, ticked to
  * choose a terminal; the chosen terminals on the right, each with its status, to take out again. `texts` and
- * `testId` name the use (a group's by default).
+ * `testId` name the use (a group's, a task's).
  */
 export function GroupTerminalTransfer({
   transfer,
   error,
-  texts = 'broadcast:groups.terminals',
+  texts,
   testId = 'group',
 }: {
   transfer: TerminalTransfer;
   error?: string;
-  /** Where its texts are (title, choose, chosen, none, remove, removeAll): a group's unless told. */
-  texts?: string;
+  /** Where its texts are (title, choose, chosen, none, remove, removeAll), in the namespace of the page that uses it. */
+  texts: string;
   testId?: string;
 }) {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
-import { BROADCAST_GROUP_NAME_MAX } from '@sc/contracts';
-import { compact, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
+import type { BROADCAST_GROUP_NAME_MAX } from '@sc/contracts';
+import { PAGED, searchOf, type PageSearch } from '@/navigation/search-params';
 
 /** The group list's page and filters, kept in the address. */
 export interface GroupSearch extends PageSearch {
@@ -7,10 +7,8 @@ export interface GroupSearch extends PageSearch {
   regionId?: number;
 }
 
-export function validateGroupSearch(search: Record<string, unknown>): GroupSearch {
-  return compact({
-    ...readPage(search),
-    groupName: readText(search.groupName, BROADCAST_GROUP_NAME_MAX),
-    regionId: readInt(search.regionId),
-  });
-}
+export const validateGroupSearch = searchOf<GroupSearch>({
+  ...PAGED,
+  groupName: { text: 64 satisfies typeof BROADCAST_GROUP_NAME_MAX },
+  regionId: 'int',
+});

@@ -37,14 +37,14 @@ async function confirmBroadcast(
   tree: Parameters<typeof areaPathLabel>[0],
 ): Promise<boolean> {
   let detail: string;
-  if (to.ids) detail = t('broadcast:immediate.confirmTerminals', { name, count: to.ids.length });
-  else if (to.groupIds) detail = t('broadcast:immediate.confirmGroups', { name, count: to.groupIds.length });
+  if (to.ids) detail = t('broadcastTasks:immediate.confirmTerminals', { name, count: to.ids.length });
+  else if (to.groupIds) detail = t('broadcastTasks:immediate.confirmGroups', { name, count: to.groupIds.length });
   else {
     const count = await devicesInRegion(TERMINAL_PAGE_PATH, to.regionId!).catch(() => null);
     if (count === null) return false;
-    detail = t('broadcast:immediate.confirmRegion', { name, region: areaPathLabel(tree, to.regionId!, currentLanguage()), count });
+    detail = t('broadcastTasks:immediate.confirmRegion', { name, region: areaPathLabel(tree, to.regionId!, currentLanguage()), count });
   }
-  return confirmCommand(detail, { confirm: t('broadcast:immediate.send'), testId: 'immediate-confirm' });
+  return confirmCommand(detail, { confirm: t('broadcastTasks:immediate.send'), testId: 'immediate-confirm' });
 }
 
 /**
@@ -110,12 +110,12 @@ export function ImmediateBroadcastForm({ onDispatched }: { onDispatched: (dispat
         }}
       >
         <Stack gap="sm">
-          <Title order={5}>{t('broadcast:immediate.newTitle')}</Title>
+          <Title order={5}>{t('broadcastTasks:immediate.newTitle')}</Title>
           <Grid gap="md">
             <Grid.Col span={{ base: 12, lg: 6 }}>
               <Stack gap="sm">
                 <TextInput
-                  label={t('broadcast:immediate.taskName')}
+                  label={t('broadcastTasks:immediate.taskName')}
                   required
                   maxLength={TASK_NAME_MAX}
                   value={taskName}
@@ -127,27 +127,29 @@ export function ImmediateBroadcastForm({ onDispatched }: { onDispatched: (dispat
                 <SegmentedControl
                   value={source}
                   onChange={(value) => setSource(value as Source)}
-                  aria-label={t('broadcast:immediate.source')}
+                  aria-label={t('broadcastTasks:immediate.source')}
                   data={[
-                    { value: 'media', label: t('broadcast:immediate.fromMedia') },
-                    { value: 'playlist', label: t('broadcast:immediate.fromPlaylist') },
+                    { value: 'media', label: t('broadcastTasks:immediate.fromMedia') },
+                    { value: 'playlist', label: t('broadcastTasks:immediate.fromPlaylist') },
                   ]}
                   data-testid="immediate-source"
                 />
                 {source === 'playlist' ? (
                   <Select
-                    label={t('broadcast:immediate.playlist')}
-                    placeholder={t('broadcast:immediate.playlistPlaceholder')}
+                    label={t('broadcastTasks:immediate.playlist')}
+                    placeholder={t('broadcastTasks:immediate.playlistPlaceholder')}
                     required
                     searchable
                     searchValue={playlistSearch}
                     onSearchChange={setPlaylistSearch}
-                    nothingFoundMessage={t('broadcast:immediate.noPlaylists')}
+                    nothingFoundMessage={t('broadcastTasks:immediate.noPlaylists')}
                     data={(playlists.data?.list ?? []).map((p) => ({ value: String(p.id), label: `${p.name} (${formatDuration(p.totalDuration)})` }))}
                     value={playlistId === null ? null : String(playlistId)}
                     onChange={(id) => setPlaylistId(id === null ? null : Number(id))}
                     error={errors.playlistId}
-                    description={playlist && t('broadcast:immediate.playlistMode', { mode: t(`broadcast:playlists.modes.${playlist.playbackMode}`) })}
+                    description={
+                      playlist && t('broadcastTasks:immediate.playlistMode', { mode: t(`broadcastPlaylists:modes.${playlist.playbackMode}`) })
+                    }
                     data-testid="immediate-playlist"
                   />
                 ) : (
@@ -162,7 +164,7 @@ export function ImmediateBroadcastForm({ onDispatched }: { onDispatched: (dispat
                     <Group justify="space-between" align="flex-end">
                       <PlaybackModeSelect value={mode} onChange={setMode} testId="immediate-mode" />
                       <Text size="sm" c="dimmed">
-                        {`${t('broadcast:playlists.totalDuration')}: ${formatDuration(totalDuration(items))}`}
+                        {`${t('broadcastPlaylists:totalDuration')}: ${formatDuration(totalDuration(items))}`}
                       </Text>
                     </Group>
                   </>
@@ -174,7 +176,7 @@ export function ImmediateBroadcastForm({ onDispatched }: { onDispatched: (dispat
                 <Group grow align="flex-start">
                   <BoundedNumberInput
                     bounds={TASK_PRIORITY}
-                    label={t('broadcast:immediate.priority')}
+                    label={t('broadcastTasks:immediate.priority')}
                     required
                     value={priority}
                     onChange={setPriority}
@@ -184,7 +186,7 @@ export function ImmediateBroadcastForm({ onDispatched }: { onDispatched: (dispat
                   />
                   <BoundedNumberInput
                     bounds={NUMBER_BOUNDS.volume}
-                    label={t('broadcast:immediate.volume')}
+                    label={t('broadcastTasks:immediate.volume')}
                     required
                     value={volume}
                     onChange={setVolume}
@@ -195,7 +197,7 @@ export function ImmediateBroadcastForm({ onDispatched }: { onDispatched: (dispat
                   />
                 </Group>
                 <Text size="xs" c="dimmed" mt={-6}>
-                  {t('broadcast:immediate.priorityHint')}
+                  {t('broadcastTasks:immediate.priorityHint')}
                 </Text>
                 <TerminalTargetField value={target} onChange={setTarget} errors={errors} error={errors.target} testId="immediate-target" />
               </Stack>
@@ -203,7 +205,7 @@ export function ImmediateBroadcastForm({ onDispatched }: { onDispatched: (dispat
           </Grid>
           <Group justify="flex-end">
             <Button type="submit" leftSection={<IconSpeakerphone size={16} />} loading={send.isPending} data-testid="immediate-send">
-              {t('broadcast:immediate.send')}
+              {t('broadcastTasks:immediate.send')}
             </Button>
           </Group>
         </Stack>

@@ -53,7 +53,7 @@ function PlayersCell({ task }: { task: BroadcastTaskRow }) {
   if (task.playingCount === 0)
     return (
       <Text size="sm" c="dimmed" data-testid="task-players" data-count={0}>
-        {t('broadcast:immediate.nobody')}
+        {t('broadcastTasks:immediate.nobody')}
       </Text>
     );
   return (
@@ -64,12 +64,12 @@ function PlayersCell({ task }: { task: BroadcastTaskRow }) {
             {player.terminalId}
           </Text>
           {player.media ? ` · ${player.media}` : ''}
-          {player.paused ? ` (${t('broadcast:immediate.paused')})` : ''}
+          {player.paused ? ` (${t('broadcastTasks:immediate.paused')})` : ''}
         </Text>
       ))}
       {task.playingCount > task.players.length && (
         <Text size="xs" c="dimmed">
-          {t('broadcast:immediate.more', { count: task.playingCount - task.players.length })}
+          {t('broadcastTasks:immediate.more', { count: task.playingCount - task.players.length })}
         </Text>
       )}
     </Stack>
@@ -81,59 +81,59 @@ function useTaskColumns(now: Date, follow: (dispatchId: string) => void): Column
   return [
     {
       key: 'taskName',
-      label: t('broadcast:immediate.fields.taskName'),
+      label: t('broadcastTasks:immediate.fields.taskName'),
       always: true,
       cell: (task) => (
         <>
           <OneLine fw={500}>{task.taskName}</OneLine>
-          <Text size="xs" c="dimmed">{`${parseTime(task.createdAt)} · ${t('broadcast:immediate.sentBy', { name: task.createdBy })}`}</Text>
+          <Text size="xs" c="dimmed">{`${parseTime(task.createdAt)} · ${t('broadcastTasks:immediate.sentBy', { name: task.createdBy })}`}</Text>
         </>
       ),
     },
     {
       key: 'media',
-      label: t('broadcast:immediate.fields.media'),
+      label: t('broadcastTasks:immediate.fields.media'),
       cell: (task) => (
         <>
           <OneLine maw="16rem">{task.media.map((m) => m.title).join(' → ')}</OneLine>
           <Text size="xs" c="dimmed">
-            {`${t(`broadcast:playlists.modes.${task.playbackMode}`)} · ${formatDuration(task.durationMs / 1000)}`}
+            {`${t(`broadcastPlaylists:modes.${task.playbackMode}`)} · ${formatDuration(task.durationMs / 1000)}`}
           </Text>
         </>
       ),
     },
-    { key: 'priority', label: t('broadcast:immediate.fields.priority'), align: 'right', cell: (task) => task.priority },
-    { key: 'volume', label: t('broadcast:immediate.fields.volume'), align: 'right', cell: (task) => `${task.volume} %` },
-    { key: 'terminals', label: t('broadcast:immediate.fields.terminals'), align: 'right', cell: (task) => task.terminalCount },
+    { key: 'priority', label: t('broadcastTasks:immediate.fields.priority'), align: 'right', cell: (task) => task.priority },
+    { key: 'volume', label: t('broadcastTasks:immediate.fields.volume'), align: 'right', cell: (task) => `${task.volume} %` },
+    { key: 'terminals', label: t('broadcastTasks:immediate.fields.terminals'), align: 'right', cell: (task) => task.terminalCount },
     {
       key: 'dispatch',
-      label: t('broadcast:immediate.fields.dispatch'),
+      label: t('broadcastTasks:immediate.fields.dispatch'),
       cell: (task) => (
-        <UnstyledButton onClick={() => follow(task.dispatchId)} title={t('broadcast:immediate.showDispatch')} data-testid="task-dispatch">
+        <UnstyledButton onClick={() => follow(task.dispatchId)} title={t('broadcastTasks:immediate.showDispatch')} data-testid="task-dispatch">
           <DispatchStatusBadge status={task.dispatchStatus} testId="task-dispatch-status" />
         </UnstyledButton>
       ),
     },
     {
       key: 'timeStatus',
-      label: t('broadcast:immediate.fields.timeStatus'),
+      label: t('broadcastTasks:immediate.fields.timeStatus'),
       cell: (task) => {
         const status = timeStatusNow(task, now);
         return (
           <>
             <Badge color={TIME_STATUS_COLOR[status]} variant="light" data-testid="task-time-status" data-status={status}>
-              {t(`broadcast:immediate.timeStatus.${status}`)}
+              {t(`broadcastTasks:timeStatus.${status}`)}
             </Badge>
             {task.stoppedBy && (
               <Text size="xs" c="dimmed">
-                {t('broadcast:immediate.stopped', { name: task.stoppedBy })}
+                {t('broadcastTasks:immediate.stopped', { name: task.stoppedBy })}
               </Text>
             )}
           </>
         );
       },
     },
-    { key: 'players', label: t('broadcast:immediate.fields.players'), wrap: true, cell: (task) => <PlayersCell task={task} /> },
+    { key: 'players', label: t('broadcastTasks:immediate.fields.players'), wrap: true, cell: (task) => <PlayersCell task={task} /> },
   ];
 }
 
@@ -158,8 +158,8 @@ export function ImmediateBroadcastPage() {
   const columns = useTableColumns('immediate-tasks', useTaskColumns(now, follow));
 
   const stopTask = async (task: BroadcastTaskRow) => {
-    const detail = t('broadcast:immediate.stopConfirm', { name: task.taskName, count: task.terminalCount });
-    if (!(await confirmCommand(detail, { confirm: t('broadcast:immediate.stop'), testId: 'task-stop-confirm' }))) return;
+    const detail = t('broadcastTasks:immediate.stopConfirm', { name: task.taskName, count: task.terminalCount });
+    if (!(await confirmCommand(detail, { confirm: t('broadcastTasks:immediate.stop'), testId: 'task-stop-confirm' }))) return;
     try {
       const { dispatchId } = await stop.mutateAsync(task.id);
       notifySuccess(t('messages:instructionSent'));
@@ -184,7 +184,7 @@ export function ImmediateBroadcastPage() {
         </Grid.Col>
         <Grid.Col span={12}>
           <Stack gap="sm">
-            <Title order={5}>{t('broadcast:immediate.list')}</Title>
+            <Title order={5}>{t('broadcastTasks:immediate.list')}</Title>
             <FilterBar
               testId="immediate"
               onSubmit={() => void navigate({ search: { ...search, taskName: draft.trim() || undefined, pageNum: undefined } })}
@@ -194,7 +194,7 @@ export function ImmediateBroadcastPage() {
               }}
             >
               <TextInput
-                label={t('broadcast:immediate.search')}
+                label={t('broadcastTasks:immediate.search')}
                 maxLength={TASK_NAME_MAX}
                 value={draft}
                 onChange={(e) => setDraft(e.currentTarget.value)}
@@ -207,7 +207,7 @@ export function ImmediateBroadcastPage() {
                 <Table.Tbody>
                   {rows.length === 0 && !tasks.isLoading && (
                     <TableEmptyRow colSpan={columns.span()} py="lg">
-                      {t('broadcast:immediate.empty')}
+                      {t('broadcastTasks:immediate.empty')}
                     </TableEmptyRow>
                   )}
                   {rows.map((task) => (
@@ -216,7 +216,7 @@ export function ImmediateBroadcastPage() {
                       <PinnedActionsCell>
                         {canSend && timeStatusNow(task, now) !== TaskTimeStatus.Ended && (
                           <IconAction
-                            label={t('broadcast:immediate.stop')}
+                            label={t('broadcastTasks:immediate.stop')}
                             color="red"
                             variant="subtle"
                             onClick={() => void stopTask(task)}

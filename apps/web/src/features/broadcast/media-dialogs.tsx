@@ -39,7 +39,7 @@ export function MediaUploadModal({ onClose }: { onClose: () => void }) {
     setProgress(0);
     try {
       await send.mutateAsync({ file, name, onProgress: setProgress });
-      notifySuccess(t('broadcast:media.uploaded'));
+      notifySuccess(t('broadcastMedia:uploaded'));
       onClose();
     } catch (error) {
       // A refusal of the file itself (its content, its size) stands under it too.
@@ -54,17 +54,17 @@ export function MediaUploadModal({ onClose }: { onClose: () => void }) {
     <FormDialog
       opened
       onClose={onClose}
-      title={t('broadcast:media.uploadTitle')}
+      title={t('broadcastMedia:uploadTitle')}
       onSubmit={submit}
       busy={send.isPending}
       testId="media-upload-form"
       submitTestId="media-upload-submit"
-      submitLabel={t('broadcast:media.upload')}
+      submitLabel={t('broadcastMedia:upload')}
     >
       <FileInput
-        label={t('broadcast:media.file')}
-        placeholder={t('broadcast:media.filePlaceholder')}
-        description={t('broadcast:media.fileHint')}
+        label={t('broadcastMedia:file')}
+        placeholder={t('broadcastMedia:filePlaceholder')}
+        description={t('broadcastMedia:fileHint')}
         required
         clearable
         accept={`${MEDIA_UPLOAD_EXTENSIONS.join(',')},audio/mpeg`}
@@ -75,8 +75,8 @@ export function MediaUploadModal({ onClose }: { onClose: () => void }) {
         data-testid="media-upload-file"
       />
       <TextInput
-        label={t('broadcast:media.fields.materialName')}
-        description={t('broadcast:media.nameHint')}
+        label={t('broadcastMedia:fields.materialName')}
+        description={t('broadcastMedia:nameHint')}
         maxLength={MEDIA_NAME_MAX}
         value={name}
         onChange={(e) => setName(e.currentTarget.value)}
@@ -87,7 +87,7 @@ export function MediaUploadModal({ onClose }: { onClose: () => void }) {
         <Stack gap={4} data-testid="media-upload-progress">
           <Progress value={percent} animated={progress >= 1} />
           <Text size="xs" c="dimmed">
-            {progress < 1 ? t('broadcast:media.uploading', { percent }) : t('broadcast:media.checking')}
+            {progress < 1 ? t('broadcastMedia:uploading', { percent }) : t('broadcastMedia:checking')}
           </Text>
         </Stack>
       )}
@@ -108,14 +108,14 @@ export function MediaRenameModal({ medium, onClose }: { medium: MediaRow; onClos
     <FormDialog
       opened
       onClose={onClose}
-      title={t('broadcast:media.rename')}
+      title={t('broadcastMedia:rename')}
       onSubmit={submit}
       busy={rename.isPending}
       testId="media-rename-form"
       submitTestId="media-rename-save"
     >
       <TextInput
-        label={t('broadcast:media.fields.materialName')}
+        label={t('broadcastMedia:fields.materialName')}
         required
         maxLength={MEDIA_NAME_MAX}
         value={name}
@@ -146,26 +146,26 @@ export function MediaAuditModal({ medium, onClose }: { medium: MediaRow; onClose
     <FormDialog
       opened
       onClose={onClose}
-      title={t('broadcast:media.auditTitle', { name: medium.materialName })}
+      title={t('broadcastMedia:auditTitle', { name: medium.materialName })}
       onSubmit={submit}
       busy={audit.isPending}
       testId="media-audit-form"
       submitTestId="media-audit-save"
     >
       <Text size="sm" c="dimmed">
-        {t('broadcast:media.auditHint')}
+        {t('broadcastMedia:auditHint')}
       </Text>
       <SegmentedControl
         value={decision}
         onChange={(value) => setDecision(value as typeof decision)}
         data={[
-          { value: MediaAuditStatus.Approved, label: t('broadcast:media.approve') },
-          { value: MediaAuditStatus.Rejected, label: t('broadcast:media.reject') },
+          { value: MediaAuditStatus.Approved, label: t('broadcastMedia:approve') },
+          { value: MediaAuditStatus.Rejected, label: t('broadcastMedia:reject') },
         ]}
         data-testid="media-audit-decision"
       />
       <Textarea
-        label={t('broadcast:media.fields.auditRemark')}
+        label={t('broadcastMedia:fields.auditRemark')}
         maxLength={MEDIA_AUDIT_REMARK_MAX}
         autosize
         minRows={2}
@@ -182,16 +182,16 @@ export function MediaPreviewModal({ medium, onClose }: { medium: MediaRow; onClo
   const { t } = useTranslation();
   const link = useMediaPreview(medium.id);
   return (
-    <Modal opened onClose={onClose} title={t('broadcast:media.previewTitle', { name: medium.materialName })} size="lg">
+    <Modal opened onClose={onClose} title={t('broadcastMedia:previewTitle', { name: medium.materialName })} size="lg">
       <Stack data-testid="media-player">
         {link.data && (
           <audio controls autoPlay preload="metadata" src={link.data.url} style={{ width: '100%' }} data-testid="media-audio">
-            {t('broadcast:media.noAudioSupport')}
+            {t('broadcastMedia:noAudioSupport')}
           </audio>
         )}
         <Group justify="space-between" gap="xs">
-          <Text size="sm">{`${t('broadcast:media.fields.duration')}: ${formatDuration(medium.duration)}`}</Text>
-          <Text size="xs" c="dimmed" ff="monospace" style={{ wordBreak: 'break-all' }} title={t('broadcast:media.checksum')}>
+          <Text size="sm">{`${t('broadcastMedia:fields.duration')}: ${formatDuration(medium.duration)}`}</Text>
+          <Text size="xs" c="dimmed" ff="monospace" style={{ wordBreak: 'break-all' }} title={t('broadcastMedia:checksum')}>
             {medium.sha256}
           </Text>
         </Group>

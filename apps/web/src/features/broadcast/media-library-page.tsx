@@ -29,7 +29,7 @@ export function AuditBadge({ status }: { status: MediaAuditStatus }) {
   const { t } = useTranslation();
   return (
     <Badge color={STATUS_COLOR[status]} variant="light" data-testid="media-status" data-status={status}>
-      {t(`broadcast:media.status.${status}`)}
+      {t(`broadcastMedia:status.${status}`)}
     </Badge>
   );
 }
@@ -52,7 +52,7 @@ export function MediaLibraryPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
   const rows = media.data?.list ?? [];
-  const f = (field: string) => t(`broadcast:media.fields.${field}`);
+  const f = (field: string) => t(`broadcastMedia:fields.${field}`);
   const columns = useTableColumns<MediaRow>('media', [
     { key: 'name', label: f('materialName'), always: true, cell: (m) => <OneLine fw={500}>{m.materialName}</OneLine> },
     { key: 'duration', label: f('duration'), align: 'right', td: { 'data-testid': 'media-duration' }, cell: (m) => formatDuration(m.duration) },
@@ -61,7 +61,7 @@ export function MediaLibraryPage() {
     { key: 'bitrate', label: f('bitrate'), align: 'right', cell: (m) => formatBitrate(m.bitrate) },
     { key: 'sampleRate', label: f('sampleRate'), align: 'right', hidden: true, cell: (m) => formatSampleRate(m.sampleRate) },
     { key: 'channels', label: f('channels'), align: 'right', hidden: true, cell: (m) => m.channels },
-    { key: 'materialType', label: f('materialType'), hidden: true, cell: () => t('broadcast:media.type.audio') },
+    { key: 'materialType', label: f('materialType'), hidden: true, cell: () => t('broadcastMedia:type.audio') },
     { key: 'playlists', label: f('playlists'), align: 'right', hidden: true, cell: (m) => m.playlistCount },
     { key: 'auditRemark', label: f('auditRemark'), hidden: true, cell: (m) => <OneLine maw="16rem">{m.auditRemark || '—'}</OneLine> },
     { key: 'auditedBy', label: f('auditedBy'), hidden: true, cell: (m) => m.auditedBy ?? '—' },
@@ -75,7 +75,7 @@ export function MediaLibraryPage() {
       actions={
         canAdd && (
           <Button leftSection={<IconUpload size={16} />} onClick={() => setDialog({ kind: 'upload' })} data-testid="media-upload">
-            {t('broadcast:media.upload')}
+            {t('broadcastMedia:upload')}
           </Button>
         )
       }
@@ -92,9 +92,9 @@ export function MediaLibraryPage() {
           />
           <Select
             label={f('auditStatus')}
-            placeholder={t('broadcast:media.allStatuses')}
+            placeholder={t('broadcastMedia:allStatuses')}
             clearable
-            data={MEDIA_AUDIT_STATUSES.map((status) => ({ value: status, label: t(`broadcast:media.status.${status}`) }))}
+            data={MEDIA_AUDIT_STATUSES.map((status) => ({ value: status, label: t(`broadcastMedia:status.${status}`) }))}
             value={draft.auditStatus ?? null}
             onChange={(status) => setDraft({ ...draft, auditStatus: (status as MediaAuditStatus | null) ?? undefined })}
             w={{ base: '100%', sm: 180 }}
@@ -114,19 +114,19 @@ export function MediaLibraryPage() {
                     onEdit={() => setDialog({ kind: 'rename', medium })}
                     onDelete={() =>
                       void deleteAfterConfirm(
-                        t('broadcast:media.deleteDetail', { name: medium.materialName }),
+                        t('broadcastMedia:deleteDetail', { name: medium.materialName }),
                         () => remove.mutateAsync(medium.id),
                         t('common:feedback.deleted'),
                       )
                     }
-                    editLabel={t('broadcast:media.rename')}
+                    editLabel={t('broadcastMedia:rename')}
                     editTestId="media-rename"
                   >
-                    <IconAction label={t('broadcast:media.preview')} onClick={() => setDialog({ kind: 'preview', medium })} testId="media-preview">
+                    <IconAction label={t('broadcastMedia:preview')} onClick={() => setDialog({ kind: 'preview', medium })} testId="media-preview">
                       <IconPlayerPlay size={18} />
                     </IconAction>
                     {canAudit && (
-                      <IconAction label={t('broadcast:media.audit')} onClick={() => setDialog({ kind: 'audit', medium })} testId="media-audit">
+                      <IconAction label={t('broadcastMedia:audit')} onClick={() => setDialog({ kind: 'audit', medium })} testId="media-audit">
                         <IconChecklist size={18} />
                       </IconAction>
                     )}

@@ -66,12 +66,12 @@ export function OrderedMediaList({
   return (
     <>
       <Select
-        label={t('broadcast:playlists.addMedia')}
-        placeholder={t('broadcast:playlists.addMediaPlaceholder')}
+        label={t('broadcastPlaylists:addMedia')}
+        placeholder={t('broadcastPlaylists:addMediaPlaceholder')}
         searchable
         searchValue={search}
         onSearchChange={setSearch}
-        nothingFoundMessage={t('broadcast:playlists.noMedia')}
+        nothingFoundMessage={t('broadcastPlaylists:noMedia')}
         data={options}
         value={null}
         onChange={add}
@@ -81,14 +81,14 @@ export function OrderedMediaList({
       <Table withTableBorder fz="sm" data-testid={`${testId}-items`}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th w={48}>{t('broadcast:playlists.order')}</Table.Th>
-            <Table.Th>{t('broadcast:media.fields.materialName')}</Table.Th>
-            <Table.Th ta="right">{t('broadcast:media.fields.duration')}</Table.Th>
+            <Table.Th w={48}>{t('broadcastPlaylists:order')}</Table.Th>
+            <Table.Th>{t('broadcastPlaylists:materialName')}</Table.Th>
+            <Table.Th ta="right">{t('broadcastPlaylists:duration')}</Table.Th>
             <Table.Th w={100} />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {items.length === 0 && <TableEmptyRow colSpan={4}>{t('broadcast:playlists.noItems')}</TableEmptyRow>}
+          {items.length === 0 && <TableEmptyRow colSpan={4}>{t('broadcastPlaylists:noItems')}</TableEmptyRow>}
           {items.map((item, index) => (
             <Table.Tr key={item.mediaId} data-testid={`${testId}-item`}>
               <Table.Td>{index + 1}</Table.Td>
@@ -98,8 +98,8 @@ export function OrderedMediaList({
                 <Group gap={2} justify="flex-end" wrap="nowrap">
                   <ActionIcon
                     variant="subtle"
-                    aria-label={t('broadcast:playlists.moveUp')}
-                    title={t('broadcast:playlists.moveUp')}
+                    aria-label={t('broadcastPlaylists:moveUp')}
+                    title={t('broadcastPlaylists:moveUp')}
                     disabled={index === 0}
                     onClick={() => onChange(moved(items, index, -1))}
                     data-testid={`${testId}-item-up`}
@@ -108,8 +108,8 @@ export function OrderedMediaList({
                   </ActionIcon>
                   <ActionIcon
                     variant="subtle"
-                    aria-label={t('broadcast:playlists.moveDown')}
-                    title={t('broadcast:playlists.moveDown')}
+                    aria-label={t('broadcastPlaylists:moveDown')}
+                    title={t('broadcastPlaylists:moveDown')}
                     disabled={index === items.length - 1}
                     onClick={() => onChange(moved(items, index, 1))}
                   >
@@ -118,8 +118,8 @@ export function OrderedMediaList({
                   <ActionIcon
                     variant="subtle"
                     color="red"
-                    aria-label={t('broadcast:playlists.remove')}
-                    title={t('broadcast:playlists.remove')}
+                    aria-label={t('broadcastPlaylists:remove')}
+                    title={t('broadcastPlaylists:remove')}
                     onClick={() => onChange(items.filter((_, i) => i !== index))}
                   >
                     <IconX size={16} />
@@ -139,10 +139,10 @@ export function PlaybackModeSelect({ value, onChange, testId }: { value: Playbac
   const { t } = useTranslation();
   return (
     <Select
-      label={t('broadcast:playlists.playbackMode')}
+      label={t('broadcastPlaylists:playbackMode')}
       required
       allowDeselect={false}
-      data={Object.values(PlaybackMode).map((mode) => ({ value: mode, label: t(`broadcast:playlists.modes.${mode}`) }))}
+      data={Object.values(PlaybackMode).map((mode) => ({ value: mode, label: t(`broadcastPlaylists:modes.${mode}`) }))}
       value={value}
       onChange={(mode) => mode && onChange(mode as PlaybackMode)}
       data-testid={testId}

@@ -47,13 +47,7 @@ export function PlaylistFormModal({ opened, playlist, onClose }: { opened: boole
   };
 
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={t(playlist ? 'broadcast:playlists.edit' : 'broadcast:playlists.add')}
-      size="lg"
-      fullScreen={mobile}
-    >
+    <Modal opened={opened} onClose={onClose} title={t(playlist ? 'broadcastPlaylists:edit' : 'broadcastPlaylists:add')} size="lg" fullScreen={mobile}>
       <form
         noValidate
         data-testid="playlist-form"
@@ -65,7 +59,7 @@ export function PlaylistFormModal({ opened, playlist, onClose }: { opened: boole
         <Stack>
           <Group grow align="flex-start">
             <TextInput
-              label={t('broadcast:playlists.name')}
+              label={t('broadcastPlaylists:name')}
               required
               maxLength={PLAYLIST_NAME_MAX}
               value={name}
@@ -84,7 +78,7 @@ export function PlaylistFormModal({ opened, playlist, onClose }: { opened: boole
             testId="playlist"
           />
           <Text size="sm" ta="right" data-testid="playlist-form-total">
-            {`${t('broadcast:playlists.totalDuration')}: ${formatDuration(totalDuration(items))} · ${t('broadcast:playlists.itemCount', { count: items.length })}`}
+            {`${t('broadcastPlaylists:totalDuration')}: ${formatDuration(totalDuration(items))} · ${t('broadcastPlaylists:itemCount', { count: items.length })}`}
           </Text>
           <FormActions onCancel={onClose} loading={save.isPending} testId="playlist-save" />
         </Stack>

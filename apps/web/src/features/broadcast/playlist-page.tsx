@@ -30,18 +30,18 @@ export function PlaylistPage() {
   const form = useFormDialog<PlaylistRow>();
   const rows = playlists.data?.list ?? [];
   const columns = useTableColumns<PlaylistRow>('playlists', [
-    { key: 'name', label: t('broadcast:playlists.name'), always: true, cell: (p) => <OneLine fw={500}>{p.name}</OneLine> },
-    { key: 'playbackMode', label: t('broadcast:playlists.playbackMode'), cell: (p) => t(`broadcast:playlists.modes.${p.playbackMode}`) },
-    { key: 'items', label: t('broadcast:playlists.items'), cell: (p) => t('broadcast:playlists.itemCount', { count: p.itemCount }) },
+    { key: 'name', label: t('broadcastPlaylists:name'), always: true, cell: (p) => <OneLine fw={500}>{p.name}</OneLine> },
+    { key: 'playbackMode', label: t('broadcastPlaylists:playbackMode'), cell: (p) => t(`broadcastPlaylists:modes.${p.playbackMode}`) },
+    { key: 'items', label: t('broadcastPlaylists:items'), cell: (p) => t('broadcastPlaylists:itemCount', { count: p.itemCount }) },
     {
       key: 'totalDuration',
-      label: t('broadcast:playlists.totalDuration'),
+      label: t('broadcastPlaylists:totalDuration'),
       align: 'right',
       td: { 'data-testid': 'playlist-total' },
       cell: (p) => formatDuration(p.totalDuration),
     },
-    { key: 'updatedBy', label: t('broadcast:playlists.updatedBy'), cell: (p) => p.updatedBy },
-    { key: 'updatedAt', label: t('broadcast:playlists.updatedAt'), cell: (p) => parseTime(p.updatedAt) },
+    { key: 'updatedBy', label: t('broadcastPlaylists:updatedBy'), cell: (p) => p.updatedBy },
+    { key: 'updatedAt', label: t('broadcastPlaylists:updatedAt'), cell: (p) => parseTime(p.updatedAt) },
   ]);
 
   return (
@@ -50,7 +50,7 @@ export function PlaylistPage() {
       actions={
         canAdd && (
           <Button leftSection={<IconPlus size={16} />} onClick={() => form.open(null)} data-testid="playlist-add">
-            {t('broadcast:playlists.add')}
+            {t('broadcastPlaylists:add')}
           </Button>
         )
       }
@@ -58,7 +58,7 @@ export function PlaylistPage() {
       <Stack gap="sm">
         <FilterBar {...filterBar} testId="playlist">
           <TextInput
-            label={t('broadcast:playlists.name')}
+            label={t('broadcastPlaylists:name')}
             maxLength={PLAYLIST_NAME_MAX}
             value={draft.name ?? ''}
             onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
@@ -79,12 +79,12 @@ export function PlaylistPage() {
                     onEdit={() => form.open(playlist)}
                     onDelete={() =>
                       void deleteAfterConfirm(
-                        t('broadcast:playlists.deleteDetail', { name: playlist.name }),
+                        t('broadcastPlaylists:deleteDetail', { name: playlist.name }),
                         () => remove.mutateAsync(playlist.id),
                         t('common:feedback.deleted'),
                       )
                     }
-                    editLabel={t('broadcast:playlists.edit')}
+                    editLabel={t('broadcastPlaylists:edit')}
                   />
                 </Table.Tr>
               ))}

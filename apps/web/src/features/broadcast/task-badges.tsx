@@ -26,7 +26,7 @@ export function TaskTimeBadge({ status }: { status: TaskTimeStatus }) {
   const { t } = useTranslation();
   return (
     <Badge color={TIME_COLOR[status]} variant="light" data-testid="task-time-status" data-status={status}>
-      {t(`broadcastTask:timeStatus.${status}`)}
+      {t(`broadcastTasks:timeStatus.${status}`)}
     </Badge>
   );
 }
@@ -47,11 +47,11 @@ export function TaskPlayBadge({ task }: { task: Pick<BroadcastTaskRow, 'playStat
   return (
     <Group gap={6} wrap="nowrap">
       <Badge color={PLAY_COLOR[task.playStatus]} variant="light" data-testid="task-play-status" data-status={task.playStatus}>
-        {t(`broadcastTask:playStatus.${task.playStatus}`)}
+        {t(`broadcastTasks:playStatus.${task.playStatus}`)}
       </Badge>
       {task.playingCount > 0 && (
         <Text size="xs" c="dimmed">
-          {t('broadcastTask:playingOn', { count: task.playingCount })}
+          {t('broadcastTasks:playingOn', { count: task.playingCount })}
         </Text>
       )}
     </Group>

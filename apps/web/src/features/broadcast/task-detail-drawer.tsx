@@ -23,13 +23,13 @@ function NowCell({ terminal, taskId }: { terminal: TaskTerminal; taskId: string 
   if (playing.taskId !== taskId)
     return (
       <Text size="sm" c="dimmed">
-        {t('broadcastTask:detail.other', { title: playing.title })}
+        {t('broadcastTasks:detail.other', { title: playing.title })}
       </Text>
     );
   const media = playing.media ?? playing.title;
   return (
     <Badge color={playing.paused ? 'yellow' : 'green'} variant="light" data-testid="task-terminal-now" data-paused={playing.paused}>
-      {t(playing.paused ? 'broadcastTask:detail.pausedOn' : 'broadcastTask:detail.plays', { media })}
+      {t(playing.paused ? 'broadcastTasks:detail.pausedOn' : 'broadcastTasks:detail.plays', { media })}
     </Badge>
   );
 }
@@ -54,41 +54,41 @@ export function TaskDetailDrawer({ id, onClose }: { id: number | null; onClose: 
       onClose={onClose}
       position="right"
       size="xl"
-      title={data ? t('broadcastTask:detail.title', { name: data.taskName }) : t('broadcastTask:detail.open')}
+      title={data ? t('broadcastTasks:detail.title', { name: data.taskName }) : t('broadcastTasks:detail.open')}
     >
       {!data ? (
-        <Text c="dimmed">{task.isError ? t('broadcastTask:notFound') : t('common:feedback.loading')}</Text>
+        <Text c="dimmed">{task.isError ? t('broadcastTasks:notFound') : t('common:feedback.loading')}</Text>
       ) : (
         <Stack data-testid="task-detail">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <DetailField label={t('broadcastTask:fields.taskMode')}>{t(`broadcastTask:mode.${data.taskMode}`)}</DetailField>
-            <DetailField label={t('broadcastTask:fields.media')}>{data.media.map((m) => m.title).join(', ')}</DetailField>
-            <DetailField label={t('broadcastTask:fields.playCycle')}>{playCycleOf(t, data)}</DetailField>
-            <DetailField label={t('broadcastTask:fields.playTime')}>
+            <DetailField label={t('broadcastTasks:fields.taskMode')}>{t(`broadcastTasks:mode.${data.taskMode}`)}</DetailField>
+            <DetailField label={t('broadcastTasks:fields.media')}>{data.media.map((m) => m.title).join(', ')}</DetailField>
+            <DetailField label={t('broadcastTasks:fields.playCycle')}>{playCycleOf(t, data)}</DetailField>
+            <DetailField label={t('broadcastTasks:fields.playTime')}>
               {playTimeOf(t, data)}
               {data.schedule && ` · ${playDatesOf(t, data.schedule)}`}
             </DetailField>
-            <DetailField label={t('broadcastTask:fields.volume')}>{`${data.volume} %`}</DetailField>
-            <DetailField label={t('broadcastTask:fields.priority')}>{data.priority}</DetailField>
-            <DetailField label={t('broadcastTask:fields.playStatus')}>
+            <DetailField label={t('broadcastTasks:fields.volume')}>{`${data.volume} %`}</DetailField>
+            <DetailField label={t('broadcastTasks:fields.priority')}>{data.priority}</DetailField>
+            <DetailField label={t('broadcastTasks:fields.playStatus')}>
               <TaskPlayBadge task={data} />
             </DetailField>
-            <DetailField label={t('broadcastTask:fields.dispatchStatus')}>
+            <DetailField label={t('broadcastTasks:fields.dispatchStatus')}>
               <TaskDispatchBadge status={data.dispatchStatus} />
             </DetailField>
-            <DetailField label={t('broadcastTask:fields.timeStatus')}>
+            <DetailField label={t('broadcastTasks:fields.timeStatus')}>
               <TaskTimeBadge status={data.timeStatus} />
             </DetailField>
             {data.schedule && (
-              <DetailField label={t('broadcastTask:detail.nextWindow')}>
+              <DetailField label={t('broadcastTasks:detail.nextWindow')}>
                 {window && zone
                   ? `${dayIn(window.start, zone)} ${clockIn(window.start, zone)}–${clockIn(window.end, zone)} (${zone})`
-                  : t('broadcastTask:detail.noWindow')}
+                  : t('broadcastTasks:detail.noWindow')}
               </DetailField>
             )}
           </SimpleGrid>
           <Group justify="space-between">
-            <Text fw={500}>{t('broadcastTask:fields.terminals')}</Text>
+            <Text fw={500}>{t('broadcastTasks:fields.terminals')}</Text>
             <Text size="sm" c="dimmed">
               {terminals.data?.total ?? 0}
             </Text>
@@ -97,12 +97,12 @@ export function TaskDetailDrawer({ id, onClose }: { id: number | null; onClose: 
             <Table striped data-testid="task-terminal-table">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>{t('broadcastTask:detail.terminal')}</Table.Th>
+                  <Table.Th>{t('broadcastTasks:detail.terminal')}</Table.Th>
                   <Table.Th>{t('broadcast:fields.status')}</Table.Th>
-                  <Table.Th>{t('broadcastTask:detail.delivery')}</Table.Th>
-                  <Table.Th>{t('broadcastTask:fields.timeStatus')}</Table.Th>
-                  <Table.Th>{t('broadcastTask:detail.clock')}</Table.Th>
-                  <Table.Th>{t('broadcastTask:detail.now')}</Table.Th>
+                  <Table.Th>{t('broadcastTasks:detail.delivery')}</Table.Th>
+                  <Table.Th>{t('broadcastTasks:fields.timeStatus')}</Table.Th>
+                  <Table.Th>{t('broadcastTasks:detail.clock')}</Table.Th>
+                  <Table.Th>{t('broadcastTasks:detail.now')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -116,7 +116,7 @@ export function TaskDetailDrawer({ id, onClose }: { id: number | null; onClose: 
                       <TerminalStatusBadge status={terminal.status} />
                     </Table.Td>
                     <Table.Td data-testid="task-terminal-delivery" data-state={terminal.delivery ?? ''}>
-                      {terminal.delivery ? t(`dispatch:state.${terminal.delivery}`) : t('broadcastTask:detail.notSent')}
+                      {terminal.delivery ? t(`dispatch:state.${terminal.delivery}`) : t('broadcastTasks:detail.notSent')}
                       {terminal.lastError && (
                         <Text size="xs" c="dimmed">
                           {terminal.lastError}

@@ -142,14 +142,14 @@ function TaskFormBody({
     },
   });
   const values = form.values;
-  const modes = Object.values(PlaybackMode).map((value) => ({ value, label: t(`broadcast:playlists.modes.${value}`) }));
+  const modes = Object.values(PlaybackMode).map((value) => ({ value, label: t(`broadcastPlaylists:modes.${value}`) }));
 
   // Not a <form> element: the terminal search inside it is a form of its own.
   const submit = async () => {
     if (form.validate().hasErrors) return;
     try {
       const answer = await save.mutateAsync(requestOf(values, task?.id, [...transfer.selection.selected]));
-      notifySuccess(t('broadcastTask:form.sent'));
+      notifySuccess(t('broadcastTasks:form.sent'));
       onClose(answer.dispatchId);
     } catch (error) {
       // The toast already says it; each field's message also stands under its input.
@@ -161,14 +161,14 @@ function TaskFormBody({
     <Stack data-testid="task-form">
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <TextInput
-          label={t('broadcastTask:fields.taskName')}
+          label={t('broadcastTasks:fields.taskName')}
           required
           maxLength={TASK_NAME_MAX}
           {...form.getInputProps('taskName')}
           data-testid="task-form-name"
         />
         <BoundedNumberInput
-          label={t('broadcastTask:fields.volume')}
+          label={t('broadcastTasks:fields.volume')}
           required
           bounds={NUMBER_BOUNDS.volume}
           suffix=" %"
@@ -176,8 +176,8 @@ function TaskFormBody({
           data-testid="task-form-volume"
         />
         <BoundedNumberInput
-          label={t('broadcastTask:fields.priority')}
-          description={t('broadcastTask:form.priorityHint')}
+          label={t('broadcastTasks:fields.priority')}
+          description={t('broadcastTasks:form.priorityHint')}
           required
           bounds={TASK_PRIORITY}
           {...form.getInputProps('priority')}
@@ -186,18 +186,18 @@ function TaskFormBody({
       </SimpleGrid>
 
       <Choice
-        label={t('broadcastTask:form.source')}
-        choices={{ playlist: t('broadcastTask:form.byPlaylist'), media: t('broadcastTask:form.byMedia') }}
+        label={t('broadcastTasks:form.source')}
+        choices={{ playlist: t('broadcastTasks:form.byPlaylist'), media: t('broadcastTasks:form.byMedia') }}
         value={values.source}
         onChange={(source) => form.setFieldValue('source', source as Values['source'])}
         testId="task-form-source"
       >
         {values.source === 'playlist' ? (
           <Select
-            aria-label={t('broadcastTask:fields.playlist')}
-            placeholder={t('broadcastTask:form.playlistPlaceholder')}
+            aria-label={t('broadcastTasks:fields.playlist')}
+            placeholder={t('broadcastTasks:form.playlistPlaceholder')}
             searchable
-            nothingFoundMessage={t('broadcastTask:form.noPlaylist')}
+            nothingFoundMessage={t('broadcastTasks:form.noPlaylist')}
             data={(playlists.data?.list ?? []).map((p) => ({ value: String(p.id), label: `${p.name} (${formatDuration(p.totalDuration)})` }))}
             {...form.getInputProps('playlistId')}
             error={form.errors.playlistId ?? form.errors.mediaIds}
@@ -206,16 +206,16 @@ function TaskFormBody({
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <MultiSelect
-              aria-label={t('broadcastTask:fields.media')}
-              placeholder={t('broadcastTask:form.mediaPlaceholder')}
+              aria-label={t('broadcastTasks:fields.media')}
+              placeholder={t('broadcastTasks:form.mediaPlaceholder')}
               searchable
-              nothingFoundMessage={t('broadcastTask:form.noMedia')}
+              nothingFoundMessage={t('broadcastTasks:form.noMedia')}
               data={(media.data?.list ?? []).map((m) => ({ value: String(m.id), label: `${m.materialName} (${formatDuration(m.duration)})` }))}
               {...form.getInputProps('mediaIds')}
               data-testid="task-form-media"
             />
             <Select
-              aria-label={t('broadcastTask:fields.playbackMode')}
+              aria-label={t('broadcastTasks:fields.playbackMode')}
               allowDeselect={false}
               data={modes}
               {...form.getInputProps('playbackMode')}
@@ -226,7 +226,7 @@ function TaskFormBody({
       </Choice>
 
       <WeekdayField
-        label={t('broadcastTask:fields.weekdays')}
+        label={t('broadcastTasks:fields.weekdays')}
         value={values.weekdays}
         onChange={(v) => form.setFieldValue('weekdays', v)}
         error={form.errors.weekdays}
@@ -234,33 +234,33 @@ function TaskFormBody({
       />
       <PeriodListField
         form={form}
-        label={t('broadcastTask:fields.periods')}
-        hint={t('broadcastTask:form.periodsHint')}
+        label={t('broadcastTasks:fields.periods')}
+        hint={t('broadcastTasks:form.periodsHint')}
         max={BROADCAST_PERIODS_MAX}
         blank={{ start: '', end: '' }}
         testId="task"
       />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <DayField label={t('broadcastTask:fields.startDate')} required {...form.getInputProps('startDate')} data-testid="task-form-start-date" />
+        <DayField label={t('broadcastTasks:fields.startDate')} required {...form.getInputProps('startDate')} data-testid="task-form-start-date" />
         <Stack gap={2}>
-          <DayField label={t('broadcastTask:fields.endDate')} clearable {...form.getInputProps('endDate')} data-testid="task-form-end-date" />
+          <DayField label={t('broadcastTasks:fields.endDate')} clearable {...form.getInputProps('endDate')} data-testid="task-form-end-date" />
           <Text size="xs" c="dimmed">
-            {t('broadcastTask:form.endDateHint')}
+            {t('broadcastTasks:form.endDateHint')}
           </Text>
         </Stack>
       </SimpleGrid>
 
       <Choice
-        label={t('broadcastTask:form.target')}
-        choices={{ terminals: t('broadcastTask:form.byTerminals'), region: t('broadcastTask:form.byRegion') }}
+        label={t('broadcastTasks:form.target')}
+        choices={{ terminals: t('broadcastTasks:form.byTerminals'), region: t('broadcastTasks:form.byRegion') }}
         value={values.target}
         onChange={(target) => form.setFieldValue('target', target as Values['target'])}
         testId="task-form-target"
       >
         {values.target === 'region' ? (
           <AreaCascader
-            label={t('broadcastTask:form.byRegion')}
-            placeholder={t('broadcastTask:form.regionPlaceholder')}
+            label={t('broadcastTasks:form.byRegion')}
+            placeholder={t('broadcastTasks:form.regionPlaceholder')}
             value={values.regionId}
             onChange={(regionId) => form.setFieldValue('regionId', regionId)}
             error={form.errors.regionId ?? form.errors.terminals}
@@ -269,7 +269,7 @@ function TaskFormBody({
           <GroupTerminalTransfer
             transfer={transfer}
             error={form.errors.terminals as string | undefined}
-            texts="broadcastTask:terminals"
+            texts="broadcastTasks:terminals"
             testId="task"
           />
         )}
@@ -288,10 +288,10 @@ export function TaskForm({ id, onClose }: { id: number | null; onClose: (dispatc
   const ready = id === null || (task.data && terminals.data);
   return (
     <PagePanel
-      title={t(id === null ? 'broadcastTask:create' : 'broadcastTask:edit')}
+      title={t(id === null ? 'broadcastTasks:create' : 'broadcastTasks:edit')}
       actions={
         <Anchor component="button" size="sm" onClick={() => onClose()}>
-          {t('broadcastTask:back')}
+          {t('broadcastTasks:back')}
         </Anchor>
       }
     >
@@ -299,7 +299,7 @@ export function TaskForm({ id, onClose }: { id: number | null; onClose: (dispatc
         <TaskFormBody key={id ?? 'new'} task={task.data ?? null} terminals={terminals.data?.list ?? []} onClose={onClose} />
       ) : (
         <Text c="dimmed" data-testid="task-form-state">
-          {task.isError ? t('broadcastTask:notFound') : t('common:feedback.loading')}
+          {task.isError ? t('broadcastTasks:notFound') : t('common:feedback.loading')}
         </Text>
       )}
     </PagePanel>

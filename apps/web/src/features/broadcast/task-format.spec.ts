@@ -19,9 +19,9 @@ describe('broadcast task texts', () => {
     expect(playCycleOf(t, { schedule })).toBe('schedule:weekday.1 schedule:weekday.3');
     expect(playCycleOf(t, { schedule: { ...schedule, weekdays: [] } })).toBe('schedule:everyDay');
     expect(playTimeOf(t, { schedule })).toBe('08:00–08:30, 18:00–00:00');
-    expect(playTimeOf(t, { schedule: null })).toBe('broadcastTask:now');
-    expect(playDatesOf(t, schedule)).toBe('broadcastTask:from {"start":"2026-12-01"}');
-    expect(playDatesOf(t, { ...schedule, endDate: '2026-12-31' })).toBe('broadcastTask:dates {"start":"2026-12-01","end":"2026-12-31"}');
+    expect(playTimeOf(t, { schedule: null })).toBe('broadcastTasks:now');
+    expect(playDatesOf(t, schedule)).toBe('broadcastTasks:from {"start":"2026-12-01"}');
+    expect(playDatesOf(t, { ...schedule, endDate: '2026-12-31' })).toBe('broadcastTasks:dates {"start":"2026-12-01","end":"2026-12-31"}');
   });
 
   it("puts the server's schedule and selection errors under the form's inputs", () => {
@@ -34,9 +34,9 @@ describe('broadcast task texts', () => {
   });
 
   it('names the task commands for the dispatch panel', () => {
-    expect(describeTaskDispatch(t, { action: 'task', params: { title: 'Chime' } })).toBe('broadcastTask:dispatch.task {"title":"Chime"}');
+    expect(describeTaskDispatch(t, { action: 'task', params: { title: 'Chime' } })).toBe('broadcastTasks:dispatch.task {"title":"Chime"}');
     expect(describeTaskDispatch(t, { action: 'taskControl', params: { taskId: 'task-3', action: PlayAction.CancelPause } })).toBe(
-      'broadcastTask:dispatch.taskControl {"taskId":"task-3","action":"broadcastTask:control.cancelPause"}',
+      'broadcastTasks:dispatch.taskControl {"taskId":"task-3","action":"broadcastTasks:control.cancelPause"}',
     );
     expect(describeTaskDispatch(t, { action: 'volume', params: {} })).toBe('volume');
   });

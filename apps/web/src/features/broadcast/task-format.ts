@@ -4,19 +4,19 @@ import { playDays } from '@/utils/schedule-text';
 
 /** The spec's playCycle: the days a scheduled task plays on; an immediate broadcast plays now. */
 export function playCycleOf(t: TFunction, task: Pick<BroadcastTaskRow, 'schedule'>): string {
-  return task.schedule ? playDays(t, task.schedule.weekdays) : t('broadcastTask:now');
+  return task.schedule ? playDays(t, task.schedule.weekdays) : t('broadcastTasks:now');
 }
 
 /** The spec's playTime: a scheduled task's periods ('08:00–08:30, 18:00–00:00'); an immediate broadcast's is now. */
 export function playTimeOf(t: TFunction, task: Pick<BroadcastTaskRow, 'schedule'>): string {
-  return task.schedule ? task.schedule.periods.map((p) => `${p.start}–${p.end}`).join(', ') : t('broadcastTask:now');
+  return task.schedule ? task.schedule.periods.map((p) => `${p.start}–${p.end}`).join(', ') : t('broadcastTasks:now');
 }
 
 /** The days a schedule runs: '2026-12-01 to 2026-12-31', or 'from 2026-12-01' without an end. */
 export function playDatesOf(t: TFunction, schedule: BroadcastSchedule): string {
   return schedule.endDate
-    ? t('broadcastTask:dates', { start: schedule.startDate, end: schedule.endDate })
-    : t('broadcastTask:from', { start: schedule.startDate });
+    ? t('broadcastTasks:dates', { start: schedule.startDate, end: schedule.endDate })
+    : t('broadcastTasks:from', { start: schedule.startDate });
 }
 
 /**
@@ -37,11 +37,11 @@ export function describeTaskDispatch(t: TFunction, detail: Pick<DispatchDetail, 
   const params = (detail.params ?? {}) as { title?: string; taskId?: string; action?: PlayAction };
   switch (detail.action) {
     case 'task':
-      return t('broadcastTask:dispatch.task', { title: params.title });
+      return t('broadcastTasks:dispatch.task', { title: params.title });
     case 'cancelTask':
-      return t('broadcastTask:dispatch.cancelTask', { taskId: params.taskId });
+      return t('broadcastTasks:dispatch.cancelTask', { taskId: params.taskId });
     case 'taskControl':
-      return t('broadcastTask:dispatch.taskControl', { taskId: params.taskId, action: t(`broadcastTask:control.${params.action ?? 'play'}`) });
+      return t('broadcastTasks:dispatch.taskControl', { taskId: params.taskId, action: t(`broadcastTasks:control.${params.action ?? 'play'}`) });
     default:
       return detail.action;
   }

@@ -1,14 +1,14 @@
 import { lazy, useState } from 'react';
-import { ActionIcon, Badge, Button, Menu, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconEye, IconPlayerPlay, IconPlus } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { BroadcastTaskMode, Button as ButtonPermission, DeviceFamily, PlayAction, TASK_NAME_MAX, type BroadcastTaskRow } from '@sc/contracts';
+import { BroadcastTaskMode, Button as ButtonPermission, DeviceFamily, TASK_NAME_MAX, type BroadcastTaskRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
-import { confirmCommand, deleteAfterConfirm } from '@/components/confirm';
-import { Deferred } from '@/components/deferred';
+import { deleteAfterConfirm } from '@/components/confirm';
+import { Deferred, lazyComponent } from '@/components/deferred';
+import { MenuButton } from '@/components/menu-button';
 import { loadNamespaces } from '@/i18n';
-import { notifySuccess } from '@/components/notify';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
 import { Select } from '@/components/select';
@@ -20,30 +20,31 @@ import { compact, paging } from '@/navigation/search-params';
 import { parseTime } from '@/utils/format';
 import { TaskDispatchBadge, TaskPlayBadge, TaskTimeBadge } from './task-badges';
 import { describeTaskDispatch, playCycleOf, playDatesOf, playTimeOf } from './task-format';
-import { useDeleteTask, useLiveTasks, useTaskControl, useTaskPage } from './tasks-api';
+import { useDeleteTask, useLiveTasks, useTaskPage } from './tasks-api';
 
 // The form and the detail load when first opened, with the terminal texts they show, keeping the list's first load small.
 const TaskForm = lazy(() =>
-  loadNamespaces(['broadcast', 'broadcastTask', 'region', 'schedule'])
+  loadNamespaces(['broadcast', 'broadcastPlaylists', 'broadcastTasks', 'region', 'schedule'])
     .then(() => import('./task-form'))
     .then((m) => ({ default: m.TaskForm })),
 );
 const TaskDetailDrawer = lazy(() =>
-  loadNamespaces(['broadcast', 'broadcastTask', 'dispatch', 'schedule'])
+  loadNamespaces(['broadcast', 'broadcastTasks', 'dispatch', 'schedule'])
     .then(() => import('./task-detail-drawer'))
     .then((m) => ({ default: m.TaskDetailDrawer })),
 );
 
-const route = getRouteApi('/_auth/_shell/broadcastManage/broadcastTask');
+// The play actions' menu (Mantine's Menu and Popover) loads on the first click of a row's play button.
+const TaskControlMenu = lazyComponent(() => import('./task-control-menu'), 'TaskControlMenu');
 
-const CONTROLS: readonly PlayAction[] = [PlayAction.Play, PlayAction.Pause, PlayAction.CancelPause, PlayAction.Stop];
+const route = getRouteApi('/_auth/_shell/broadcastManage/broadcastTask');
 
 function useTaskColumns(): Column<BroadcastTaskRow>[] {
   const { t } = useTranslation();
   return [
     {
       key: 'taskName',
-      label: t('broadcastTask:fields.taskName'),
+      label: t('broadcastTasks:fields.taskName'),
       always: true,
       cell: (task) => (
         <>
@@ -56,17 +57,17 @@ function useTaskColumns(): Column<BroadcastTaskRow>[] {
     },
     {
       key: 'taskMode',
-      label: t('broadcastTask:fields.taskMode'),
+      label: t('broadcastTasks:fields.taskMode'),
       cell: (task) => (
         <Badge variant="outline" color={task.taskMode === BroadcastTaskMode.Scheduled ? 'indigo' : 'grape'}>
-          {t(`broadcastTask:mode.${task.taskMode}`)}
+          {t(`broadcastTasks:mode.${task.taskMode}`)}
         </Badge>
       ),
     },
-    { key: 'playCycle', label: t('broadcastTask:fields.playCycle'), cell: (task) => playCycleOf(t, task) },
+    { key: 'playCycle', label: t('broadcastTasks:fields.playCycle'), cell: (task) => playCycleOf(t, task) },
     {
       key: 'playTime',
-      label: t('broadcastTask:fields.playTime'),
+      label: t('broadcastTasks:fields.playTime'),
       td: { 'data-testid': 'task-play-time' },
       cell: (task) => (
         <>
@@ -79,59 +80,31 @@ function useTaskColumns(): Column<BroadcastTaskRow>[] {
         </>
       ),
     },
-    { key: 'volume', label: t('broadcastTask:fields.volume'), align: 'right', cell: (task) => `${task.volume} %` },
-    { key: 'playStatus', label: t('broadcastTask:fields.playStatus'), cell: (task) => <TaskPlayBadge task={task} /> },
-    { key: 'dispatchStatus', label: t('broadcastTask:fields.dispatchStatus'), cell: (task) => <TaskDispatchBadge status={task.dispatchStatus} /> },
-    { key: 'timeStatus', label: t('broadcastTask:fields.timeStatus'), cell: (task) => <TaskTimeBadge status={task.timeStatus} /> },
-    { key: 'priority', label: t('broadcastTask:fields.priority'), align: 'right', hidden: true, cell: (task) => task.priority },
-    { key: 'terminals', label: t('broadcastTask:fields.terminals'), align: 'right', cell: (task) => task.terminalCount },
-    { key: 'createdBy', label: t('broadcastTask:fields.createdBy'), hidden: true, cell: (task) => task.createdBy },
-    { key: 'createdAt', label: t('broadcastTask:fields.createdAt'), hidden: true, cell: (task) => parseTime(task.createdAt) },
+    { key: 'volume', label: t('broadcastTasks:fields.volume'), align: 'right', cell: (task) => `${task.volume} %` },
+    { key: 'playStatus', label: t('broadcastTasks:fields.playStatus'), cell: (task) => <TaskPlayBadge task={task} /> },
+    { key: 'dispatchStatus', label: t('broadcastTasks:fields.dispatchStatus'), cell: (task) => <TaskDispatchBadge status={task.dispatchStatus} /> },
+    { key: 'timeStatus', label: t('broadcastTasks:fields.timeStatus'), cell: (task) => <TaskTimeBadge status={task.timeStatus} /> },
+    { key: 'priority', label: t('broadcastTasks:fields.priority'), align: 'right', hidden: true, cell: (task) => task.priority },
+    { key: 'terminals', label: t('broadcastTasks:fields.terminals'), align: 'right', cell: (task) => task.terminalCount },
+    { key: 'createdBy', label: t('broadcastTasks:fields.createdBy'), hidden: true, cell: (task) => task.createdBy },
+    { key: 'createdAt', label: t('broadcastTasks:fields.createdAt'), hidden: true, cell: (task) => parseTime(task.createdAt) },
   ];
 }
 
-/** Play, pause, cancel pause and stop of one task, each confirmed with the number of terminals it reaches. */
+/** The play actions of one task: their menu loads on the button's first click. */
 function ControlMenu({ task, onDispatched }: { task: BroadcastTaskRow; onDispatched: (dispatchId: string) => void }) {
   const { t } = useTranslation();
-  const control = useTaskControl();
-  const send = async (action: PlayAction) => {
-    const detail = t('broadcastTask:control.confirm', {
-      action: t(`broadcastTask:control.${action}`),
-      name: task.taskName,
-      count: task.terminalCount,
-    });
-    if (!(await confirmCommand(detail, { confirm: t(`broadcastTask:control.${action}`), testId: 'task-control-confirm' }))) return;
-    control.mutate(
-      { id: task.id, action },
-      {
-        onSuccess: ({ dispatchId }) => {
-          notifySuccess(t('messages:instructionSent'));
-          onDispatched(dispatchId);
-        },
-      },
-    );
-  };
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          aria-label={t('broadcastTask:control.title')}
-          title={t('broadcastTask:control.title')}
-          data-testid="task-controls"
-        >
-          <IconPlayerPlay size={18} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{t('broadcastTask:control.hint')}</Menu.Label>
-        {CONTROLS.map((action) => (
-          <Menu.Item key={action} onClick={() => void send(action)} data-testid={`task-control-${action}`}>
-            {t(`broadcastTask:control.${action}`)}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <MenuButton
+      label={t('broadcastTasks:control.title')}
+      testId="task-controls"
+      icon={<IconPlayerPlay size={18} />}
+      menu={({ opened, onChange, target }) => (
+        <TaskControlMenu task={task} opened={opened} onChange={onChange} onDispatched={onDispatched}>
+          {target}
+        </TaskControlMenu>
+      )}
+    />
   );
 }
 
@@ -174,7 +147,7 @@ export function TaskPage() {
       actions={
         canAdd && (
           <Button leftSection={<IconPlus size={16} />} onClick={() => go({ edit: 'new' })} data-testid="task-add">
-            {t('broadcastTask:add')}
+            {t('broadcastTasks:add')}
           </Button>
         )
       }
@@ -189,7 +162,7 @@ export function TaskPage() {
           }}
         >
           <TextInput
-            label={t('broadcastTask:fields.taskName')}
+            label={t('broadcastTasks:fields.taskName')}
             maxLength={TASK_NAME_MAX}
             value={draft.taskName ?? ''}
             onChange={(e) => setDraft({ ...draft, taskName: e.currentTarget.value })}
@@ -197,10 +170,10 @@ export function TaskPage() {
             data-testid="task-name-filter"
           />
           <Select
-            label={t('broadcastTask:fields.taskMode')}
-            placeholder={t('broadcastTask:allModes')}
+            label={t('broadcastTasks:fields.taskMode')}
+            placeholder={t('broadcastTasks:allModes')}
             clearable
-            data={Object.values(BroadcastTaskMode).map((mode) => ({ value: mode, label: t(`broadcastTask:mode.${mode}`) }))}
+            data={Object.values(BroadcastTaskMode).map((mode) => ({ value: mode, label: t(`broadcastTasks:mode.${mode}`) }))}
             value={draft.taskMode ?? null}
             onChange={(mode) => setDraft({ ...draft, taskMode: (mode as BroadcastTaskMode | null) ?? undefined })}
             w={{ base: '100%', sm: 180 }}
@@ -213,7 +186,7 @@ export function TaskPage() {
             <Table.Tbody>
               {rows.length === 0 && (
                 <TableEmptyRow colSpan={columns.span()} py="lg">
-                  {tasks.isLoading ? t('common:feedback.loading') : t('broadcastTask:empty')}
+                  {tasks.isLoading ? t('common:feedback.loading') : t('broadcastTasks:empty')}
                 </TableEmptyRow>
               )}
               {rows.map((task) => (
@@ -222,11 +195,11 @@ export function TaskPage() {
                   <EditDeleteCell
                     canEdit={canEdit && task.taskMode === BroadcastTaskMode.Scheduled}
                     canDelete={canDelete}
-                    editLabel={t('broadcastTask:edit')}
+                    editLabel={t('broadcastTasks:edit')}
                     onEdit={() => go({ edit: task.id })}
                     onDelete={() =>
                       void deleteAfterConfirm(
-                        t('broadcastTask:deleteDetail', { name: task.taskName }),
+                        t('broadcastTasks:deleteDetail', { name: task.taskName }),
                         async () => follow((await remove.mutateAsync(task.id)).dispatchId),
                         t('common:feedback.deleted'),
                       )
@@ -234,7 +207,7 @@ export function TaskPage() {
                     editTestId="task-edit"
                     deleteTestId="task-delete"
                   >
-                    <IconAction label={t('broadcastTask:detail.open')} onClick={() => go({ detail: task.id })} testId="task-detail">
+                    <IconAction label={t('broadcastTasks:detail.open')} onClick={() => go({ detail: task.id })} testId="task-detail">
                       <IconEye size={18} />
                     </IconAction>
                     {canSend && <ControlMenu task={task} onDispatched={follow} />}

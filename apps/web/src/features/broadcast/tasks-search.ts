@@ -1,5 +1,5 @@
-import type { BroadcastTaskMode } from '@sc/contracts';
-import { compact, readDispatch, readEnum, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
+import type { BroadcastTaskMode, TASK_NAME_MAX } from '@sc/contracts';
+import { allOf, PAGED, readInt, searchOf, type PageSearch } from '@/navigation/search-params';
 
 /** The task list's page and filters, the task being edited ('new' or its id) or shown, and the command followed. */
 export interface TaskSearch extends PageSearch {
@@ -10,18 +10,11 @@ export interface TaskSearch extends PageSearch {
   dispatch?: string;
 }
 
-// The search check runs in the entry, which the tasks' module of @sc/contracts (its enums) need not join: BroadcastTaskMode's
-// values and TASK_NAME_MAX written out (the task list's filter sends the name; the server checks it again).
-const MODES = ['scheduled', 'immediate'] as const satisfies readonly `${BroadcastTaskMode}`[];
-const TASK_NAME_MAX = 64;
-
-export function validateTaskSearch(search: Record<string, unknown>): TaskSearch {
-  return compact({
-    ...readPage(search),
-    taskName: readText(search.taskName, TASK_NAME_MAX),
-    taskMode: readEnum(search.taskMode, MODES) as BroadcastTaskMode | undefined,
-    edit: search.edit === 'new' ? 'new' : readInt(search.edit, 1, 2_147_483_647),
-    detail: readInt(search.detail, 1, 2_147_483_647),
-    dispatch: readDispatch(search.dispatch),
-  });
-}
+export const validateTaskSearch = searchOf<TaskSearch>({
+  ...PAGED,
+  taskName: { text: 64 satisfies typeof TASK_NAME_MAX },
+  taskMode: { oneOf: allOf<BroadcastTaskMode>()('scheduled', 'immediate') },
+  edit: (value) => (value === 'new' ? 'new' : readInt(value, 1, 2_147_483_647)),
+  detail: 'id',
+  dispatch: 'dispatch',
+});

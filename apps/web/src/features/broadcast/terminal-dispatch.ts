@@ -14,7 +14,7 @@ export function describeVolumes(t: TFunction, volumes: TerminalVolumeParams): st
 /** Names a terminal dispatch for the progress panel. */
 export function describeTerminalDispatch(t: TFunction, detail: DispatchDetail): string {
   if (detail.action === 'volume') return t('broadcast:volume.dispatch', { what: describeVolumes(t, detail.params as TerminalVolumeParams) });
-  if (detail.action === 'task') return t('broadcast:immediate.dispatchTask', { title: (detail.params as TerminalTaskParams).title });
-  if (detail.action === 'cancelTask') return t('broadcast:immediate.dispatchStop', { task: (detail.params as TerminalCancelTaskParams).taskId });
+  if (detail.action === 'task') return t('broadcast:dispatch.task', { title: (detail.params as TerminalTaskParams).title });
+  if (detail.action === 'cancelTask') return t('broadcast:dispatch.stop', { task: (detail.params as TerminalCancelTaskParams).taskId });
   return t('broadcast:playback.dispatch', { action: t(`broadcast:playback.${detail.action as TerminalPlaybackAction}`) });
 }

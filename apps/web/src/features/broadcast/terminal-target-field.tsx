@@ -59,23 +59,23 @@ export function TerminalTargetField({
   const shownError = errors[FIELD_OF[value.mode]] ?? error;
 
   return (
-    <Input.Wrapper label={t('broadcast:immediate.targets')} required>
+    <Input.Wrapper label={t('broadcastTasks:immediate.targets')} required>
       <Stack gap="xs" mt={4}>
         <SegmentedControl
           value={value.mode}
           onChange={(mode) => onChange({ ...value, mode: mode as TerminalTargetMode })}
-          data={Object.entries(MODE_LABEL).map(([mode, label]) => ({ value: mode, label: t(`broadcast:immediate.${label}`) }))}
+          data={Object.entries(MODE_LABEL).map(([mode, label]) => ({ value: mode, label: t(`broadcastTasks:immediate.${label}`) }))}
           data-testid={`${testId}-mode`}
         />
         {value.mode === 'terminals' && (
           <MultiSelect
-            aria-label={t('broadcast:immediate.byTerminals')}
-            placeholder={t('broadcast:immediate.terminalsPlaceholder')}
+            aria-label={t('broadcastTasks:immediate.byTerminals')}
+            placeholder={t('broadcastTasks:immediate.terminalsPlaceholder')}
             searchable
             clearable
             searchValue={search}
             onSearchChange={setSearch}
-            nothingFoundMessage={t('broadcast:immediate.noTerminals')}
+            nothingFoundMessage={t('broadcastTasks:immediate.noTerminals')}
             data={[...options].map(([id, label]) => ({ value: id, label }))}
             value={[...chosen.keys()]}
             onChange={(ids) => onChange({ ...value, terminals: ids.map((id) => ({ id: Number(id), label: options.get(id) ?? id })) })}
@@ -85,7 +85,7 @@ export function TerminalTargetField({
         )}
         {value.mode === 'region' && (
           <AreaCascader
-            label={t('broadcast:immediate.byRegion')}
+            label={t('broadcastTasks:immediate.byRegion')}
             value={value.regionId}
             onChange={(regionId) => onChange({ ...value, regionId })}
             error={shownError}

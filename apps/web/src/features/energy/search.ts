@@ -1,7 +1,5 @@
 import type { EnergyPeriod } from '@sc/contracts';
-import { compact, readDate, readEnum, readInt, readPage, type PageSearch } from '@/navigation/search-params';
-
-const PERIODS: readonly EnergyPeriod[] = ['day', 'month'];
+import { allOf, PAGED, searchOf, type PageSearch } from '@/navigation/search-params';
 
 /** The energy page's period, day, chosen region and lamp page, kept in the address. */
 export interface EnergySearch extends PageSearch {
@@ -11,11 +9,9 @@ export interface EnergySearch extends PageSearch {
   regionId?: number;
 }
 
-export function validateEnergySearch(search: Record<string, unknown>): EnergySearch {
-  return compact({
-    ...readPage(search),
-    period: readEnum(search.period, PERIODS),
-    date: readDate(search.date),
-    regionId: readInt(search.regionId),
-  });
-}
+export const validateEnergySearch = searchOf<EnergySearch>({
+  ...PAGED,
+  period: { oneOf: allOf<EnergyPeriod>()('day', 'month') },
+  date: 'date',
+  regionId: 'int',
+});

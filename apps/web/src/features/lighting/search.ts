@@ -1,7 +1,5 @@
-import { LAMP_NAME_MAX, LampStatus, OnlineState } from '@sc/contracts';
-import { compact, readDispatch, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
-
-const LAMP_STATUSES = Object.values(LampStatus).filter((v): v is LampStatus => typeof v === 'number');
+import type { LAMP_NAME_MAX, LampStatus, OnlineState } from '@sc/contracts';
+import { allOf, PAGED, searchOf, type PageSearch, type SearchReaders } from '@/navigation/search-params';
 
 /** The lamp list's page and filters, kept in the address. */
 export interface LampSearch extends PageSearch {
@@ -13,22 +11,18 @@ export interface LampSearch extends PageSearch {
   groupId?: number;
 }
 
-function readSigned<T extends number>(value: unknown, allowed: readonly T[]): T | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : NaN;
-  return (allowed as readonly number[]).includes(n) ? (n as T) : undefined;
-}
+const LAMP_READERS: SearchReaders<LampSearch> = {
+  ...PAGED,
+  lampName: { text: 64 satisfies typeof LAMP_NAME_MAX },
+  regionId: 'int',
+  // Normal, then synchronizing, distributing, distribution failed, distribution succeeded, offline.
+  status: { oneOf: allOf<LampStatus>()(0, -1, -2, -3, -4, -5) },
+  networkStatus: { oneOf: allOf<OnlineState>()(0, 1) },
+  gatewayId: { text: 64 },
+  groupId: 'int',
+};
 
-export function validateLampSearch(search: Record<string, unknown>): LampSearch {
-  return compact({
-    ...readPage(search),
-    lampName: readText(search.lampName, LAMP_NAME_MAX),
-    regionId: readInt(search.regionId),
-    status: readSigned(search.status, LAMP_STATUSES),
-    networkStatus: readSigned(search.networkStatus, [OnlineState.Offline, OnlineState.Online]),
-    gatewayId: readText(search.gatewayId, 64),
-    groupId: readInt(search.groupId),
-  });
-}
+export const validateLampSearch = searchOf<LampSearch>(LAMP_READERS);
 
 export const EQUIPMENT_TABS = ['gateways', 'loops', 'lamps', 'groups'] as const;
 export type EquipmentTab = (typeof EQUIPMENT_TABS)[number];
@@ -42,16 +36,11 @@ export interface EquipmentSearch extends LampSearch {
   dispatch?: string;
 }
 
-export function validateEquipmentSearch(search: Record<string, unknown>): EquipmentSearch {
-  const tab = EQUIPMENT_TABS.find((t) => t === search.tab);
-  return compact({ ...validateLampSearch(search), tab, dispatch: readDispatch(search.dispatch) });
-}
+export const validateEquipmentSearch = searchOf<EquipmentSearch>({ ...LAMP_READERS, tab: { oneOf: EQUIPMENT_TABS }, dispatch: 'dispatch' });
 
 /** The control page also keeps the dispatch being followed, so a reload shows it again. */
 export interface LampControlSearch extends LampSearch {
   dispatch?: string;
 }
 
-export function validateLampControlSearch(search: Record<string, unknown>): LampControlSearch {
-  return compact({ ...validateLampSearch(search), dispatch: readDispatch(search.dispatch) });
-}
+export const validateLampControlSearch = searchOf<LampControlSearch>({ ...LAMP_READERS, dispatch: 'dispatch' });

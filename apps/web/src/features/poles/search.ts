@@ -1,5 +1,5 @@
-import { POLE_NAME_MAX } from '@sc/contracts';
-import { compact, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
+import type { POLE_NAME_MAX } from '@sc/contracts';
+import { PAGED, searchOf, type PageSearch } from '@/navigation/search-params';
 
 /** The pole list's page and filters, kept in the address. */
 export interface PoleSearch extends PageSearch {
@@ -8,11 +8,9 @@ export interface PoleSearch extends PageSearch {
   groupId?: number;
 }
 
-export function validatePoleSearch(search: Record<string, unknown>): PoleSearch {
-  return compact({
-    ...readPage(search),
-    name: readText(search.name, POLE_NAME_MAX),
-    regionId: readInt(search.regionId),
-    groupId: readInt(search.groupId),
-  });
-}
+export const validatePoleSearch = searchOf<PoleSearch>({
+  ...PAGED,
+  name: { text: 64 satisfies typeof POLE_NAME_MAX },
+  regionId: 'int',
+  groupId: 'int',
+});

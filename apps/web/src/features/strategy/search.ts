@@ -1,7 +1,5 @@
-import { STRATEGY_NAME_MAX, StrategyMode } from '@sc/contracts';
-import { compact, readDispatch, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
-
-const MODES = [StrategyMode.SunriseSunset, StrategyMode.Date, StrategyMode.Week, StrategyMode.Sensing];
+import type { STRATEGY_NAME_MAX, StrategyMode } from '@sc/contracts';
+import { allOf, PAGED, searchOf, type PageSearch } from '@/navigation/search-params';
 
 /** The strategy page's list filters, the dispatch being followed and the lamp whose schedule is open, in the address. */
 export interface StrategySearch extends PageSearch {
@@ -11,13 +9,11 @@ export interface StrategySearch extends PageSearch {
   lamp?: number;
 }
 
-export function validateStrategySearch(search: Record<string, unknown>): StrategySearch {
-  const mode = Number(search.mode);
-  return compact({
-    ...readPage(search),
-    name: readText(search.name, STRATEGY_NAME_MAX),
-    mode: search.mode !== undefined && search.mode !== '' && MODES.includes(mode) ? (mode as StrategyMode) : undefined,
-    dispatch: readDispatch(search.dispatch),
-    lamp: readInt(search.lamp),
-  });
-}
+export const validateStrategySearch = searchOf<StrategySearch>({
+  ...PAGED,
+  name: { text: 64 satisfies typeof STRATEGY_NAME_MAX },
+  // Sunrise and sunset, date, week, sensing.
+  mode: { oneOf: allOf<StrategyMode>()(0, 1, 2, 3) },
+  dispatch: 'dispatch',
+  lamp: 'int',
+});

@@ -1,5 +1,5 @@
-import { LAMP_NAME_MAX } from '@sc/contracts';
-import { compact, readDispatch, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
+import type { LAMP_NAME_MAX } from '@sc/contracts';
+import { PAGED, searchOf, type PageSearch } from '@/navigation/search-params';
 
 /** The strip list's page and filters, and the dispatch being followed, kept in the address. */
 export interface StripSearch extends PageSearch {
@@ -8,11 +8,9 @@ export interface StripSearch extends PageSearch {
   dispatch?: string;
 }
 
-export function validateStripSearch(search: Record<string, unknown>): StripSearch {
-  return compact({
-    ...readPage(search),
-    lampName: readText(search.lampName, LAMP_NAME_MAX),
-    regionId: readInt(search.regionId),
-    dispatch: readDispatch(search.dispatch),
-  });
-}
+export const validateStripSearch = searchOf<StripSearch>({
+  ...PAGED,
+  lampName: { text: 64 satisfies typeof LAMP_NAME_MAX },
+  regionId: 'int',
+  dispatch: 'dispatch',
+});

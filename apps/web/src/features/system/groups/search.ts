@@ -1,5 +1,5 @@
-import { GROUP_NAME_MAX } from '@sc/contracts';
-import { compact, readEnum, readPage, readText, type PageSearch } from '@/navigation/search-params';
+import type { GROUP_NAME_MAX } from '@sc/contracts';
+import { PAGED, searchOf, type PageSearch } from '@/navigation/search-params';
 
 export const ROLE_TABS = ['admin', 'general'] as const;
 export type RoleTab = (typeof ROLE_TABS)[number];
@@ -10,6 +10,8 @@ export interface GroupSearch extends PageSearch {
   groupName?: string;
 }
 
-export function validateGroupSearch(search: Record<string, unknown>): GroupSearch {
-  return compact({ ...readPage(search), tab: readEnum(search.tab, ROLE_TABS), groupName: readText(search.groupName, GROUP_NAME_MAX) });
-}
+export const validateGroupSearch = searchOf<GroupSearch>({
+  ...PAGED,
+  tab: { oneOf: ROLE_TABS },
+  groupName: { text: 32 satisfies typeof GROUP_NAME_MAX },
+});

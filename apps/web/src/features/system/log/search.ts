@@ -1,5 +1,5 @@
-import { OperationStatus } from '@sc/contracts';
-import { compact, readDate, readEnum, readPage, readText, type PageSearch } from '@/navigation/search-params';
+import type { OperationStatus } from '@sc/contracts';
+import { allOf, PAGED, searchOf, type PageSearch } from '@/navigation/search-params';
 
 /** The operation log's page and filters, kept in the address. */
 export interface LogSearch extends PageSearch {
@@ -11,13 +11,11 @@ export interface LogSearch extends PageSearch {
   endTime?: string;
 }
 
-export function validateLogSearch(search: Record<string, unknown>): LogSearch {
-  return compact({
-    ...readPage(search),
-    operator: readText(search.operator, 64),
-    status: readEnum(search.status, Object.values(OperationStatus)),
-    description: readText(search.description, 128),
-    startTime: readDate(search.startTime, true),
-    endTime: readDate(search.endTime, true),
-  });
-}
+export const validateLogSearch = searchOf<LogSearch>({
+  ...PAGED,
+  operator: { text: 64 },
+  status: { oneOf: allOf<OperationStatus>()('success', 'failure') },
+  description: { text: 128 },
+  startTime: 'dateTime',
+  endTime: 'dateTime',
+});

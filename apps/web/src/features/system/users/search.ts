@@ -1,5 +1,5 @@
-import { USERNAME_MAX } from '@sc/contracts';
-import { compact, readDate, readEnum, readInt, readPage, readText, type PageSearch } from '@/navigation/search-params';
+import type { USERNAME_MAX } from '@sc/contracts';
+import { PAGED, searchOf, type PageSearch } from '@/navigation/search-params';
 
 export const USER_STATUSES = ['enabled', 'disabled'] as const;
 export type UserStatusFilter = (typeof USER_STATUSES)[number];
@@ -14,13 +14,11 @@ export interface UserSearch extends PageSearch {
   loginTo?: string;
 }
 
-export function validateUserSearch(search: Record<string, unknown>): UserSearch {
-  return compact({
-    ...readPage(search),
-    username: readText(search.username, USERNAME_MAX),
-    groupId: readInt(search.groupId),
-    status: readEnum(search.status, USER_STATUSES),
-    loginFrom: readDate(search.loginFrom),
-    loginTo: readDate(search.loginTo),
-  });
-}
+export const validateUserSearch = searchOf<UserSearch>({
+  ...PAGED,
+  username: { text: 32 satisfies typeof USERNAME_MAX },
+  groupId: 'int',
+  status: { oneOf: USER_STATUSES },
+  loginFrom: 'date',
+  loginTo: 'date',
+});

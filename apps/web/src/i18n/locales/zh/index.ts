@@ -12,7 +12,10 @@ import { strategy } from './strategy';
 import { strip } from './strip';
 import { dispatch } from './dispatch';
 import { broadcast } from './broadcast';
-import { broadcastTask } from './broadcastTask';
+import { broadcastGroups } from './broadcastGroups';
+import { broadcastMedia } from './broadcastMedia';
+import { broadcastPlaylists } from './broadcastPlaylists';
+import { broadcastTasks } from './broadcastTasks';
 import { schedule } from './schedule';
 
 /** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
@@ -32,7 +35,10 @@ const catalogue = {
   strip,
   dispatch,
   broadcast,
-  broadcastTask,
+  broadcastGroups,
+  broadcastMedia,
+  broadcastPlaylists,
+  broadcastTasks,
   schedule,
 };
 export default catalogue;

@@ -1,7 +1,7 @@
-import type { broadcastTask as en } from '../en/broadcastTask';
+import type { broadcastTasks as en } from '../en/broadcastTasks';
 
-/** Tareas de difusión (/broadcastManage/broadcastTask). */
-export const broadcastTask: typeof en = {
+/** Tareas de difusión: programadas (/broadcastManage/broadcastTask) e inmediatas (/broadcastManage/immediatelyBroadcastTask). */
+export const broadcastTasks: typeof en = {
   add: 'Añadir tarea',
   edit: 'Editar tarea',
   create: 'Nueva tarea programada',
@@ -92,5 +92,57 @@ export const broadcastTask: typeof en = {
     nextWindow: 'Siguiente franja',
     noWindow: 'No quedan franjas',
     notSent: 'Sin enviar',
+  },
+  /** Immediate broadcasts (/broadcastManage/immediatelyBroadcastTask); their time status is timeStatus above. */
+  immediate: {
+    newTitle: 'Emitir ahora',
+    taskName: 'Nombre de la tarea',
+    source: 'Reproducir',
+    fromPlaylist: 'Una lista',
+    fromMedia: 'Materiales',
+    playlist: 'Lista de reproducción',
+    playlistPlaceholder: 'Elija una lista de reproducción',
+    noPlaylists: 'Ninguna lista coincide',
+    playlistMode: 'Se reproduce en el modo de la lista: {{mode}}',
+    playbackMode: 'Modo de reproducción',
+    priority: 'Prioridad',
+    priorityHint: '1 va primero: interrumpe lo que suena con una prioridad posterior, que continúa después',
+    volume: 'Volumen',
+    targets: 'Enviar a',
+    byTerminals: 'Terminales',
+    byRegion: 'Región',
+    byGroups: 'Grupos',
+    terminalsPlaceholder: 'Buscar terminales por nombre o ID',
+    noTerminals: 'Ningún terminal coincide',
+    send: 'Emitir ahora',
+    confirmTerminals_one: '¿Emitir "{{name}}" ahora en {{count}} terminal?',
+    confirmTerminals_other: '¿Emitir "{{name}}" ahora en {{count}} terminales?',
+    confirmRegion_one: '¿Emitir "{{name}}" ahora en el {{count}} terminal de {{region}} y sus subregiones?',
+    confirmRegion_other: '¿Emitir "{{name}}" ahora en los {{count}} terminales de {{region}} y sus subregiones?',
+    confirmGroups_one: '¿Emitir "{{name}}" ahora en los terminales de {{count}} grupo?',
+    confirmGroups_other: '¿Emitir "{{name}}" ahora en los terminales de {{count}} grupos?',
+    list: 'Difusiones inmediatas',
+    empty: 'Aún no hay difusiones inmediatas',
+    search: 'Nombre de la tarea',
+    fields: {
+      taskName: 'Tarea',
+      media: 'Materiales',
+      priority: 'Prioridad',
+      volume: 'Volumen',
+      terminals: 'Terminales',
+      dispatch: 'Entrega',
+      timeStatus: 'Estado temporal',
+      players: 'Reproduciendo ahora',
+      createdAt: 'Enviada',
+    },
+    sentBy: 'por {{name}}',
+    nobody: 'Ningún terminal',
+    more: '{{count}} más',
+    paused: 'en pausa',
+    stop: 'Detener',
+    stopConfirm_one: '¿Detener "{{name}}" en su {{count}} terminal?',
+    stopConfirm_other: '¿Detener "{{name}}" en sus {{count}} terminales?',
+    stopped: 'Detenida por {{name}}',
+    showDispatch: 'Ver la entrega, terminal por terminal',
   },
 };

@@ -1,7 +1,7 @@
-import type { broadcastTask as en } from '../en/broadcastTask';
+import type { broadcastTasks as en } from '../en/broadcastTasks';
 
-/** 广播任务（/broadcastManage/broadcastTask）。 */
-export const broadcastTask: typeof en = {
+/** 广播任务：定时（/broadcastManage/broadcastTask）与即时（/broadcastManage/immediatelyBroadcastTask）。 */
+export const broadcastTasks: typeof en = {
   add: '新增任务',
   edit: '编辑任务',
   create: '新建定时任务',
@@ -92,5 +92,57 @@ export const broadcastTask: typeof en = {
     nextWindow: '下一时段',
     noWindow: '没有剩余时段',
     notSent: '未下发',
+  },
+  /** Immediate broadcasts (/broadcastManage/immediatelyBroadcastTask); their time status is timeStatus above. */
+  immediate: {
+    newTitle: '立即广播',
+    taskName: '任务名称',
+    source: '播放内容',
+    fromPlaylist: '播放列表',
+    fromMedia: '素材',
+    playlist: '播放列表',
+    playlistPlaceholder: '选择播放列表',
+    noPlaylists: '没有匹配的播放列表',
+    playlistMode: '按播放列表的模式播放：{{mode}}',
+    playbackMode: '播放模式',
+    priority: '优先级',
+    priorityHint: '1 为最高：会打断较低优先级正在播放的内容，被打断的内容之后继续播放',
+    volume: '音量',
+    targets: '发送到',
+    byTerminals: '终端',
+    byRegion: '区域',
+    byGroups: '分组',
+    terminalsPlaceholder: '按名称或终端 ID 搜索终端',
+    noTerminals: '没有匹配的终端',
+    send: '立即广播',
+    confirmTerminals_one: '立即在 {{count}} 个终端上广播“{{name}}”？',
+    confirmTerminals_other: '立即在 {{count}} 个终端上广播“{{name}}”？',
+    confirmRegion_one: '立即在 {{region}} 及其下级区域的 {{count}} 个终端上广播“{{name}}”？',
+    confirmRegion_other: '立即在 {{region}} 及其下级区域的 {{count}} 个终端上广播“{{name}}”？',
+    confirmGroups_one: '立即在 {{count}} 个分组的终端上广播“{{name}}”？',
+    confirmGroups_other: '立即在 {{count}} 个分组的终端上广播“{{name}}”？',
+    list: '即时广播列表',
+    empty: '还没有即时广播',
+    search: '任务名称',
+    fields: {
+      taskName: '任务',
+      media: '素材',
+      priority: '优先级',
+      volume: '音量',
+      terminals: '终端数',
+      dispatch: '下发结果',
+      timeStatus: '任务时间状态',
+      players: '正在播放',
+      createdAt: '发送时间',
+    },
+    sentBy: '由 {{name}}',
+    nobody: '无终端',
+    more: '另有 {{count}} 个',
+    paused: '已暂停',
+    stop: '停止',
+    stopConfirm_one: '在其 {{count}} 个终端上停止“{{name}}”？',
+    stopConfirm_other: '在其 {{count}} 个终端上停止“{{name}}”？',
+    stopped: '已由 {{name}} 停止',
+    showDispatch: '查看各终端的下发情况',
   },
 };

@@ -1,7 +1,7 @@
-import type { broadcastTask as en } from '../en/broadcastTask';
+import type { broadcastTasks as en } from '../en/broadcastTasks';
 
-/** 放送タスク（/broadcastManage/broadcastTask）。 */
-export const broadcastTask: typeof en = {
+/** 放送タスク：定時（/broadcastManage/broadcastTask）と即時（/broadcastManage/immediatelyBroadcastTask）。 */
+export const broadcastTasks: typeof en = {
   add: 'タスクを追加',
   edit: 'タスクを編集',
   create: '新しい定時タスク',
@@ -92,5 +92,57 @@ export const broadcastTask: typeof en = {
     nextWindow: '次の時間帯',
     noWindow: '残りの時間帯はありません',
     notSent: '未配信',
+  },
+  /** Immediate broadcasts (/broadcastManage/immediatelyBroadcastTask); their time status is timeStatus above. */
+  immediate: {
+    newTitle: '今すぐ放送',
+    taskName: 'タスク名',
+    source: '再生内容',
+    fromPlaylist: 'プレイリスト',
+    fromMedia: '素材',
+    playlist: 'プレイリスト',
+    playlistPlaceholder: 'プレイリストを選択',
+    noPlaylists: '一致するプレイリストはありません',
+    playlistMode: 'プレイリストのモードで再生：{{mode}}',
+    playbackMode: '再生モード',
+    priority: '優先度',
+    priorityHint: '1 が最優先：より低い優先度の再生を中断し、中断された再生はその後に続きます',
+    volume: '音量',
+    targets: '送信先',
+    byTerminals: '端末',
+    byRegion: '地域',
+    byGroups: 'グループ',
+    terminalsPlaceholder: '名前または端末 ID で端末を検索',
+    noTerminals: '一致する端末はありません',
+    send: '今すぐ放送',
+    confirmTerminals_one: '{{count}} 台の端末で「{{name}}」を今すぐ放送しますか？',
+    confirmTerminals_other: '{{count}} 台の端末で「{{name}}」を今すぐ放送しますか？',
+    confirmRegion_one: '{{region}} とその下位地域の {{count}} 台の端末で「{{name}}」を今すぐ放送しますか？',
+    confirmRegion_other: '{{region}} とその下位地域の {{count}} 台の端末で「{{name}}」を今すぐ放送しますか？',
+    confirmGroups_one: '{{count}} グループの端末で「{{name}}」を今すぐ放送しますか？',
+    confirmGroups_other: '{{count}} グループの端末で「{{name}}」を今すぐ放送しますか？',
+    list: '即時放送の一覧',
+    empty: '即時放送はまだありません',
+    search: 'タスク名',
+    fields: {
+      taskName: 'タスク',
+      media: '素材',
+      priority: '優先度',
+      volume: '音量',
+      terminals: '端末数',
+      dispatch: '配信結果',
+      timeStatus: '時間状態',
+      players: '再生中の端末',
+      createdAt: '送信日時',
+    },
+    sentBy: '{{name}} が送信',
+    nobody: '端末なし',
+    more: 'ほか {{count}} 台',
+    paused: '一時停止中',
+    stop: '停止',
+    stopConfirm_one: '{{count}} 台の端末で「{{name}}」を停止しますか？',
+    stopConfirm_other: '{{count}} 台の端末で「{{name}}」を停止しますか？',
+    stopped: '{{name}} が停止しました',
+    showDispatch: '端末ごとの配信状況を表示',
   },
 };
