@@ -1,6 +1,7 @@
 // One Jest config, three levels: unit (*.spec.ts beside the code, seams replaced),
 // integration (*.int-spec.ts, real PostgreSQL and Redis), end to end (tests/*.e2e-spec.ts, the built services).
 const fs = require('node:fs');
+const os = require('node:os');
 
 const swc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 const shared = {
@@ -58,5 +59,8 @@ module.exports = {
         ]
       : []),
   ],
+  // Every test file has its own database, Redis prefix and ports, so files run side by side: at least two at a time
+  // (Jest's default on a two-core machine would be one), more where there are more cores.
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
   testTimeout: 30000,
 };

@@ -34,7 +34,7 @@ say('Running the tests…');
 const args = process.argv.slice(2);
 const picksProjects = args.includes('--selectProjects');
 const steps = [{ name: 'jest', projects: picksProjects ? [] : ['unit', 'integration', 'e2e'], args }];
-if (args.length === 0) steps.push({ name: 'jest-faults', projects: ['faults'], args: [] });
+if (args.length === 0) steps.push({ name: 'jest-faults', projects: ['faults'], args: ['--runInBand'] });
 
 const totals = { passed: 0, failed: 0, skipped: 0, total: 0 };
 let status = 0;

@@ -81,7 +81,8 @@ export async function startGatewayProcess(extraEnv: NodeJS.ProcessEnv = {}): Pro
   // `extraEnv` may choose the port (a test that must know the address before start-up, e.g. for MEDIA_LINK_BASE_URL).
   const baseUrl = `http://127.0.0.1:${env.PORT}`;
   try {
-    await waitFor(async () => ((await fetch(`${baseUrl}/api/health`)).ok ? true : undefined), 20_000, 100);
+    // Generous: with two test files at a time on a two-core machine, a start-up may wait its turn for the CPU.
+    await waitFor(async () => ((await fetch(`${baseUrl}/api/health`)).ok ? true : undefined), 45_000, 100);
   } catch (err) {
     child.kill('SIGKILL');
     await db.drop();

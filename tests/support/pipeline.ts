@@ -84,7 +84,7 @@ export async function startWorkerProcess(gw: RunningGateway, extraEnv: NodeJS.Pr
     await waitFor(async () => {
       if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}`);
       return (await health()).mqtt ? true : undefined;
-    }, 20_000);
+    }, 45_000);
   } catch (err) {
     child.kill('SIGKILL');
     throw new Error(`worker did not start: ${String(err)}\n${output}`);

@@ -36,10 +36,15 @@ describe('MQTT accounts: every device and service logs in, and a device speaks o
     return client;
   }
 
-  /** Everything `client` receives on `filters` from now on. */
+  /**
+   * Everything `client` receives on `filters` from now on about this file's devices (other test files, running beside
+   * this one on the same broker, have lamps of their own).
+   */
   async function listen(client: MqttClient, filters: string[]): Promise<string[]> {
     const heard: string[] = [];
-    client.on('message', (topic, payload) => heard.push(`${topic} ${payload.toString()}`));
+    client.on('message', (topic, payload) => {
+      if (topic.split('/')[3]?.startsWith(p)) heard.push(`${topic} ${payload.toString()}`);
+    });
     await client.subscribeAsync(filters, { qos: 1 });
     return heard;
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import mqtt, { type MqttClient } from 'mqtt';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import pino from 'pino';
 import {
   Button,
@@ -16,6 +16,7 @@ import {
   type JobName,
   type JsonSchema,
 } from '@sc/contracts';
+import { createPool } from '../src/infra/database';
 import { commandLedger, DeviceWorker, loadRuntimeConfig, type AnyFamilyHandler, type DeviceEvent, type RuntimeConfig } from '@sc/device-runtime';
 import { JobProducer, RedisBus } from '@sc/messaging';
 import { createTestDatabase, uniquePrefix, type TestDatabase, testMqttLogin } from '@sc/testing';
@@ -176,7 +177,9 @@ export class RuntimeHarness {
   async setUp(label: string, tables: string[] = [THERMO_TABLE_SQL]): Promise<void> {
     this.db = await createTestDatabase(label);
     for (const sql of tables) await this.db.query(sql);
-    this.pool = new Pool({ connectionString: this.db.url, max: 3 });
+    // As the workers' pools: a connection lost while idle (the database dropped at the end) is the pool's to replace,
+    // not an unhandled error.
+    this.pool = createPool(this.db.url, 3);
     this.producer = new JobProducer({ url: REDIS_URL, maxRetriesPerRequest: null }, this.prefix);
     this.busRedis = new Redis(REDIS_URL);
     this.bus = new RedisBus(this.busRedis, this.prefix);
