@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { DeviceStateChangedEvent, FamilyName, PageResult } from '@sc/contracts';
+import { reloadQueries } from './reload';
 import { useLiveFeed } from './use-socket';
 
 export interface LiveRowsOptions<Row> {
@@ -49,6 +50,6 @@ export function useLiveRows<Row extends { id: number }>(family: FamilyName, quer
       (event: DeviceStateChangedEvent) => patchLiveRows<Row>(queryClient, queryKey, event, { derive, detailKey }),
       [queryClient, queryKey, derive, detailKey],
     ),
-    useCallback(() => void queryClient.invalidateQueries({ queryKey }), [queryClient, queryKey]),
+    useCallback(() => void reloadQueries(queryClient, queryKey), [queryClient, queryKey]),
   );
 }

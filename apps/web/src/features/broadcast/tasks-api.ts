@@ -19,6 +19,7 @@ import {
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
 import { patchLiveRows } from '@/realtime/live-rows';
+import { reloadQueries } from '@/realtime/reload';
 import { useLiveFeed } from '@/realtime/use-socket';
 import { patchTaskDispatch, patchTaskPlayers, playerNames } from './task-live';
 
@@ -91,7 +92,7 @@ function patchDispatchEverywhere(queryClient: QueryClient, event: DispatchProgre
     open = true;
     return { ...task, dispatchStatus: event.status };
   });
-  if (open) void queryClient.invalidateQueries({ queryKey: taskKeys.terminals });
+  if (open) void reloadQueries(queryClient, taskKeys.terminals);
 }
 
 const LIVE_TERMINALS = {
@@ -107,7 +108,7 @@ const LIVE_TERMINALS = {
 export function useLiveTasks(): void {
   const queryClient = useQueryClient();
   const names = useRef(new Map<number, string>());
-  const resync = useCallback(() => void queryClient.invalidateQueries({ queryKey: taskKeys.all }), [queryClient]);
+  const resync = useCallback(() => void reloadQueries(queryClient, taskKeys.all), [queryClient]);
   useLiveFeed(
     'DispatchProgress',
     DeviceFamily.Broadcast,

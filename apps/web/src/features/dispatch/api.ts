@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { DispatchDetail, DispatchDetailQuery, DispatchItemState, DispatchProgressEvent, FamilyName } from '@sc/contracts';
 import { get, post } from '@/api/request';
+import { reloadQueries } from '@/realtime/reload';
 import { useLiveFeed } from '@/realtime/use-socket';
 
 export const dispatchKeys = {
@@ -64,7 +65,7 @@ export function reloadOpenDispatch(queryClient: QueryClient, dispatchId: string)
   }
   const state = { again: false };
   reloading.set(dispatchId, state);
-  const reload = () => void queryClient.invalidateQueries({ queryKey: dispatchKeys.detail(dispatchId) });
+  const reload = () => void reloadQueries(queryClient, dispatchKeys.detail(dispatchId));
   const settle = () => {
     if (!state.again) {
       reloading.delete(dispatchId);
@@ -89,7 +90,7 @@ export function useLiveDispatches(family: FamilyName): void {
     'DispatchProgress',
     family,
     useCallback((event: DispatchProgressEvent) => reloadOpenDispatch(queryClient, event.dispatchId), [queryClient]),
-    useCallback(() => void queryClient.invalidateQueries({ queryKey: dispatchKeys.all }), [queryClient]),
+    useCallback(() => void reloadQueries(queryClient, dispatchKeys.all), [queryClient]),
   );
 }
 

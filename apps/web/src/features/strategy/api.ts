@@ -13,6 +13,7 @@ import {
   type StrategyRow,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
+import { reloadQueries } from '@/realtime/reload';
 import { useLiveFeed } from '@/realtime/use-socket';
 
 export const strategyKeys = {
@@ -86,8 +87,8 @@ export function useLiveSchedules(): void {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const refresh = useCallback(() => {
     timer.current = null;
-    void queryClient.invalidateQueries({ queryKey: strategyKeys.mismatches });
-    void queryClient.invalidateQueries({ queryKey: ['strategy', 'lampSchedule'] });
+    void reloadQueries(queryClient, strategyKeys.mismatches);
+    void reloadQueries(queryClient, ['strategy', 'lampSchedule']);
   }, [queryClient]);
   useLiveFeed(
     'DeviceStateChanged',
@@ -95,6 +96,6 @@ export function useLiveSchedules(): void {
     useCallback(() => {
       if (!timer.current) timer.current = setTimeout(refresh, MISMATCH_REFRESH_MS);
     }, [refresh]),
-    useCallback(() => void queryClient.invalidateQueries({ queryKey: strategyKeys.all }), [queryClient]),
+    useCallback(() => void reloadQueries(queryClient, strategyKeys.all), [queryClient]),
   );
 }
