@@ -15,7 +15,16 @@ import { broadcastPlaylists as enPlaylists } from '../apps/web/src/i18n/locales/
 import { broadcastPlaylists as zhPlaylists } from '../apps/web/src/i18n/locales/zh/broadcastPlaylists';
 import { closePage, launchBrowser, login, newPage, pageErrors, recordApiRequests, socketConnected } from './support/browser';
 import { freePort, startGatewayProcess, type RunningGateway } from './support/gateway-process';
-import { BROADCAST_WORKER, MQTT_URL, signIn, startWorkerProcess, terminalsOnline, uniqueCodePrefix, type RunningWorker } from './support/pipeline';
+import {
+  BROADCAST_WORKER,
+  MQTT_URL,
+  addTerminalsAndGroups,
+  signIn,
+  startWorkerProcess,
+  terminalsOnline,
+  uniqueCodePrefix,
+  type RunningWorker,
+} from './support/pipeline';
 
 describe('immediate broadcasts in the browser: sent to a group, its terminals playing it live', () => {
   let gw: RunningGateway;
@@ -36,21 +45,7 @@ describe('immediate broadcasts in the browser: sent to a group, its terminals pl
       launchBrowser(),
     ]);
     admin = await signIn(gw);
-    const ids: number[] = [];
-    for (const [i, code] of codes.entries()) {
-      const answer = await admin.post<{ id: number }>('/api/broadcast/terminalAddOrEdit', {
-        terminalName: names[i],
-        terminalId: code,
-        terminalIP: `10.9.1.${i + 1}`,
-      });
-      expect(answer.status).toBe(200);
-      ids.push(answer.body.data.id);
-    }
-    for (const [groupName, terminalIds] of [
-      [`${prefix} squares`, ids],
-      [`${prefix} empty`, []],
-    ] as const)
-      expect((await admin.post('/api/broadcast/groupAddOrEdit', { groupName, terminalIds })).body).toMatchObject({ code: 200 });
+    await addTerminalsAndGroups(admin, { codes, names, ipBase: '10.9.1' }, { [`${prefix} squares`]: [0, 1], [`${prefix} empty`]: [] });
     const media = new FormData();
     media.append('materialName', tone);
     media.append('file', new Blob([await mp3Tone({ seconds: 20, frequency: 520 })]), 'chime.mp3');

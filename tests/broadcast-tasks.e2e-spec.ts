@@ -1,14 +1,17 @@
 // Scheduled broadcast tasks in a real browser on the built gateway: a task whose periods are out of order is refused
 // with the server's 'Order Wrong' under the period's field and nothing is recorded; put in order, it is saved, listed
 // with its play time and played from its row (English). In Chinese, repeated periods get 'Time Repeats' at the field,
-// and the task is deleted after confirmation.
+// and the task is deleted after confirmation. In Spanish, a task goes to a broadcast group's terminals; an empty group
+// cannot be chosen.
 import type { Browser, Page } from 'playwright-core';
 import { MediaAuditStatus, type BroadcastTaskRow, type MediaRow, type PageResult } from '@sc/contracts';
+import { es } from '@sc/i18n/locales/es';
 import { zhCN } from '@sc/i18n/locales/zh-CN';
 import { ApiClient, mp3Tone } from '@sc/testing';
+import { broadcastTasks as esTasks } from '../apps/web/src/i18n/locales/es/broadcastTasks';
 import { closePage, fillTime, launchBrowser, login, newPage, pageErrors } from './support/browser';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
-import { signIn, uniqueCodePrefix } from './support/pipeline';
+import { addTerminalsAndGroups, signIn, uniqueCodePrefix } from './support/pipeline';
 
 describe('broadcast tasks in the browser', () => {
   let gw: RunningGateway;
@@ -24,16 +27,11 @@ describe('broadcast tasks in the browser', () => {
     let tone: Buffer;
     [gw, browser, tone] = await Promise.all([startGatewayProcess(), launchBrowser(), mp3Tone({ seconds: 2 })]);
     admin = await signIn(gw);
-    for (const [i, code] of codes.entries())
-      expect(
-        (
-          await admin.post('/api/broadcast/terminalAddOrEdit', {
-            terminalName: `${prefix}gate ${i + 1}`,
-            terminalId: code,
-            terminalIP: `10.9.0.${i + 1}`,
-          })
-        ).status,
-      ).toBe(200);
+    await addTerminalsAndGroups(
+      admin,
+      { codes, names: codes.map((_, i) => `${prefix}gate ${i + 1}`), ipBase: '10.9.0' },
+      { [`${prefix} gates`]: [0, 1], [`${prefix} empty`]: [] },
+    );
     const data = new FormData();
     data.append('materialName', `${prefix} chime`);
     data.append('file', new Blob([tone]), 'chime.mp3');
@@ -136,6 +134,46 @@ describe('broadcast tasks in the browser', () => {
       await page.getByTestId('confirm-delete').click();
       await row.waitFor({ state: 'detached' });
       expect((await tasks()).total).toBe(0);
+    } finally {
+      await closePage(page);
+    }
+  }, 90_000);
+
+  it('sends a task to the terminals of a broadcast group; an empty group cannot be chosen (es)', async () => {
+    const page = await newPage(browser, undefined, { language: 'es', baseUrl: gw.baseUrl });
+    const taskName = `${prefix} grupo`;
+    try {
+      await login(page, gw.baseUrl, 'admin');
+      await page.goto(`${gw.baseUrl}/broadcastManage/broadcastTask`);
+      await page.getByTestId('task-add').click();
+      const form = page.getByTestId('task-form');
+      await form.waitFor();
+      await page.getByTestId('task-form-name').fill(taskName);
+      await page.getByTestId('task-form-volume').fill('30');
+      const playlist = page.locator('input[data-testid="task-form-playlist"]');
+      await playlist.click();
+      await page.getByRole('option', { name: new RegExp(`${prefix} list`) }).click();
+      await fillTime(page.getByTestId('task-period-0-start'), '10:00');
+      await fillTime(page.getByTestId('task-period-0-end'), '10:15');
+
+      await form.getByText(esTasks.form.byGroups, { exact: true }).click();
+      await form.getByText(esTasks.form.groupsHint).waitFor();
+      await page.getByTestId('task-form-groups').click();
+      await page
+        .getByTestId('task-form-groups-option')
+        .filter({ hasText: `${prefix} empty` })
+        .click();
+      await form.getByText(es.messages.emptyGroupNotSelectable).waitFor();
+      await page
+        .getByTestId('task-form-groups-option')
+        .filter({ hasText: `${prefix} gates` })
+        .click();
+      await page.keyboard.press('Escape');
+      await page.getByTestId('task-form-save').click();
+      await page.getByTestId(`task-row-${taskName}`).waitFor();
+      const saved = (await admin.post<PageResult<BroadcastTaskRow>>('/api/broadcast/taskPage', { pageNum: 1, pageSize: 5, taskName })).body.data;
+      expect(saved.list).toEqual([expect.objectContaining({ taskName, terminalCount: 2, volume: 30 })]);
+      expect(pageErrors(page)).toEqual([]);
     } finally {
       await closePage(page);
     }

@@ -140,6 +140,32 @@ export async function signIn(gw: RunningGateway, username = 'admin'): Promise<Ap
 }
 
 /** Waits until the `count` broadcast terminals whose name or ID holds `search` are all online. */
+/**
+ * Adds broadcast terminals (`codes[i]` named `names[i]`, IPs from `ipBase`.1 on) and the broadcast groups given by
+ * name with the indexes of their terminals; answers the terminals' device ids.
+ */
+export async function addTerminalsAndGroups(
+  admin: ApiClient,
+  terminals: { codes: readonly string[]; names: readonly string[]; ipBase: string },
+  groups: Record<string, readonly number[]> = {},
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const [i, code] of terminals.codes.entries()) {
+    const answer = await admin.post<{ id: number }>('/api/broadcast/terminalAddOrEdit', {
+      terminalName: terminals.names[i],
+      terminalId: code,
+      terminalIP: `${terminals.ipBase}.${i + 1}`,
+    });
+    expect(answer.status).toBe(200);
+    ids.push(answer.body.data.id);
+  }
+  for (const [groupName, members] of Object.entries(groups))
+    expect((await admin.post('/api/broadcast/groupAddOrEdit', { groupName, terminalIds: members.map((i) => ids[i]) })).body).toMatchObject({
+      code: 200,
+    });
+  return ids;
+}
+
 export async function terminalsOnline(api: ApiClient, search: string, count: number): Promise<void> {
   await waitFor(async () => {
     const { list } = (await api.post<PageResult<TerminalRow>>('/api/broadcast/terminalPage', { pageNum: 1, pageSize: 100, terminalName: search }))

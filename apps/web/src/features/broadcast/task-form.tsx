@@ -23,6 +23,7 @@ import { notifySuccess } from '@/components/notify';
 import { PagePanel } from '@/components/page-panel';
 import { PeriodListField, WeekdayField } from '@/components/schedule-fields';
 import { Select } from '@/components/select';
+import { GroupPicker } from './group-picker';
 import { GroupTerminalTransfer, useTerminalTransfer, type ChosenTerminal } from './group-terminal-transfer';
 import { formatDuration } from './media-format';
 import { formPathOf } from './task-format';
@@ -41,8 +42,9 @@ interface Values {
   periods: { start: string; end: string }[];
   startDate: string;
   endDate: string;
-  target: 'terminals' | 'region';
+  target: 'terminals' | 'region' | 'groups';
   regionId: number | null;
+  groupIds: number[];
 }
 
 const today = () => new Date().toLocaleDateString('sv');
@@ -63,8 +65,19 @@ function valuesOf(task: BroadcastTaskDetail | null): Values {
     endDate: schedule?.endDate ?? '',
     target: 'terminals',
     regionId: null,
+    groupIds: [],
   };
 }
+
+/**
+ * How each way of choosing names the terminals. Groups are read when the task is saved: the task keeps the terminals
+ * they held then (editing it shows them as chosen terminals).
+ */
+const TARGETS: Record<Values['target'], (values: Values, terminalIds: number[]) => Pick<ScheduledTaskRequest, 'ids' | 'regionId' | 'groupIds'>> = {
+  terminals: (_, ids) => ({ ids }),
+  region: (values) => ({ regionId: values.regionId ?? undefined }),
+  groups: (values) => ({ groupIds: values.groupIds }),
+};
 
 /** The request: what it plays, its schedule and its terminals; the server checks the schedule's periods and dates. */
 function requestOf(values: Values, id: number | undefined, terminalIds: number[]): ScheduledTaskRequest {
@@ -82,7 +95,7 @@ function requestOf(values: Values, id: number | undefined, terminalIds: number[]
       startDate: values.startDate,
       endDate: values.endDate || null,
     },
-    ...(values.target === 'region' ? { regionId: values.regionId ?? undefined } : { ids: terminalIds }),
+    ...TARGETS[values.target](values, terminalIds),
   };
 }
 
@@ -252,12 +265,16 @@ function TaskFormBody({
 
       <Choice
         label={t('broadcastTasks:form.target')}
-        choices={{ terminals: t('broadcastTasks:form.byTerminals'), region: t('broadcastTasks:form.byRegion') }}
+        choices={{
+          terminals: t('broadcastTasks:form.byTerminals'),
+          region: t('broadcastTasks:form.byRegion'),
+          groups: t('broadcastTasks:form.byGroups'),
+        }}
         value={values.target}
         onChange={(target) => form.setFieldValue('target', target as Values['target'])}
         testId="task-form-target"
       >
-        {values.target === 'region' ? (
+        {values.target === 'region' && (
           <AreaCascader
             label={t('broadcastTasks:form.byRegion')}
             placeholder={t('broadcastTasks:form.regionPlaceholder')}
@@ -265,7 +282,22 @@ function TaskFormBody({
             onChange={(regionId) => form.setFieldValue('regionId', regionId)}
             error={form.errors.regionId ?? form.errors.terminals}
           />
-        ) : (
+        )}
+        {values.target === 'groups' && (
+          <Stack gap={2}>
+            <GroupPicker
+              label={t('broadcastTasks:form.byGroups')}
+              value={values.groupIds}
+              onChange={(groupIds) => form.setFieldValue('groupIds', groupIds)}
+              error={form.errors.groupIds ?? form.errors.terminals}
+              testId="task-form-groups"
+            />
+            <Text size="xs" c="dimmed">
+              {t('broadcastTasks:form.groupsHint')}
+            </Text>
+          </Stack>
+        )}
+        {values.target === 'terminals' && (
           <GroupTerminalTransfer
             transfer={transfer}
             error={form.errors.terminals as string | undefined}

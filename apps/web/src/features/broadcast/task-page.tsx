@@ -24,7 +24,7 @@ import { useDeleteTask, useLiveTasks, useTaskPage } from './tasks-api';
 
 // The form and the detail load when first opened, with the terminal texts they show, keeping the list's first load small.
 const TaskForm = lazy(() =>
-  loadNamespaces(['broadcast', 'broadcastPlaylists', 'broadcastTasks', 'region', 'schedule'])
+  loadNamespaces(['broadcast', 'broadcastGroups', 'broadcastPlaylists', 'broadcastTasks', 'region', 'schedule'])
     .then(() => import('./task-form'))
     .then((m) => ({ default: m.TaskForm })),
 );

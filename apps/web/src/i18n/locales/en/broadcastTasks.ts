@@ -52,6 +52,8 @@ export const broadcastTasks = {
     byTerminals: 'Chosen terminals',
     byRegion: 'A region and below',
     regionPlaceholder: 'Choose a region',
+    byGroups: 'Broadcast groups',
+    groupsHint: 'The terminals the groups hold when the task is saved; a later change to a group does not change the task.',
     sent: 'The task was saved and is being sent to its terminals',
   },
   terminals: {

@@ -54,6 +54,8 @@ export const broadcastTasks: typeof en = {
     byTerminals: 'Terminales elegidos',
     byRegion: 'Una región y las inferiores',
     regionPlaceholder: 'Elija una región',
+    byGroups: 'Grupos de difusión',
+    groupsHint: 'Los terminales que tienen los grupos al guardar la tarea; un cambio posterior en un grupo no cambia la tarea.',
     sent: 'La tarea se guardó y se está enviando a sus terminales',
   },
   terminals: {

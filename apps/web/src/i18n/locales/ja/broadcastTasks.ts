@@ -54,6 +54,8 @@ export const broadcastTasks: typeof en = {
     byTerminals: '端末を選択',
     byRegion: '地域とその下位',
     regionPlaceholder: '地域を選択',
+    byGroups: '放送グループ',
+    groupsHint: 'タスクを保存した時点でグループに含まれる端末が対象です。後でグループを変更してもタスクは変わりません。',
     sent: 'タスクを保存し、端末へ配信しています',
   },
   terminals: {

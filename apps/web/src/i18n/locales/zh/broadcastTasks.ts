@@ -54,6 +54,8 @@ export const broadcastTasks: typeof en = {
     byTerminals: '选择终端',
     byRegion: '区域及下级',
     regionPlaceholder: '选择区域',
+    byGroups: '广播分组',
+    groupsHint: '以保存任务时分组内的终端为准；之后修改分组不会改变该任务。',
     sent: '任务已保存，正在下发到终端',
   },
   terminals: {
