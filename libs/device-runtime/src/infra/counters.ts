@@ -21,6 +21,8 @@ export interface CounterSnapshot {
   storedSuperseded: number;
   /** Devices taken offline for having been silent too long (SilenceSweep). */
   silentOffline: number;
+  /** Empty stored states: a device's retained state removed from the broker (taken out of service), nothing to store. */
+  statesCleared: number;
 }
 
 /** What the worker has done since it started; logged periodically and read by tests and GET /health. */
@@ -39,6 +41,7 @@ export class Counters {
     writeRetries: 0,
     storedSuperseded: 0,
     silentOffline: 0,
+    statesCleared: 0,
   };
 
   add(counter: Exclude<keyof CounterSnapshot, 'rejected'>, n = 1): void {

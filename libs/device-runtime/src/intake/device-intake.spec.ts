@@ -94,6 +94,24 @@ describe('DeviceIntake.receive', () => {
     expect(counters.snapshot()).toMatchObject({ received: 1, accepted: 0, rejected: { 'bad-topic': 1, malformed: 0, 'unknown-device': 0 } });
   });
 
+  it('acknowledges an empty state (its retained message removed) without storing it or calling it malformed', async () => {
+    const { devices, writer, counters, deliver } = setUp();
+    await devices.load();
+    const ack = deliver('city/v1/lamp/L-1/state', '');
+    await tick();
+    expect(ack).toHaveBeenCalledTimes(1);
+    expect(writer.addEvent).not.toHaveBeenCalled();
+    expect(counters.snapshot()).toMatchObject({ accepted: 0, statesCleared: 1, rejected: { 'bad-topic': 0, malformed: 0, 'unknown-device': 0 } });
+  });
+
+  it('drops an empty message on any other channel as malformed', async () => {
+    const { devices, counters, deliver } = setUp();
+    await devices.load();
+    deliver('city/v1/lamp/L-1/ack', '');
+    await tick();
+    expect(counters.snapshot().rejected.malformed).toBe(1);
+  });
+
   it.each([
     ['not JSON', 'city/v1/lamp/L-1/state', '{"online":'],
     ['an array', 'city/v1/lamp/L-1/telemetry', '[1,2]'],

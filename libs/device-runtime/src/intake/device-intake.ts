@@ -154,6 +154,12 @@ export class DeviceIntake {
     const parsed = mqttTopics.parse(topic);
     const family = parsed && this.families.some((f) => f.family === parsed.family) ? (parsed.family as FamilyName) : null;
     if (!parsed || !family || parsed.channel === MqttChannel.Cmd) return this.reject('bad-topic', topic, ack);
+    // An empty retained state is how MQTT removes one (a device taken out of service): it says nothing of the device.
+    if (payload.length === 0 && parsed.channel === MqttChannel.State) {
+      ack?.();
+      this.counters.add('statesCleared');
+      return;
+    }
     const message = this.parser.parse(family, parsed.channel, payload);
     if (!message) return this.reject('malformed', parsed.deviceId, ack);
     if (this.heardLive) {
