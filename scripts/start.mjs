@@ -30,14 +30,8 @@ process.env.HOST ??= '127.0.0.1';
 run('node', [gateway, 'migrate']);
 run('node', [gateway, 'seed-demo']);
 
-say('Starting the gateway, the lighting and broadcast workers and the simulated devices…');
-const children = [
-  start('node', [...GATEWAY_NODE_FLAGS, gateway, 'serve']),
-  start('node', ['dist/apps/worker-lighting/main.js']),
-  start('node', ['dist/apps/worker-broadcast/main.js']),
-  // The demo lamps, strip lights and broadcast terminals of the database, answering in 50 to 400 ms; a few fail now and then and a few are offline.
-  start('node', ['dist/apps/device-sim/main.js', '--from-db', '--ack-latency', '50-400', '--failure-rate', '0.02', '--offline', '0.05']),
-];
+say('Starting the gateway…');
+const children = [start('node', [...GATEWAY_NODE_FLAGS, gateway, 'serve'])];
 
 let stopping = false;
 const stop = (signal) => {
@@ -46,13 +40,43 @@ const stop = (signal) => {
   for (const child of children) child.kill(signal);
   void broker?.stop();
 };
-process.on('SIGINT', () => stop('SIGTERM'));
-process.on('SIGTERM', () => stop('SIGTERM'));
-for (const child of children) {
+const watch = (child) =>
   child.on('exit', (code, signal) => {
     if (!stopping) {
       stop('SIGTERM');
       fail(`A service of the console stopped (${code ?? signal}); see the messages above. Working directory: ${root}`, code || 1);
     }
   });
+watch(children[0]);
+process.on('SIGINT', () => stop('SIGTERM'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+
+// The workers and the simulated devices log in to the broker with accounts the gateway writes as it starts: they
+// start once it answers, so none of them is refused at first.
+const host = ['0.0.0.0', '::', ''].includes(process.env.HOST) ? '127.0.0.1' : process.env.HOST;
+const health = `http://${host.includes(':') ? `[${host}]` : host}:${process.env.PORT ?? 8080}/api/health`;
+const deadline = Date.now() + 180_000;
+const answers = () =>
+  fetch(health).then(
+    (r) => r.ok,
+    () => false,
+  );
+while (!stopping && !(await answers())) {
+  if (Date.now() > deadline) {
+    stop('SIGTERM');
+    fail(`The gateway did not answer on ${health} within 3 minutes; see the messages above.`);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+if (!stopping) {
+  say('Starting the lighting and broadcast workers and the simulated devices…');
+  for (const child of [
+    start('node', ['dist/apps/worker-lighting/main.js']),
+    start('node', ['dist/apps/worker-broadcast/main.js']),
+    // The demo lamps, strip lights and broadcast terminals of the database, answering in 50 to 400 ms; a few fail now and then and a few are offline.
+    start('node', ['dist/apps/device-sim/main.js', '--from-db', '--ack-latency', '50-400', '--failure-rate', '0.02', '--offline', '0.05']),
+  ]) {
+    children.push(child);
+    watch(child);
+  }
 }
