@@ -574,6 +574,14 @@ describe('strip lights: records, status labels and light effects through the led
         ]),
       );
       expect(seeds.filter((s) => s.code.startsWith('STRIP-'))).toHaveLength(DEMO_STRIPS.length);
+      // Their gateways are recorded (they log in to the broker and report their connection), one per site.
+      const gatewayCodes = [...new Set(DEMO_STRIPS.map((s) => s.gatewayId))];
+      const gateways: { code: string; region_id: number | null }[] = await gw.db.query(
+        `SELECT code, region_id FROM lamp_gateway WHERE code = ANY($1) ORDER BY code`,
+        [gatewayCodes],
+      );
+      expect(gateways.map((g) => g.code)).toEqual(gatewayCodes.sort());
+      expect(gateways.every((g) => g.region_id !== null)).toBe(true);
     });
   });
 });

@@ -26,6 +26,9 @@ const SITES: readonly { regionName: string; site: string; groupName: string }[] 
 
 export const DEMO_STRIPS_PER_SITE = 6;
 
+/** The gateway of the demo strips of the site at `index` (SGW-01 …). */
+const stripGatewayCode = (index: number): string => `SGW-${String(index + 1).padStart(2, '0')}`;
+
 export const DEMO_STRIPS: readonly DemoStrip[] = SITES.flatMap(({ regionName, site, groupName }, s) =>
   Array.from({ length: DEMO_STRIPS_PER_SITE }, (_, i) => {
     const n = s * DEMO_STRIPS_PER_SITE + i + 1;
@@ -34,7 +37,7 @@ export const DEMO_STRIPS: readonly DemoStrip[] = SITES.flatMap(({ regionName, si
       name: `${site} strip ${i + 1}`,
       regionName,
       groupName,
-      gatewayId: `SGW-${String(s + 1).padStart(2, '0')}`,
+      gatewayId: stripGatewayCode(s),
       addr: `${site}, section ${i + 1}`,
       mac: `02:5d:00:00:00:${n.toString(16).padStart(2, '0')}`,
     };
@@ -69,6 +72,18 @@ export async function loadDemoStrips(databaseUrl: string): Promise<'loaded' | 'a
         SITES.map((s) => s.regionName),
       ]);
       const regionId = new Map(regions.map((r) => [r.region_name, r.id]));
+      // Each site's strips hang off a gateway of its own, recorded as the lamps' gateways are: it logs in to the broker
+      // and its connection shows as the gateway's network status.
+      await tx.query(
+        `INSERT INTO lamp_gateway (code, name, region_id, addr) SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[])
+         ON CONFLICT (code) DO NOTHING`,
+        [
+          SITES.map((_, s) => stripGatewayCode(s)),
+          SITES.map((site) => `${site.site} gateway`),
+          SITES.map((site) => regionId.get(site.regionName) ?? null),
+          SITES.map((site) => site.site),
+        ],
+      );
       const added: { id: number; code: string }[] = await tx.query(
         `INSERT INTO device (type, code, name, region_id, group_id)
          SELECT $1, code, name, region_id, group_id FROM unnest($2::text[], $3::text[], $4::int[], $5::int[]) AS t(code, name, region_id, group_id)
