@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import Redis from 'ioredis';
 import { ApiClient, createTestDatabase, uniquePrefix, waitFor, type TestDatabase } from '@sc/testing';
 
 export const ROOT = resolve(__dirname, '..', '..');
@@ -102,4 +103,25 @@ export async function startGatewayProcess(extraEnv: NodeJS.ProcessEnv = {}): Pro
       return code;
     },
   };
+}
+
+/**
+ * Deletes every Redis key under a test's prefix (its queues, streams and caches), once the services that used them
+ * have stopped.
+ */
+export async function dropRedisKeys(prefix: string): Promise<number> {
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
+  let removed = 0;
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length) removed += await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+  return removed;
 }

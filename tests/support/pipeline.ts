@@ -9,6 +9,7 @@ import {
   TERMINAL_ITEM_STATES,
   type ClientToServerEvents,
   DeviceFamily,
+  DeviceType,
   type DeviceChange,
   type LampLiveFields,
   type FamilyName,
@@ -103,31 +104,67 @@ export function uniqueCodePrefix(label = 'E'): string {
   return `${label}${randomBytes(3).toString('hex').toUpperCase()}-`;
 }
 
-export interface InsertedLamps {
+export interface InsertedDevices {
   ids: number[];
   codes: string[];
   idByCode: Map<string, number>;
   regionId: number | null;
 }
+export type InsertedLamps = InsertedDevices;
+
+/** A new region for inserted devices: its name, and the time zone its devices' clocks keep (none: the installation's). */
+export interface NewRegion {
+  name: string;
+  timeZone?: string;
+}
+
+/** The family's own row of each device just inserted (the CTE `d`), by family. */
+const FAMILY_ROWS = {
+  lamp: { type: DeviceType.SingleLamp, noun: 'lamp', rows: `INSERT INTO lamp (device_id) SELECT id FROM d` },
+  // A terminal's IP address is required: made up from its id (10.x.y.z), never contacted.
+  broadcast: {
+    type: DeviceType.Broadcast,
+    noun: 'terminal',
+    rows: `INSERT INTO broadcast_terminal (device_id, terminal_ip)
+           SELECT id, '10.' || (id / 65536 % 256) || '.' || (id / 256 % 256) || '.' || (id % 256) FROM d`,
+  },
+} as const;
 
 /**
- * Registers `count` single lamps (device type 1 and a lamp row) straight in the test database, named
- * `<prefix>lamp <n>` with codes `<prefix>00001…`; with `region`, in a new region of that name.
+ * Registers `count` devices of a family straight in the test database (thousands in a moment, where the API adds one
+ * at a time), named `<prefix><noun> <n>` with codes `<prefix>00001…`, the codes the simulator generates for `--count
+ * N --prefix <prefix>`; with `region`, in a new region.
  */
-export async function insertLamps(db: TestDatabase, count: number, prefix: string, region?: string): Promise<InsertedLamps> {
+export async function insertDevices(
+  db: TestDatabase,
+  family: keyof typeof FAMILY_ROWS,
+  count: number,
+  prefix: string,
+  region?: string | NewRegion,
+): Promise<InsertedDevices> {
+  const { type, noun, rows: familyRows } = FAMILY_ROWS[family];
   let regionId: number | null = null;
   if (region) {
-    const [row] = await db.query<{ id: number }>(`INSERT INTO region (region_name, parent_id) VALUES ($1, NULL) RETURNING id`, [region]);
+    const { name, timeZone } = typeof region === 'string' ? { name: region, timeZone: undefined } : region;
+    const [row] = await db.query<{ id: number }>(`INSERT INTO region (region_name, parent_id, time_zone) VALUES ($1, NULL, $2) RETURNING id`, [
+      name,
+      timeZone ?? null,
+    ]);
     regionId = row.id;
   }
   const rows = await db.query<{ id: number; code: string }>(
     `WITH d AS (INSERT INTO device (type, code, name, region_id)
-                SELECT 1, $1 || lpad(g::text, 5, '0'), $1 || 'lamp ' || g, $3 FROM generate_series(1, $2) g RETURNING id, code)
-     , l AS (INSERT INTO lamp (device_id) SELECT id FROM d)
+                SELECT $4, $1::text || lpad(g::text, 5, '0'), $1::text || $5::text || ' ' || g, $3 FROM generate_series(1, $2) g RETURNING id, code)
+     , f AS (${familyRows})
      SELECT id, code FROM d ORDER BY code`,
-    [prefix, count, regionId],
+    [prefix, count, regionId, type, noun],
   );
   return { ids: rows.map((r) => r.id), codes: rows.map((r) => r.code), idByCode: new Map(rows.map((r) => [r.code, r.id])), regionId };
+}
+
+/** `count` single lamps (device type 1 and a lamp row), named `<prefix>lamp <n>` (see insertDevices). */
+export function insertLamps(db: TestDatabase, count: number, prefix: string, region?: string): Promise<InsertedLamps> {
+  return insertDevices(db, 'lamp', count, prefix, region);
 }
 
 /** A simulated fleet for these codes with quick, test-friendly defaults (no telemetry unless asked). */

@@ -94,6 +94,15 @@ describe('parseControlLine', () => {
     expect(() => parseControlLine('activity fast')).toThrow('--activity-rate must be a number');
     expect(() => parseControlLine('stop')).toThrow("unknown command 'stop'");
   });
+
+  it("reads 'clock' (the devices' time) and 'clock TIME [SPEED]' (moves it)", () => {
+    expect(parseControlLine('clock')).toEqual({ kind: 'clock' });
+    expect(parseControlLine(' clock 2030-01-09T09:58:00-05:00 ')).toEqual({ kind: 'clock', at: new Date('2030-01-09T14:58:00Z') });
+    expect(parseControlLine('clock 2030-01-09T14:58:00Z 0')).toEqual({ kind: 'clock', at: new Date('2030-01-09T14:58:00Z'), speed: 0 });
+    expect(() => parseControlLine('clock soon')).toThrow("clock must be given an ISO 8601 time, not 'soon'");
+    expect(() => parseControlLine('clock 2030-01-09T14:58:00Z fast')).toThrow('--clock-speed must be a number');
+    expect(() => parseControlLine('clock 2030-01-09T14:58:00Z 60 now')).toThrow("unknown command 'clock 2030-01-09T14:58:00Z 60 now'");
+  });
 });
 
 describe('parseLatency', () => {

@@ -57,17 +57,25 @@ async function main(): Promise<void> {
     );
   }, settings.summaryIntervalMs);
 
-  // A benchmark steers the devices' own activity through standard input (a rate sweep), and reads the counters back.
+  // A benchmark steers the devices' own activity through standard input (a rate sweep), and reads the counters back;
+  // a test reads and moves the devices' clock (their schedules run by it) in a simulator it started as a process.
   if (settings.controlStdin) {
     const fleet = (terminals ?? lamps)!;
+    const refused = (err: Error) => logger.warn({ err: err.message }, 'device-sim command refused');
     createInterface({ input: process.stdin }).on('line', (line) => {
       try {
         const command = parseControlLine(line);
         if (!command) return;
-        fleet.setActivity(command.perSecond);
-        logger.info({ perSecond: command.perSecond, ...fleet.stats }, 'device-sim activity');
+        if (command.kind === 'activity') {
+          fleet.setActivity(command.perSecond);
+          logger.info({ perSecond: command.perSecond, ...fleet.stats }, 'device-sim activity');
+          return;
+        }
+        // Once moved, every device has taken what its schedule says then and reported it.
+        const moved = command.at ? fleet.setClock(command.at, command.speed) : Promise.resolve();
+        moved.then(() => logger.info({ now: fleet.now().toISOString() }, 'device-sim clock'), refused);
       } catch (err) {
-        logger.warn({ err: (err as Error).message }, 'device-sim command refused');
+        refused(err as Error);
       }
     });
   }
