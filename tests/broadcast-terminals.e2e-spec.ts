@@ -5,6 +5,8 @@ import type { Browser, Page } from 'playwright-core';
 import { TerminalOccupancy, type PageResult, type TerminalRow } from '@sc/contracts';
 import type { ApiClient } from '@sc/testing';
 import { startBroadcastFleet, type BroadcastFleet } from '../apps/device-sim/src';
+import { broadcast as esTexts } from '../apps/web/src/i18n/locales/es/broadcast';
+import { broadcast as jaTexts } from '../apps/web/src/i18n/locales/ja/broadcast';
 import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected } from './support/browser';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import { BROADCAST_WORKER, MQTT_URL, signIn, startWorkerProcess, terminalsOnline, uniqueCodePrefix, type RunningWorker } from './support/pipeline';
@@ -16,7 +18,7 @@ describe('broadcast terminals: occupancy live on the terminal list', () => {
   let admin: ApiClient;
   let browser: Browser;
   const prefix = uniqueCodePrefix('B');
-  const codes = [1, 2].map((n) => `${prefix}${n}`);
+  const codes = [1, 2, 3].map((n) => `${prefix}${n}`);
 
   beforeAll(async () => {
     [gw, browser] = await Promise.all([startGatewayProcess(), launchBrowser()]);
@@ -82,28 +84,36 @@ describe('broadcast terminals: occupancy live on the terminal list', () => {
     60_000,
   );
 
-  it("keeps the terminal page's day as the terminal plays, read again on each pushed change (ja)", async () => {
-    const page: Page = await newPage(browser, undefined, { language: 'ja', baseUrl: gw.baseUrl });
-    try {
-      await login(page, gw.baseUrl, 'admin');
-      await page.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
-      const { list } = (
-        await admin.post<PageResult<TerminalRow>>('/api/broadcast/terminalPage', { pageNum: 1, pageSize: 20, terminalName: codes[0] })
-      ).body.data;
-      const connected = socketConnected(page);
-      await page.goto(`${gw.baseUrl}/broadcastManage/terminalDetail?id=${list[0].id}`);
-      await page.getByTestId('terminal-history').getByText('この日の再生はありません').waitFor();
-      await connected;
-      expect(await page.getByTestId('terminal-busy-hours').locator('[data-minutes]').count()).toBeGreaterThanOrEqual(23);
-      await fleet.occupy(codes[0], { occupancy: TerminalOccupancy.Intercom, title: 'Call 8101' });
-      const row = page.getByTestId('terminal-history-table').locator('tr', { hasText: 'Call 8101' });
-      await row.getByText('再生中').waitFor({ timeout: 5000 });
-      await row.getByText('インターホン通話').waitFor();
-      await fleet.release(codes[0]);
-      await row.getByText('再生中').waitFor({ state: 'detached', timeout: 5000 });
-      expect(pageErrors(page)).toEqual([]);
-    } finally {
-      await closePage(page);
-    }
-  }, 60_000);
+  it.each([
+    ['ja', jaTexts],
+    ['es', esTexts],
+  ] as const)(
+    "keeps the terminal page's day as the terminal plays, read again on each pushed change (%s)",
+    async (language, texts) => {
+      // A terminal of its own, with nothing played on it today.
+      const code = language === 'ja' ? codes[0] : codes[2];
+      const page: Page = await newPage(browser, undefined, { language, baseUrl: gw.baseUrl });
+      try {
+        await login(page, gw.baseUrl, 'admin');
+        await page.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
+        const { list } = (await admin.post<PageResult<TerminalRow>>('/api/broadcast/terminalPage', { pageNum: 1, pageSize: 20, terminalName: code }))
+          .body.data;
+        const connected = socketConnected(page);
+        await page.goto(`${gw.baseUrl}/broadcastManage/terminalDetail?id=${list[0].id}`);
+        await page.getByTestId('terminal-history').getByText(texts.history.empty).waitFor();
+        await connected;
+        expect(await page.getByTestId('terminal-busy-hours').locator('[data-minutes]').count()).toBeGreaterThanOrEqual(23);
+        await fleet.occupy(code, { occupancy: TerminalOccupancy.Intercom, title: `Call 81${language}` });
+        const row = page.getByTestId('terminal-history-table').locator('tr', { hasText: `Call 81${language}` });
+        await row.getByText(texts.history.still, { exact: true }).waitFor({ timeout: 5000 });
+        await row.getByText(texts.occupancy.intercom).waitFor();
+        await fleet.release(code);
+        await row.getByText(texts.history.still, { exact: true }).waitFor({ state: 'detached', timeout: 5000 });
+        expect(pageErrors(page)).toEqual([]);
+      } finally {
+        await closePage(page);
+      }
+    },
+    60_000,
+  );
 });
