@@ -232,6 +232,25 @@ describe('lighting: alarms live from simulated faults, and energy from simulated
       await cleared.waitFor({ timeout: 3000 });
       expect(await cleared.textContent()).toContain('Cleared by the device');
       expect(pageErrors(page)).toEqual([]);
+
+      // In Chinese, the alarm table and the lamp table show the lamps' region by its Chinese name: their own region,
+      // found by id, and not the region of the same name below it.
+      await gw.db.query(`UPDATE region SET zh_cn = '告警测试区域' WHERE id = $1`, [lamps.regionId]);
+      await gw.db.query(`INSERT INTO region (region_name, parent_id, zh_cn) VALUES ($1, $2, '同名的下级区域')`, [
+        `Alarm test ${prefix}`,
+        lamps.regionId,
+      ]);
+      const zh = await newPage(browser, undefined, { storageState: asAdmin, language: 'zh', baseUrl: gw.baseUrl });
+      pages.push(zh);
+      await zh.goto(`${gw.baseUrl}/smartLamp/lampAlarm?view=history&keyword=${encodeURIComponent(code)}`);
+      const zhAlarm = zh.getByTestId(`alarm-row-${code}`).first();
+      await zhAlarm.getByText('告警测试区域', { exact: true }).waitFor();
+      expect(await zhAlarm.textContent()).not.toMatch(/Alarm test|同名的下级区域/);
+      await zh.goto(`${gw.baseUrl}/smartLamp/equipmentManage?lampName=${encodeURIComponent(prefix)}`);
+      const zhLamp = zh.getByTestId(`lamp-row-${code}`);
+      await zhLamp.getByText('告警测试区域', { exact: true }).waitFor();
+      expect(await zhLamp.textContent()).not.toMatch(/Alarm test|同名的下级区域/);
+      expect(pageErrors(zh)).toEqual([]);
     }, 30_000);
 
     it('shows a fault raised while the page’s first read of the list is on its way', async () => {

@@ -83,6 +83,7 @@ describe('lamp energy by region, per lamp and over time', () => {
       id: lamp.a,
       lampName: 'Huaqiang North 1',
       clientId: 'EN-0001',
+      regionId: region['Huaqiangbei Subdistrict'],
       regionName: 'Huaqiangbei Subdistrict',
       ratedPower: 100,
       energyWh: 80,

@@ -58,6 +58,7 @@ export interface EnergyLampRow extends Omit<EnergyFigures, 'lampCount'> {
   id: number;
   lampName: string;
   clientId: string;
+  regionId: number | null;
   regionName: string | null;
   ratedPower: number;
 }

@@ -160,7 +160,8 @@ export class EnergyService {
     const rows: (EnergyLampRow & { total: number; present: number | null })[] = await this.db.query(
       `WITH RECURSIVE ${REGION_ZONE},
        per_lamp AS (
-         SELECT d.id, d.name AS "lampName", d.code AS "clientId", r.region_name AS "regionName", l.rated_power AS "ratedPower",
+         SELECT d.id, d.name AS "lampName", d.code AS "clientId", d.region_id AS "regionId", r.region_name AS "regionName",
+                l.rated_power AS "ratedPower",
                 coalesce(sum(e.energy_wh), 0)::float8 AS "energyWh", (coalesce(sum(e.lit_seconds), 0) * l.rated_power / 3600)::float8 AS "fullWh",
                 coalesce(sum(e.lit_seconds), 0)::float8 / 3600 AS "litHours"
            FROM device d JOIN lamp l ON l.device_id = d.id LEFT JOIN region r ON r.id = d.region_id

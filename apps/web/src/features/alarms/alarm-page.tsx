@@ -343,7 +343,7 @@ function useAlarmColumns(): Column<AlarmRow>[] {
       always: true,
       cell: (alarm) => <NameCode name={alarm.deviceName} code={alarm.deviceCode} fw={500} />,
     },
-    { key: 'region', label: t('alarms:fields.region'), cell: (alarm) => <OneLine maw="10rem">{regionLabel(alarm.regionName)}</OneLine> },
+    { key: 'region', label: t('alarms:fields.region'), cell: (alarm) => <OneLine maw="10rem">{regionLabel(alarm)}</OneLine> },
     { key: 'alarm', label: t('alarms:fields.alarm'), cell: (alarm) => <AlarmLabel alarm={alarm} /> },
     { key: 'state', label: t('alarms:fields.state'), cell: (alarm) => <AlarmStateBadge state={alarm.state} /> },
     {

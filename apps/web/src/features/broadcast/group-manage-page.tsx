@@ -49,7 +49,7 @@ export function GroupManagePage() {
         </>
       ),
     },
-    { key: 'region', label: t('broadcastGroups:fields.region'), cell: (group) => <OneLine maw="10rem">{regionLabel(group.regionName)}</OneLine> },
+    { key: 'region', label: t('broadcastGroups:fields.region'), cell: (group) => <OneLine maw="10rem">{regionLabel(group)}</OneLine> },
     {
       key: 'members',
       label: t('broadcastGroups:fields.memberCount'),

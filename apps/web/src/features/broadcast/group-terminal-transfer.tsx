@@ -74,7 +74,7 @@ function useColumns(): Column<TerminalRow>[] {
       cell: (terminal) => <NameCode name={terminal.terminalName} code={terminal.terminalId} fw={500} />,
     },
     { key: 'status', label: t('broadcast:fields.status'), cell: (terminal) => <TerminalStatusBadge status={terminal.status} /> },
-    { key: 'region', label: t('broadcast:fields.region'), cell: (terminal) => regionLabel(terminal.regionName) },
+    { key: 'region', label: t('broadcast:fields.region'), cell: (terminal) => regionLabel(terminal) },
   ];
 }
 

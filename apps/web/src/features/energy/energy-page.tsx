@@ -66,7 +66,7 @@ export function EnergyPage() {
   const [rating, setRating] = useState<EnergyLampRow | null>(null);
   const columns = useTableColumns<EnergyLampRow>('energy-lamps', [
     { key: 'lamp', label: t('energy:fields.lamp'), always: true, cell: (lamp) => <NameCode name={lamp.lampName} code={lamp.clientId} fw={500} /> },
-    { key: 'region', label: t('energy:fields.region'), cell: (lamp) => <OneLine maw="10rem">{regionLabel(lamp.regionName)}</OneLine> },
+    { key: 'region', label: t('energy:fields.region'), cell: (lamp) => <OneLine maw="10rem">{regionLabel(lamp)}</OneLine> },
     {
       key: 'ratedPower',
       label: t('energy:fields.ratedPower'),

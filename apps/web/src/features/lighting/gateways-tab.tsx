@@ -159,7 +159,7 @@ export function GatewaysTab({ onOpenLamps }: { onOpenLamps: (gatewayId: string) 
   const columns = useTableColumns<GatewayRow>('gateways', [
     { key: 'gatewayId', label: t('lighting:fields.gatewayId'), td: { ff: 'monospace' }, cell: (g) => g.gatewayId },
     { key: 'name', label: t('lighting:fields.name'), always: true, cell: (g) => <OneLine fw={500}>{g.name}</OneLine> },
-    { key: 'region', label: t('lighting:fields.region'), cell: (g) => <OneLine maw="10rem">{regionLabel(g.regionName)}</OneLine> },
+    { key: 'region', label: t('lighting:fields.region'), cell: (g) => <OneLine maw="10rem">{regionLabel(g)}</OneLine> },
     { key: 'addr', label: t('lighting:fields.addr'), hidden: true, cell: (g) => <OneLine>{g.addr || '—'}</OneLine> },
     {
       key: 'position',

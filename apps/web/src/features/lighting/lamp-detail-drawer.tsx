@@ -37,7 +37,7 @@ export function LampDetailDrawer({ lampId, onClose }: { lampId: number | null; o
             <DetailField label={t('lighting:fields.lampControlId')}>{lamp.lampControlId}</DetailField>
             <DetailField label={t('lighting:fields.loop')}>{lamp.loopName}</DetailField>
             <DetailField label={t('lighting:fields.group')}>{lamp.groupName}</DetailField>
-            <DetailField label={t('lighting:fields.region')}>{regionLabel(lamp.regionName)}</DetailField>
+            <DetailField label={t('lighting:fields.region')}>{regionLabel(lamp)}</DetailField>
             <DetailField label={t('lighting:fields.position')}>
               {lamp.latitude === null || lamp.longitude === null ? '' : `${lamp.latitude.toFixed(5)}, ${lamp.longitude.toFixed(5)}`}
             </DetailField>

@@ -74,7 +74,7 @@ function useLampColumns(): Column<LampRow>[] {
       td: { 'data-testid': 'lamp-group' },
       cell: (lamp) => <OneLine maw="10rem">{lamp.groupName ?? '—'}</OneLine>,
     },
-    { key: 'region', label: t('lighting:fields.region'), cell: (lamp) => <OneLine maw="10rem">{regionLabel(lamp.regionName)}</OneLine> },
+    { key: 'region', label: t('lighting:fields.region'), cell: (lamp) => <OneLine maw="10rem">{regionLabel(lamp)}</OneLine> },
     {
       key: 'position',
       label: t('lighting:fields.position'),

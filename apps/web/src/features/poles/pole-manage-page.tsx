@@ -89,7 +89,7 @@ export function PoleManagePage() {
   const columns = useTableColumns<PoleRow>('poles', [
     { key: 'name', label: t('poles:fields.name'), always: true, cell: (pole) => <OneLine fw={500}>{pole.name}</OneLine> },
     { key: 'code', label: t('poles:fields.code'), td: { ff: 'monospace' }, cell: (pole) => pole.code },
-    { key: 'region', label: t('poles:fields.region'), cell: (pole) => <OneLine maw="10rem">{regionLabel(pole.regionName)}</OneLine> },
+    { key: 'region', label: t('poles:fields.region'), cell: (pole) => <OneLine maw="10rem">{regionLabel(pole)}</OneLine> },
     { key: 'group', label: t('poles:fields.group'), cell: (pole) => <OneLine maw="10rem">{pole.groupName ?? '—'}</OneLine> },
     {
       key: 'position',

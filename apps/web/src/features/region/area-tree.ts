@@ -67,22 +67,32 @@ export function areaPathLabel(tree: AreaTreeNode[], id: number | null | undefine
   return (findAreaPath(tree, id) ?? []).map((node) => areaLabel(node, lang)).join(separator);
 }
 
+/** What a list row says of its region: the region's id, and its own name for a region the tree does not (yet) hold. */
+export interface RegionOfRow {
+  regionId: number | null;
+  regionName: string | null;
+}
+
 /**
- * A region named in a list row (rows carry the region's own name) in the interface language, by the rule of
- * areaLabel, wherever it appears: lamps, poles, gateways, alarms, energy. A name the tree does not hold is shown as it is.
+ * The label of a row's region in a language, by the rule of areaLabel. Looked up by id: region names are unique only
+ * among siblings, so two regions at different places in the tree may share one. A region the tree does not hold is
+ * shown by the row's own name; a row without a region as a dash.
  */
-export function useRegionLabel(): (name: string | null | undefined) => string {
+export function regionLabeller(tree: AreaTreeNode[], lang: UiLanguage): (row: RegionOfRow) => string {
+  const byId = new Map(flattenAreaTree(tree).map((node) => [node.id, node]));
+  return ({ regionId, regionName }) => {
+    const node = regionId === null ? undefined : byId.get(regionId);
+    return node ? areaLabel(node, lang) : regionName || '—';
+  };
+}
+
+/**
+ * A row's region in the interface language, wherever it appears: lamps, poles, gateways, alarms, energy, broadcast.
+ */
+export function useRegionLabel(): (row: RegionOfRow) => string {
   const { tree } = useAreaTree();
   // Re-rendered when the interface language changes.
   useTranslation();
   const lang = currentLanguage();
-  const byName = useMemo(() => new Map(flattenAreaTree(tree).map((node) => [node.name, node])), [tree]);
-  return useMemo(
-    () => (name) => {
-      if (!name) return '—';
-      const node = byName.get(name);
-      return node ? areaLabel(node, lang) : name;
-    },
-    [byName, lang],
-  );
+  return useMemo(() => regionLabeller(tree, lang), [tree, lang]);
 }

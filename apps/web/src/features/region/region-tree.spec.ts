@@ -1,5 +1,5 @@
 import type { AreaTreeNode } from '@sc/contracts';
-import { areaLabel, areaPathLabel, findAreaPath, flattenAreaTree } from './area-tree';
+import { areaLabel, areaPathLabel, findAreaPath, flattenAreaTree, regionLabeller } from './area-tree';
 import { countRegions, filterRegions, parentIds, subtreeIds, visibleRows } from './region-tree-utils';
 
 const node = (id: number, name: string, zhCn: string, enUs: string, parentId: number | null, childList: AreaTreeNode[] = []): AreaTreeNode => ({
@@ -37,6 +37,31 @@ describe('area labels', () => {
     expect(areaPathLabel(TREE, 3, 'en')).toBe('Shenzhen City / Futian / Lianhua');
     expect(areaPathLabel(TREE, null, 'en')).toBe('');
     expect(flattenAreaTree(TREE).map((n) => n.id)).toEqual([1, 2, 3, 5, 8]);
+  });
+});
+
+describe("a row's region label", () => {
+  // Names are unique only among siblings: a city and a district of another city may both be 'Nanshan'.
+  const SAME_NAMES: AreaTreeNode[] = [
+    node(1, 'Shenzhen', '深圳市', 'Shenzhen City', null, [node(2, 'Nanshan', '南山区', 'Nanshan District', 1)]),
+    node(7, 'Nanshan', '南山市', 'Nanshan City', null),
+  ];
+
+  it('labels the region of the row by its id, not by a name another region shares', () => {
+    const zh = regionLabeller(SAME_NAMES, 'zh');
+    expect(zh({ regionId: 2, regionName: 'Nanshan' })).toBe('南山区');
+    expect(zh({ regionId: 7, regionName: 'Nanshan' })).toBe('南山市');
+    const en = regionLabeller(SAME_NAMES, 'en');
+    expect(en({ regionId: 7, regionName: 'Nanshan' })).toBe('Nanshan City');
+    expect(en({ regionId: 2, regionName: 'Nanshan' })).toBe('Nanshan District');
+    expect(regionLabeller(SAME_NAMES, 'ja')({ regionId: 2, regionName: 'Nanshan' })).toBe('Nanshan');
+  });
+
+  it("shows the row's own name for a region the tree does not hold, and a dash for none", () => {
+    const zh = regionLabeller(SAME_NAMES, 'zh');
+    expect(zh({ regionId: 99, regionName: 'Removed meanwhile' })).toBe('Removed meanwhile');
+    expect(zh({ regionId: null, regionName: null })).toBe('—');
+    expect(regionLabeller([], 'zh')({ regionId: 2, regionName: 'Nanshan' })).toBe('Nanshan');
   });
 });
 
