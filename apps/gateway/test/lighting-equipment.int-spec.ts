@@ -340,9 +340,13 @@ describe('lamp equipment: gateways, loops, lamp fields, device groups and the eq
         status: 400,
         message: 'Name: Please enter the group name',
       });
-      expect(await refused(admin.post('/api/light/groupAddOrEdit', { type: 1, name: 'south' }))).toEqual({
-        status: 409,
-        message: 'A device group named "south" already exists',
+      const taken = await admin.post('/api/light/groupAddOrEdit', { type: 1, name: 'south' });
+      expect({ status: taken.status, message: taken.body.message }).toEqual({ status: 409, message: 'A device group named "south" already exists' });
+      // Also under the field, for the form.
+      expect(taken.body.data).toEqual({
+        errors: [
+          { field: 'name', message: 'Name: A device group named "south" already exists', reason: 'A device group named "south" already exists' },
+        ],
       });
       expect(await refused(admin.post('/api/light/groupAddOrEdit', { type: 3, name: 'Speakers' }))).toEqual({
         status: 400,

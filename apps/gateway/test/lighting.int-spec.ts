@@ -89,8 +89,19 @@ describe('street lamps and the command ledger', () => {
       const en = await admin.post('/api/light/lampAddOrEdit', { lampName: 'Copy', clientId: 'T-0001' });
       expect(en.status).toBe(409);
       expect(en.body.message).toBe('A lamp with the client ID "T-0001" already exists');
+      // Also under the field, for the form.
+      expect(en.body.data).toEqual({
+        errors: [
+          {
+            field: 'clientId',
+            message: 'Client ID: A lamp with the client ID "T-0001" already exists',
+            reason: 'A lamp with the client ID "T-0001" already exists',
+          },
+        ],
+      });
       const zh = await adminZh.post('/api/light/lampAddOrEdit', { lampName: 'Copy', clientId: 'T-0001' });
       expect(zh.body.message).toBe('客户端 ID“T-0001”已被其他灯具使用');
+      expect(zh.body.data).toEqual({ errors: [expect.objectContaining({ field: 'clientId', reason: '客户端 ID“T-0001”已被其他灯具使用' })] });
       expect(await gw.db.query(`SELECT count(*)::int AS n FROM device`)).toEqual(before);
     });
 

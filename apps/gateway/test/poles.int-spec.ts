@@ -85,10 +85,15 @@ describe('lamp poles', () => {
       [{ name: 'Lamp group', code: 'PL-0103', groupId: lampGroup }, 400, 'Group: The selected group is for another kind of device'],
       [{ name: '', code: 'PL-0104' }, 400, 'Name: Please enter'],
     ];
+    const answers = [];
     for (const [body, status, message] of cases) {
       const answer = await save(admin, body);
       expect({ body, status: answer.status, message: answer.body.message }).toEqual({ body, status, message });
+      answers.push(answer);
     }
+    // The taken code also stands under its field, for the form.
+    const taken = 'A lamp pole with the code "PL-0001" already exists';
+    expect(answers[0].body.data).toEqual({ errors: [{ field: 'code', message: `Code: ${taken}`, reason: taken }] });
     expect(await deviceCount()).toBe(before);
   });
 
@@ -154,6 +159,9 @@ describe('lamp poles', () => {
     expect(added.body.code).toBe(200);
     const again = await admin.post('/api/lamp/poleGroupAdd', { name: 'nanshan POLES' });
     expect(again.status).toBe(409);
+    expect(again.body.data).toEqual({
+      errors: [expect.objectContaining({ field: 'name', reason: 'A device group named "nanshan POLES" already exists' })],
+    });
     expect((await admin.get<DeviceGroupOption[]>('/api/lamp/poleGroups')).body.data.map((g) => g.name)).toEqual(['Nanshan poles', 'Poles']);
   });
 

@@ -3,6 +3,7 @@ import {
   DispatchStatus,
   JobName,
   type DispatchDetail,
+  type FieldError,
   type LampSchedule,
   type PageResult,
   type StrategyRow,
@@ -155,10 +156,20 @@ describe('strip lights: records, status labels and light effects through the led
           '区域：所选区域不存在',
         ],
       ];
+      const fieldErrors = (data: unknown) => (data as { errors?: FieldError[] } | null)?.errors ?? [];
+      const taken: FieldError[][] = [];
       for (const [body, status, en, zh] of cases) {
         const [english, chinese] = [await admin.post('/api/light/stripAddOrEdit', body), await adminZh.post('/api/light/stripAddOrEdit', body)];
         expect({ body, status: english.status, en: english.body.message, zh: chinese.body.message }).toEqual({ body, status, en, zh });
+        // Every refusal, the taken client ID too, also stands under one field, for the form.
+        expect({ body, fields: fieldErrors(english.body.data).length }).toEqual({ body, fields: 1 });
+        if (status === 409) taken.push(fieldErrors(english.body.data), fieldErrors(chinese.body.data));
       }
+      const [en, zh] = [cases[0][2], cases[0][3]];
+      expect(taken).toEqual([
+        [{ field: 'clientId', message: `Client ID: ${en}`, reason: en }],
+        [expect.objectContaining({ field: 'clientId', reason: zh })],
+      ]);
       expect(await gw.db.query(`SELECT count(*)::int AS n FROM device`)).toEqual(before);
     });
 
