@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { AUDITED_ACTIONS, type AuditDescription } from '@sc/contracts';
+import { waitFor } from '@sc/testing';
 import { common as enCommon } from '../apps/web/src/i18n/locales/en/common';
+import { system as jaSystem } from '../apps/web/src/i18n/locales/ja/system';
 import { DEMO_PASSWORD } from '../apps/gateway/src/demo/demo-data';
 import type { RunningGateway } from './support/gateway-process';
 import { browserSuite, DESKTOP, PHONE, WALL_SCREEN, pageErrors, screenshot, waitForPath, type Viewport, type StorageState } from './support/browser';
@@ -56,6 +59,36 @@ describe('web console: administration pages', () => {
     const row = page.getByTestId('log-row').filter({ hasText: 'Create user' }).first();
     await row.waitFor();
     expect(await row.textContent()).toContain('admin');
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('shows every operation log description in Japanese, and offers every audited action in its filter', async () => {
+    const ja = (recorded: string) => jaSystem.log.actions[AUDITED_ACTIONS[recorded as AuditDescription]] ?? `untranslated: ${recorded}`;
+    // A pole saved and deleted: actions the log once showed in English whatever the language.
+    const admin = await gw.client().login('admin', DEMO_PASSWORD);
+    const pole = await admin.post<{ id: number }>('/api/lamp/poleAddOrEdit', { name: 'Logged pole', code: `LOG-${Date.now()}` });
+    expect((await admin.get(`/api/lamp/poleDel?id=${pole.body.data.id}`)).body.code).toBe(200);
+    const page = await suite.open(asAdmin, DESKTOP, { language: 'ja' });
+    await page.goto(`${gw.baseUrl}/systemSetting/log`);
+    const descriptions = page.getByTestId('log-description');
+    await descriptions.filter({ hasText: jaSystem.log.actions.deletePole }).first().waitFor();
+    // Each row shows the Japanese label of the description it recorded (kept as the cell's title).
+    const shown = await descriptions.evaluateAll((cells) => cells.map((cell) => [cell.getAttribute('title') ?? '', cell.textContent ?? '']));
+    expect(shown.map(([recorded]) => recorded)).toEqual(expect.arrayContaining(['Delete lamp pole', 'Save lamp pole', 'Sign in']));
+    expect(shown).toEqual(shown.map(([recorded]) => [recorded, ja(recorded)]));
+
+    // The filter offers every audited action, in Japanese, not only those on this page.
+    await page.getByTestId('log-filter-description').click();
+    await page.getByRole('listbox').waitFor();
+    const offered = await page.getByRole('option').allTextContents();
+    expect(offered.sort()).toEqual(Object.keys(AUDITED_ACTIONS).map(ja).sort());
+    await page.getByRole('option', { name: jaSystem.log.actions.deletePole, exact: true }).click();
+    await page.getByTestId('log-search').click();
+    await page.waitForURL((url) => url.searchParams.get('description') === 'Delete lamp pole');
+    await waitFor(async () => {
+      const rows = await descriptions.allTextContents();
+      return rows.length > 0 && rows.every((text) => text === jaSystem.log.actions.deletePole) ? rows : undefined;
+    });
     expect(pageErrors(page)).toEqual([]);
   });
 

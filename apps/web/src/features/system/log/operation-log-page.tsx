@@ -67,7 +67,7 @@ export function OperationLogPage() {
       label: t('system:log.description'),
       always: true,
       cell: (row) => (
-        <Text size="sm" fw={500} maw="14rem" truncate="end" title={row.description}>
+        <Text size="sm" fw={500} maw="14rem" truncate="end" title={row.description} data-testid="log-description">
           {actionLabel(row.description)}
         </Text>
       ),
