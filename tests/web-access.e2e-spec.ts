@@ -103,24 +103,30 @@ describe('web console: access and session', () => {
     expect(pageErrors(page)).toEqual([]);
   });
 
-  it.each(['en', 'zh'] as const)(
-    'logs out from a list page whose calls are still in flight without any red message, back to that page after sign-in (%s)',
-    async (language) => {
+  it.each([
+    ['en', '/systemSetting/userManage', '/api/user/userPage'],
+    ['zh', '/systemSetting/userManage', '/api/user/userPage'],
+    // A page with a live feed: its list is read once the lamps' feed is joined, and read again on the feed's events.
+    ['ja', '/smartLamp/lampControl', '/api/light/lampPage'],
+  ] as const)(
+    'logs out from a list page whose calls are still in flight without any red message, back to that page after sign-in (%s, %s)',
+    async (language, path, listCall) => {
       const page = await suite.open(undefined, undefined, { language });
-      await page.goto(`${gw.baseUrl}/login?redirect=%2FsystemSetting%2FuserManage`);
+      await page.goto(`${gw.baseUrl}/login?redirect=${encodeURIComponent(path)}`);
       await login(page, gw.baseUrl, 'admin');
-      await waitForPath(page, '/systemSetting/userManage');
+      await waitForPath(page, path);
       await page.getByTestId('user-menu').waitFor();
       // The next list call is still on its way when the user logs out; it then fails (the network dropped it).
       let release: () => void = () => undefined;
       const loggedOut = new Promise<void>((resolve) => (release = resolve));
-      await page.route('**/api/user/userPage', async (route) => {
+      await page.route(`**${listCall}`, async (route) => {
         await loggedOut;
         await route.abort('failed');
       });
-      const listCalled = page.waitForRequest('**/api/user/userPage');
+      const listCalled = page.waitForRequest(`**${listCall}`);
+      const connected = socketConnected(page);
       await page.reload();
-      await listCalled;
+      await Promise.all([listCalled, connected]);
       // Once logged out, the page being left sends nothing more in the ended session's name (nor without a token).
       const unsigned: string[] = [];
       const noteUnsigned = (req: Request) => {
@@ -129,7 +135,7 @@ describe('web console: access and session', () => {
       page.on('request', noteUnsigned);
       await page.getByTestId('user-menu').click();
       await page.getByTestId('logout').click();
-      await waitForPath(page, '/login?redirect=%2FsystemSetting%2FuserManage');
+      await waitForPath(page, `/login?redirect=${encodeURIComponent(path)}`);
       release();
       // Nothing of the ended session shows: no toast, no "Confirm logout".
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -137,9 +143,9 @@ describe('web console: access and session', () => {
       expect(await page.getByRole('dialog').count()).toBe(0);
       page.off('request', noteUnsigned);
       expect(unsigned).toEqual([]);
-      await page.unroute('**/api/user/userPage');
+      await page.unroute(`**${listCall}`);
       await login(page, gw.baseUrl, 'admin');
-      await waitForPath(page, '/systemSetting/userManage');
+      await waitForPath(page, path);
       expect(pageErrors(page)).toEqual([]);
     },
   );
