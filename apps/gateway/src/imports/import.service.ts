@@ -224,7 +224,7 @@ export class ImportService {
       upload.path,
       { maxRows: IMPORT_MAX_ROWS, blankRows: true, timeoutMs: 60_000, maxMemoryMb: 512 },
       async (firstSheet) => {
-        const checked = await firstSheet((sheet) => this.check(table, sheet, lng));
+        const checked = await firstSheet((sheet) => this.check(table, sheet, groupId, lng));
         if (checked.total === 0) throw AppException.badRequest('importNoRows');
         if (!checked.rows) throw await firstSheet((sheet) => this.rejectFile(caller, table, sheet, checked, groupId, lng));
         return { ...checked, rows: checked.rows };
@@ -242,8 +242,9 @@ export class ImportService {
   }
 
   /**
-   * Classifies the rows of a file whose every row is good against the records and writes them in one transaction; a
-   * row that does not fit its record (half a position, a gateway nobody recorded) still refuses the file.
+   * Classifies the rows of a file whose every row is good against the records and writes them in one transaction. The
+   * first reading has already checked each row against its record; a record changed since then can still make a row
+   * not fit it (half a position, a gateway nobody recorded) and refuse the file here.
    */
   private async writeRows(
     table: ImportTable,
@@ -350,13 +351,14 @@ export class ImportService {
   }
 
   /**
-   * The first reading: every row is checked as the reader hands it over, and kept only while no row is bad; of a file
-   * with a bad row, only the row numbers of each key are kept (to name the duplicates when the report is written).
+   * The first reading: every row is checked as the reader hands it over, against the records too, batch by batch, and
+   * kept only while no row is bad; of a file with a bad row, only the row numbers of each key are kept (to name the
+   * duplicates when the report is written), so a file that will be refused is never held whole.
    */
-  private async check(table: ImportTable, sheet: SheetRows | null, lng: Language): Promise<CheckedSheet> {
+  private async check(table: ImportTable, sheet: SheetRows | null, groupId: number, lng: Language): Promise<CheckedSheet> {
     const rowsByKey = new Map<string, number | number[]>();
     const kept: { rows: ReadRow[] | null; total: number } = { rows: [], total: 0 };
-    const read = await this.walk(table, sheet, lng, async (rows, errors) => {
+    const read = await this.walk(table, sheet, lng, async (rows, errors, { header, columnIndex }) => {
       kept.total += rows.length;
       let bad = errors.length > 0;
       for (const row of rows) {
@@ -369,6 +371,14 @@ export class ImportService {
             else rowsByKey.set(id, [seen, row.rowNumber]);
           }
         }
+      }
+      // Against the records only while the file is good: the second reading does it for a refused file.
+      if (!bad && kept.rows) {
+        const keys = keysDecidedByRecords(table, rows, columnIndex);
+        const existing = keys.length > 0 ? await table.load(this.db.manager, keys) : new Map<string, ExistingRecord>();
+        const refusals: ImportRowError[] = [];
+        classify(table, rows, existing, groupId, header, columnIndex, lng, refusals);
+        bad = refusals.length > 0;
       }
       if (bad) kept.rows = null;
       else if (kept.rows) for (const row of rows) kept.rows.push(row);
@@ -423,7 +433,7 @@ export class ImportService {
     table: ImportTable,
     sheet: SheetRows | null,
     lng: Language,
-    onBatch: (rows: ReadRow[], errors: ImportRowError[]) => Promise<void>,
+    onBatch: (rows: ReadRow[], errors: ImportRowError[], sheetHeader: SheetHeader) => Promise<void>,
   ): Promise<SheetHeader> {
     if (!sheet) throw AppException.badRequest('importNoRows');
     const { range } = sheet;
@@ -448,7 +458,7 @@ export class ImportService {
       }
       const errors: ImportRowError[] = [];
       const rows = await this.readRows(table, data, header, read, errors);
-      if (rows.length > 0) await onBatch(rows, errors);
+      if (rows.length > 0) await onBatch(rows, errors, { header, columnIndex: read.columnIndex });
     }
     if (!read) {
       // A sheet whose range has rows below the header, all of them without a cell, still has its header checked.
@@ -615,6 +625,17 @@ async function lockGateways(tx: EntityManager, table: ImportTable, rows: ReadRow
   if (codes.length === 0) return;
   const recorded: unknown[] = await tx.query(`SELECT 1 FROM lamp_gateway WHERE code = ANY($1::text[]) FOR KEY SHARE`, [codes]);
   if (recorded.length < codes.length) throw AppException.conflict('importConflict');
+}
+
+/**
+ * The keys of the rows whose record decides whether `classify` refuses them: a row naming a gateway nobody recorded
+ * (its record may have that code), and every row when the file has one position column and leaves the other to the
+ * records. The others are refused or not by their own values, whatever their record (a record has both coordinates or
+ * neither: the database holds it to that).
+ */
+function keysDecidedByRecords(table: ImportTable, rows: ReadRow[], columnIndex: Map<string, number>): string[] {
+  const halfPosition = table.columns.some((c) => c.key === 'latitude') && columnIndex.has('latitude') !== columnIndex.has('longitude');
+  return [...new Set(rows.filter((row) => halfPosition || row.unrecorded !== 0).map((row) => keyOf(table, row.values)))];
 }
 
 /**
