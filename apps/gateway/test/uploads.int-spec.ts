@@ -1,7 +1,16 @@
 import * as XLSX from '@e965/xlsx';
 import { readdir } from 'node:fs/promises';
 import type { SpreadsheetInspection } from '@sc/contracts';
-import { ApiClient, longTextWorkbook, manyRowsWorkbook, withLyingSizes, workbookBuffer, zipBombWorkbook, type ApiAnswer } from '@sc/testing';
+import {
+  ApiClient,
+  longTextWorkbook,
+  manyRowsWorkbook,
+  withLyingSizes,
+  withPeakGrowth,
+  workbookBuffer,
+  zipBombWorkbook,
+  type ApiAnswer,
+} from '@sc/testing';
 import { startTestGateway, type TestGateway } from './harness';
 
 const FIVE_MB = 5 * 1024 * 1024;
@@ -72,6 +81,26 @@ describe('spreadsheet uploads (upload port)', () => {
     const answer = await inspect(form(long, 'long.xlsx'));
     expect(answer.status).toBe(200);
     expect(answer.body.data?.sheets).toEqual([{ name: 'Sheet1', rows: 90_000, header: ['Name', 'Code'] }]);
+  });
+
+  it.each(['xlsx', 'xls'] as const)('reads one of eight %s workbooks sent at once by one user, refusing the others at once', async (format) => {
+    const book = workbookBuffer([['Name', 'Code'], ...Array.from({ length: 20_000 }, (_, i) => [`Pole ${i}`, `P-${i}`])], format, 'Poles');
+    // Once before, so that what the first uploads of a process cost (compiling, buffers) is not counted.
+    expect((await inspect(form(book, `poles.${format}`))).status).toBe(200);
+    const { value: answers, growthMb } = await withPeakGrowth(() =>
+      Promise.all(Array.from({ length: 8 }, () => inspect(form(book, `poles.${format}`)))),
+    );
+    // Each is read, or refused while another is (which depends on when each upload ends).
+    const preview = { sheets: [{ name: 'Poles', rows: 20_000, header: ['Name', 'Code'] }] };
+    const busy = 'Your previous file is still being read; try again when it has finished';
+    for (const { status, body } of answers) {
+      expect(status === 200 ? { status, sheets: body.data?.sheets } : { status, message: body.message }).toEqual(
+        status === 200 ? { status, ...preview } : { status: 429, message: busy },
+      );
+    }
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
+    // The eight uploads, the one workbook read (an xls in a worker thread) and this test's own requests.
+    expect(growthMb).toBeLessThan(100);
   });
 
   it.each(['en-US', 'zh-CN'] as const)('refuses a text file renamed to .xlsx (%s)', async (lng) => {

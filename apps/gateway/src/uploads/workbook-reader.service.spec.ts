@@ -1,30 +1,13 @@
 // How many workbooks are read at once: one per user, `importConcurrency` per process; the others are refused at once.
 // What a preview reads of a workbook, and the memory it takes.
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResultCode } from '@sc/contracts';
-import { largestXlsWorkbook, longTextWorkbook, workbookBuffer } from '@sc/testing';
+import { largestXlsWorkbook, longTextWorkbook, withPeakGrowth, workbookBuffer } from '@sc/testing';
 import { AppException } from '../common/app-exception';
 import { loadConfig } from '../config/app-config';
 import { WorkbookReader } from './workbook-reader.service';
-
-const residentMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) / 1024;
-
-/** What `read` answers, and how far the process's resident memory rose above where it was while it ran. */
-async function withPeakGrowth<T>(read: () => Promise<T>): Promise<{ value: T; growthMb: number }> {
-  const before = residentMb();
-  let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, residentMb())), 5);
-  try {
-    const value = await read();
-    peak = Math.max(peak, residentMb());
-    return { value, growthMb: peak - before };
-  } finally {
-    clearInterval(sampler);
-  }
-}
 
 describe('WorkbookReader', () => {
   let dir: string;
