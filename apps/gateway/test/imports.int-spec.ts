@@ -2,7 +2,7 @@ import * as XLSX from '@e965/xlsx';
 import { readdir } from 'node:fs/promises';
 import type { ImportRejection, ImportResult } from '@sc/contracts';
 import { Client } from 'pg';
-import { ApiClient, waitFor, workbookBuffer } from '@sc/testing';
+import { ApiClient, waitFor, workbookBuffer, type ApiAnswer } from '@sc/testing';
 import { startTestGateway, type TestGateway } from './harness';
 
 const FIVE_MB = 5 * 1024 * 1024;
@@ -36,6 +36,19 @@ function form(content: Buffer | string, fields: Record<string, string>, fileName
 function sheetRows(book: ArrayBuffer): unknown[][] {
   const read = XLSX.read(Buffer.from(book), { type: 'buffer' });
   return XLSX.utils.sheet_to_json(read.Sheets[read.SheetNames[0]], { header: 1, defval: '' });
+}
+
+/** A refused import's answer as compared: status, message, counts, and the errors shown as [row, column, value, reason]. */
+function refusalOf({ status, body }: ApiAnswer<ImportResult>) {
+  const { total, badRows, errorCount, errors } = body.data as unknown as ImportRejection;
+  return {
+    status,
+    message: body.message,
+    total,
+    badRows,
+    errorCount,
+    errors: errors.map(({ row, column, value, reason }) => [row, column, value, reason]),
+  };
 }
 
 describe('imports, templates and exports', () => {
@@ -239,6 +252,90 @@ describe('imports, templates and exports', () => {
       await turn.end();
     }
     expect(await lampCount('RACE')).toBe(0);
+  });
+
+  it('refuses a file that only the records refuse while reading it, not waiting for the imports’ turn: same answer and report, nothing written', async () => {
+    const recorded = workbookBuffer([
+      ['Name', 'Code', 'Longitude', 'Latitude'],
+      ...[1, 2, 3].map((n) => [`Recorded pole ${n}`, `REC-${n}`, 114, 22.5]),
+    ]);
+    expect((await upload(admin, '/api/lamp/lampImport', form(recorded, { groupId: String(poleGroup) }))).body.data).toMatchObject({ added: 3 });
+    // 1,000 rows, five of the reader's batches, every cell good. Without a latitude column, the recorded poles keep
+    // theirs; the new poles have no position, but those of rows 601 and 902 are given a longitude only.
+    const poleRows = Array.from({ length: 1_000 }, (_, i) => [`Pole ${i + 1}`, `REC-${i + 1}`, i < 3 || i === 599 || i === 900 ? 114.5 : '']);
+    const poles = workbookBuffer([['Name', 'Code', 'Longitude'], ...poleRows]);
+    // A new lamp on a gateway nobody recorded, in the caller's language.
+    const lamps = workbookBuffer([LAMP_HEADER, ...lampRows(450, 'RECL'), ['Lamp', 'RECL-451', '', 'NOPE-GW', '', '', '', '', '']]);
+    const positions = () => gw.db.query<{ code: string }>(`SELECT code, longitude, latitude FROM device WHERE code LIKE 'REC-%' ORDER BY code`);
+    const before = await positions();
+
+    // Both kinds of import wait for their turn before they write: held here, while the files are sent.
+    const turn = new Client({ connectionString: gw.db.url });
+    await turn.connect();
+    const answeredWithoutWaiting = async <T>(sent: Promise<T>): Promise<T> => {
+      let answered = false;
+      const answer = sent.finally(() => (answered = true));
+      // An import waiting for its turn shows in pg_stat_activity; these are answered before.
+      const waited = await waitFor(async () => {
+        if (answered) return false;
+        const waiting = await gw.db.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+        );
+        return waiting.length > 0 ? true : undefined;
+      }, 20_000);
+      expect(waited).toBe(false);
+      return answer;
+    };
+    let refusedPoles: ApiAnswer<ImportResult>;
+    let refusedLamps: ApiAnswer<ImportResult>;
+    try {
+      await turn.query(`SELECT pg_advisory_lock(hashtext('sc:import:lamp')), pg_advisory_lock(hashtext('sc:import:light'))`);
+      refusedPoles = await answeredWithoutWaiting(upload(admin, '/api/lamp/lampImport', form(poles, { groupId: String(poleGroup) })));
+      refusedLamps = await answeredWithoutWaiting(
+        upload(admin.as(admin.token, 'zh-CN'), '/api/light/lightImport', form(lamps, { groupId: String(lampGroup), dryRun: 'true' })),
+      );
+    } finally {
+      await turn.query(`SELECT pg_advisory_unlock_all()`);
+      await turn.end();
+    }
+
+    const shown = [
+      [601, 'Latitude', '', 'Give both latitude and longitude, or neither'],
+      [902, 'Latitude', '', 'Give both latitude and longitude, or neither'],
+    ];
+    expect(refusalOf(refusedPoles)).toEqual({
+      status: 400,
+      message: '2 rows have errors; nothing was imported',
+      total: 1_000,
+      badRows: 2,
+      errorCount: 2,
+      errors: shown,
+    });
+    const report = await download(admin, `/api/imports/report?id=${(refusedPoles.body.data as unknown as ImportRejection).reportId}`);
+    expect(sheetRows(await report.arrayBuffer())).toEqual([['Row', 'Column', 'Value', 'Reason'], ...shown]);
+    expect(await positions()).toEqual(before);
+    expect(refusalOf(refusedLamps)).toEqual({
+      status: 400,
+      message: '1 行有错误，未导入任何数据',
+      total: 451,
+      badRows: 1,
+      errorCount: 1,
+      errors: [[452, 'Gateway ID', 'NOPE-GW', '没有编码为“NOPE-GW”的网关']],
+    });
+    expect(await lampCount('RECL')).toBe(0);
+
+    // The same poles, the two rows without a longitude: imported, the recorded poles keeping their latitude.
+    poleRows[599][2] = '';
+    poleRows[900][2] = '';
+    const imported = await upload(
+      admin,
+      '/api/lamp/lampImport',
+      form(workbookBuffer([['Name', 'Code', 'Longitude'], ...poleRows]), { groupId: String(poleGroup) }),
+    );
+    expect(imported.body.data).toMatchObject({ total: 1_000, added: 997, changed: 3, unchanged: 0 });
+    expect((await positions()).filter((p) => /^REC-[123]$/.test(p.code))).toEqual(
+      [1, 2, 3].map((n) => ({ code: `REC-${n}`, longitude: 114.5, latitude: 22.5 })),
+    );
   });
 
   it('refuses a file with bad rows as a whole, naming each bad cell, with a downloadable report', async () => {

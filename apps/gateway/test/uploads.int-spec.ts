@@ -1,6 +1,16 @@
+import * as XLSX from '@e965/xlsx';
 import { readdir } from 'node:fs/promises';
 import type { SpreadsheetInspection } from '@sc/contracts';
-import { ApiClient, manyRowsWorkbook, withLyingSizes, workbookBuffer, zipBombWorkbook, type ApiAnswer } from '@sc/testing';
+import {
+  ApiClient,
+  longTextWorkbook,
+  manyRowsWorkbook,
+  withLyingSizes,
+  withPeakGrowth,
+  workbookBuffer,
+  zipBombWorkbook,
+  type ApiAnswer,
+} from '@sc/testing';
 import { startTestGateway, type TestGateway } from './harness';
 
 const FIVE_MB = 5 * 1024 * 1024;
@@ -46,6 +56,51 @@ describe('spreadsheet uploads (upload port)', () => {
       message: 'success',
       data: { fileName: `poles.${format}`, format, sizeBytes: book.length, sheets: [{ name: 'Poles', rows: 3, header: ['Name', 'Code', 'Region'] }] },
     });
+  });
+
+  it('previews every sheet of an xlsx from its first row, however long the sheet', async () => {
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(ROWS), 'Poles');
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([]), 'Empty');
+    XLSX.utils.book_append_sheet(
+      book,
+      XLSX.utils.aoa_to_sheet([
+        ['Code', null, 'Note'],
+        ['P-1', 1, 'x'],
+      ]),
+      'Notes',
+    );
+    const sheets = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+    expect((await inspect(form(sheets, 'sheets.xlsx'))).body.data?.sheets).toEqual([
+      { name: 'Poles', rows: 3, header: ['Name', 'Code', 'Region'] },
+      { name: 'Empty', rows: 0, header: [] },
+      { name: 'Notes', rows: 1, header: ['Code', '', 'Note'] },
+    ]);
+    // 1.7 MB whose sheet inflates to 63 MB: within every bound, and only its first rows are read.
+    const long = await longTextWorkbook(90_000, 600);
+    const answer = await inspect(form(long, 'long.xlsx'));
+    expect(answer.status).toBe(200);
+    expect(answer.body.data?.sheets).toEqual([{ name: 'Sheet1', rows: 90_000, header: ['Name', 'Code'] }]);
+  });
+
+  it.each(['xlsx', 'xls'] as const)('reads one of eight %s workbooks sent at once by one user, refusing the others at once', async (format) => {
+    const book = workbookBuffer([['Name', 'Code'], ...Array.from({ length: 20_000 }, (_, i) => [`Pole ${i}`, `P-${i}`])], format, 'Poles');
+    // Once before, so that what the first uploads of a process cost (compiling, buffers) is not counted.
+    expect((await inspect(form(book, `poles.${format}`))).status).toBe(200);
+    const { value: answers, growthMb } = await withPeakGrowth(() =>
+      Promise.all(Array.from({ length: 8 }, () => inspect(form(book, `poles.${format}`)))),
+    );
+    // Each is read, or refused while another is (which depends on when each upload ends).
+    const preview = { sheets: [{ name: 'Poles', rows: 20_000, header: ['Name', 'Code'] }] };
+    const busy = 'Your previous file is still being read; try again when it has finished';
+    for (const { status, body } of answers) {
+      expect(status === 200 ? { status, sheets: body.data?.sheets } : { status, message: body.message }).toEqual(
+        status === 200 ? { status, ...preview } : { status: 429, message: busy },
+      );
+    }
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
+    // The eight uploads, the one workbook read (an xls in a worker thread) and this test's own requests.
+    expect(growthMb).toBeLessThan(100);
   });
 
   it.each(['en-US', 'zh-CN'] as const)('refuses a text file renamed to .xlsx (%s)', async (lng) => {

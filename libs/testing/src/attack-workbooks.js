@@ -3,6 +3,7 @@
 // benchmark (bench/upload-attacks.bench.mjs) build the same files. See attack-workbooks.d.ts.
 'use strict';
 const { Readable } = require('node:stream');
+const XLSX = require('@e965/xlsx');
 const yazl = require('yazl');
 
 const CONTENT_TYPES =
@@ -20,11 +21,14 @@ const WORKBOOK =
 const WORKBOOK_RELS =
   '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
   '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>';
-const SHEET_HEAD = '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>';
+const SHEET_HEAD = '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">';
 const SHEET_TAIL = '</sheetData></worksheet>';
 
-/** An xlsx whose one sheet is the XML the generator yields (between the sheet's head and tail), deflated as it goes. */
-function xlsxOf(sheetBody) {
+/**
+ * An xlsx whose one sheet is the XML the generator yields (its rows), deflated as it goes; with `dimension`, the sheet
+ * says which cells it spans, as spreadsheet programs write it.
+ */
+function xlsxOf(sheetBody, dimension) {
   const zip = new yazl.ZipFile();
   zip.addBuffer(Buffer.from(CONTENT_TYPES), '[Content_Types].xml');
   zip.addBuffer(Buffer.from(ROOT_RELS), '_rels/.rels');
@@ -32,7 +36,7 @@ function xlsxOf(sheetBody) {
   zip.addBuffer(Buffer.from(WORKBOOK_RELS), 'xl/_rels/workbook.xml.rels');
   const sheet = Readable.from(
     (function* () {
-      yield Buffer.from(SHEET_HEAD);
+      yield Buffer.from(`${SHEET_HEAD}${dimension ? `<dimension ref="${dimension}"/>` : ''}<sheetData>`);
       yield* sheetBody();
       yield Buffer.from(SHEET_TAIL);
     })(),
@@ -78,6 +82,47 @@ function manyRowsWorkbook(rows, cellsPerRow = 1) {
 }
 
 /**
+ * A header row (Name, Code), then `rows` rows of a text of about `textLength` characters and a number: words drawn from
+ * a small vocabulary, so the sheet deflates about 40 to 1. 90,000 rows of 600 characters are a file of 1.7 MB within
+ * every bound whose sheet inflates to 63 MB.
+ */
+function longTextWorkbook(rows, textLength) {
+  let seed = 1;
+  const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
+  const words = Array.from({ length: 16 }, () => (next() % 1e9).toString(36));
+  const text = () => {
+    let t = '';
+    while (t.length < textLength) t += `${words[next() % words.length]} `;
+    return t;
+  };
+  return xlsxOf(
+    function* () {
+      yield Buffer.from('<row r="1"><c r="A1" t="inlineStr"><is><t>Name</t></is></c><c r="B1" t="inlineStr"><is><t>Code</t></is></c></row>');
+      for (let r = 2; r <= rows + 1; r++)
+        yield Buffer.from(`<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>${text()}</t></is></c><c r="B${r}"><v>${r}</v></c></row>`);
+    },
+    `A1:B${rows + 1}`,
+  );
+}
+
+/**
+ * An xls of 34,000 rows of three texts found nowhere else (Name, Code, Note): 5 MB, about the largest the upload limit
+ * lets through, every text in the shared strings a reader holds whole.
+ */
+function largestXlsWorkbook() {
+  let seed = 7;
+  const text = (length) => {
+    let t = '';
+    while (t.length < length) t += (seed = (seed * 1103515245 + 12345) & 0x7fffffff).toString(36);
+    return t.slice(0, length);
+  };
+  const rows = [['Name', 'Code', 'Note'], ...Array.from({ length: 34_000 }, (_, i) => [`Pole ${text(16)}`, `P-${i}-${text(8)}`, text(16)])];
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Poles');
+  return XLSX.write(book, { type: 'buffer', bookType: 'biff8' });
+}
+
+/**
  * The same file, but its zip directory (local headers and central directory) says every entry inflates to `declared`
  * bytes: a parser that trusts the directory allocates too little, one that checks only the directory lets it through.
  */
@@ -91,4 +136,4 @@ function withLyingSizes(zip, declared = 100) {
   return out;
 }
 
-module.exports = { zipBombWorkbook, manyRowsWorkbook, withLyingSizes };
+module.exports = { zipBombWorkbook, manyRowsWorkbook, longTextWorkbook, largestXlsWorkbook, withLyingSizes };

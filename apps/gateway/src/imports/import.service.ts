@@ -242,8 +242,9 @@ export class ImportService {
   }
 
   /**
-   * Classifies the rows of a file whose every row is good against the records and writes them in one transaction; a
-   * row that does not fit its record (half a position, a gateway nobody recorded) still refuses the file.
+   * Classifies the rows of a file whose every row is good against the records and writes them in one transaction. The
+   * first reading has already checked each row against its record; a record changed since then can still make a row
+   * not fit it (half a position, a gateway nobody recorded) and refuse the file here.
    */
   private async writeRows(
     table: ImportTable,
@@ -350,13 +351,14 @@ export class ImportService {
   }
 
   /**
-   * The first reading: every row is checked as the reader hands it over, and kept only while no row is bad; of a file
-   * with a bad row, only the row numbers of each key are kept (to name the duplicates when the report is written).
+   * The first reading: every row is checked as the reader hands it over, against the records too, batch by batch, and
+   * kept only while no row is bad; of a file with a bad row, only the row numbers of each key are kept (to name the
+   * duplicates when the report is written), so a file that will be refused is never held whole.
    */
   private async check(table: ImportTable, sheet: SheetRows | null, lng: Language): Promise<CheckedSheet> {
     const rowsByKey = new Map<string, number | number[]>();
     const kept: { rows: ReadRow[] | null; total: number } = { rows: [], total: 0 };
-    const read = await this.walk(table, sheet, lng, async (rows, errors) => {
+    const read = await this.walk(table, sheet, lng, async (rows, errors, { header, columnIndex }) => {
       kept.total += rows.length;
       let bad = errors.length > 0;
       for (const row of rows) {
@@ -369,6 +371,15 @@ export class ImportService {
             else rowsByKey.set(id, [seen, row.rowNumber]);
           }
         }
+      }
+      // Against the records only while the file is good: the second reading does it for a refused file.
+      if (!bad && kept.rows) {
+        const keys = keysDecidedByRecords(table, rows, columnIndex);
+        const existing = keys.length > 0 ? await table.load(this.db.manager, keys) : new Map<string, ExistingRecord>();
+        const check = recordCheck(table, header, columnIndex, lng);
+        const misfits: ImportRowError[] = [];
+        for (const row of rows) addMisfits(check, row, existing.get(keyOf(table, row.values)), misfits);
+        bad = misfits.length > 0;
       }
       if (bad) kept.rows = null;
       else if (kept.rows) for (const row of rows) kept.rows.push(row);
@@ -423,7 +434,7 @@ export class ImportService {
     table: ImportTable,
     sheet: SheetRows | null,
     lng: Language,
-    onBatch: (rows: ReadRow[], errors: ImportRowError[]) => Promise<void>,
+    onBatch: (rows: ReadRow[], errors: ImportRowError[], sheetHeader: SheetHeader) => Promise<void>,
   ): Promise<SheetHeader> {
     if (!sheet) throw AppException.badRequest('importNoRows');
     const { range } = sheet;
@@ -448,7 +459,7 @@ export class ImportService {
       }
       const errors: ImportRowError[] = [];
       const rows = await this.readRows(table, data, header, read, errors);
-      if (rows.length > 0) await onBatch(rows, errors);
+      if (rows.length > 0) await onBatch(rows, errors, { header, columnIndex: read.columnIndex });
     }
     if (!read) {
       // A sheet whose range has rows below the header, all of them without a cell, still has its header checked.
@@ -618,9 +629,73 @@ async function lockGateways(tx: EntityManager, table: ImportTable, rows: ReadRow
 }
 
 /**
+ * The keys of the rows whose record decides whether they fit it (addMisfits): a row naming a gateway nobody recorded
+ * (its record may have that code), and every row when the file has one position column and leaves the other to the
+ * records. The others are refused or not by their own values, whatever their record (a record has both coordinates or
+ * neither: the database holds it to that).
+ */
+function keysDecidedByRecords(table: ImportTable, rows: ReadRow[], columnIndex: Map<string, number>): string[] {
+  const halfPosition = table.columns.some((c) => c.key === 'latitude') && columnIndex.has('latitude') !== columnIndex.has('longitude');
+  return [...new Set(rows.filter((row) => halfPosition || row.unrecorded !== 0).map((row) => keyOf(table, row.values)))];
+}
+
+/** What checking rows against their records needs: the table, a new record's values, and how to name a column. */
+interface RecordCheck {
+  table: ImportTable;
+  /** What a new record gets for a column the file does not have. */
+  defaults: RowValues;
+  positioned: boolean;
+  header: string[];
+  columnIndex: Map<string, number>;
+  lng: Language;
+}
+
+function recordCheck(table: ImportTable, header: string[], columnIndex: Map<string, number>, lng: Language): RecordCheck {
+  const defaults: RowValues = Object.fromEntries(table.columns.map((c) => [c.key, emptyValue(c)]));
+  return { table, defaults, positioned: table.columns.some((c) => c.key === 'latitude'), header, columnIndex, lng };
+}
+
+/** The row's value, or the record's (a new record's) for a column the file does not have. */
+function valueIn(row: ReadRow, base: RowValues, key: string): string | number | boolean | null {
+  return Object.hasOwn(row.values, key) ? row.values[key] : base[key];
+}
+
+/**
+ * Adds the errors of a row that does not fit its record, or a new record: half a position, a gateway nobody recorded
+ * that the record does not have. No merged copy of the row is made: a file of 100,000 rows is checked so.
+ */
+function addMisfits(check: RecordCheck, row: ReadRow, record: ExistingRecord | undefined, errors: ImportRowError[]): void {
+  const { table, header, columnIndex, lng } = check;
+  const base = record?.values ?? check.defaults;
+  const valueOf = (key: string) => valueIn(row, base, key);
+  const positionRead = !(row.bad & (columnBit(table, 'latitude') | columnBit(table, 'longitude')));
+  if (check.positioned && positionRead && (valueOf('latitude') === null) !== (valueOf('longitude') === null)) {
+    const missing = valueOf('latitude') === null ? 'latitude' : 'longitude';
+    const at = columnIndex.get(missing);
+    errors.push({
+      row: row.rowNumber,
+      column: at === undefined ? translateField(lng, missing) : header[at],
+      value: '',
+      reason: translate(lng, 'positionIncomplete'),
+    });
+  }
+  if (row.unrecorded === 0) return;
+  for (const { key } of table.columns.filter((c) => row.unrecorded & columnBit(table, c.key))) {
+    if (valueOf(key) === record?.values[key]) continue;
+    errors.push({
+      row: row.rowNumber,
+      column: header[columnIndex.get(key) as number],
+      value: String(valueOf(key)),
+      reason: translate(lng, 'importGatewayUnknown', { code: valueOf(key) }),
+    });
+  }
+}
+
+/**
  * Splits the rows into records to add, records that change, and records the file leaves as they are. A column the
  * file does not have keeps the record's value (a new record gets what an empty cell reads as: the column's `empty`,
- * else empty text or no number). A record changes when a value differs or it is not yet in the chosen group.
+ * else empty text or no number). A record changes when a value differs or it is not yet in the chosen group. A row
+ * that does not fit its record is an error (addMisfits).
  */
 function classify(
   table: ImportTable,
@@ -632,41 +707,18 @@ function classify(
   lng: Language,
   errors: ImportRowError[],
 ): { toAdd: RowToWrite[]; toChange: RowToWrite[]; unchanged: number } {
-  const defaults: RowValues = Object.fromEntries(table.columns.map((c) => [c.key, emptyValue(c)]));
+  const check = recordCheck(table, header, columnIndex, lng);
   const toAdd: RowToWrite[] = [];
   const toChange: RowToWrite[] = [];
   let unchanged = 0;
-  const positioned = table.columns.some((c) => c.key === 'latitude');
   for (const row of rows) {
     const record = existing.get(keyOf(table, row.values));
-    const base = record?.values ?? defaults;
-    // The row's value, or the record's for a column the file does not have: no merged copy of each row is made while
-    // the file is only checked (a refused file of 100,000 rows would hold them all).
-    const valueOf = (key: string) => (Object.hasOwn(row.values, key) ? row.values[key] : base[key]);
-    const positionRead = !(row.bad & (columnBit(table, 'latitude') | columnBit(table, 'longitude')));
-    if (positioned && positionRead && (valueOf('latitude') === null) !== (valueOf('longitude') === null)) {
-      const missing = valueOf('latitude') === null ? 'latitude' : 'longitude';
-      const at = columnIndex.get(missing);
-      errors.push({
-        row: row.rowNumber,
-        column: at === undefined ? translateField(lng, missing) : header[at],
-        value: '',
-        reason: translate(lng, 'positionIncomplete'),
-      });
-    }
-    for (const { key } of table.columns.filter((c) => row.unrecorded & columnBit(table, c.key))) {
-      if (valueOf(key) === record?.values[key]) continue;
-      errors.push({
-        row: row.rowNumber,
-        column: header[columnIndex.get(key) as number],
-        value: String(valueOf(key)),
-        reason: translate(lng, 'importGatewayUnknown', { code: valueOf(key) }),
-      });
-    }
+    addMisfits(check, row, record, errors);
     // Once a row is bad the file is refused: what it would have written no longer matters.
     if (errors.length > 0) continue;
+    const base = record?.values ?? check.defaults;
     if (!record) toAdd.push({ values: { ...base, ...row.values } });
-    else if (!record.groupIds.includes(groupId) || table.columns.some((c) => valueOf(c.key) !== record.values[c.key]))
+    else if (!record.groupIds.includes(groupId) || table.columns.some((c) => valueIn(row, base, c.key) !== record.values[c.key]))
       toChange.push({ id: record.id, values: { ...base, ...row.values } });
     else unchanged += 1;
   }

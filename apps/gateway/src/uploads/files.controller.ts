@@ -25,7 +25,7 @@ export class FilesController {
   async inspect(@Req() req: AppRequest, @CurrentCaller() caller: Caller): Promise<SpreadsheetInspection> {
     const upload = await this.uploads.receive(req, SPREADSHEET_RULE);
     try {
-      const sheets = await this.workbooks.read(caller.userId, upload.path, { maxRows: 0 });
+      const sheets = await this.workbooks.inspect(caller.userId, upload.path);
       return {
         fileName: upload.originalName,
         format: extname(upload.path).slice(1) as SpreadsheetFormat,

@@ -17,7 +17,9 @@ export interface ReadOptions {
   /** Keep empty rows in `rows` (as empty lists), so a row's place in the list gives its row number. */
   blankRows?: boolean;
   timeoutMs?: number;
+  /** The worker's heap: its old generation, and its young one (by default as large as the process's). */
   maxMemoryMb?: number;
+  maxYoungMemoryMb?: number;
 }
 
 export class SpreadsheetUnreadableError extends Error {}
@@ -43,12 +45,12 @@ parentPort.postMessage(book.SheetNames.map((name) => {
 
 /** Reads a stored xlsx or xls file in a worker thread; rejects with SpreadsheetUnreadableError when it cannot. */
 export function readSpreadsheet(path: string, options: ReadOptions): Promise<SheetContent[]> {
-  const { maxRows, blankRows = false, timeoutMs = 20_000, maxMemoryMb = 256 } = options;
+  const { maxRows, blankRows = false, timeoutMs = 20_000, maxMemoryMb = 256, maxYoungMemoryMb } = options;
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { path, maxRows, blankRows },
-      resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb },
+      resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, ...(maxYoungMemoryMb ? { maxYoungGenerationSizeMb: maxYoungMemoryMb } : {}) },
     });
     let settled = false;
     const settle = (fn: () => void) => {

@@ -1,9 +1,10 @@
 // How many workbooks are read at once: one per user, `importConcurrency` per process; the others are refused at once.
+// What a preview reads of a workbook, and the memory it takes.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResultCode } from '@sc/contracts';
-import { manyRowsWorkbook, workbookBuffer } from '@sc/testing';
+import { largestXlsWorkbook, longTextWorkbook, withPeakGrowth, workbookBuffer } from '@sc/testing';
 import { AppException } from '../common/app-exception';
 import { loadConfig } from '../config/app-config';
 import { WorkbookReader } from './workbook-reader.service';
@@ -11,13 +12,13 @@ import { WorkbookReader } from './workbook-reader.service';
 describe('WorkbookReader', () => {
   let dir: string;
   let small: string;
-  let slow: string;
+  let large: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'sc-reader-'));
     small = join(dir, 'small.xlsx');
-    slow = join(dir, 'slow.xlsx');
+    large = join(dir, 'large.xlsx');
     await writeFile(small, workbookBuffer([['Name'], ['Lamp 1']]));
-    await writeFile(slow, await manyRowsWorkbook(50_000));
+    await writeFile(large, workbookBuffer([['Name'], ...Array.from({ length: 49_999 }, (_, i) => [`Lamp ${i}`])]));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -30,22 +31,22 @@ describe('WorkbookReader', () => {
 
   it('refuses a second workbook of the same user while the first is read, and reads it once the first is done', async () => {
     const workbooks = reader(4);
-    const first = workbooks.read(1, slow, { maxRows: 100_000 });
-    expect(await refusal(workbooks.read(1, small, { maxRows: 10 }))).toEqual({
+    const first = workbooks.inspect(1, large);
+    expect(await refusal(workbooks.inspect(1, small))).toEqual({
       status: 429,
       code: ResultCode.TooManyRequests,
       key: 'importBusyUser',
     });
     // Another user is not held up.
-    expect(await refusal(workbooks.read(2, small, { maxRows: 10 }))).toBe('read');
+    expect(await refusal(workbooks.inspect(2, small))).toBe('read');
     expect((await first)[0].rowCount).toBe(49_999);
-    expect(await refusal(workbooks.read(1, small, { maxRows: 10 }))).toBe('read');
+    expect(await refusal(workbooks.inspect(1, small))).toBe('read');
   });
 
   it('refuses a workbook past the process limit, whoever sends it, and frees the slot of a refused file', async () => {
     const workbooks = reader(1);
-    const first = workbooks.read(1, slow, { maxRows: 100_000 });
-    expect(await refusal(workbooks.read(2, small, { maxRows: 10 }))).toEqual({
+    const first = workbooks.inspect(1, large);
+    expect(await refusal(workbooks.inspect(2, small))).toEqual({
       status: 429,
       code: ResultCode.TooManyRequests,
       key: 'importBusyServer',
@@ -53,7 +54,29 @@ describe('WorkbookReader', () => {
     await first;
     const broken = join(dir, 'broken.xlsx');
     await writeFile(broken, Buffer.from('PK\x03\x04 not a zip'));
-    expect(await refusal(workbooks.read(2, broken, { maxRows: 10 }))).toEqual({ status: 400, code: ResultCode.BadRequest, key: 'onlyXlsx' });
-    expect(await refusal(workbooks.read(2, small, { maxRows: 10 }))).toBe('read');
+    expect(await refusal(workbooks.inspect(2, broken))).toEqual({ status: 400, code: ResultCode.BadRequest, key: 'onlyXlsx' });
+    expect(await refusal(workbooks.inspect(2, small))).toBe('read');
+  });
+
+  it('previews an xlsx from the first row of each sheet: a sheet that inflates to 63 MB costs a few MB', async () => {
+    const long = join(dir, 'long.xlsx');
+    const file = await longTextWorkbook(90_000, 600);
+    expect(file.length).toBeLessThan(2 * 1024 * 1024);
+    await writeFile(long, file);
+    const { value, growthMb } = await withPeakGrowth(() => reader(2).inspect(1, long));
+    expect(value).toEqual([{ name: 'Sheet1', rowCount: 90_000, header: ['Name', 'Code'] }]);
+    // SheetJS reading one row of each sheet in a worker thread, as the preview did before, grew it by 180 MB.
+    expect(growthMb).toBeLessThan(40);
+  });
+
+  it('previews the largest xls the upload limit lets through within the heap its worker thread is given', async () => {
+    const file = largestXlsWorkbook();
+    expect(file.length).toBeGreaterThan(4.5 * 1024 * 1024);
+    expect(file.length).toBeLessThanOrEqual(5 * 1024 * 1024);
+    const xls = join(dir, 'strings.xls');
+    await writeFile(xls, file);
+    const { value, growthMb } = await withPeakGrowth(() => reader(2).inspect(1, xls));
+    expect(value).toEqual([{ name: 'Poles', rowCount: 34_000, header: ['Name', 'Code', 'Note'] }]);
+    expect(growthMb).toBeLessThan(100);
   });
 });

@@ -5,9 +5,49 @@ import { AppException } from '../common/app-exception';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { SpreadsheetUnreadableError, readSpreadsheet, type ReadOptions, type SheetContent } from './spreadsheet-reader';
 import { WorkbookOutOfBounds, checkWorkbookBounds } from './workbook-bounds';
-import { readFirstXlsxSheet, type SheetRow, type SheetRows } from './xlsx-sheet-stream';
+import { readFirstXlsxSheet, readXlsxSheetStarts, type SheetRow, type SheetRows, type SheetStart } from './xlsx-sheet-stream';
 
 const XLS_BATCH_ROWS = 1_000;
+
+/**
+ * How an xls is read for a preview, in a worker thread: its first row only (SheetJS still holds the file and its
+ * shared strings: the largest xls the upload limit lets through needs about 24 MB of heap), within a heap small enough
+ * that a reading stays well under 100 MB above idle, whatever the file holds. One reading per user, two per process.
+ */
+const XLS_PREVIEW: ReadOptions = { maxRows: 0, maxMemoryMb: 32, maxYoungMemoryMb: 8 };
+
+/** A sheet as a preview shows it. */
+export type SheetSummary = Pick<SheetContent, 'name' | 'rowCount' | 'header'>;
+
+/**
+ * A sheet's preview from its first row and its dimension, as SheetJS gives it when it reads one row of each sheet
+ * (`sheetRows: 1`), as an xls is still read: the rows below the first are the dimension's last row (0 without a
+ * dimension: SheetJS does not count rows it does not read), and the header is the first row, across the dimension's
+ * columns as far as that row's last cell (the whole dimension for a sheet of one row; without a dimension, from the
+ * row's first cell to its last); [] when that row has no value.
+ */
+export function previewOf({ name, dimension, rows }: SheetStart): SheetSummary {
+  const first = rows.find((row) => row.number === 1);
+  let left = Infinity;
+  let right = -1;
+  first?.cells.forEach((_, column) => {
+    left = Math.min(left, column);
+    right = Math.max(right, column);
+  });
+  let columns: { from: number; to: number } | undefined;
+  if (dimension && dimension.e.r > 0) {
+    const to = Math.min(dimension.e.c, Math.max(right, 0));
+    columns = { from: Math.min(dimension.s.c, to), to };
+  } else if (dimension) columns = { from: dimension.s.c, to: dimension.e.c };
+  else if (right >= 0) columns = { from: left, to: right };
+  const cells = first && columns ? Array.from({ length: columns.to - columns.from + 1 }, (_, i) => first.cells[columns.from + i]) : [];
+  const blank = cells.every((cell) => cell === null || cell === undefined);
+  return {
+    name,
+    rowCount: dimension ? dimension.e.r : 0,
+    header: blank ? [] : cells.map((cell) => (cell === null || cell === undefined ? '' : String(cell))),
+  };
+}
 
 /** Reads the first sheet of an open workbook, row by row, as often as asked; null for a workbook without sheets. */
 export type FirstSheetReader = <R>(consume: (sheet: SheetRows | null) => Promise<R>) => Promise<R>;
@@ -43,11 +83,17 @@ const reading = new Set<number>();
 export class WorkbookReader {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  async read(userId: number, path: string, options: ReadOptions): Promise<SheetContent[]> {
+  /**
+   * The sheets of an uploaded workbook as a preview shows them: names, rows below the first, and first rows. An xlsx
+   * is streamed and each sheet read no further than its first row; an xls is read in a worker thread (XLS_PREVIEW).
+   */
+  async inspect(userId: number, path: string): Promise<SheetSummary[]> {
     const release = this.take(userId);
     try {
-      await checkWorkbookBounds(path, extname(path).slice(1) as SpreadsheetFormat);
-      return await readSpreadsheet(path, options);
+      const format = extname(path).slice(1) as SpreadsheetFormat;
+      await checkWorkbookBounds(path, format);
+      const sheets = format === 'xlsx' ? (await readXlsxSheetStarts(path, { lastRow: 1 })).map(previewOf) : await readSpreadsheet(path, XLS_PREVIEW);
+      return sheets.map(({ name, rowCount, header }) => ({ name, rowCount, header }));
     } catch (err) {
       throw refusal(err);
     } finally {
@@ -56,7 +102,7 @@ export class WorkbookReader {
   }
 
   /**
-   * Opens an uploaded workbook for an import, within the same limits and bounds as `read`, and hands `use` a reader of
+   * Opens an uploaded workbook for an import, within the same limits and bounds as `inspect`, and hands `use` a reader of
    * its first sheet; the slot is held until `use` is done. An xlsx is streamed at each reading (one batch of rows in
    * memory at a time); an xls, small by the upload limit, is parsed whole once, in a worker thread.
    */

@@ -1,4 +1,5 @@
-// The streamed reading of an xlsx gives the imports the same header and cells as SheetJS reading it whole did.
+// The streamed reading of an xlsx gives the imports the same header and cells as SheetJS reading it whole did, and
+// the preview the same sheets, row counts and headers as SheetJS reading one row of each sheet did.
 import * as XLSX from '@e965/xlsx';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,7 +7,8 @@ import { join } from 'node:path';
 import * as yazl from 'yazl';
 import { manyRowsWorkbook, workbookBuffer } from '@sc/testing';
 import { SpreadsheetUnreadableError, readSpreadsheet } from './spreadsheet-reader';
-import { readFirstXlsxSheet, type CellValue } from './xlsx-sheet-stream';
+import { previewOf } from './workbook-reader.service';
+import { readFirstXlsxSheet, readXlsxSheetStarts, type CellValue } from './xlsx-sheet-stream';
 
 const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
@@ -14,6 +16,8 @@ const PKG = 'http://schemas.openxmlformats.org/package/2006/relationships';
 
 interface Parts {
   sheet: string;
+  /** The second sheet's XML inside its worksheet element (a sheet of one cell without it). */
+  other?: string;
   strings?: string;
   styles?: string;
   workbookPr?: string;
@@ -21,7 +25,7 @@ interface Parts {
 }
 
 /** An xlsx written by hand, as other spreadsheet programs write them (prefixed names, no dimension, rich text...). */
-function handmade({ sheet, strings, styles, workbookPr = '', prefix = '' }: Parts): Promise<Buffer> {
+function handmade({ sheet, other, strings, styles, workbookPr = '', prefix = '' }: Parts): Promise<Buffer> {
   const p = prefix ? `${prefix}:` : '';
   const ns = prefix ? `xmlns:${prefix}="${NS}"` : `xmlns="${NS}"`;
   const zip = new yazl.ZipFile();
@@ -59,7 +63,7 @@ function handmade({ sheet, strings, styles, workbookPr = '', prefix = '' }: Part
   add('xl/worksheets/first.xml', `<${p}worksheet ${ns}>${sheet}</${p}worksheet>`);
   add(
     'xl/worksheets/other.xml',
-    `<${p}worksheet ${ns}><${p}sheetData><${p}row r="1"><${p}c r="A1"><${p}v>7</${p}v></${p}c></${p}row></${p}sheetData></${p}worksheet>`,
+    `<${p}worksheet ${ns}>${other ?? `<${p}sheetData><${p}row r="1"><${p}c r="A1"><${p}v>7</${p}v></${p}c></${p}row></${p}sheetData>`}</${p}worksheet>`,
   );
   if (strings) add('xl/sharedStrings.xml', `<${p}sst ${ns}>${strings}</${p}sst>`);
   if (styles) add('xl/styles.xml', `<${p}styleSheet ${ns}>${styles}</${p}styleSheet>`);
@@ -132,19 +136,37 @@ async function streamedRead(path: string): Promise<Seen> {
   });
 }
 
+/** A hand-written workbook's shared strings, styles and rows (from row 3, with dates, rich text, errors, formulas). */
+const strings =
+  '<si><t>Name</t></si><si><t xml:space="preserve"> Code </t></si>' +
+  '<si><r><rPr><b/></rPr><t>Rich</t></r><r><t xml:space="preserve"> text</t></r><rPh sb="0" eb="1"><t>フリ</t></rPh></si>' +
+  '<si><t>line_x000D_&#13;&#10;break &amp; &lt;more&gt;</t></si><si><t/></si><si><t>Installed</t></si>';
+const styles =
+  '<numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy\\-mm\\-dd hh:mm"/></numFmts>' +
+  '<cellStyleXfs count="1"><xf numFmtId="14"/></cellStyleXfs>' +
+  '<cellXfs count="4"><xf numFmtId="0"/><xf numFmtId="164" applyNumberFormat="1"/><xf numFmtId="14"/><xf numFmtId="2"/></cellXfs>';
+const cells =
+  '<row r="3"><c r="B3" t="s"><v>0</v></c><c r="C3" t="s"><v>1</v></c><c r="D3" t="s"><v>5</v></c><c r="E3" t="inlineStr"><is><t>Kind</t></is></c></row>' +
+  '<row r="4"><c r="B4" t="s"><v>2</v></c><c r="C4" t="s"><v>3</v></c><c r="D4" s="1"><v>46000.25</v></c><c r="E4" t="b"><v>1</v></c></row>' +
+  '<row r="5" spans="2:5"><c r="B5" t="str"><f>A1&amp;"x"</f><v>formula &amp; text</v></c><c r="C5" t="e"><v>#N/A</v></c><c r="D5" s="2"><v>60</v></c><c r="E5" s="3"><v>12.5</v></c></row>' +
+  '<row r="7"><c r="B7" t="inlineStr"><is><r><t>in</t></r><r><t>line</t></r></is></c><c r="C7" t="s"><v>4</v></c><c r="D7" s="2"><v>59</v></c><c r="E7"><v></v></c></row>' +
+  '<row><c r="B8"><f>1+1</f><v>2</v></c><c t="b"><v>0</v></c><c s="1"><v>1.5</v></c></row>' +
+  '<row r="9"><c r="B9" t="d"><v>2026-11-25T10:00:00</v></c><c r="C9" t="d"><v>2026-11-25</v></c></row>' +
+  '<row r="10"/>';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sc-xlsx-stream-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const saved = async (name: string, file: Buffer) => {
+  const path = join(dir, name);
+  await writeFile(path, file);
+  return path;
+};
+
 describe('readFirstXlsxSheet', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sc-xlsx-stream-'));
-  });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
-
-  const saved = async (name: string, file: Buffer) => {
-    const path = join(dir, name);
-    await writeFile(path, file);
-    return path;
-  };
-
   const sheetjs = (rows: unknown[][], options: XLSX.WritingOptions = {}) => {
     const book = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Lamps');
@@ -172,23 +194,6 @@ describe('readFirstXlsxSheet', () => {
     expect(Object.keys(streamed.rows).length).toBeGreaterThan(3);
   });
 
-  const strings =
-    '<si><t>Name</t></si><si><t xml:space="preserve"> Code </t></si>' +
-    '<si><r><rPr><b/></rPr><t>Rich</t></r><r><t xml:space="preserve"> text</t></r><rPh sb="0" eb="1"><t>フリ</t></rPh></si>' +
-    '<si><t>line_x000D_&#13;&#10;break &amp; &lt;more&gt;</t></si><si><t/></si><si><t>Installed</t></si>';
-  const styles =
-    '<numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy\\-mm\\-dd hh:mm"/></numFmts>' +
-    '<cellStyleXfs count="1"><xf numFmtId="14"/></cellStyleXfs>' +
-    '<cellXfs count="4"><xf numFmtId="0"/><xf numFmtId="164" applyNumberFormat="1"/><xf numFmtId="14"/><xf numFmtId="2"/></cellXfs>';
-  const cells =
-    '<row r="3"><c r="B3" t="s"><v>0</v></c><c r="C3" t="s"><v>1</v></c><c r="D3" t="s"><v>5</v></c><c r="E3" t="inlineStr"><is><t>Kind</t></is></c></row>' +
-    '<row r="4"><c r="B4" t="s"><v>2</v></c><c r="C4" t="s"><v>3</v></c><c r="D4" s="1"><v>46000.25</v></c><c r="E4" t="b"><v>1</v></c></row>' +
-    '<row r="5" spans="2:5"><c r="B5" t="str"><f>A1&amp;"x"</f><v>formula &amp; text</v></c><c r="C5" t="e"><v>#N/A</v></c><c r="D5" s="2"><v>60</v></c><c r="E5" s="3"><v>12.5</v></c></row>' +
-    '<row r="7"><c r="B7" t="inlineStr"><is><r><t>in</t></r><r><t>line</t></r></is></c><c r="C7" t="s"><v>4</v></c><c r="D7" s="2"><v>59</v></c><c r="E7"><v></v></c></row>' +
-    '<row><c r="B8"><f>1+1</f><v>2</v></c><c t="b"><v>0</v></c><c s="1"><v>1.5</v></c></row>' +
-    '<row r="9"><c r="B9" t="d"><v>2026-11-25T10:00:00</v></c><c r="C9" t="d"><v>2026-11-25</v></c></row>' +
-    '<row r="10"/>';
-
   it.each([
     ['without a dimension', { sheet: `<sheetData>${cells}</sheetData>`, strings, styles }],
     ['with a dimension', { sheet: `<dimension ref="B3:E10"/><sheetData>${cells}</sheetData>`, strings, styles }],
@@ -212,5 +217,136 @@ describe('readFirstXlsxSheet', () => {
     await expect(streamedRead(missing)).rejects.toBeInstanceOf(SpreadsheetUnreadableError);
     const broken = await saved('broken.xlsx', await handmade({ sheet: '<sheetData><row r="1"><c r="A1"><v>1</v></row></sheetData>' }));
     await expect(streamedRead(broken)).rejects.toBeInstanceOf(SpreadsheetUnreadableError);
+  });
+});
+
+describe('readXlsxSheetStarts, as files/inspect previews a workbook', () => {
+  /** The preview as SheetJS read it: one row of each sheet, in a worker thread (as an xls still is). */
+  const sheetjsPreview = async (path: string) =>
+    (await readSpreadsheet(path, { maxRows: 0 })).map(({ name, rowCount, header }) => ({ name, rowCount, header }));
+  const streamedPreview = async (path: string) => (await readXlsxSheetStarts(path, { lastRow: 1 })).map(previewOf);
+
+  const sheetjsBook = (sheets: [string, XLSX.WorkSheet][], options: XLSX.WritingOptions = {}) => {
+    const book = XLSX.utils.book_new();
+    for (const [name, sheet] of sheets) XLSX.utils.book_append_sheet(book, sheet, name);
+    return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', ...options }) as Buffer;
+  };
+  const lamps = [
+    ['Lamp name', 'Client ID', null, 'Installed', true, 12.5],
+    ['Lamp 1', 'L-1', 113.26, new Date(Date.UTC(2026, 10, 25, 8, 30)), true, 'x'],
+    ['Lamp 2', 'L-2', 0, null, false, ''],
+  ];
+  const sheets = (): [string, XLSX.WorkSheet][] => [
+    ['Lamps', XLSX.utils.aoa_to_sheet(lamps, { cellDates: true })],
+    ['Empty', XLSX.utils.aoa_to_sheet([])],
+    ['Header only', XLSX.utils.aoa_to_sheet([['Name', null, 'Code']])],
+    ['From B3', XLSX.utils.sheet_add_aoa(XLSX.utils.aoa_to_sheet([]), lamps, { origin: 'B3' })],
+    [
+      'Date header',
+      XLSX.utils.aoa_to_sheet(
+        [
+          [new Date(Date.UTC(2026, 0, 2)), 'Name'],
+          [1, 2],
+        ],
+        { cellDates: true },
+      ),
+    ],
+  ];
+  /** Row 1 of a hand-written sheet: a shared string in B, a date in C, yes in E. */
+  const row1 = '<row r="1"><c r="B1" t="s"><v>0</v></c><c r="C1" s="1"><v>46000.25</v></c><c r="E1" t="b"><v>1</v></c></row>';
+
+  it.each([
+    ['SheetJS, several sheets, inline strings', () => sheetjsBook(sheets())],
+    ['SheetJS, several sheets, shared strings', () => sheetjsBook(sheets(), { bookSST: true })],
+    [
+      'a test workbook',
+      () =>
+        workbookBuffer([
+          ['Name', 'Code'],
+          ['Pole 1', 'P-1'],
+        ]),
+    ],
+    ['rows without a dimension (no row count)', () => manyRowsWorkbook(3_000, 3)],
+    ['by hand, no first row', () => handmade({ sheet: `<sheetData>${cells}</sheetData>`, strings, styles })],
+    ['by hand, no first row, a dimension', () => handmade({ sheet: `<dimension ref="B3:E10"/><sheetData>${cells}</sheetData>`, strings, styles })],
+    ['by hand, a first row, no dimension', () => handmade({ sheet: `<sheetData>${row1}${cells}</sheetData>`, strings, styles })],
+    ['by hand, a wider dimension', () => handmade({ sheet: `<dimension ref="A1:G10"/><sheetData>${row1}${cells}</sheetData>`, strings, styles })],
+    ['by hand, a narrower dimension', () => handmade({ sheet: `<dimension ref="A1:C10"/><sheetData>${row1}${cells}</sheetData>`, strings, styles })],
+    [
+      'by hand, a dimension right of the first row',
+      () => handmade({ sheet: `<dimension ref="D1:G10"/><sheetData>${row1}</sheetData>`, strings, styles }),
+    ],
+    ['by hand, one row, a wider dimension', () => handmade({ sheet: `<dimension ref="A1:G1"/><sheetData>${row1}</sheetData>`, strings, styles })],
+    [
+      'by hand, a first row of errors only',
+      () =>
+        handmade({
+          sheet: `<dimension ref="A1:C4"/><sheetData><row r="1"><c r="A1" t="e"><v>#N/A</v></c><c r="B1"/></row>${cells}</sheetData>`,
+          strings,
+        }),
+    ],
+    [
+      'by hand, rows without numbers, prefixed names',
+      () =>
+        handmade({
+          sheet:
+            '<x:sheetData><x:row><x:c t="s"><x:v>1</x:v></x:c><x:c t="inlineStr"><x:is><x:t>Kind</x:t></x:is></x:c></x:row><x:row><x:c><x:v>1</x:v></x:c></x:row></x:sheetData>',
+          other: '<x:dimension ref="A1:A1"/><x:sheetData/>',
+          strings: strings.replace(/<(\/?)(\w)/g, '<$1x:$2').replace(/x:xml:space/g, 'xml:space'),
+          prefix: 'x',
+        }),
+    ],
+  ])('previews %s as SheetJS did', async (_name, build) => {
+    const path = await saved('book.xlsx', await build());
+    expect(await streamedPreview(path)).toEqual(await sheetjsPreview(path));
+  });
+
+  // Rows and shared strings enough that what is broken comes far past the first chunks the reader inflates.
+  const dataRows = (count: number) =>
+    Array.from(
+      { length: count },
+      (_, i) => `<row r="${i + 2}"><c r="A${i + 2}" t="s"><v>${i + 2}</v></c><c r="B${i + 2}"><v>${i}</v></c></row>`,
+    ).join('');
+  const dataStrings = (count: number) =>
+    Array.from({ length: count + 2 }, (_, i) => `<si><t>${i < 2 ? ['Name', 'Code'][i] : `Pole ${i}`}</t></si>`).join('');
+  const header = '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>';
+  const preview = [
+    { name: 'Poles', rowCount: 20_001, header: ['Name', 'Code'] },
+    { name: 'Other', rowCount: 0, header: ['7'] },
+  ];
+
+  it('reads a sheet no further than its first row: later rows that are not well formed or name no string do not matter', async () => {
+    const path = await saved(
+      'later-rows.xlsx',
+      await handmade({
+        sheet:
+          `<dimension ref="A1:B20002"/><sheetData>${header}${dataRows(19_999)}` +
+          '<row r="20001"><c r="A20001" t="s"><v>99999</v></c></row><row r="20002"><c r="A20002"><v>1</v></row></sheetData>',
+        strings: dataStrings(20_000),
+      }),
+    );
+    expect(await streamedPreview(path)).toEqual(preview);
+    // An import reads every row, and refuses the file.
+    await expect(streamedRead(path)).rejects.toBeInstanceOf(SpreadsheetUnreadableError);
+  });
+
+  it('reads the shared strings no further than the last one the first rows name', async () => {
+    const path = await saved(
+      'later-strings.xlsx',
+      await handmade({
+        sheet: `<dimension ref="A1:B20002"/><sheetData>${header}${dataRows(20_000)}</sheetData>`,
+        strings: `${dataStrings(20_000)}<si><t>not well formed</si>`,
+      }),
+    );
+    expect(await streamedPreview(path)).toEqual(preview);
+    await expect(streamedRead(path)).rejects.toBeInstanceOf(SpreadsheetUnreadableError);
+  });
+
+  it('refuses a first row that names a shared string the workbook does not have', async () => {
+    const missing = await saved(
+      'missing.xlsx',
+      await handmade({ sheet: `<sheetData><row r="1"><c r="A1" t="s"><v>9</v></c></row></sheetData>`, strings }),
+    );
+    await expect(streamedPreview(missing)).rejects.toBeInstanceOf(SpreadsheetUnreadableError);
   });
 });

@@ -40,6 +40,20 @@ export interface StreamOptions {
   batchRows?: number;
   /** Time the parser may spend on the sheet. */
   timeoutMs?: number;
+  /**
+   * The last row number to read. Rows come in ascending order, so the sheet is read no further than the chunk in which
+   * a later row starts: what comes after it is never inflated or parsed. Every row without it.
+   */
+  lastRow?: number;
+}
+
+/** The first rows of a sheet, as far as `lastRow` (StreamOptions), for a preview. */
+export interface SheetStart {
+  name: string;
+  /** The cells the sheet says it spans (its dimension), 0-based as SheetJS decodes it, when it says. */
+  dimension?: XLSX.Range;
+  /** The rows numbered up to `lastRow`, their cells by column from column A, whatever the dimension says. */
+  rows: SheetRow[];
 }
 
 type Parser = SaxesParser<{ xmlns: false; position: false }>;
@@ -160,12 +174,13 @@ async function* feed(zip: Zip, name: string, parser: Parser, spent: { ms: number
   }
 }
 
-/** Parses a whole (small) entry with the handlers given. */
+/** Parses an entry with the handlers given: a whole (small) one, or until `done` says after a chunk. */
 async function parseEntry(
   zip: Zip,
   name: string,
   spent: { ms: number; limit: number },
   handlers: { open?: (tag: SaxesTagPlain) => void; close?: (tag: SaxesTagPlain) => void; text?: (text: string) => void },
+  done: () => boolean = () => false,
 ): Promise<void> {
   const parser = newParser();
   if (handlers.open) parser.on('opentag', handlers.open);
@@ -174,7 +189,10 @@ async function parseEntry(
     parser.on('text', handlers.text);
     parser.on('cdata', handlers.text);
   }
-  for await (const _ of feed(zip, name, parser, spent)) void _;
+  for await (const _ of feed(zip, name, parser, spent)) {
+    void _;
+    if (done()) return;
+  }
 }
 
 interface Relationship {
@@ -233,6 +251,11 @@ async function dateStyles(zip: Zip, path: string | undefined, spent: { ms: numbe
   });
 }
 
+/** Shared strings by index: the string, or undefined for an index the table does not have. */
+interface StringTable {
+  get(index: number): string | undefined;
+}
+
 const RECENT_STRINGS = 1024;
 
 /**
@@ -240,7 +263,7 @@ const RECENT_STRINGS = 1024;
  * string when a cell names one. A sheet of 100,000 rows can have 200,000 of them: as strings, each would be an object
  * the garbage collector copies and promotes, and it grows the young generation for good while doing so.
  */
-export class SharedStrings {
+export class SharedStrings implements StringTable {
   private bytes = Buffer.alloc(64 * 1024);
   private used = 0;
   private ends = new Uint32Array(1024);
@@ -278,51 +301,130 @@ export class SharedStrings {
   }
 }
 
-/** The shared strings: each item's text runs joined, phonetic runs left out. */
-async function sharedStrings(zip: Zip, path: string | undefined, spent: { ms: number; limit: number }): Promise<SharedStrings> {
-  const strings = new SharedStrings();
-  if (!path || !zip.has(path)) return strings;
+/**
+ * Each shared string in turn, by its index: its text runs joined, phonetic runs left out. The table is read until
+ * `use` answers false (to the end of the chunk being parsed).
+ */
+async function eachSharedString(
+  zip: Zip,
+  path: string | undefined,
+  spent: { ms: number; limit: number },
+  use: (index: number, text: string) => boolean,
+): Promise<void> {
+  if (!path || !zip.has(path)) return;
   let text: string[] | null = null;
   let inText = false;
   let phonetic = 0;
-  await parseEntry(zip, path, spent, {
-    open: (tag) => {
-      const name = local(tag.name);
-      if (name === 'si') text = [];
-      else if (name === 'rPh') phonetic++;
-      else if (name === 't' && phonetic === 0) inText = true;
+  let index = 0;
+  let more = true;
+  await parseEntry(
+    zip,
+    path,
+    spent,
+    {
+      open: (tag) => {
+        const name = local(tag.name);
+        if (name === 'si') text = [];
+        else if (name === 'rPh') phonetic++;
+        else if (name === 't' && phonetic === 0) inText = true;
+      },
+      close: (tag) => {
+        const name = local(tag.name);
+        if (name === 'si' && text) {
+          if (more) more = use(index++, workbookText(text.join('')));
+          text = null;
+        } else if (name === 'rPh') phonetic--;
+        else if (name === 't') inText = false;
+      },
+      text: (chunk) => {
+        if (inText && text) text.push(chunk);
+      },
     },
-    close: (tag) => {
-      const name = local(tag.name);
-      if (name === 'si' && text) {
-        strings.add(workbookText(text.join('')));
-        text = null;
-      } else if (name === 'rPh') phonetic--;
-      else if (name === 't') inText = false;
-    },
-    text: (chunk) => {
-      if (inText && text) text.push(chunk);
-    },
+    () => !more,
+  );
+}
+
+/** All the shared strings, for reading every row. */
+async function sharedStrings(zip: Zip, path: string | undefined, spent: { ms: number; limit: number }): Promise<SharedStrings> {
+  const strings = new SharedStrings();
+  await eachSharedString(zip, path, spent, (_, text) => {
+    strings.add(text);
+    return true;
   });
   return strings;
 }
 
-/** Where the workbook's parts are and what its first sheet is called. */
-async function firstSheetPart(zip: Zip, spent: { ms: number; limit: number }) {
+/** Only the shared strings at the indexes `wanted`: the table is read as far as the last of them, and no further. */
+async function someSharedStrings(
+  zip: Zip,
+  path: string | undefined,
+  spent: { ms: number; limit: number },
+  wanted: ReadonlySet<number>,
+): Promise<Map<number, string>> {
+  const strings = new Map<number, string>();
+  let last = -1;
+  for (const index of wanted) if (Number.isInteger(index) && index > last) last = index;
+  if (last < 0) return strings;
+  await eachSharedString(zip, path, spent, (index, text) => {
+    if (wanted.has(index)) strings.set(index, text);
+    return index < last;
+  });
+  return strings;
+}
+
+/** Where the workbook's parts are: its sheets in order with their names, its shared strings and its styles. */
+async function workbookParts(zip: Zip, spent: { ms: number; limit: number }) {
   const root = await relationships(zip, '', spent);
   const book = ofType(root, 'officeDocument') ?? 'xl/workbook.xml';
-  let first: { name: string; id: string } | undefined;
+  const sheets: { name: string; id: string }[] = [];
   let date1904 = false;
   await parseEntry(zip, book, spent, {
     open: (tag) => {
       const name = local(tag.name);
-      if (name === 'sheet' && !first) first = { name: attribute(tag, 'name') ?? '', id: attribute(tag, 'id') ?? '' };
+      if (name === 'sheet') sheets.push({ name: attribute(tag, 'name') ?? '', id: attribute(tag, 'id') ?? '' });
       else if (name === 'workbookPr') date1904 = ['1', 'true'].includes(attribute(tag, 'date1904') ?? '');
     },
   });
   const rels = await relationships(zip, book, spent);
-  const sheet = first && rels.get(first.id)?.target;
-  return { name: first?.name, sheet, date1904, strings: ofType(rels, 'sharedStrings'), styles: ofType(rels, 'styles') };
+  return {
+    sheets: sheets.map(({ name, id }) => ({ name, part: rels.get(id)?.target })),
+    date1904,
+    strings: ofType(rels, 'sharedStrings'),
+    styles: ofType(rels, 'styles'),
+  };
+}
+
+interface OpenWorkbook {
+  zip: Zip;
+  parts: Awaited<ReturnType<typeof workbookParts>>;
+  dates: boolean[] | null;
+}
+
+const unreadable = (err: unknown) => (err instanceof SpreadsheetUnreadableError ? err : new SpreadsheetUnreadableError(String(err)));
+
+/**
+ * Opens an xlsx, reads where its parts are and its styles, and hands them to `use`; the file is closed when `use` is
+ * done. What cannot be read rejects with SpreadsheetUnreadableError; what `use` throws is passed on as it is.
+ */
+async function withWorkbook<T>(path: string, spent: { ms: number; limit: number }, use: (book: OpenWorkbook) => Promise<T>): Promise<T> {
+  let zip: Zip;
+  try {
+    zip = await Zip.open(path);
+  } catch (err) {
+    throw unreadable(err);
+  }
+  try {
+    let book: OpenWorkbook;
+    try {
+      const parts = await workbookParts(zip, spent);
+      book = { zip, parts, dates: await dateStyles(zip, parts.styles, spent) };
+    } catch (err) {
+      throw unreadable(err);
+    }
+    return await use(book);
+  } finally {
+    zip.close();
+  }
 }
 
 /**
@@ -331,58 +433,100 @@ async function firstSheetPart(zip: Zip, spent: { ms: number; limit: number }) {
  * passed on as it is. The file is closed when `consume` is done.
  */
 export async function readFirstXlsxSheet<T>(path: string, options: StreamOptions, consume: (sheet: SheetRows | null) => Promise<T>): Promise<T> {
-  const { batchRows = 200, timeoutMs = 60_000 } = options;
+  const { batchRows = 200, timeoutMs = 60_000, lastRow = Infinity } = options;
   const spent = { ms: 0, limit: timeoutMs };
-  const unreadable = (err: unknown) => (err instanceof SpreadsheetUnreadableError ? err : new SpreadsheetUnreadableError(String(err)));
-  let zip: Zip;
-  let parts: Awaited<ReturnType<typeof firstSheetPart>>;
-  let strings: SharedStrings;
-  let dates: boolean[] | null;
-  try {
-    zip = await Zip.open(path);
-  } catch (err) {
-    throw unreadable(err);
-  }
-  try {
+  return withWorkbook(path, spent, async ({ zip, parts, dates }) => {
+    const [first] = parts.sheets;
+    let strings: SharedStrings;
     try {
-      parts = await firstSheetPart(zip, spent);
       strings = await sharedStrings(zip, parts.strings, spent);
-      dates = await dateStyles(zip, parts.styles, spent);
-      if (parts.sheet && !zip.has(parts.sheet)) throw new SpreadsheetUnreadableError(`no ${parts.sheet} in the workbook`);
+      if (first?.part && !zip.has(first.part)) throw new SpreadsheetUnreadableError(`no ${first.part} in the workbook`);
     } catch (err) {
       throw unreadable(err);
     }
-    if (!parts.sheet) return await consume(null);
-    const found: { range?: SheetRows['range'] } = {};
-    const rows = sheetRows(zip, parts.sheet, found, { strings, dates, date1904: parts.date1904, batchRows, spent });
+    if (!first?.part) return consume(null);
+    const found: SheetFound = {};
+    const rows = sheetRows(zip, first.part, found, { strings, dates, date1904: parts.date1904, batchRows, spent, lastRow, allColumns: false });
     // The range is given before the rows: the first batch is read ahead so that it is known.
     const ahead = await rows.next();
     const batches = (async function* () {
       if (!ahead.done) yield ahead.value;
       yield* rows;
     })();
-    return await consume({ name: parts.name ?? '', range: found.range, batches });
-  } finally {
-    zip.close();
-  }
+    return consume({ name: first.name, range: found.range, batches });
+  });
+}
+
+/**
+ * The first rows of every sheet of an xlsx, as far as row `lastRow`, for a preview. Each sheet is read no further than
+ * the chunk in which a later row starts, and the shared strings only as far as the last one those rows name: each
+ * sheet's start is read twice, once to learn which strings it names and once with them. Rows past `lastRow` are never
+ * parsed, so they may be as long or as broken as they like.
+ */
+export async function readXlsxSheetStarts(path: string, options: { lastRow: number; timeoutMs?: number }): Promise<SheetStart[]> {
+  const { lastRow, timeoutMs = 20_000 } = options;
+  const spent = { ms: 0, limit: timeoutMs };
+  return withWorkbook(path, spent, async ({ zip, parts, dates }) => {
+    const starts = async (strings: StringTable): Promise<SheetStart[]> => {
+      const read: SheetStart[] = [];
+      for (const { name, part } of parts.sheets) {
+        if (!part || !zip.has(part)) throw new SpreadsheetUnreadableError(`no worksheet for ${name} in the workbook`);
+        const found: SheetFound = {};
+        const rows: SheetRow[] = [];
+        const context = { strings, dates, date1904: parts.date1904, batchRows: 200, spent, lastRow, allColumns: true };
+        for await (const batch of sheetRows(zip, part, found, context)) rows.push(...batch);
+        read.push({ name, dimension: found.dimension, rows });
+      }
+      return read;
+    };
+    const named = new Set<number>();
+    await starts({
+      get: (index) => {
+        named.add(index);
+        return '';
+      },
+    });
+    let strings: Map<number, string>;
+    try {
+      strings = await someSharedStrings(zip, parts.strings, spent, named);
+    } catch (err) {
+      throw unreadable(err);
+    }
+    return starts(strings);
+  });
 }
 
 interface SheetContext {
-  strings: SharedStrings;
+  strings: StringTable;
   dates: boolean[] | null;
   date1904: boolean;
   batchRows: number;
   spent: { ms: number; limit: number };
+  /** The last row number read (StreamOptions). */
+  lastRow: number;
+  /** Cells by column from column A, those outside the dimension too, rather than from the dimension's first column. */
+  allColumns: boolean;
 }
 
-/** The sheet's rows in batches; sets `found.range` from the sheet's dimension when it gives one before its rows. */
-async function* sheetRows(zip: Zip, part: string, found: { range?: SheetRows['range'] }, context: SheetContext): AsyncGenerator<SheetRow[]> {
-  const { strings, dates, date1904, batchRows, spent } = context;
+/** What a sheet says of itself before its rows: the rows it spans and its dimension. */
+interface SheetFound {
+  range?: SheetRows['range'];
+  dimension?: XLSX.Range;
+}
+
+/**
+ * The sheet's rows in batches, up to `lastRow`; sets `found` from the sheet's dimension when it gives one before its
+ * rows. The reading ends with the sheet's rows: what follows them is not parsed.
+ */
+async function* sheetRows(zip: Zip, part: string, found: SheetFound, context: SheetContext): AsyncGenerator<SheetRow[]> {
+  const { strings, dates, date1904, batchRows, spent, lastRow, allColumns } = context;
   const parser = newParser();
   let firstColumn = 0;
   let lastColumn = Infinity;
   let inData = false;
   let sawData = false;
+  /** Past the last row to read, or past the sheet's rows. */
+  let ended = false;
   let batch: SheetRow[] = [];
   let row: SheetRow | null = null;
   let rowNumber = 0;
@@ -436,8 +580,11 @@ async function* sheetRows(zip: Zip, part: string, found: { range?: SheetRows['ra
         const range = XLSX.utils.decode_range(ref);
         if (range.s.r <= range.e.r && range.s.c <= range.e.c && range.s.r >= 0 && range.s.c >= 0) {
           found.range = { firstRow: range.s.r + 1, lastRow: range.e.r + 1 };
-          firstColumn = range.s.c;
-          lastColumn = range.e.c;
+          found.dimension = range;
+          if (!allColumns) {
+            firstColumn = range.s.c;
+            lastColumn = range.e.c;
+          }
         }
         return;
       }
@@ -446,9 +593,13 @@ async function* sheetRows(zip: Zip, part: string, found: { range?: SheetRows['ra
         sawData = true;
         return;
       case 'row': {
-        if (!inData) return;
+        if (!inData || ended) return;
         const r = attribute(tag, 'r');
         rowNumber = r === undefined ? rowNumber + 1 : parseInt(r, 10);
+        if (rowNumber > lastRow) {
+          ended = true;
+          return;
+        }
         row = { number: rowNumber, cells: [] };
         column = -1;
         return;
@@ -484,6 +635,7 @@ async function* sheetRows(zip: Zip, part: string, found: { range?: SheetRows['ra
     switch (local(tag.name)) {
       case 'sheetData':
         inData = false;
+        ended = true;
         return;
       case 'row':
         if (row) batch.push(row);
@@ -522,6 +674,7 @@ async function* sheetRows(zip: Zip, part: string, found: { range?: SheetRows['ra
         batch = [];
         yield full;
       }
+      if (ended) break;
     }
   } catch (err) {
     throw err instanceof SpreadsheetUnreadableError ? err : new SpreadsheetUnreadableError(String(err));
