@@ -1,6 +1,6 @@
 import * as XLSX from '@e965/xlsx';
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import type { ImportRejection, ImportResult } from '@sc/contracts';
 import { ApiClient, workbookBuffer } from '@sc/testing';
 import { DEMO_PASSWORD } from '../apps/gateway/src/demo/demo-data';
@@ -156,6 +156,30 @@ describe('imports and lamp poles, end to end', () => {
     await page.keyboard.press('Escape');
     await page.goto(`${consoleUrl}/lampPole/poleManage?name=E2E-POLE`);
     await page.getByTestId('pole-row-E2E-POLE-2').waitFor();
+
+    // A position out of range is refused under its field, as typed and unsent: never clamped to 90, 180 (here in
+    // English, below in Chinese).
+    const saves: string[] = [];
+    const saving = (request: Request) => {
+      if (request.url().endsWith('/api/lamp/poleAddOrEdit')) saves.push(request.url());
+    };
+    const refuseOutOfRange = async (target: Page, latitudeError: string, longitudeError: string) => {
+      target.on('request', saving);
+      await target.getByTestId('pole-add').click();
+      const form = target.getByTestId('pole-form');
+      await form.locator('input[name=name]').fill('E2E clamp');
+      await form.locator('input[name=code]').fill('E2E-POLE-CLAMP');
+      await form.locator('input[name=latitude]').fill('200');
+      await form.locator('input[name=longitude]').fill('500');
+      await target.getByTestId('pole-save').click();
+      await form.getByText(latitudeError, { exact: true }).waitFor();
+      await form.getByText(longitudeError, { exact: true }).waitFor();
+      expect(await form.locator('input[name=latitude]').inputValue()).toBe('200');
+      expect(await form.locator('input[name=longitude]').inputValue()).toBe('500');
+      expect(saves).toEqual([]);
+      expect(await gw.db.query(`SELECT id FROM device WHERE code = 'E2E-POLE-CLAMP'`)).toEqual([]);
+    };
+    await refuseOutOfRange(page, 'Must be between -90 and 90', 'Must be between -180 and 180');
     expect(pageErrors(page)).toEqual([]);
 
     // The region column follows the interface language, as the region tree does: its Chinese name in Chinese.
@@ -165,24 +189,7 @@ describe('imports and lamp poles, end to end', () => {
     await zh.getByTestId('pole-row-E2E-POLE-1').getByText('福田区', { exact: true }).waitFor();
     expect(await zh.getByTestId('pole-row-E2E-POLE-1').textContent()).not.toContain('Futian District');
 
-    // A position out of range is refused under its field, in Chinese, as typed and unsent: never clamped to 90, 180.
-    const saves: string[] = [];
-    zh.on('request', (request) => {
-      if (request.url().endsWith('/api/lamp/poleAddOrEdit')) saves.push(request.url());
-    });
-    await zh.getByTestId('pole-add').click();
-    const form = zh.getByTestId('pole-form');
-    await form.locator('input[name=name]').fill('E2E clamp');
-    await form.locator('input[name=code]').fill('E2E-POLE-CLAMP');
-    await form.locator('input[name=latitude]').fill('200');
-    await form.locator('input[name=longitude]').fill('500');
-    await zh.getByTestId('pole-save').click();
-    await form.getByText('必须在 -90 到 90 之间', { exact: true }).waitFor();
-    await form.getByText('必须在 -180 到 180 之间', { exact: true }).waitFor();
-    expect(await form.locator('input[name=latitude]').inputValue()).toBe('200');
-    expect(await form.locator('input[name=longitude]').inputValue()).toBe('500');
-    expect(saves).toEqual([]);
-    expect(await gw.db.query(`SELECT id FROM device WHERE code = 'E2E-POLE-CLAMP'`)).toEqual([]);
+    await refuseOutOfRange(zh, '必须在 -90 到 90 之间', '必须在 -180 到 180 之间');
     expect(pageErrors(zh)).toEqual([]);
   }, 60_000);
 

@@ -6,6 +6,13 @@ import { waitForMqttLogin } from '@sc/messaging';
 import { waitFor, type ApiClient } from '@sc/testing';
 import mqtt from 'mqtt';
 import type { Fleet } from '../apps/device-sim/src';
+import { common as esCommon } from '../apps/web/src/i18n/locales/es/common';
+import { lighting as esLighting } from '../apps/web/src/i18n/locales/es/lighting';
+import { common as jaCommon } from '../apps/web/src/i18n/locales/ja/common';
+import { lighting as jaLighting } from '../apps/web/src/i18n/locales/ja/lighting';
+import { common as zhCommon } from '../apps/web/src/i18n/locales/zh/common';
+import { dispatch as zhDispatch } from '../apps/web/src/i18n/locales/zh/dispatch';
+import { lighting as zhLighting } from '../apps/web/src/i18n/locales/zh/lighting';
 import { PHONE, closePage, launchBrowser, login, newPage, pageErrors, screenshot, socketConnected } from './support/browser';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import {
@@ -20,6 +27,9 @@ import {
 } from './support/pipeline';
 
 const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+
+/** A translation with its {{placeholders}} filled in, as i18next fills them. */
+const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(values[key]));
 
 describe('lighting: the equipment page', () => {
   let gw: RunningGateway;
@@ -184,60 +194,98 @@ describe('lighting: the equipment page', () => {
     const [dispatch] = await gw.db.query<{ action: string; status: string }>(`SELECT action, status FROM dispatch ORDER BY created_at DESC LIMIT 1`);
     expect(dispatch).toEqual({ action: 'sync', status: 'allSuccessful' });
     expect(pageErrors(page)).toEqual([]);
-  }, 30_000);
 
-  it('Lamp Control on a phone, in Spanish: filters fold behind a button, a region-wide command names how many lamps it reaches, and the progress comes into view', async () => {
+    // The same question and progress in Chinese.
+    const zh = await newPage(browser, undefined, { language: 'zh', baseUrl: gw.baseUrl });
+    try {
+      await zh.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
+      await login(zh, gw.baseUrl, 'admin');
+      await zh.goto(`${gw.baseUrl}/smartLamp/equipmentManage?lampName=${encodeURIComponent(prefix)}`);
+      const zhRow = zh.getByTestId(`lamp-row-${code}`);
+      await zhRow.getByTestId('lamp-select').check();
+      await zh.getByTestId('lamp-sync').click();
+      await zh
+        .getByRole('dialog', { name: zhCommon.command.confirmTitle })
+        .getByText(fill(zhLighting.control.confirmLamps_one, { count: 1, action: zhLighting.dispatch.action.sync }), { exact: true })
+        .waitFor();
+      await zh.getByTestId('command-confirm').click();
+      const zhDrawer = zh.getByTestId('dispatch-drawer');
+      await zhDrawer.locator(`[data-testid="dispatch-panel"][data-status="allSuccessful"]`).waitFor({ timeout: 10_000 });
+      expect(await zhDrawer.getByTestId('dispatch-progress').textContent()).toBe(fill(zhDispatch.progress, { done: 1, total: 1 }));
+      await zh.keyboard.press('Escape');
+      await zhRow.locator(`[data-testid="lamp-status"][data-status="${LampStatus.Normal}"]`).waitFor({ timeout: 10_000 });
+      expect(pageErrors(zh)).toEqual([]);
+    } finally {
+      await closePage(zh);
+    }
+  }, 45_000);
+
+  it('Lamp Control on a phone, in Spanish and in Japanese: filters fold behind a button, a region-wide command names how many lamps it reaches, and the progress comes into view', async () => {
     const region = `${prefix}Centro`;
     const [{ id }] = await gw.db.query<{ id: number }>(`INSERT INTO region (region_name, parent_id) VALUES ($1, NULL) RETURNING id`, [region]);
     await gw.db.query(`UPDATE device SET region_id = $1 WHERE code = ANY($2)`, [id, lamps.codes]);
     const others = await insertLamps(gw.db, 17, `${prefix}X`);
-    const phone = await newPage(browser, PHONE, { language: 'es', baseUrl: gw.baseUrl });
+    const count = lamps.codes.length;
     try {
-      await login(phone, gw.baseUrl, 'admin');
-      await phone.goto(`${gw.baseUrl}/smartLamp/lampControl`);
-      // The filters wait behind their button; the lamp list starts on the first screen.
-      const toggle = phone.getByTestId('lamp-toggle');
-      await toggle.waitFor();
-      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-      expect(await phone.getByTestId('lamp-search').isVisible()).toBe(false);
-      await toggle.click();
-      await phone.getByTestId('lamp-search').waitFor({ state: 'visible' });
+      for (const [language, common, lighting] of [
+        ['es', esCommon, esLighting],
+        ['ja', jaCommon, jaLighting],
+      ] as const) {
+        const phone = await newPage(browser, PHONE, { language, baseUrl: gw.baseUrl });
+        try {
+          await login(phone, gw.baseUrl, 'admin');
+          await phone.goto(`${gw.baseUrl}/smartLamp/lampControl`);
+          // The filters wait behind their button; the lamp list starts on the first screen.
+          const toggle = phone.getByTestId('lamp-toggle');
+          await toggle.waitFor();
+          expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+          expect(await phone.getByTestId('lamp-search').isVisible()).toBe(false);
+          await toggle.click();
+          await phone.getByTestId('lamp-search').waitFor({ state: 'visible' });
 
-      // Picked lamps among a page of twenty: the progress panel sits below the list on a phone, and a command brings it
-      // into view.
-      await phone.goto(`${gw.baseUrl}/smartLamp/lampControl?pageSize=50&lampName=${prefix}`);
-      for (const code of lamps.codes) await phone.getByTestId(`control-row-${code}`).click();
-      await phone.getByText('3 farolas seleccionadas').waitFor();
-      // Back up to the buttons, as the operator would.
-      await phone.getByTestId('control-open').scrollIntoViewIfNeeded();
-      const panel = phone.getByTestId('dispatch-panel');
-      expect((await panel.boundingBox())!.y).toBeGreaterThan(PHONE.height);
-      await phone.getByTestId('control-open').click();
-      await phone.getByRole('dialog', { name: '¿Enviar la orden?' }).getByText(`Encender en ${lamps.codes.length} farolas.`).waitFor();
-      await phone.getByTestId('control-confirm').click();
-      await phone.locator('[data-testid="dispatch-panel"][data-status="allSuccessful"]').waitFor({ timeout: 15_000 });
-      const box = (await panel.boundingBox())!;
-      expect(box.y).toBeGreaterThanOrEqual(0);
-      expect(box.y).toBeLessThan(PHONE.height);
+          // Picked lamps among a page of twenty: the progress panel sits below the list on a phone, and a command brings it
+          // into view.
+          await phone.goto(`${gw.baseUrl}/smartLamp/lampControl?pageSize=50&lampName=${prefix}`);
+          for (const code of lamps.codes) await phone.getByTestId(`control-row-${code}`).click();
+          await phone.getByText(fill(lighting.control.selected_other, { count }), { exact: true }).waitFor();
+          // Back up to the buttons, as the operator would.
+          await phone.getByTestId('control-open').scrollIntoViewIfNeeded();
+          const panel = phone.getByTestId('dispatch-panel');
+          expect((await panel.boundingBox())!.y).toBeGreaterThan(PHONE.height);
+          await phone.getByTestId('control-open').click();
+          await phone
+            .getByRole('dialog', { name: common.command.confirmTitle })
+            .getByText(fill(lighting.control.confirmLamps_other, { count, action: lighting.dispatch.action.on }), { exact: true })
+            .waitFor();
+          await phone.getByTestId('control-confirm').click();
+          await phone.locator('[data-testid="dispatch-panel"][data-status="allSuccessful"]').waitFor({ timeout: 15_000 });
+          const box = (await panel.boundingBox())!;
+          expect(box.y).toBeGreaterThanOrEqual(0);
+          expect(box.y).toBeLessThan(PHONE.height);
 
-      // A whole region: the question counts the lamps of the region and its sub-regions before anything is sent.
-      await phone.getByTestId('control-mode').getByText('Una región entera').click();
-      const field = phone.getByTestId('control-region');
-      await field.click();
-      await field.fill(region);
-      await phone.getByRole('option', { name: region }).first().click();
-      await phone.getByTestId('control-close').click();
-      const confirm = phone.getByRole('dialog', { name: '¿Enviar la orden?' });
-      await confirm.getByText(`Apagar en las ${lamps.codes.length} farolas de ${region} y sus subregiones.`).waitFor();
-      await phone.getByTestId('control-confirm').click();
-      await phone.locator('[data-testid="dispatch-panel"][data-status="allSuccessful"]').waitFor({ timeout: 15_000 });
-      await waitFor(async () => (lamps.codes.every((code) => fleet.lamp(code)?.on === false) ? true : undefined), 10_000);
-      expect(pageErrors(phone)).toEqual([]);
+          // A whole region: the question counts the lamps of the region and its sub-regions before anything is sent.
+          await phone.getByTestId('control-mode').getByText(lighting.control.byRegion).click();
+          const field = phone.getByTestId('control-region');
+          await field.click();
+          await field.fill(region);
+          await phone.getByRole('option', { name: region }).first().click();
+          await phone.getByTestId('control-close').click();
+          const confirm = phone.getByRole('dialog', { name: common.command.confirmTitle });
+          await confirm
+            .getByText(fill(lighting.control.confirmRegion_other, { count, region, action: lighting.dispatch.action.off }), { exact: true })
+            .waitFor();
+          await phone.getByTestId('control-confirm').click();
+          await phone.locator('[data-testid="dispatch-panel"][data-status="allSuccessful"]').waitFor({ timeout: 15_000 });
+          await waitFor(async () => (lamps.codes.every((code) => fleet.lamp(code)?.on === false) ? true : undefined), 10_000);
+          expect(pageErrors(phone)).toEqual([]);
+        } finally {
+          await closePage(phone);
+        }
+      }
     } finally {
-      await closePage(phone);
       await gw.db.query(`DELETE FROM device WHERE id = ANY($1)`, [others.ids]);
     }
-  }, 45_000);
+  }, 75_000);
 
   it('a new lamp gets its MQTT login once, and Edit MQTT issues a new one that replaces it on the broker', async () => {
     const code = `${prefix}NEW-1`;

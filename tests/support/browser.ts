@@ -238,17 +238,83 @@ export interface TableFit {
   boxWidth: number;
   /** The last header cell (the actions column) lies wholly inside the table's box and the window. */
   lastColumnShown: boolean;
+  /** Texts of body cells that run over more than one line (cells of columns that may wrap, `data-wrap`, aside). */
+  wrapped: string[];
+  /** Texts cut short (an ellipsis) without their whole text in a `title` (on the text or around it) to show on hover. */
+  untitled: string[];
+  /** How many texts are cut short with their whole text in a `title`. */
+  cut: number;
 }
 
-/** How a table sits in its box: the box is the nearest ancestor that scrolls sideways (or clips). */
+/**
+ * How a table sits in its box: the box is the nearest ancestor that scrolls sideways (or clips). And how its cells
+ * show their texts: on one line, a text cut short carrying the whole of it in a `title`.
+ */
 export async function tableFit(table: Locator): Promise<TableFit> {
   return table.evaluate((el) => {
-    const win = globalThis as unknown as { getComputedStyle(e: unknown): { overflowX: string }; innerWidth: number };
-    let box = el.parentElement!;
+    interface Box {
+      left: number;
+      right: number;
+      top: number;
+    }
+    interface Node {
+      parentElement: Element | null;
+      textContent: string | null;
+    }
+    interface Element extends Node {
+      clientWidth: number;
+      scrollWidth: number;
+      getBoundingClientRect(): Box;
+      querySelector(selector: string): Element | null;
+      querySelectorAll(selector: string): Element[];
+      closest(selector: string): Element | null;
+      getAttribute(name: string): string | null;
+      lastElementChild: Element | null;
+    }
+    const win = globalThis as unknown as {
+      getComputedStyle(e: unknown): { overflowX: string };
+      innerWidth: number;
+      document: {
+        createRange(): { selectNodeContents(node: Node): void; getClientRects(): ArrayLike<Box> };
+        createTreeWalker(root: Element, what: number): { nextNode(): Node | null };
+      };
+    };
+    const table = el as unknown as Element;
+    let box = table.parentElement!;
     while (box.parentElement && !['auto', 'scroll', 'hidden'].includes(win.getComputedStyle(box).overflowX)) box = box.parentElement;
     const outer = box.getBoundingClientRect();
-    const head = el.querySelector('thead tr')?.lastElementChild?.getBoundingClientRect();
+    const head = table.querySelector('thead tr')?.lastElementChild?.getBoundingClientRect();
     const lastColumnShown = !!head && head.left >= outer.left - 1 && head.right <= outer.right + 1 && head.right <= win.innerWidth;
-    return { tableWidth: el.scrollWidth, boxWidth: box.clientWidth, lastColumnShown };
+
+    const text = (node: Node) => (node.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const wrapped: string[] = [];
+    const untitled: string[] = [];
+    let cut = 0;
+    for (const cell of table.querySelectorAll(':scope > tbody > tr > td')) {
+      // A message across the whole table (no rows yet) may wrap like any paragraph.
+      if (cell.getAttribute('data-wrap') === null && Number(cell.getAttribute('colspan') ?? 1) <= 1) {
+        // A text node drawn on two lines has boxes at two heights.
+        const walker = win.document.createTreeWalker(cell, 4 /* NodeFilter.SHOW_TEXT */);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if (!text(node)) continue;
+          const range = win.document.createRange();
+          range.selectNodeContents(node);
+          const tops = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
+          if (tops.size > 1) {
+            wrapped.push(text(cell));
+            break;
+          }
+        }
+      }
+      for (const inner of [cell, ...cell.querySelectorAll('*')]) {
+        // A box that clips its text: the text is wider than the box.
+        if (!text(inner) || win.getComputedStyle(inner).overflowX === 'visible' || inner.scrollWidth <= inner.clientWidth + 1) continue;
+        // The title holds what is shown, and more where the shown text is itself a preview ending in an ellipsis.
+        const title = inner.closest('[title]')?.getAttribute('title')?.replace(/\s+/g, ' ').trim();
+        if (title && title.startsWith(text(inner).replace(/…$/, ''))) cut += 1;
+        else untitled.push(text(inner));
+      }
+    }
+    return { tableWidth: table.scrollWidth, boxWidth: box.clientWidth, lastColumnShown, wrapped, untitled, cut };
   });
 }

@@ -104,7 +104,14 @@ export function ColumnHeads<Row>({
 /** A row's cells for the shown columns (the row adds its own lead and actions cells). */
 export function ColumnCells<Row>({ columns, row }: { columns: TableColumns<Row>; row: Row }) {
   return columns.shown.map((column) => (
-    <Table.Td key={column.key} ta={column.align} visibleFrom={column.visibleFrom} className={column.wrap ? undefined : classes.cell} {...column.td}>
+    <Table.Td
+      key={column.key}
+      ta={column.align}
+      visibleFrom={column.visibleFrom}
+      className={column.wrap ? undefined : classes.cell}
+      data-wrap={column.wrap || undefined}
+      {...column.td}
+    >
       {column.cell(row)}
     </Table.Td>
   ));

@@ -36,7 +36,7 @@ export function RequestParamsCell({ row, onOpen }: { row: OperationLogRow; onOpe
   return (
     <Group gap={2} wrap="nowrap">
       <UnstyledButton onClick={() => onOpen(row)} title={t('system:log.viewParams')} maw={180} miw={0} data-testid="log-params">
-        <Code display="block" style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', fontSize: 12 }}>
+        <Code display="block" title={text} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', fontSize: 12 }}>
           {preview}
         </Code>
       </UnstyledButton>
