@@ -65,8 +65,10 @@ describe('WorkbookReader', () => {
     await writeFile(long, file);
     const { value, growthMb } = await withPeakGrowth(() => reader(2).inspect(1, long));
     expect(value).toEqual([{ name: 'Sheet1', rowCount: 90_000, header: ['Name', 'Code'] }]);
-    // SheetJS reading one row of each sheet in a worker thread, as the preview did before, grew it by 180 MB.
-    expect(growthMb).toBeLessThan(40);
+    // SheetJS reading one row of each sheet in a worker thread, as the preview did before, grew it by 180 MB. The
+    // stream costs a few MB; the bound is the 100 MB, as resident memory also moves with whatever else this
+    // process's garbage collector is doing (52 MB was seen in a parallel run).
+    expect(growthMb).toBeLessThan(100);
   });
 
   it('previews the largest xls the upload limit lets through within the heap its worker thread is given', async () => {
