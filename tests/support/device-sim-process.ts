@@ -39,13 +39,17 @@ export async function startSimulatorProcess(args: readonly string[], timeoutMs =
   });
   let output = '';
   let partial = '';
+  let connected = false;
   const listeners = new Set<(line: SimulatorLine) => void>();
+  // What it printed last (its periodic summaries would otherwise pile up over a long test).
+  const keep = (text: string) => (output = (output + text).slice(-20_000));
   child.stdout?.on('data', (d: Buffer) => {
-    output += d.toString();
+    keep(d.toString());
     // Whole lines only: a chunk may end inside one.
     const lines = (partial + d.toString()).split('\n');
     partial = lines.pop() ?? '';
     for (const text of lines) {
+      if (text.includes('device-sim fleet connected')) connected = true;
       let line: SimulatorLine;
       try {
         line = JSON.parse(text) as SimulatorLine;
@@ -55,13 +59,15 @@ export async function startSimulatorProcess(args: readonly string[], timeoutMs =
       for (const listener of listeners) listener(line);
     }
   });
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => keep(d.toString()));
+  // A simulator gone mid-test fails the command waiting on it, not the test process (EPIPE on its standard input).
+  child.stdin?.on('error', () => undefined);
   const stopChild = ownChild(child);
   try {
     await waitFor(
       () => {
         if (child.exitCode !== null) throw new Error(`the simulator exited with ${child.exitCode}`);
-        return output.includes('device-sim fleet connected') ? true : undefined;
+        return connected ? true : undefined;
       },
       timeoutMs,
       100,

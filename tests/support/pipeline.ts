@@ -176,7 +176,6 @@ export async function signIn(gw: RunningGateway, username = 'admin'): Promise<Ap
   return gw.client().login(username, DEMO_PASSWORD);
 }
 
-/** Waits until the `count` broadcast terminals whose name or ID holds `search` are all online. */
 /**
  * Adds broadcast terminals (`codes[i]` named `names[i]`, IPs from `ipBase`.1 on) and the broadcast groups given by
  * name with the indexes of their terminals; answers the terminals' device ids.
@@ -203,6 +202,7 @@ export async function addTerminalsAndGroups(
   return ids;
 }
 
+/** Waits until the `count` broadcast terminals whose name or ID holds `search` are all online. */
 export async function terminalsOnline(api: ApiClient, search: string, count: number): Promise<void> {
   await waitFor(async () => {
     const { list } = (await api.post<PageResult<TerminalRow>>('/api/broadcast/terminalPage', { pageNum: 1, pageSize: 100, terminalName: search }))

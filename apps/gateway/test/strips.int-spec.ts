@@ -593,6 +593,10 @@ describe('strip lights: records, status labels and light effects through the led
       );
       expect(gateways.map((g) => g.code)).toEqual(gatewayCodes.sort());
       expect(gateways.every((g) => g.region_id !== null)).toBe(true);
+      // A database whose demo strips came before their gateways were recorded gets them on the next start.
+      await gw.db.query(`DELETE FROM lamp_gateway WHERE code = 'SGW-01'`);
+      expect(await loadDemoStrips(gw.db.url)).toBe('already-loaded');
+      expect(await gw.db.query(`SELECT code FROM lamp_gateway WHERE code = 'SGW-01'`)).toEqual([{ code: 'SGW-01' }]);
     });
   });
 });

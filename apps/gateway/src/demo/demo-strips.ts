@@ -56,7 +56,29 @@ export async function loadDemoStrips(databaseUrl: string): Promise<'loaded' | 'a
       await tx.query(`LOCK TABLE app_setting IN EXCLUSIVE MODE`);
       const markers: { key: string }[] = await tx.query(`SELECT key FROM app_setting WHERE key IN ('demo_data', 'demo_strips')`);
       if (!markers.some((m) => m.key === 'demo_data')) return 'not-a-demo-database';
-      if (markers.some((m) => m.key === 'demo_strips')) return 'already-loaded';
+
+      const regions: { id: number; region_name: string }[] = await tx.query(`SELECT id, region_name FROM region WHERE region_name = ANY($1)`, [
+        SITES.map((s) => s.regionName),
+      ]);
+      const regionId = new Map(regions.map((r) => [r.region_name, r.id]));
+      // Each site's strips hang off a gateway of its own, recorded as the lamps' gateways are: it logs in to the broker
+      // and its connection shows as the gateway's network status. Also, while demo strips still name it, for a
+      // database whose demo strips came before their gateways were recorded.
+      const loaded = markers.some((m) => m.key === 'demo_strips');
+      await tx.query(
+        `INSERT INTO lamp_gateway (code, name, region_id, addr)
+         SELECT t.code, t.name, t.region_id, t.addr FROM unnest($1::text[], $2::text[], $3::int[], $4::text[]) AS t(code, name, region_id, addr)
+          WHERE NOT $5 OR EXISTS (SELECT 1 FROM strip_light s WHERE s.gateway_id = t.code)
+         ON CONFLICT (code) DO NOTHING`,
+        [
+          SITES.map((_, s) => stripGatewayCode(s)),
+          SITES.map((site) => `${site.site} gateway`),
+          SITES.map((site) => regionId.get(site.regionName) ?? null),
+          SITES.map((site) => site.site),
+          loaded,
+        ],
+      );
+      if (loaded) return 'already-loaded';
 
       const groupNames = [...new Set(SITES.map((s) => s.groupName))];
       await tx.query(`INSERT INTO device_group (type, name) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [
@@ -68,22 +90,6 @@ export async function loadDemoStrips(databaseUrl: string): Promise<'loaded' | 'a
         groupNames,
       ]);
       const groupId = new Map(groups.map((g) => [g.name, g.id]));
-      const regions: { id: number; region_name: string }[] = await tx.query(`SELECT id, region_name FROM region WHERE region_name = ANY($1)`, [
-        SITES.map((s) => s.regionName),
-      ]);
-      const regionId = new Map(regions.map((r) => [r.region_name, r.id]));
-      // Each site's strips hang off a gateway of its own, recorded as the lamps' gateways are: it logs in to the broker
-      // and its connection shows as the gateway's network status.
-      await tx.query(
-        `INSERT INTO lamp_gateway (code, name, region_id, addr) SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[])
-         ON CONFLICT (code) DO NOTHING`,
-        [
-          SITES.map((_, s) => stripGatewayCode(s)),
-          SITES.map((site) => `${site.site} gateway`),
-          SITES.map((site) => regionId.get(site.regionName) ?? null),
-          SITES.map((site) => site.site),
-        ],
-      );
       const added: { id: number; code: string }[] = await tx.query(
         `INSERT INTO device (type, code, name, region_id, group_id)
          SELECT $1, code, name, region_id, group_id FROM unnest($2::text[], $3::text[], $4::int[], $5::int[]) AS t(code, name, region_id, group_id)
