@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { DeviceType, DispatchItemState, type DispatchDetail } from '@sc/contracts';
 import { commandLedger } from '@sc/device-runtime';
-import type { ApiClient } from '@sc/testing';
+import { waitFor, type ApiClient } from '@sc/testing';
 import { startTestGateway, type TestGateway } from './harness';
 
 const STATES = Object.values(DispatchItemState);
@@ -49,9 +49,14 @@ describe('dispatch detail: the totals and the rows of one answer', () => {
     // The acks land a few at a time, each batch committed on its own, as the lighting worker records them; every
     // seventh lamp refuses. Meanwhile two readers ask for the whole dispatch, as the dispatch panel does.
     let landing = true;
+    const answers: DispatchDetail[] = [];
     const land = async () => {
       try {
+        // Once a reader has its first answer (a busy machine may take longer over that than over every ack), then
+        // with a moment between the batches, so readers see the dispatch on its way.
+        await waitFor(() => (answers.length > 0 ? true : undefined), 10_000, 5);
         for (let i = 0; i < items.length; i += 5) {
+          if (i > 0) await new Promise((resolve) => setTimeout(resolve, 5));
           const batch = items.slice(i, i + 5).map((item) => ({ deviceId: item.device_id, commandId: item.command_id, ok: item.device_id % 7 !== 0 }));
           expect(await commandLedger.recordAcks(acks, batch)).toHaveLength(batch.length);
         }
@@ -59,7 +64,6 @@ describe('dispatch detail: the totals and the rows of one answer', () => {
         landing = false;
       }
     };
-    const answers: DispatchDetail[] = [];
     const read = async () => {
       while (landing) {
         const answer = await admin.get<DispatchDetail>(`/api/dispatch/detail?id=${dispatchId}`);
