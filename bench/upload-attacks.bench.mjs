@@ -1,7 +1,7 @@
 // The upload attack set against the built gateway's upload port, with the gateway's memory sampled every 5 ms:
 // renamed executables, HTML and SVG with script as workbooks, 5 MB + 1, zip bombs that expand to 1 GB and 2 GB
 // (honest and lying zip directories), a million rows in 4.9 MB, a wide sheet, formula cells, path traversal names, a
-// sheet that inflates to 63 MB, the largest xls, lamp pole imports refused for their cells or against the records, and
+// sheet that inflates to 63 MB, the largest xls, lamp pole imports (xlsx and xls) refused for their cells or against the records, and
 // eight workbooks (xlsx, then xls) sent at once by one user. Every hostile file must be refused with its translated
 // message, nothing may stay on disk, and the gateway's peak memory while any refused file is handled (the seven
 // refused at once among them) must stay under 100 MB above idle.
@@ -176,12 +176,13 @@ await page.runPageBench({ dbName: 'sc_bench_uploads', redisPrefix: `bench:${rand
   const cases = await attackSet();
   // A file within every bound whose 100,000 rows all have errors: read row by row, then refused by the import.
   const badRows = workbook([['Name', 'Code', 'Longitude'], ...Array.from({ length: 100_000 }, (_, i) => [`P${i}`, `P-${i}`, 'x'])]);
+  const xlsRows = (count) => workbook([['Name', 'Code', 'Longitude'], ...Array.from({ length: count }, (_, i) => [`P${i}`, `P-${i}`, 'x'])], 'biff8');
   // Refused by the lamp pole import, naming how many rows are bad.
-  const poleImport = (name, file, bad) => ({
+  const poleImport = (name, file, bad, fileName = 'poles.xlsx', message = `${bad} rows have errors; nothing was imported`) => ({
     name,
     file,
-    fileName: 'poles.xlsx',
-    want: [400, `${bad} rows have errors; nothing was imported`],
+    fileName,
+    want: [400, message],
     path: '/api/lamp/lampImport',
     fields: { groupId: String(groupId) },
   });
@@ -189,6 +190,16 @@ await page.runPageBench({ dbName: 'sc_bench_uploads', redisPrefix: `bench:${rand
     poleImport('lamp pole import, 100,000 rows all with errors', badRows, 100000),
     poleImport('lamp pole import, 100,000 rows, only the last with an error', lastBad, 1),
     poleImport('lamp pole import, 100,000 rows refused against the records (half a position)', halfPositions, 100000),
+    // An xls is read whole (SheetJS), so it may hold at most 5,000 rows: the most it may hold, all bad, read and refused
+    // by the import; and 65,000 rows all bad (4.2 MB), refused at once as too long for an xls.
+    poleImport('lamp pole import, xls of 5,000 rows all with errors', xlsRows(5_000), 5000, 'poles.xls'),
+    poleImport(
+      'lamp pole import, xls of 65,000 rows all with errors',
+      xlsRows(65_000),
+      65000,
+      'poles.xls',
+      'An xls file may hold at most 5000 rows; save it as xlsx to import more',
+    ),
   );
   for (const attack of cases) {
     const result = await send(bench, gateway.pid, attack.file, attack.fileName, attack);

@@ -1,6 +1,6 @@
 import * as XLSX from '@e965/xlsx';
 import { readdir } from 'node:fs/promises';
-import type { ImportRejection, ImportResult } from '@sc/contracts';
+import { XLS_IMPORT_MAX_ROWS, type ImportRejection, type ImportResult } from '@sc/contracts';
 import { Client } from 'pg';
 import { ApiClient, waitFor, workbookBuffer, type ApiAnswer } from '@sc/testing';
 import { startTestGateway, type TestGateway } from './harness';
@@ -422,6 +422,16 @@ describe('imports, templates and exports', () => {
     const answer = await upload(admin, '/api/light/lightImport', form(book, { groupId: String(lampGroup) }, 'lamps.xls'));
     expect(answer.body.data).toMatchObject({ total: 3, added: 3 });
     expect(await lampCount('XLS')).toBe(3);
+    // An xls, read whole, holds at most XLS_IMPORT_MAX_ROWS rows: a longer one is refused at once, to be saved as xlsx.
+    const long = workbookBuffer([LAMP_HEADER, ...lampRows(XLS_IMPORT_MAX_ROWS + 1, 'XLSLONG')], 'xls');
+    const refused = await upload(admin, '/api/light/lightImport', form(long, { groupId: String(lampGroup) }, 'lamps.xls'));
+    expect([refused.status, refused.body.message]).toEqual([
+      400,
+      `An xls file may hold at most ${XLS_IMPORT_MAX_ROWS} rows; save it as xlsx to import more`,
+    ]);
+    const zh = await upload(admin.as(admin.token, 'zh-CN'), '/api/light/lightImport', form(long, { groupId: String(lampGroup) }, 'lamps.xls'));
+    expect(zh.body.message).toBe(`xls 文件最多 ${XLS_IMPORT_MAX_ROWS} 行；如需导入更多，请另存为 xlsx`);
+    expect(await lampCount('XLSLONG')).toBe(0);
   });
 
   it('answers in the caller language', async () => {

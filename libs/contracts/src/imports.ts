@@ -21,6 +21,11 @@ export const IMPORT_DRY_RUN_FIELD = 'dryRun';
 
 /** At most this many data rows per file (a 5 MB workbook holds about 60,000 lamp rows). */
 export const IMPORT_MAX_ROWS = 100_000;
+/**
+ * At most this many data rows in an xls file (the legacy format, read whole by SheetJS: about 0.5 kB of memory per
+ * cell, so 5,000 rows of the lamp pole columns take a reading about 55 MB); a longer list is imported as an xlsx.
+ */
+export const XLS_IMPORT_MAX_ROWS = 5_000;
 /** An answer lists at most this many bad rows; the downloadable report has every one. */
 export const IMPORT_ERRORS_SHOWN = 1_000;
 /** Added and changed codes an answer names, as a sample. */

@@ -219,17 +219,12 @@ export class ImportService {
     const dryRun = readDryRun(upload.fields[IMPORT_DRY_RUN_FIELD]);
     await table.group.check(this.db.manager, groupId);
     // The workbook is read (twice for a refused file) while the user's reading slot is held; the writes come after.
-    const checked = await this.workbooks.withFirstSheet(
-      caller.userId,
-      upload.path,
-      { maxRows: IMPORT_MAX_ROWS, blankRows: true, timeoutMs: 60_000, maxMemoryMb: 512 },
-      async (firstSheet) => {
-        const checked = await firstSheet((sheet) => this.check(table, sheet, lng));
-        if (checked.total === 0) throw AppException.badRequest('importNoRows');
-        if (!checked.rows) throw await firstSheet((sheet) => this.rejectFile(caller, table, sheet, checked, groupId, lng));
-        return { ...checked, rows: checked.rows };
-      },
-    );
+    const checked = await this.workbooks.withFirstSheet(caller.userId, upload.path, { timeoutMs: 60_000 }, async (firstSheet) => {
+      const checked = await firstSheet((sheet) => this.check(table, sheet, lng));
+      if (checked.total === 0) throw AppException.badRequest('importNoRows');
+      if (!checked.rows) throw await firstSheet((sheet) => this.rejectFile(caller, table, sheet, checked, groupId, lng));
+      return { ...checked, rows: checked.rows };
+    });
     const { result, added, generations } = await this.writeRows(table, checked, groupId, dryRun, caller, lng);
     // The added devices' MQTT logins, to download once. Only the codes are kept: the passwords are derived again then.
     if (added.length > 0 && table.mqttFamily && this.credentials.available) {

@@ -24,6 +24,9 @@ export interface ReadOptions {
 
 export class SpreadsheetUnreadableError extends Error {}
 
+/** The reader ran out of the heap it was given: the workbook holds more than it may. */
+export class SpreadsheetTooLargeError extends SpreadsheetUnreadableError {}
+
 // Plain JavaScript run in a worker thread: a workbook is a zip that can inflate to far more than its 5 MB,
 // so it is parsed off the event loop, with a memory cap and a time-out, where a bad one cannot stall the gateway.
 const WORKER_SOURCE = `
@@ -62,7 +65,11 @@ export function readSpreadsheet(path: string, options: ReadOptions): Promise<She
     };
     const timer = setTimeout(() => settle(() => reject(new SpreadsheetUnreadableError(`no result within ${timeoutMs} ms`))), timeoutMs);
     worker.once('message', (sheets: SheetContent[]) => settle(() => resolve(sheets)));
-    worker.once('error', (err) => settle(() => reject(new SpreadsheetUnreadableError(err.message))));
+    worker.once('error', (err: Error & { code?: string }) =>
+      settle(() =>
+        reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new SpreadsheetTooLargeError(err.message) : new SpreadsheetUnreadableError(err.message)),
+      ),
+    );
     worker.once('exit', (code) => settle(() => reject(new SpreadsheetUnreadableError(`reader stopped with code ${code}`))));
   });
 }

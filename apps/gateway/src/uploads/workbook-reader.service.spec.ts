@@ -3,7 +3,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ResultCode } from '@sc/contracts';
+import { ResultCode, XLS_IMPORT_MAX_ROWS } from '@sc/contracts';
 import { largestXlsWorkbook, longTextWorkbook, withPeakGrowth, workbookBuffer } from '@sc/testing';
 import { AppException } from '../common/app-exception';
 import { loadConfig } from '../config/app-config';
@@ -80,5 +80,57 @@ describe('WorkbookReader', () => {
     const { value, growthMb } = await withPeakGrowth(() => reader(2).inspect(1, xls));
     expect(value).toEqual([{ name: 'Poles', rowCount: 34_000, header: ['Name', 'Code', 'Note'] }]);
     expect(growthMb).toBeLessThan(100);
+  });
+
+  describe('an xls import', () => {
+    const poleColumns = ['Name', 'Code', 'Region', 'Longitude', 'Latitude', 'Address', 'Remark'];
+    const poleRow = (i: number) => [`Shennan Avenue pole ${i}`, `POLE-${i}`, 'Futian District', 114.0579, 'x', `Shennan Avenue No. ${i}`, `r${i}`];
+    const xlsFile = async (name: string, rows: unknown[][]) => {
+      const path = join(dir, name);
+      const file = workbookBuffer(rows, 'xls');
+      expect(file.length).toBeLessThanOrEqual(5 * 1024 * 1024);
+      await writeFile(path, file);
+      return path;
+    };
+    /** How many rows (the header too) the import is handed, and how far the process grew meanwhile. */
+    const importRows = (path: string) =>
+      withPeakGrowth(() =>
+        reader(2)
+          .withFirstSheet(1, path, { timeoutMs: 60_000 }, (firstSheet) =>
+            firstSheet(async (sheet) => {
+              let count = 0;
+              for await (const batch of sheet?.batches ?? []) count += batch.length;
+              return count;
+            }),
+          )
+          .catch((err: unknown) => refusal(Promise.reject(err))),
+      );
+    const tooLong = { status: 400, code: ResultCode.BadRequest, key: 'importXlsTooManyRows' };
+
+    it('refuses an xls of 65,000 rows all with errors at once, within 100 MB', async () => {
+      // 4.2 MB: parsed whole in a worker thread with a 512 MB heap, it took 180 MB and was handed over whole.
+      const path = await xlsFile('long.xls', [['Name', 'Code', 'Longitude'], ...Array.from({ length: 65_000 }, (_, i) => [`P${i}`, `P-${i}`, 'x'])]);
+      const { value, growthMb } = await importRows(path);
+      expect(value).toEqual(tooLong);
+      expect(growthMb).toBeLessThan(100);
+    });
+
+    it(`reads an xls of ${XLS_IMPORT_MAX_ROWS} rows of the pole columns whole, and refuses one row more`, async () => {
+      const rows = [poleColumns, ...Array.from({ length: XLS_IMPORT_MAX_ROWS }, (_, i) => poleRow(i))];
+      const full = await importRows(await xlsFile('full.xls', rows));
+      expect(full.value).toBe(XLS_IMPORT_MAX_ROWS + 1);
+      expect(full.growthMb).toBeLessThan(100);
+      expect((await importRows(await xlsFile('over.xls', [...rows, poleRow(XLS_IMPORT_MAX_ROWS)]))).value).toEqual(tooLong);
+    });
+
+    it('refuses an xls too wide for the reader as too long, within 100 MB', async () => {
+      const path = await xlsFile('wide.xls', [
+        Array.from({ length: 40 }, (_, c) => `Column ${c}`),
+        ...Array.from({ length: XLS_IMPORT_MAX_ROWS }, (_, i) => Array.from({ length: 40 }, (_, c) => i * 40 + c)),
+      ]);
+      const { value, growthMb } = await importRows(path);
+      expect(value).toEqual(tooLong);
+      expect(growthMb).toBeLessThan(100);
+    });
   });
 });

@@ -1,9 +1,9 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { extname } from 'node:path';
-import { ResultCode, type SpreadsheetFormat } from '@sc/contracts';
+import { ResultCode, XLS_IMPORT_MAX_ROWS, type SpreadsheetFormat } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { SpreadsheetUnreadableError, readSpreadsheet, type ReadOptions, type SheetContent } from './spreadsheet-reader';
+import { SpreadsheetTooLargeError, SpreadsheetUnreadableError, readSpreadsheet, type ReadOptions, type SheetContent } from './spreadsheet-reader';
 import { WorkbookOutOfBounds, checkWorkbookBounds } from './workbook-bounds';
 import { readFirstXlsxSheet, readXlsxSheetStarts, type SheetRow, type SheetRows, type SheetStart } from './xlsx-sheet-stream';
 
@@ -15,6 +15,14 @@ const XLS_BATCH_ROWS = 1_000;
  * that a reading stays well under 100 MB above idle, whatever the file holds. One reading per user, two per process.
  */
 const XLS_PREVIEW: ReadOptions = { maxRows: 0, maxMemoryMb: 32, maxYoungMemoryMb: 8 };
+
+/**
+ * How an xls is read for an import, in a worker thread: SheetJS holds about 0.5 kB per cell, so only the rows an xls
+ * may hold (XLS_IMPORT_MAX_ROWS) and one more, to tell a longer sheet whatever its dimension says, within a heap that
+ * 5,000 rows of the lamp pole columns fit (they take the gateway about 55 MB); a sheet too wide for it is refused as
+ * too long. Either way the answer is to save the file as xlsx, which is streamed.
+ */
+const XLS_IMPORT: ReadOptions = { maxRows: XLS_IMPORT_MAX_ROWS + 1, blankRows: true, maxMemoryMb: 48, maxYoungMemoryMb: 8 };
 
 /** A sheet as a preview shows it. */
 export type SheetSummary = Pick<SheetContent, 'name' | 'rowCount' | 'header'>;
@@ -55,17 +63,31 @@ export type FirstSheetReader = <R>(consume: (sheet: SheetRows | null) => Promise
 /** A sheet read whole (an xls) as the rows a streamed one gives: its header row, then its data rows by number. */
 export function sheetRowsOf(sheet: SheetContent): SheetRows {
   const { headerRowNumber } = sheet;
-  const all: SheetRow[] = [
-    { number: headerRowNumber, cells: sheet.header },
-    ...sheet.rows.map((cells, i) => ({ number: headerRowNumber + 1 + i, cells: cells as SheetRow['cells'] })),
-  ];
   return {
     name: sheet.name,
     range: { firstRow: headerRowNumber, lastRow: Math.max(headerRowNumber, sheet.rowCount + 1) },
     batches: (async function* () {
-      for (let i = 0; i < all.length; i += XLS_BATCH_ROWS) yield all.slice(i, i + XLS_BATCH_ROWS);
+      yield [{ number: headerRowNumber, cells: sheet.header }];
+      for (let i = 0; i < sheet.rows.length; i += XLS_BATCH_ROWS) {
+        yield sheet.rows.slice(i, i + XLS_BATCH_ROWS).map((cells, j) => ({ number: headerRowNumber + 1 + i + j, cells: cells as SheetRow['cells'] }));
+      }
     })(),
   };
+}
+
+/** The xls sheet for an import, refused (as too long, to be saved as xlsx) past XLS_IMPORT_MAX_ROWS rows or the reader's heap. */
+async function readXlsForImport(path: string, timeoutMs: number | undefined): Promise<SheetContent | undefined> {
+  const tooLong = () => AppException.badRequest('importXlsTooManyRows', { max: XLS_IMPORT_MAX_ROWS });
+  let sheets: SheetContent[];
+  try {
+    sheets = await readSpreadsheet(path, { ...XLS_IMPORT, timeoutMs });
+  } catch (err) {
+    throw err instanceof SpreadsheetTooLargeError ? tooLong() : err;
+  }
+  const [sheet] = sheets;
+  // Row numbers past the limit, as the streamed xlsx counts them: by the sheet's dimension, or by the rows it holds.
+  if (sheet && Math.max(sheet.rowCount + 1, sheet.headerRowNumber + sheet.rows.length) - 1 > XLS_IMPORT_MAX_ROWS) throw tooLong();
+  return sheet;
 }
 
 /**
@@ -104,15 +126,20 @@ export class WorkbookReader {
   /**
    * Opens an uploaded workbook for an import, within the same limits and bounds as `inspect`, and hands `use` a reader of
    * its first sheet; the slot is held until `use` is done. An xlsx is streamed at each reading (one batch of rows in
-   * memory at a time); an xls, small by the upload limit, is parsed whole once, in a worker thread.
+   * memory at a time); an xls is parsed whole once, in a worker thread, and refused past XLS_IMPORT_MAX_ROWS rows.
    */
-  async withFirstSheet<T>(userId: number, path: string, options: ReadOptions, use: (firstSheet: FirstSheetReader) => Promise<T>): Promise<T> {
+  async withFirstSheet<T>(
+    userId: number,
+    path: string,
+    options: { timeoutMs?: number },
+    use: (firstSheet: FirstSheetReader) => Promise<T>,
+  ): Promise<T> {
     const release = this.take(userId);
     try {
       const format = extname(path).slice(1) as SpreadsheetFormat;
       await checkWorkbookBounds(path, format);
       if (format === 'xlsx') return await use((consume) => readFirstXlsxSheet(path, { timeoutMs: options.timeoutMs }, consume));
-      const [sheet] = await readSpreadsheet(path, options);
+      const sheet = await readXlsForImport(path, options.timeoutMs);
       return await use((consume) => consume(sheet ? sheetRowsOf(sheet) : null));
     } catch (err) {
       throw refusal(err);

@@ -258,6 +258,7 @@ export const enUSAnswers = {
   importNoRows: 'The file has no data rows below its header row',
   importTooManyRows: 'A file may hold at most {{max}} rows',
   importTooManyCells: 'A file may hold at most {{max}} cells',
+  importXlsTooManyRows: 'An xls file may hold at most {{max}} rows; save it as xlsx to import more',
   workbookTooLarge: 'The workbook expands to more than {{maxMb}} MB; split it into smaller files',
   importBusyUser: 'Your previous file is still being read; try again when it has finished',
   importBusyServer: 'The server is reading other files; try again in a moment',

@@ -251,6 +251,7 @@ export const esAnswers: Answers = {
   importNoRows: 'El archivo no tiene filas de datos bajo la fila de encabezado',
   importTooManyRows: 'Un archivo puede tener como máximo {{max}} filas',
   importTooManyCells: 'Un archivo puede tener como máximo {{max}} celdas',
+  importXlsTooManyRows: 'Un archivo xls puede tener como máximo {{max}} filas; guárdelo como xlsx para importar más',
   workbookTooLarge: 'El libro se expande a más de {{maxMb}} MB; divídalo en archivos más pequeños',
   importBusyUser: 'Su archivo anterior aún se está leyendo; inténtelo de nuevo cuando termine',
   importBusyServer: 'El servidor está leyendo otros archivos; inténtelo de nuevo en un momento',

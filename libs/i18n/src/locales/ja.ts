@@ -251,6 +251,7 @@ export const jaAnswers: Answers = {
   importNoRows: 'ファイルのヘッダー行の下にデータ行がありません',
   importTooManyRows: '1 つのファイルは最大 {{max}} 行です',
   importTooManyCells: '1 つのファイルは最大 {{max}} セルです',
+  importXlsTooManyRows: 'xls ファイルは最大 {{max}} 行です。それ以上取り込むには xlsx 形式で保存してください',
   workbookTooLarge: 'ブックの展開後のサイズが {{maxMb}} MB を超えています。小さなファイルに分割してください',
   importBusyUser: '前のファイルをまだ読み込み中です。完了してから再度お試しください',
   importBusyServer: 'サーバーが他のファイルを読み込み中です。しばらくしてから再度お試しください',

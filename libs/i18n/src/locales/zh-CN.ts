@@ -251,6 +251,7 @@ export const zhCNAnswers: Answers = {
   importNoRows: '文件的表头下没有数据行',
   importTooManyRows: '一个文件最多 {{max}} 行',
   importTooManyCells: '一个文件最多 {{max}} 个单元格',
+  importXlsTooManyRows: 'xls 文件最多 {{max}} 行；如需导入更多，请另存为 xlsx',
   workbookTooLarge: '工作簿解压后超过 {{maxMb}} MB，请拆分为更小的文件',
   importBusyUser: '您的上一个文件仍在读取中，请在完成后再试',
   importBusyServer: '服务器正在读取其他文件，请稍后再试',

@@ -11,7 +11,8 @@ export const imports = {
   },
   file: 'File',
   filePlaceholder: 'Choose an xlsx or xls file',
-  fileHint: 'xlsx or xls, at most 5 MB. The first sheet is read; its first row names the columns, as in the template.',
+  fileHint:
+    'xlsx or xls, at most 5 MB (an xls at most 5,000 rows: save a longer list as xlsx). The first sheet is read; its first row names the columns, as in the template.',
   group: 'Device group',
   groupPlaceholder: 'Select a group',
   noGroups: 'There is no group for these devices yet',

@@ -13,7 +13,8 @@ export const imports: Shape<typeof en> = {
   },
   file: 'Archivo',
   filePlaceholder: 'Elija un archivo xlsx o xls',
-  fileHint: 'xlsx o xls, 5 MB como máximo. Se lee la primera hoja; su primera fila nombra las columnas, como en la plantilla.',
+  fileHint:
+    'xlsx o xls, 5 MB como máximo (un xls, 5000 filas como máximo: guarde una lista más larga como xlsx). Se lee la primera hoja; su primera fila nombra las columnas, como en la plantilla.',
   group: 'Grupo de dispositivos',
   groupPlaceholder: 'Seleccione un grupo',
   noGroups: 'Aún no hay grupos para estos dispositivos',

@@ -13,7 +13,8 @@ export const imports: Shape<typeof en> = {
   },
   file: 'ファイル',
   filePlaceholder: 'xlsx または xls ファイルを選択',
-  fileHint: 'xlsx または xls、最大 5MB。最初のシートを読み込み、1 行目が列名です（テンプレートと同じ）。',
+  fileHint:
+    'xlsx または xls、最大 5MB（xls は最大 5,000 行。それより長い一覧は xlsx で保存してください）。最初のシートを読み込み、1 行目が列名です（テンプレートと同じ）。',
   group: 'デバイスグループ',
   groupPlaceholder: 'グループを選択',
   noGroups: 'このデバイスのグループはまだありません',

@@ -13,7 +13,7 @@ export const imports: Shape<typeof en> = {
   },
   file: '文件',
   filePlaceholder: '选择 xlsx 或 xls 文件',
-  fileHint: 'xlsx 或 xls，最大 5MB。读取第一个工作表，第一行为列名，与模板相同。',
+  fileHint: 'xlsx 或 xls，最大 5MB（xls 最多 5000 行，更长的列表请另存为 xlsx）。读取第一个工作表，第一行为列名，与模板相同。',
   group: '设备分组',
   groupPlaceholder: '请选择分组',
   noGroups: '这类设备还没有分组',
