@@ -57,7 +57,7 @@ const host = ['0.0.0.0', '::', ''].includes(process.env.HOST) ? '127.0.0.1' : pr
 const health = `http://${host.includes(':') ? `[${host}]` : host}:${process.env.PORT ?? 8080}/api/health`;
 const deadline = Date.now() + 180_000;
 const answers = () =>
-  fetch(health, { signal: AbortSignal.timeout(3000) }).then(
+  fetch(health, { signal: globalThis.AbortSignal.timeout(3000) }).then(
     (r) => r.ok,
     () => false,
   );
