@@ -13,7 +13,7 @@ import { broadcastTasks as enTasks } from '../apps/web/src/i18n/locales/en/broad
 import { broadcastTasks as zhTasks } from '../apps/web/src/i18n/locales/zh/broadcastTasks';
 import { broadcastPlaylists as enPlaylists } from '../apps/web/src/i18n/locales/en/broadcastPlaylists';
 import { broadcastPlaylists as zhPlaylists } from '../apps/web/src/i18n/locales/zh/broadcastPlaylists';
-import { closePage, launchBrowser, login, newPage, pageErrors, recordApiRequests, socketConnected } from './support/browser';
+import { pickGroupAfterEmpty, closePage, launchBrowser, login, newPage, pageErrors, recordApiRequests, socketConnected } from './support/browser';
 import { freePort, startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import {
   BROADCAST_WORKER,
@@ -90,17 +90,13 @@ describe('immediate broadcasts in the browser: sent to a group, its terminals pl
         // Groups: the empty one cannot be picked, with the spec's message.
         const form = page.getByTestId('immediate-form');
         await form.getByText(texts.immediate.byGroups, { exact: true }).click();
-        await page.getByTestId('immediate-target-groups').click();
-        await page
-          .getByTestId('immediate-target-groups-option')
-          .filter({ hasText: `${prefix} empty` })
-          .click();
-        await form.getByText(messages.emptyGroupNotSelectable).waitFor();
-        await page
-          .getByTestId('immediate-target-groups-option')
-          .filter({ hasText: `${prefix} squares` })
-          .click();
-        await page.keyboard.press('Escape');
+        await pickGroupAfterEmpty(
+          page,
+          form,
+          'immediate-target-groups',
+          { empty: `${prefix} empty`, chosen: `${prefix} squares` },
+          messages.emptyGroupNotSelectable,
+        );
         // The volume is required.
         await page.getByTestId('immediate-send').click();
         await form.getByText(messages.volumeEmpty).waitFor();

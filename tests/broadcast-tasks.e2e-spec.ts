@@ -9,7 +9,7 @@ import { es } from '@sc/i18n/locales/es';
 import { zhCN } from '@sc/i18n/locales/zh-CN';
 import { ApiClient, mp3Tone } from '@sc/testing';
 import { broadcastTasks as esTasks } from '../apps/web/src/i18n/locales/es/broadcastTasks';
-import { closePage, fillTime, launchBrowser, login, newPage, pageErrors } from './support/browser';
+import { pickGroupAfterEmpty, closePage, fillTime, launchBrowser, login, newPage, pageErrors } from './support/browser';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import { addTerminalsAndGroups, signIn, uniqueCodePrefix } from './support/pipeline';
 
@@ -158,17 +158,13 @@ describe('broadcast tasks in the browser', () => {
 
       await form.getByText(esTasks.form.byGroups, { exact: true }).click();
       await form.getByText(esTasks.form.groupsHint).waitFor();
-      await page.getByTestId('task-form-groups').click();
-      await page
-        .getByTestId('task-form-groups-option')
-        .filter({ hasText: `${prefix} empty` })
-        .click();
-      await form.getByText(es.messages.emptyGroupNotSelectable).waitFor();
-      await page
-        .getByTestId('task-form-groups-option')
-        .filter({ hasText: `${prefix} gates` })
-        .click();
-      await page.keyboard.press('Escape');
+      await pickGroupAfterEmpty(
+        page,
+        form,
+        'task-form-groups',
+        { empty: `${prefix} empty`, chosen: `${prefix} gates` },
+        es.messages.emptyGroupNotSelectable,
+      );
       await page.getByTestId('task-form-save').click();
       await page.getByTestId(`task-row-${taskName}`).waitFor();
       const saved = (await admin.post<PageResult<BroadcastTaskRow>>('/api/broadcast/taskPage', { pageNum: 1, pageSize: 5, taskName })).body.data;

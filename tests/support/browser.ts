@@ -187,6 +187,25 @@ export async function fillTime(field: Locator, time: string): Promise<void> {
 }
 
 /** The toasts (Mantine notifications) currently shown. */
+/**
+ * In a GroupPicker (`testId`): tries the empty group `empty`, which must be refused with `refusal` within `scope`,
+ * then chooses the group `chosen` and closes the list.
+ */
+export async function pickGroupAfterEmpty(
+  page: Page,
+  scope: Locator,
+  testId: string,
+  groups: { empty: string; chosen: string },
+  refusal: string,
+): Promise<void> {
+  const option = (name: string) => page.getByTestId(`${testId}-option`).filter({ hasText: name });
+  await page.getByTestId(testId).click();
+  await option(groups.empty).click();
+  await scope.getByText(refusal).waitFor();
+  await option(groups.chosen).click();
+  await page.keyboard.press('Escape');
+}
+
 export function toasts(page: Page) {
   return page.locator('.mantine-Notification-root');
 }
