@@ -83,6 +83,10 @@ describe('WorkbookReader', () => {
   });
 
   describe('an xls import', () => {
+    // Writing and reading workbooks of a few MB in a worker thread takes tens of seconds on a busy two-core machine
+    // running other test files beside this one.
+    jest.setTimeout(120_000);
+
     const poleColumns = ['Name', 'Code', 'Region', 'Longitude', 'Latitude', 'Address', 'Remark'];
     const poleRow = (i: number) => [`Shennan Avenue pole ${i}`, `POLE-${i}`, 'Futian District', 114.0579, 'x', `Shennan Avenue No. ${i}`, `r${i}`];
     const xlsFile = async (name: string, rows: unknown[][]) => {
