@@ -56,8 +56,12 @@ const reloading = new Map<string, { again: boolean }>();
  * DISPATCH_RELOAD_MS (the last event of a burst is never dropped). Its status, counts and rows come from that one
  * answer, read in one snapshot, so the totals never run ahead of the rows. A dispatch nobody has open costs nothing.
  */
-export function reloadOpenDispatch(queryClient: QueryClient, dispatchId: string): void {
-  if (queryClient.getQueriesData({ queryKey: dispatchKeys.detail(dispatchId) }).length === 0) return;
+export function reloadOpenDispatch(queryClient: QueryClient, event: Pick<DispatchProgressEvent, 'dispatchId' | 'status' | 'counts'>): void {
+  const { dispatchId } = event;
+  const open = queryClient.getQueriesData<DispatchDetail>({ queryKey: dispatchKeys.detail(dispatchId) });
+  if (open.length === 0) return;
+  // An event that reports exactly what every open page already shows (a late or repeated one) has nothing to read.
+  if (open.every(([, shown]) => shown && sameProgress(shown, event))) return;
   const pending = reloading.get(dispatchId);
   if (pending) {
     pending.again = true;
@@ -79,6 +83,11 @@ export function reloadOpenDispatch(queryClient: QueryClient, dispatchId: string)
   setTimeout(settle, DISPATCH_RELOAD_MS);
 }
 
+function sameProgress(shown: DispatchDetail, event: Pick<DispatchProgressEvent, 'status' | 'counts'>): boolean {
+  if (shown.status !== event.status) return false;
+  return (Object.keys(event.counts) as DispatchItemState[]).every((state) => shown.counts[state] === event.counts[state]);
+}
+
 /**
  * Keeps a family's open dispatches live without polling: a progress event reads an open dispatch again
  * (reloadOpenDispatch). They are also reloaded whenever progress may have been missed: the feed was confirmed after
@@ -89,7 +98,7 @@ export function useLiveDispatches(family: FamilyName): void {
   useLiveFeed(
     'DispatchProgress',
     family,
-    useCallback((event: DispatchProgressEvent) => reloadOpenDispatch(queryClient, event.dispatchId), [queryClient]),
+    useCallback((event: DispatchProgressEvent) => reloadOpenDispatch(queryClient, event), [queryClient]),
     useCallback(() => void reloadQueries(queryClient, dispatchKeys.all), [queryClient]),
   );
 }

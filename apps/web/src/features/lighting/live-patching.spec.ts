@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { DeviceFamily, LampStatus, OnlineState, type LampRow, type PageResult } from '@sc/contracts';
+import { DeviceFamily, DispatchStatus, LampStatus, OnlineState, type LampRow, type PageResult } from '@sc/contracts';
 import { patchLiveRows } from '@/realtime/live-rows';
 import { DISPATCH_RELOAD_MS, dispatchKeys, reloadOpenDispatch } from '@/features/dispatch/api';
 import { lightingKeys } from './api';
@@ -76,21 +76,32 @@ describe('live lighting cache', () => {
         reads.push(String(filters?.queryKey?.[1]));
         return Promise.resolve();
       });
-      client.setQueryData(dispatchKeys.page('d1', { pageNum: 1 }), { id: 'd1' });
-      reloadOpenDispatch(client, 'd1');
+      const counts = (delivered: number, sent: number) => ({ queued: 0, sent, delivered, failed: 0, expired: 0 });
+      const progress = (dispatchId: string, delivered: number) => ({
+        dispatchId,
+        status: delivered === 2 ? DispatchStatus.AllSuccessful : DispatchStatus.ToBeSent,
+        counts: counts(delivered, 2 - delivered),
+      });
+      client.setQueryData(dispatchKeys.page('d1', { pageNum: 1 }), { id: 'd1', status: DispatchStatus.ToBeSent, counts: counts(0, 2) });
+      reloadOpenDispatch(client, progress('d1', 1));
       expect(reads).toEqual(['d1']);
       // A burst within the window: one more read at its end, none in between.
-      for (let i = 0; i < 5; i++) reloadOpenDispatch(client, 'd1');
+      for (let i = 0; i < 5; i++) reloadOpenDispatch(client, progress('d1', 1));
       expect(reads).toEqual(['d1']);
       jest.advanceTimersByTime(DISPATCH_RELOAD_MS);
       expect(reads).toEqual(['d1', 'd1']);
       jest.advanceTimersByTime(DISPATCH_RELOAD_MS * 2);
       expect(reads).toEqual(['d1', 'd1']);
       // Quiet again: the next event is read at once.
-      reloadOpenDispatch(client, 'd1');
+      reloadOpenDispatch(client, progress('d1', 2));
+      expect(reads).toEqual(['d1', 'd1', 'd1']);
+      jest.advanceTimersByTime(DISPATCH_RELOAD_MS * 2);
+      // A late event reporting what the panel already shows reads nothing.
+      client.setQueryData(dispatchKeys.page('d1', { pageNum: 1 }), { id: 'd1', status: DispatchStatus.AllSuccessful, counts: counts(2, 0) });
+      reloadOpenDispatch(client, progress('d1', 2));
       expect(reads).toEqual(['d1', 'd1', 'd1']);
       // Nobody has d2 open.
-      reloadOpenDispatch(client, 'd2');
+      reloadOpenDispatch(client, progress('d2', 1));
       expect(reads).toEqual(['d1', 'd1', 'd1']);
       jest.advanceTimersByTime(DISPATCH_RELOAD_MS * 2);
     } finally {
