@@ -20,6 +20,7 @@ export * from './energy';
 export * from './strategy';
 export * from './strategy-rules';
 export * from './broadcast-programme';
+export * from './signage-plans';
 export * from './broadcast-tasks';
 export * from './broadcast-task-status';
 export * from './bounds';

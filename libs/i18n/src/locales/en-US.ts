@@ -151,6 +151,12 @@ export const enUS = {
     materialAlreadyInPlaylist: 'A material already in the playlist cannot be added twice',
     playlistNeedsMedia: 'Add at least one material to the playlist',
     playlistTooLong: 'A playlist holds at most {{max}} materials',
+    // Floor-screen ad plans
+    publishNameRequired: 'A meaningful publish name is required',
+    adPlanNeedsAds: 'Choose at least one ad to publish',
+    playLimitInvalid: 'The play count is a whole number from 1 to {{max}}',
+    onDemandTypeFixed: 'The on-demand type is fixed at {{value}}',
+    playIntervalInvalid: 'The play interval is a whole number of seconds from {{min}} to {{max}}',
   },
   fields: {
     username: 'User name',

@@ -149,6 +149,12 @@ export const es: Catalogue = {
     materialAlreadyInPlaylist: 'Un material que ya está en la lista de reproducción no se puede añadir dos veces',
     playlistNeedsMedia: 'Añada al menos un material a la lista de reproducción',
     playlistTooLong: 'Una lista de reproducción admite como máximo {{max}} materiales',
+    // Planes de anuncios de pantallas de suelo
+    publishNameRequired: 'Se requiere un nombre de publicación significativo',
+    adPlanNeedsAds: 'Elija al menos un anuncio para publicar',
+    playLimitInvalid: 'El número de reproducciones es un entero de 1 a {{max}}',
+    onDemandTypeFixed: 'El tipo bajo demanda es fijo: {{value}}',
+    playIntervalInvalid: 'El intervalo de reproducción es un número entero de segundos de {{min}} a {{max}}',
   },
   fields: {
     username: 'Nombre de usuario',

@@ -149,6 +149,12 @@ export const ja: Catalogue = {
     materialAlreadyInPlaylist: 'プレイリストに既にある素材は重複して追加できません',
     playlistNeedsMedia: 'プレイリストに素材を 1 つ以上追加してください',
     playlistTooLong: '1 つのプレイリストに入れられる素材は最大 {{max}} 件です',
+    // フロアスクリーン広告プラン
+    publishNameRequired: '意味のある配信名を入力してください',
+    adPlanNeedsAds: '配信する広告を 1 つ以上選択してください',
+    playLimitInvalid: '再生回数は 1 から {{max}} までの整数です',
+    onDemandTypeFixed: 'オンデマンド種別は {{value}} に固定されています',
+    playIntervalInvalid: '再生間隔は {{min}} 秒から {{max}} 秒までの整数です',
   },
   fields: {
     username: 'ユーザー名',

@@ -149,6 +149,12 @@ export const zhCN: Catalogue = {
     materialAlreadyInPlaylist: '播放列表中已有的素材不能重复添加',
     playlistNeedsMedia: '请至少为播放列表添加一个素材',
     playlistTooLong: '一个播放列表最多包含 {{max}} 个素材',
+    // 落地屏广告计划
+    publishNameRequired: '需要填写有意义的发布名称',
+    adPlanNeedsAds: '请至少选择一个要发布的广告',
+    playLimitInvalid: '播放次数须为 1 到 {{max}} 之间的整数',
+    onDemandTypeFixed: '点播类型固定为 {{value}}',
+    playIntervalInvalid: '播放间隔须为 {{min}} 到 {{max}} 秒之间的整数',
   },
   fields: {
     username: '用户名',
