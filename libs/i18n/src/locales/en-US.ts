@@ -157,6 +157,11 @@ export const enUS = {
     playLimitInvalid: 'The play count is a whole number from 1 to {{max}}',
     onDemandTypeFixed: 'The on-demand type is fixed at {{value}}',
     playIntervalInvalid: 'The play interval is a whole number of seconds from {{min}} to {{max}}',
+    adCoverRequired: 'Please choose a cover image',
+    adDurationInvalid: 'The total duration is {{min}} to {{max}} seconds',
+    adSplitInvalid: 'The split-screen count is {{min}} to {{max}}',
+    adZoneNeedsMaterial: 'Add at least one material to each screen',
+    adItemSecondsInvalid: 'A material plays for {{min}} to {{max}} seconds',
   },
   fields: {
     username: 'User name',

@@ -155,6 +155,11 @@ export const es: Catalogue = {
     playLimitInvalid: 'El número de reproducciones es un entero de 1 a {{max}}',
     onDemandTypeFixed: 'El tipo bajo demanda es fijo: {{value}}',
     playIntervalInvalid: 'El intervalo de reproducción es un número entero de segundos de {{min}} a {{max}}',
+    adCoverRequired: 'Elija una imagen de portada',
+    adDurationInvalid: 'La duración total es de {{min}} a {{max}} segundos',
+    adSplitInvalid: 'El número de divisiones de pantalla es de {{min}} a {{max}}',
+    adZoneNeedsMaterial: 'Añada al menos un material a cada pantalla',
+    adItemSecondsInvalid: 'Un material se reproduce de {{min}} a {{max}} segundos',
   },
   fields: {
     username: 'Nombre de usuario',

@@ -155,6 +155,11 @@ export const ja: Catalogue = {
     playLimitInvalid: '再生回数は 1 から {{max}} までの整数です',
     onDemandTypeFixed: 'オンデマンド種別は {{value}} に固定されています',
     playIntervalInvalid: '再生間隔は {{min}} 秒から {{max}} 秒までの整数です',
+    adCoverRequired: 'カバー画像を選択してください',
+    adDurationInvalid: '合計時間は {{min}} 秒から {{max}} 秒です',
+    adSplitInvalid: '分割数は {{min}} から {{max}} です',
+    adZoneNeedsMaterial: '各分割画面に素材を 1 つ以上追加してください',
+    adItemSecondsInvalid: '素材の再生時間は {{min}} 秒から {{max}} 秒です',
   },
   fields: {
     username: 'ユーザー名',

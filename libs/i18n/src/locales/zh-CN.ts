@@ -155,6 +155,11 @@ export const zhCN: Catalogue = {
     playLimitInvalid: '播放次数须为 1 到 {{max}} 之间的整数',
     onDemandTypeFixed: '点播类型固定为 {{value}}',
     playIntervalInvalid: '播放间隔须为 {{min}} 到 {{max}} 秒之间的整数',
+    adCoverRequired: '请选择封面图片',
+    adDurationInvalid: '总时长须为 {{min}} 到 {{max}} 秒',
+    adSplitInvalid: '分屏数须为 {{min}} 到 {{max}}',
+    adZoneNeedsMaterial: '每个分屏至少添加一个素材',
+    adItemSecondsInvalid: '素材播放时长须为 {{min}} 到 {{max}} 秒',
   },
   fields: {
     username: '用户名',
