@@ -2,6 +2,7 @@ import type { AlarmChangedEvent } from './alarms';
 import type { FamilyLiveFields, FamilyName } from './families';
 import type { DispatchStatus } from './statuses';
 import type { DispatchCounts } from './lighting';
+import type { DispatchRowsChangedEvent } from './receipts';
 
 /** One device's stored state changed: only the fields that changed, named as in the family's list rows. */
 export interface DeviceChange<F extends FamilyName = FamilyName> {
@@ -42,13 +43,19 @@ export interface DispatchProgressEvent {
 export interface BusEvents {
   DeviceStateChanged: DeviceStateChangedEvent;
   DispatchProgress: DispatchProgressEvent;
+  DispatchRowsChanged: DispatchRowsChangedEvent;
   AlarmChanged: AlarmChangedEvent;
 }
 
 export type BusEventName = keyof BusEvents;
 
 /** Every event once (a missing one fails to compile). */
-const EVENTS: Readonly<Record<BusEventName, true>> = { DeviceStateChanged: true, DispatchProgress: true, AlarmChanged: true };
+const EVENTS: Readonly<Record<BusEventName, true>> = {
+  DeviceStateChanged: true,
+  DispatchProgress: true,
+  DispatchRowsChanged: true,
+  AlarmChanged: true,
+};
 export const BUS_EVENT_NAMES = Object.keys(EVENTS) as readonly BusEventName[];
 
 /** The Redis channel of an event (after the installation's key prefix). */

@@ -15,6 +15,7 @@ export * from './queues';
 export * from './lighting';
 export * from './lighting-equipment';
 export * from './events';
+export * from './receipts';
 export * from './alarms';
 export * from './energy';
 export * from './strategy';

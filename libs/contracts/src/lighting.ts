@@ -1,3 +1,4 @@
+import type { DispatchReceipt } from './receipts';
 import type { PageQuery } from './envelope';
 import type { DimmingLevel, FaultCode, LampStatus, OnlineState, StrategyMode } from './devices';
 import type { LampSchedule, StrategyModeData } from './strategy';
@@ -117,6 +118,8 @@ export interface DispatchItemRow {
   attempts: number;
   lastError: string | null;
   updatedAt: string;
+  /** The row's last receipt, for a command declared with receipts (null before the first, and for other commands). */
+  receipt: DispatchReceipt | null;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { DeviceType, type DimmingLevel } from './devices';
 import type {
   ACK_SCHEMA,
+  RECEIPT_SCHEMA,
   FAULT_EVENT_SCHEMA,
   OFFLINE_SCHEMA,
   StripEffectParams,
@@ -164,6 +165,9 @@ export type StripCommand = CommandMessage<'effect', StripEffectParams> | Command
 
 /** `ack`: the device's answer to a command id. */
 export type AckMessage = FromSchema<typeof ACK_SCHEMA>;
+
+/** `ack` before the ack: how far the device has got with a command declared with receipts. */
+export type ReceiptMessage = FromSchema<typeof RECEIPT_SCHEMA>;
 
 /** What the broker publishes for a device that dropped off (its Last Will), and what a device sends before it leaves. */
 export type OfflineStateMessage = FromSchema<typeof OFFLINE_SCHEMA>;

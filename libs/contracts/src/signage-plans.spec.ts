@@ -1,8 +1,10 @@
-import { AdPlayMode, PublishType } from './statuses';
+import { DispatchItemState } from './lighting';
+import { AdPlayMode, AdReceiveStatus, PublishType } from './statuses';
 import {
   AD_ON_DEMAND,
   AdPublishMode,
   adPlanOccurrences,
+  adReceiveStatusOf,
   adPlanProblems,
   adPlansOverlap,
   effectiveWeekdays,
@@ -110,5 +112,18 @@ describe('ad plan calendar', () => {
     expect(adPlansOverlap(mornings, schedule({ startDate: '2027-01-01', endDate: '2027-12-31' }))).toBeNull();
     // A Monday-only plan and a plan of three days that hold no Monday.
     expect(adPlansOverlap(mornings, schedule({ startDate: '2026-12-01', endDate: '2026-12-03' }))).toBeNull();
+  });
+});
+
+describe('ad plan receive status', () => {
+  it('follows the ledger row and its receipts, in the order a screen passes through them', () => {
+    expect(adReceiveStatusOf(null)).toBe(AdReceiveStatus.NotPublished);
+    expect(adReceiveStatusOf({ state: DispatchItemState.Queued, receipt: null })).toBe(AdReceiveStatus.PublishedNotReceived);
+    expect(adReceiveStatusOf({ state: DispatchItemState.Sent, receipt: null })).toBe(AdReceiveStatus.PublishedNotReceived);
+    expect(adReceiveStatusOf({ state: DispatchItemState.Sent, receipt: { stage: 'received' } })).toBe(AdReceiveStatus.ReceivedNotDownloaded);
+    expect(adReceiveStatusOf({ state: DispatchItemState.Sent, receipt: { stage: 'downloading' } })).toBe(AdReceiveStatus.Downloading);
+    expect(adReceiveStatusOf({ state: DispatchItemState.Delivered, receipt: { stage: 'downloading' } })).toBe(AdReceiveStatus.DownloadCompleted);
+    for (const state of [DispatchItemState.Failed, DispatchItemState.Expired])
+      expect(adReceiveStatusOf({ state, receipt: { stage: 'downloading' } })).toBe(AdReceiveStatus.Unknown);
   });
 });

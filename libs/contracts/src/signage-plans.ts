@@ -2,7 +2,9 @@
 // here so that the console checks a form with the very rules the server applies and draws the calendar the server
 // reasons about. Shared by the gateway, the signage worker, the simulated players and the pages.
 import { WEEKDAYS, type Weekday } from './devices';
-import { AdPlayMode, LIMITS, PublishType } from './statuses';
+import { DispatchItemState } from './lighting';
+import type { DispatchReceipt } from './receipts';
+import { AdPlayMode, AdReceiveStatus, LIMITS, PublishType } from './statuses';
 import { isCalendarDate, periodProblems, type RuleProblem } from './strategy-rules';
 
 /** How a plan names its screens: chosen one by one, or a device group (its members when it is published). */
@@ -175,4 +177,24 @@ export function adPlansOverlap(a: AdPlanSchedule, b: AdPlanSchedule): AdPlanOccu
     if (da.includes(weekday) && db.includes(weekday)) return { date: dateOf(day), start, end };
   }
   return null;
+}
+
+/**
+ * A plan's receive status on one screen (spec section 4) from its ledger row: not published until the row exists;
+ * published but not received while the command travels; received, then downloading, as the screen's receipts say;
+ * download completed once it acked with every file in; unknown when it refused, failed or did not answer in time.
+ */
+export function adReceiveStatusOf(row: { state: DispatchItemState; receipt: Pick<DispatchReceipt, 'stage'> | null } | null): AdReceiveStatus {
+  if (!row) return AdReceiveStatus.NotPublished;
+  switch (row.state) {
+    case DispatchItemState.Delivered:
+      return AdReceiveStatus.DownloadCompleted;
+    case DispatchItemState.Failed:
+    case DispatchItemState.Expired:
+      return AdReceiveStatus.Unknown;
+    default:
+      if (row.receipt?.stage === 'downloading') return AdReceiveStatus.Downloading;
+      if (row.receipt?.stage === 'received') return AdReceiveStatus.ReceivedNotDownloaded;
+      return AdReceiveStatus.PublishedNotReceived;
+  }
 }

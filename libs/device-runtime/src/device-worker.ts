@@ -116,7 +116,7 @@ export class DeviceWorker {
     this.mqtt = mqtt;
     this.closers.push(() => mqtt.close());
 
-    const progress = new DispatchProgress(pool, bus, logger, config.progressIntervalMs);
+    const progress = new DispatchProgress(pool, bus, logger, config.progressIntervalMs, declarations);
     this.progress = progress;
     const stores = new Map<FamilyName, RowStore>(families.map((f) => [f.declaration.family, new RowStore(f)]));
     const writes = new FamilyWrites(stores, this.options.observers ?? [], new StateEvents(bus, logger));
@@ -137,6 +137,7 @@ export class DeviceWorker {
     const known = await devices.load();
 
     const writer = new IntakeWriter(pool, writes, progress, this.counters, logger, {
+      receiptHoldMs: config.maxBackoffMs,
       batchSize: config.intakeBatchSize,
       flushMs: config.intakeFlushMs,
     });

@@ -12,6 +12,7 @@ import {
   TIMESTAMP_SCHEMA,
   defineFamily,
   type DispatchProgressEvent,
+  type DispatchRowsChangedEvent,
   type FamilyDeclaration,
   type JobName,
   type JsonSchema,
@@ -69,7 +70,7 @@ export const THERMO_FAMILY = defineFamily<ThermoRow>()({
   worker: MqttService.WorkerLighting,
   queue: QueueName.LedTasks,
   job: THERMO_JOB,
-  actions: { set: Button.Edit },
+  actions: { set: Button.Edit, firmware: Button.Edit },
   eventRoles: [],
   liveFields: ['status', 'networkStatus', 'setpoint', 'mode', 'temperature', 'readings', 'reportedAt', 'comfort'],
   reports: { state: THERMO_STATE_SCHEMA, telemetry: THERMO_TELEMETRY_SCHEMA },
@@ -77,6 +78,11 @@ export const THERMO_FAMILY = defineFamily<ThermoRow>()({
     set: {
       description: 'Hold this temperature.',
       params: { type: 'object', required: ['setpoint'], additionalProperties: false, properties: { setpoint: SETPOINT_SCHEMA } },
+    },
+    firmware: {
+      description: 'Fetch and install this firmware: receipts while it downloads, the ack once it is installed.',
+      params: { type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: 'string' } } },
+      receipts: true,
     },
   },
   heartbeatSeconds: 60,
@@ -141,6 +147,7 @@ export const thermoHandler: AnyFamilyHandler = {
   reduce: reduceThermo,
   derive: (t: ThermoStored) => ({ comfort: comfortOf(t) }),
   command: (action: string, params: unknown) => {
+    if (action === 'firmware') return { type: 'firmware', params: { url: String((params as { url?: unknown }).url) } };
     const setpoint = action === 'set' ? setpointOf(params) : null;
     return setpoint === null ? null : { type: 'set', params: { setpoint } };
   },
@@ -167,9 +174,14 @@ export class RuntimeHarness {
   pool!: Pool;
   producer!: JobProducer;
   readonly workers: DeviceWorker[] = [];
-  readonly events: { DeviceStateChanged: StateChangedSeen[]; DispatchProgress: DispatchProgressEvent[] } = {
+  readonly events: {
+    DeviceStateChanged: StateChangedSeen[];
+    DispatchProgress: DispatchProgressEvent[];
+    DispatchRowsChanged: DispatchRowsChangedEvent[];
+  } = {
     DeviceStateChanged: [],
     DispatchProgress: [],
+    DispatchRowsChanged: [],
   };
   private busRedis!: Redis;
   private bus!: RedisBus;
@@ -186,6 +198,7 @@ export class RuntimeHarness {
     await this.bus.subscribe(REDIS_URL, {
       DeviceStateChanged: (e) => this.events.DeviceStateChanged.push(e as unknown as StateChangedSeen),
       DispatchProgress: (e) => this.events.DispatchProgress.push(e),
+      DispatchRowsChanged: (e) => this.events.DispatchRowsChanged.push(e),
     });
   }
 

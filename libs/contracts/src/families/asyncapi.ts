@@ -1,5 +1,13 @@
 import { DeviceFamily, MQTT_TOPIC_ROOT, MqttChannel } from '../mqtt';
-import { ACK_SCHEMA, OFFLINE_SCHEMA, commandEnvelopeSchema, type FamilyDeclaration, type JsonSchema, type ReportChannel } from './declaration';
+import {
+  ACK_SCHEMA,
+  OFFLINE_SCHEMA,
+  RECEIPT_SCHEMA,
+  commandEnvelopeSchema,
+  type FamilyDeclaration,
+  type JsonSchema,
+  type ReportChannel,
+} from './declaration';
 
 /**
  * docs/asyncapi.yaml, made from the family declarations: every declared family's commands and reports, the
@@ -113,6 +121,7 @@ export function buildAsyncApi(families: readonly FamilyDeclaration[]): Record<st
     messages[key] = { ...messages[key], summary: `${summary}Sent by: ${names.map((n) => `\`${n}\``).join(', ')}.` };
   }
   add('ack', 'ack', message(ACK_SCHEMA).body);
+  add('ack', 'receipt', message(RECEIPT_SCHEMA).body);
 
   const channel = (name: string, description: string) => ({
     address: `${MQTT_TOPIC_ROOT}/{family}/{deviceId}/${name}`,

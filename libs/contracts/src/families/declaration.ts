@@ -14,6 +14,12 @@ export type ReportChannel = 'state' | 'telemetry' | 'event';
 export interface CommandDeclaration {
   readonly description: string;
   readonly params: JsonSchema;
+  /**
+   * The device answers with receipts (RECEIPT_SCHEMA: received, downloading with bytes) while it fetches what the
+   * command names, and acks only once it holds all of it: its ledger row stays open until then, a receipt keeps it
+   * from being re-sent, and the console follows every row's receive status live.
+   */
+  readonly receipts?: boolean;
 }
 
 /**
@@ -103,17 +109,46 @@ export const OFFLINE_SCHEMA = {
   properties: { online: { const: false } },
 } as const satisfies JsonSchema;
 
+const COMMAND_ID_SCHEMA = { type: 'string', format: 'uuid', description: 'The command id answered.' } as const satisfies JsonSchema;
+
 /** `ack`: the device's answer to one command id (every family). */
 export const ACK_SCHEMA = {
   title: 'Ack',
   type: 'object',
   required: ['id', 'ok'],
   properties: {
-    id: { type: 'string', format: 'uuid', description: 'The command id answered.' },
+    id: COMMAND_ID_SCHEMA,
     ok: { type: 'boolean' },
     error: {
       type: 'string',
       description: 'Why the command was not applied (for example `expired`, `bad command`, `driver fault`); kept to 255 characters.',
+    },
+  },
+} as const satisfies JsonSchema;
+
+/** How far a device has got with a command that names files to fetch (CommandDeclaration.receipts). */
+export const RECEIPT_STAGES = ['received', 'downloading'] as const;
+export type ReceiptStage = (typeof RECEIPT_STAGES)[number];
+
+/**
+ * `ack` before the ack, for commands declared with receipts: the device has the command (`received`), or is fetching
+ * its files (`downloading`, with bytes so far of the total). Its final answer is an Ack: ok once every file is in and
+ * checked, or not ok with the reason.
+ */
+export const RECEIPT_SCHEMA = {
+  title: 'Receipt',
+  type: 'object',
+  required: ['id', 'receipt'],
+  properties: {
+    id: COMMAND_ID_SCHEMA,
+    receipt: {
+      type: 'object',
+      required: ['stage'],
+      properties: {
+        stage: { type: 'string', enum: [...RECEIPT_STAGES] },
+        received: { type: 'integer', minimum: 0, maximum: 1e12, description: 'Bytes in so far, over every file of the command.' },
+        total: { type: 'integer', minimum: 0, maximum: 1e12, description: 'Bytes of every file of the command.' },
+      },
     },
   },
 } as const satisfies JsonSchema;

@@ -89,7 +89,7 @@ export class DispatchTracker {
     });
     if (result.rows.length === 0) return 0;
     result.publish();
-    this.progress.touch(new Set(result.rows.map((row) => row.dispatch_id)));
+    this.progress.touchRows(result.rows);
     this.counters.add('expired', result.rows.length);
     return result.rows.length;
   }

@@ -34,6 +34,18 @@ describe('device payloads against their family’s declared schemas', () => {
     expect(ack(payload)).toBeNull();
   });
 
+  it('accepts receipts before the ack, keeping only their contract fields', () => {
+    expect(ack({ id: ID, receipt: { stage: 'received' } })).toEqual({ kind: 'receipt', receipt: { id: ID, receipt: { stage: 'received' } } });
+    expect(ack({ id: ID.toUpperCase(), receipt: { stage: 'downloading', received: 40, total: 100, speed: 9 }, extra: 1 })).toEqual({
+      kind: 'receipt',
+      receipt: { id: ID, receipt: { stage: 'downloading', received: 40, total: 100 } },
+    });
+    // An answer with `ok` is the ack, whatever else it carries.
+    expect(ack({ id: ID, ok: true, receipt: { stage: 'received' } })).toEqual({ kind: 'ack', ack: { id: ID, ok: true } });
+    for (const bad of [{ stage: 'installing' }, { stage: 'downloading', received: -1 }, { received: 5 }, 'received'])
+      expect(ack({ id: ID, receipt: bad })).toBeNull();
+  });
+
   it('refuses payloads over the size limit before parsing them', () => {
     expect(ack(Buffer.alloc(MAX_DEVICE_PAYLOAD_BYTES + 1, 0x20))).toBeNull();
   });

@@ -1,6 +1,14 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { ACK_SCHEMA, MqttChannel, type AckMessage, type FamilyDeclaration, type ReportChannel } from '@sc/contracts';
+import {
+  ACK_SCHEMA,
+  MqttChannel,
+  RECEIPT_SCHEMA,
+  type AckMessage,
+  type FamilyDeclaration,
+  type ReceiptMessage,
+  type ReportChannel,
+} from '@sc/contracts';
 
 /** Larger payloads are refused before JSON.parse, so a misbehaving device cannot make the intake parse megabytes. */
 export const MAX_DEVICE_PAYLOAD_BYTES = 8 * 1024;
@@ -9,7 +17,10 @@ const MAX_ERROR_LENGTH = 255;
 
 /** What a device's message means, once its payload matched its family's declared schema. */
 export type ParsedMessage =
-  { kind: 'ack'; ack: AckMessage } | { kind: 'offline' } | { kind: 'report'; channel: ReportChannel; report: Record<string, unknown> };
+  | { kind: 'ack'; ack: AckMessage }
+  | { kind: 'receipt'; receipt: ReceiptMessage }
+  | { kind: 'offline' }
+  | { kind: 'report'; channel: ReportChannel; report: Record<string, unknown> };
 
 function object(payload: Buffer): Record<string, unknown> | null {
   if (payload.length === 0 || payload.length > MAX_DEVICE_PAYLOAD_BYTES) return null;
@@ -29,11 +40,13 @@ function object(payload: Buffer): Record<string, unknown> | null {
 export class ReportParser {
   private readonly ajv = new Ajv({ removeAdditional: 'all', allErrors: false, strict: false });
   private readonly ack: ValidateFunction;
+  private readonly receipt: ValidateFunction;
   private readonly reports = new Map<string, ValidateFunction>();
 
   constructor(families: readonly FamilyDeclaration[]) {
     addFormats(this.ajv, ['date-time', 'uuid']);
     this.ack = this.ajv.compile(ACK_SCHEMA);
+    this.receipt = this.ajv.compile(RECEIPT_SCHEMA);
     for (const family of families) {
       for (const [channel, schema] of Object.entries(family.reports)) this.reports.set(`${family.family}/${channel}`, this.ajv.compile(schema));
     }
@@ -49,6 +62,11 @@ export class ReportParser {
     const body = object(payload);
     if (!body) return null;
     if (channel === MqttChannel.Ack) {
+      // Before its ack, a device may send receipts for a command declared with them.
+      if (body.ok === undefined && this.receipt(body)) {
+        const { id, receipt } = body as ReceiptMessage;
+        return { kind: 'receipt', receipt: { id: id.toLowerCase(), receipt } };
+      }
       if (!this.ack(body)) return null;
       const { id, ok, error } = body as AckMessage;
       return {

@@ -23,6 +23,8 @@ export interface CounterSnapshot {
   silentOffline: number;
   /** Empty stored states: a device's retained state removed from the broker (taken out of service), nothing to store. */
   statesCleared: number;
+  /** Receipts recorded: how far devices have got with commands that name files to fetch. */
+  receipts: number;
 }
 
 /** What the worker has done since it started; logged periodically and read by tests and GET /health. */
@@ -42,6 +44,7 @@ export class Counters {
     storedSuperseded: 0,
     silentOffline: 0,
     statesCleared: 0,
+    receipts: 0,
   };
 
   add(counter: Exclude<keyof CounterSnapshot, 'rejected'>, n = 1): void {

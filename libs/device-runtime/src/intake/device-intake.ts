@@ -175,6 +175,7 @@ export class DeviceIntake {
     const accept = (recordId: number) => {
       this.counters.add('accepted');
       if (message.kind === 'ack') this.writer.addAck(family, recordId, message.ack, ack);
+      else if (message.kind === 'receipt') this.writer.addReceipt(family, recordId, message.receipt, ack);
       else if (message.kind === 'offline') this.writer.addEvent(family, recordId, { kind: 'offline', at }, ack);
       else this.writer.addEvent(family, recordId, { kind: 'report', channel: message.channel, report: message.report, at } as never, ack);
     };

@@ -84,7 +84,7 @@ class FakeDatabase {
   }
 }
 
-const progress = { touch: () => undefined } as unknown as DispatchProgress;
+const progress = { touch: () => undefined, touchRows: () => undefined } as unknown as DispatchProgress;
 const at = '2024-11-21T10:00:00.000Z';
 
 function setUp(settings: Partial<WriterSettings> = {}) {

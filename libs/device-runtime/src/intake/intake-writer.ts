@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Pool } from 'pg';
-import type { AckMessage, FamilyName } from '@sc/contracts';
+import type { AckMessage, FamilyName, ReceiptMessage } from '@sc/contracts';
 import type { AcknowledgeMessage } from '@sc/messaging';
 import type { DispatchProgress } from '../dispatch/dispatch-progress';
 import type { DeviceEvent } from '../family/family-handler';
@@ -10,7 +10,7 @@ import { inTransaction, isTransientDatabaseError } from '../infra/database';
 import { commandLedger } from '../ledger/command-ledger';
 
 type Item = { family: FamilyName; recordId: number; acknowledge: AcknowledgeMessage | null; arrivedAt: number } & (
-  { kind: 'event'; event: DeviceEvent } | { kind: 'ack'; ack: AckMessage }
+  { kind: 'event'; event: DeviceEvent } | { kind: 'ack'; ack: AckMessage } | { kind: 'receipt'; receipt: ReceiptMessage }
 );
 
 export interface WriterSettings {
@@ -18,9 +18,12 @@ export interface WriterSettings {
   batchSize: number;
   /** A batch is written at most this long after its first message arrived (when it has not filled up before). */
   flushMs: number;
+  /** A receipt keeps its command from being re-sent this long (the device holds it and is fetching its files). */
+  receiptHoldMs?: number;
 }
 
 const RETRY_MIN_MS = 200;
+const DEFAULT_RECEIPT_HOLD_MS = 30_000;
 /** Ack times kept for ackTimeMs. */
 const ACK_TIMES_KEPT = 2000;
 const RETRY_MAX_MS = 5000;
@@ -91,6 +94,10 @@ export class IntakeWriter {
 
   addAck(family: FamilyName, recordId: number, ack: AckMessage, acknowledge: AcknowledgeMessage | null): void {
     this.take({ kind: 'ack', family, recordId, ack, acknowledge, arrivedAt: Date.now() });
+  }
+
+  addReceipt(family: FamilyName, recordId: number, receipt: ReceiptMessage, acknowledge: AcknowledgeMessage | null): void {
+    this.take({ kind: 'receipt', family, recordId, receipt, acknowledge, arrivedAt: Date.now() });
   }
 
   /** Resolves once every message taken in so far is stored, whatever keeps arriving after it. */
@@ -185,15 +192,30 @@ export class IntakeWriter {
     const acks = batch.flatMap((item) =>
       item.kind === 'ack' ? [{ deviceId: item.recordId, commandId: item.ack.id, ok: item.ack.ok, error: item.ack.error }] : [],
     );
-    const { answered, publish } = await inTransaction(this.pool, async (client) => {
+    const receipts = batch.flatMap((item) =>
+      item.kind === 'receipt'
+        ? [
+            {
+              deviceId: item.recordId,
+              commandId: item.receipt.id,
+              stage: item.receipt.receipt.stage,
+              received: item.receipt.receipt.received ?? null,
+              total: item.receipt.receipt.total ?? null,
+            },
+          ]
+        : [],
+    );
+    const { answered, receipted, publish } = await inTransaction(this.pool, async (client) => {
+      const receipted = await commandLedger.recordReceipts(client, receipts, this.settings.receiptHoldMs ?? DEFAULT_RECEIPT_HOLD_MS);
       const answered = await commandLedger.recordAcks(client, acks);
       const events = new EventsByFamily();
       for (const item of batch) if (item.kind === 'event') events.add(item.family, item.recordId, item.event);
       // Ack outcomes follow the devices' own reports of the batch: a delivered command stays visible.
       events.addAnswers(answered);
-      return { answered, publish: await this.writes.apply(client, events) };
+      return { answered, receipted, publish: await this.writes.apply(client, events) };
     });
     this.counters.add('written', batch.length);
+    this.counters.add('receipts', receipted.length);
     this.counters.add('acks', answered.length);
     this.counters.add('acksIgnored', acks.length - answered.length);
     // The batch is stored: a failure to announce it must not write it again (as a retry would) nor keep its messages
@@ -203,7 +225,7 @@ export class IntakeWriter {
     } catch (err) {
       this.logger.error({ err: (err as Error).message, messages: batch.length }, 'stored device messages not announced');
     }
-    if (answered.length > 0) this.progress.touch(answered.map((row) => row.dispatch_id));
+    if (answered.length > 0 || receipted.length > 0) this.progress.touchRows([...answered, ...receipted]);
     for (const row of answered) if (row.ack_ms !== undefined && row.ack_ms !== null) this.ackTimes[this.ackTimesSeen++ % ACK_TIMES_KEPT] = row.ack_ms;
     for (const item of batch) item.acknowledge?.();
     this.finished(batch.length);

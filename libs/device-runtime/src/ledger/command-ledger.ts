@@ -7,8 +7,11 @@ import {
   type DispatchDetail,
   type DispatchDetailQuery,
   type DispatchItemRow,
+  type DispatchRowChange,
   type FamilyDeclaration,
   type FamilyName,
+  RECEIPT_STAGES,
+  type ReceiptStage,
 } from '@sc/contracts';
 
 /**
@@ -42,6 +45,26 @@ export interface AnsweredItem {
   params: unknown;
   /** For an ack: how long after its last send it was stored, milliseconds. */
   ack_ms?: number;
+}
+
+/** A receipt to record: how far a device has got with one command id (CommandDeclaration.receipts). */
+export interface ReceiptToRecord {
+  deviceId: number;
+  commandId: string;
+  stage: ReceiptStage;
+  received: number | null;
+  total: number | null;
+}
+
+/** A ledger row whose receipt was just recorded. */
+export interface ReceiptedItem {
+  dispatch_id: string;
+  device_id: number;
+  family: FamilyName;
+  stage: ReceiptStage;
+  received: string | null;
+  total: string | null;
+  updated_at: Date;
 }
 
 export interface AckToRecord {
@@ -85,6 +108,10 @@ export function dispatchJobId(job: string, dispatchId: string, round: number): s
 function emptyCounts(): DispatchCounts {
   return { queued: 0, sent: 0, delivered: 0, failed: 0, expired: 0 };
 }
+
+/** A row's receipt as DispatchReceipt (null without one), from `dispatch_receipt r`. */
+const RECEIPT_JSON = `CASE WHEN r.stage IS NULL THEN NULL
+  ELSE json_build_object('stage', r.stage, 'received', r.received, 'total', r.total, 'at', r.updated_at) END`;
 
 /** What a taken row's command needs; the device code by a lookup per row, not a join the planner may hash whole. */
 const TAKEN_COLUMNS = `i.dispatch_id, i.device_id, i.command_id, (SELECT dev.code FROM device dev WHERE dev.id = i.device_id) AS code,
@@ -147,8 +174,9 @@ export const commandLedger = {
     const [{ rows: items }, counts] = await Promise.all([
       sql.query<DispatchItemRow>(
         `SELECT i.device_id AS "deviceId", d.code AS "deviceCode", d.name AS "deviceName", i.state, i.attempts,
-                i.last_error AS "lastError", i.updated_at AS "updatedAt"
+                i.last_error AS "lastError", i.updated_at AS "updatedAt", ${RECEIPT_JSON} AS receipt
            FROM dispatch_item i JOIN device d ON d.id = i.device_id
+           LEFT JOIN dispatch_receipt r ON r.dispatch_id = i.dispatch_id AND r.device_id = i.device_id
           WHERE i.dispatch_id = $1 AND ($2::text IS NULL OR i.state = $2)
           ORDER BY i.device_id ${paged ? 'LIMIT $3 OFFSET $4' : ''}`,
         [id, query.state ?? null, ...(paged ? [query.pageSize, ((query.pageNum ?? 1) - 1) * (query.pageSize ?? 0)] : [])],
@@ -230,12 +258,16 @@ export const commandLedger = {
     const stillHeld = heldBy
       ? `AND EXISTS (SELECT 1 FROM ${heldBy} h WHERE h.device_id = dispatch_item.device_id AND h.job_list = dispatch_item.params)`
       : `AND last_error IS DISTINCT FROM '${SUPERSEDED}'`;
-    const { rowCount } = await sql.query(
+    const { rows } = await sql.query<{ device_id: number }>(
       `UPDATE dispatch_item SET state = $2, command_id = gen_random_uuid(), next_attempt_at = NULL, updated_at = now()
-        WHERE dispatch_id = $1 AND state IN ($3, $4) ${stillHeld}`,
+        WHERE dispatch_id = $1 AND state IN ($3, $4) ${stillHeld}
+      RETURNING device_id`,
       [id, DispatchItemState.Queued, DispatchItemState.Failed, DispatchItemState.Expired],
     );
-    return rowCount ?? 0;
+    // A retry is a new command: what the devices received of the old one no longer counts.
+    if (rows.length > 0)
+      await sql.query(`DELETE FROM dispatch_receipt WHERE dispatch_id = $1 AND device_id = ANY($2::int[])`, [id, rows.map((r) => r.device_id)]);
+    return rows.length;
   },
 
   /** Rows of a dispatch that failed or expired (and were not requeued). */
@@ -322,6 +354,65 @@ export const commandLedger = {
       RETURNING i.dispatch_id, i.device_id, i.state, d.family, d.action, coalesce(i.params, d.params) AS params,
                 (extract(epoch FROM now() - i.sent_at) * 1000)::int AS ack_ms`,
       [acks.map((a) => a.commandId), acks.map((a) => a.deviceId), acks.map((a) => a.ok), acks.map((a) => a.error ?? null)],
+    );
+    return rows;
+  },
+
+  /**
+   * Records receipts: a receipt counts only for the open row of the device it came from, under the row's current
+   * command id; a later stage is never undone by an earlier one that arrived late. A receipt also tells that the
+   * device holds the command, so the row is not re-sent for `holdMs` after it (moved at most once per half of that,
+   * so frequent receipts do not rewrite the ledger row). Answers the rows whose receipt it recorded.
+   */
+  async recordReceipts(sql: SqlExecutor, receipts: readonly ReceiptToRecord[], holdMs: number): Promise<ReceiptedItem[]> {
+    if (receipts.length === 0) return [];
+    // One receipt per command in a statement (ON CONFLICT cannot touch a row twice): the last that came, unless it
+    // says less than one before it (a late `received` after `downloading`).
+    const last = new Map<string, ReceiptToRecord>();
+    for (const r of receipts) {
+      const key = `${r.commandId}/${r.deviceId}`;
+      const held = last.get(key);
+      if (!held || RECEIPT_STAGES.indexOf(r.stage) >= RECEIPT_STAGES.indexOf(held.stage)) last.set(key, r);
+    }
+    const list = [...last.values()];
+    const { rows } = await sql.query<ReceiptedItem>(
+      `WITH r AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::bigint[], $5::bigint[]) AS r(command_id, device_id, stage, received, total)),
+            live AS (
+              SELECT i.dispatch_id, i.device_id, r.stage, r.received, r.total FROM dispatch_item i
+                JOIN r ON i.command_id = r.command_id AND i.device_id = r.device_id
+               WHERE i.state = 'sent' AND i.command_id = ANY($1::uuid[])
+               ORDER BY i.dispatch_id, i.device_id),
+            up AS (
+              INSERT INTO dispatch_receipt AS t (dispatch_id, device_id, stage, received, total, updated_at)
+              SELECT dispatch_id, device_id, stage, received, total, now() FROM live
+              ON CONFLICT (dispatch_id, device_id) DO UPDATE
+                 SET stage = excluded.stage, received = excluded.received, total = excluded.total, updated_at = now()
+               WHERE NOT (t.stage = 'downloading' AND excluded.stage = 'received')
+              RETURNING t.dispatch_id, t.device_id, t.stage, t.received, t.total, t.updated_at),
+            held AS (
+              UPDATE dispatch_item i SET next_attempt_at = now() + $6 * interval '1 millisecond'
+                FROM up WHERE i.dispatch_id = up.dispatch_id AND i.device_id = up.device_id AND i.state = 'sent'
+                 AND i.next_attempt_at < now() + $6 / 2 * interval '1 millisecond')
+       SELECT up.*, d.family FROM up JOIN dispatch d ON d.id = up.dispatch_id`,
+      [
+        list.map((r) => r.commandId),
+        list.map((r) => r.deviceId),
+        list.map((r) => r.stage),
+        list.map((r) => r.received),
+        list.map((r) => r.total),
+        holdMs,
+      ],
+    );
+    return rows;
+  },
+
+  /** The current state of some rows, with their receipts, for DispatchRowsChanged. */
+  async rowChanges(sql: SqlExecutor, dispatchId: string, deviceIds: readonly number[]): Promise<DispatchRowChange[]> {
+    const { rows } = await sql.query<DispatchRowChange>(
+      `SELECT i.device_id AS "deviceId", i.state, i.last_error AS "lastError", i.updated_at AS "updatedAt", ${RECEIPT_JSON} AS receipt
+         FROM dispatch_item i LEFT JOIN dispatch_receipt r ON r.dispatch_id = i.dispatch_id AND r.device_id = i.device_id
+        WHERE i.dispatch_id = $1 AND i.device_id = ANY($2::int[])`,
+      [dispatchId, deviceIds],
     );
     return rows;
   },

@@ -1,6 +1,13 @@
 import { useCallback } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { DispatchDetail, DispatchDetailQuery, DispatchItemState, DispatchProgressEvent, FamilyName } from '@sc/contracts';
+import type {
+  DispatchDetail,
+  DispatchDetailQuery,
+  DispatchItemState,
+  DispatchProgressEvent,
+  DispatchRowsChangedEvent,
+  FamilyName,
+} from '@sc/contracts';
 import { get, post } from '@/api/request';
 import { reloadQueries } from '@/realtime/reload';
 import { useLiveFeed } from '@/realtime/use-socket';
@@ -99,6 +106,36 @@ export function useLiveDispatches(family: FamilyName): void {
     'DispatchProgress',
     family,
     useCallback((event: DispatchProgressEvent) => reloadOpenDispatch(queryClient, event), [queryClient]),
+    useCallback(() => void reloadQueries(queryClient, dispatchKeys.all), [queryClient]),
+  );
+}
+
+/**
+ * Moves the rows of the open pages of a dispatch as their devices report (DispatchRowsChanged: receipts, acks,
+ * refusals, expiry, for commands declared with receipts), without reading the dispatch again; its counts follow
+ * with DispatchProgress. Rows not on an open page are left for when that page is read.
+ */
+export function patchDispatchRows(queryClient: QueryClient, event: DispatchRowsChangedEvent): void {
+  const changed = new Map(event.rows.map((row) => [row.deviceId, row]));
+  for (const [key, page] of queryClient.getQueriesData<DispatchDetail>({ queryKey: dispatchKeys.detail(event.dispatchId) })) {
+    if (!page || !page.items.some((item) => changed.has(item.deviceId))) continue;
+    queryClient.setQueryData<DispatchDetail>(key, {
+      ...page,
+      items: page.items.map((item) => {
+        const row = changed.get(item.deviceId);
+        return row ? { ...item, state: row.state, receipt: row.receipt, lastError: row.lastError, updatedAt: row.updatedAt } : item;
+      }),
+    });
+  }
+}
+
+/** Keeps the open pages' rows of a family's dispatches moving row by row (patchDispatchRows). */
+export function useLiveDispatchRows(family: FamilyName): void {
+  const queryClient = useQueryClient();
+  useLiveFeed(
+    'DispatchRowsChanged',
+    family,
+    useCallback((event: DispatchRowsChangedEvent) => patchDispatchRows(queryClient, event), [queryClient]),
     useCallback(() => void reloadQueries(queryClient, dispatchKeys.all), [queryClient]),
   );
 }

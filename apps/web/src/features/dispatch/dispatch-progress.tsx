@@ -3,12 +3,12 @@ import { Badge, Button, Group, Paper, Progress, ScrollArea, Stack, Table, Text, 
 import { IconRepeat } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Pagination } from '@/components/pagination';
-import { DispatchItemState, DispatchStatus, TERMINAL_ITEM_STATES } from '@sc/contracts';
+import { DispatchItemState, DispatchStatus, TERMINAL_ITEM_STATES, receiptPercent, type DispatchItemRow } from '@sc/contracts';
 import { notifySuccess } from '@/components/notify';
 import { parseTime } from '@/utils/format';
 import { DispatchPanelEmpty, type DispatchPanelProps } from './dispatch-panel';
 import { DispatchStatusBadge } from './dispatch-status-badge';
-import { DISPATCH_ROWS_PAGE, useDispatchDetail, useLiveDispatches, useRetryFailed, type DispatchRowsPage } from './api';
+import { DISPATCH_ROWS_PAGE, useDispatchDetail, useLiveDispatchRows, useLiveDispatches, useRetryFailed, type DispatchRowsPage } from './api';
 
 const STATE_COLOR: Record<DispatchItemState, string> = {
   [DispatchItemState.Delivered]: 'teal',
@@ -22,6 +22,7 @@ const STATE_COLOR: Record<DispatchItemState, string> = {
 export default function DispatchProgressView({ family, dispatchId, describe }: DispatchPanelProps) {
   const { t } = useTranslation();
   useLiveDispatches(family);
+  useLiveDispatchRows(family);
   const [page, setPage] = useState<DispatchRowsPage>({ pageNum: 1 });
   const detail = useDispatchDetail(dispatchId, page);
   const retry = useRetryFailed();
@@ -111,6 +112,7 @@ export default function DispatchProgressView({ family, dispatchId, describe }: D
                     <Badge color={STATE_COLOR[item.state]} variant="light" size="sm">
                       {t(`dispatch:state.${item.state}`)}
                     </Badge>
+                    <ReceiptLine item={item} />
                   </Table.Td>
                   <Table.Td>{item.attempts}</Table.Td>
                   <Table.Td>
@@ -138,5 +140,26 @@ export default function DispatchProgressView({ family, dispatchId, describe }: D
         )}
       </Stack>
     </Paper>
+  );
+}
+
+/** How far an open row's device has got with the files its command names, as its last receipt says. */
+function ReceiptLine({ item }: { item: DispatchItemRow }) {
+  const { t } = useTranslation();
+  if (!item.receipt || item.state !== DispatchItemState.Sent) return null;
+  const percent = receiptPercent(item.receipt);
+  const label =
+    item.receipt.stage === 'received'
+      ? t('dispatch:receipt.received')
+      : percent === null
+        ? t('dispatch:receipt.downloading')
+        : t('dispatch:receipt.downloadingPercent', { percent });
+  return (
+    <Stack gap={2} mt={4} data-testid="dispatch-receipt" data-stage={item.receipt.stage} data-percent={percent ?? ''}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      {percent !== null && <Progress size="xs" value={percent} aria-label={label} />}
+    </Stack>
   );
 }

@@ -29,4 +29,9 @@ export const dispatch = {
   device: 'Device',
   createdBy: 'Sent by {{name}}',
   expiresAt: 'Expires {{time}}',
+  receipt: {
+    received: 'Received, not downloaded yet',
+    downloading: 'Downloading',
+    downloadingPercent: 'Downloading {{percent}}%',
+  },
 };

@@ -23,4 +23,9 @@ export const dispatch = {
   device: 'Dispositivo',
   createdBy: 'Enviada por {{name}}',
   expiresAt: 'Caduca {{time}}',
+  receipt: {
+    received: 'Recibido, aún sin descargar',
+    downloading: 'Descargando',
+    downloadingPercent: 'Descargando {{percent}} %',
+  },
 };

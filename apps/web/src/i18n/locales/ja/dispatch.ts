@@ -23,4 +23,9 @@ export const dispatch = {
   device: 'デバイス',
   createdBy: '{{name}} が送信',
   expiresAt: '{{time}} に期限切れ',
+  receipt: {
+    received: '受信済み、未ダウンロード',
+    downloading: 'ダウンロード中',
+    downloadingPercent: 'ダウンロード中 {{percent}}%',
+  },
 };

@@ -23,4 +23,9 @@ export const dispatch = {
   device: '设备',
   createdBy: '由 {{name}} 下发',
   expiresAt: '{{time}} 过期',
+  receipt: {
+    received: '已接收，未下载',
+    downloading: '下载中',
+    downloadingPercent: '下载中 {{percent}}%',
+  },
 };
