@@ -18,6 +18,11 @@ export interface DeviceContext<State> extends FamilyContext {
   after(ms: number, change: (state: State) => boolean): void;
   /** Reports the device's state now (work of its own, such as a download, changed it), if it is online. */
   report(): void;
+  /**
+   * While the files of the command being applied come in (its apply answered a promise): bytes so far of the total,
+   * sent as a `downloading` receipt. The family decides how often (every few hundred kilobytes, say).
+   */
+  receipt?(received: number, total: number): void;
 }
 
 /** What the kit tells a family about the device it reports for. */
@@ -47,8 +52,11 @@ export interface SimulatedFamily<State, C extends CommandMessage = CommandMessag
    * Applies a valid, live command (once per id). The device then acks and reports its state, as after any applied
    * command; work the command starts (a download) reports through `ctx` as it goes. A command the device's state
    * rules out (a task it does not hold) is refused by answering why: the ack says so, and nothing may have changed.
+   * A command declared with receipts may answer a promise instead: the kit sends `received`, the family sends
+   * `downloading` receipts through `ctx.receipt` as its files come in, and the ack follows when the promise settles
+   * (ok, or not ok with the reason it resolves to or fails with). A re-send meanwhile gets the last receipt again.
    */
-  apply(state: State, command: C, ctx: DeviceContext<State>): void | string;
+  apply(state: State, command: C, ctx: DeviceContext<State>): void | string | Promise<void | string>;
   /** The retained `state` payload of an online device. */
   report(state: State, device: DeviceInfo): object;
   /** One `telemetry` reading, taken `now`; a family without telemetry reports its state on its heartbeat instead. */

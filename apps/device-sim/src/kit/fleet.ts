@@ -6,6 +6,7 @@ import {
   type DeviceFamily,
   mqttTopics,
   type AckMessage,
+  type ReceiptMessage,
   type CommandMessage,
   type DeviceEventMessage,
   type OfflineStateMessage,
@@ -98,6 +99,8 @@ export interface FleetStats {
   /** Commands for devices that are offline behind a live gateway: lost, as on the street. */
   commandsLostOffline: number;
   acksSent: number;
+  /** Receipts of commands that name files to fetch: received, then downloading as the files come in. */
+  receiptsSent: number;
   statesSent: number;
   telemetrySent: number;
   eventsSent: number;
@@ -187,6 +190,8 @@ class SimDevice<State> implements DeviceInfo {
   readonly faults = new Set<FaultCode>();
   readonly recent = new RecentResults();
   online = true;
+  /** Commands it is fetching the files of (a family's apply answered a promise), by id: the last receipt it sent. */
+  readonly fetching = new Map<string, ReceiptMessage['receipt']>();
   /** Its own connection, when `individual`. */
   client?: MqttClient;
   applied = 0;
@@ -226,6 +231,7 @@ function zeroStats(): FleetStats {
     commandsUnreadable: 0,
     commandsLostOffline: 0,
     acksSent: 0,
+    receiptsSent: 0,
     statesSent: 0,
     telemetrySent: 0,
     eventsSent: 0,
@@ -662,9 +668,15 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
   }
 
   /** The family's context for one device: what it schedules runs on that device's state, reported when it changes. */
-  private deviceContext(device: SimDevice<State>): DeviceContext<State> {
+  private deviceContext(device: SimDevice<State>, commandId?: string): DeviceContext<State> {
     return {
       ...this.context,
+      receipt: (received, total) => {
+        if (!commandId || !device.fetching.has(commandId)) return;
+        const receipt: ReceiptMessage['receipt'] = { stage: 'downloading', received, total };
+        device.fetching.set(commandId, receipt);
+        this.sendReceipt(device, commandId, receipt);
+      },
       after: (ms, change) =>
         this.later(() => {
           if (device.online && change(device.state)) void this.publishState(device);
@@ -737,6 +749,13 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     }
     const id = read.kind === 'command' ? read.command.id : read.id;
     const now = Date.now();
+    // A command sent again while its files come in: the device holds it, and says how far it has got.
+    const fetching = device.fetching.get(id);
+    if (fetching) {
+      this.counters.duplicatesIgnored++;
+      this.sendReceipt(device, id, fetching);
+      return;
+    }
     const earlier = device.recent.get(id);
     if (earlier) {
       this.counters.duplicatesIgnored++;
@@ -756,7 +775,12 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
       ack = { id, ok: false, error: DRIVER_FAULT };
       keepUntil = read.expiresAtMs;
     } else {
-      const refused = this.family.apply(device.state, read.command, this.deviceContext(device));
+      const refused = this.family.apply(device.state, read.command, this.deviceContext(device, id));
+      if (refused instanceof Promise) {
+        device.applied++;
+        this.counters.commandsApplied++;
+        return this.fetchThenAnswer(device, id, refused, read.expiresAtMs);
+      }
       if (typeof refused === 'string') {
         this.counters.commandsRejected++;
         ack = { id, ok: false, error: refused };
@@ -769,6 +793,28 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     }
     device.recent.remember(ack, keepUntil, now);
     this.answerLater(device, ack, ack.ok);
+  }
+
+  /**
+   * A command whose files the device fetches: `received` at once (after the latency), the family's receipts as its
+   * files come in (DeviceContext.receipt), and the ack once the fetch settles: ok, or the reason it gave up.
+   */
+  private fetchThenAnswer(device: SimDevice<State>, id: string, fetch: Promise<void | string>, expiresAtMs: number): void {
+    device.fetching.set(id, { stage: 'received' });
+    this.later(() => this.sendReceipt(device, id, device.fetching.get(id)), this.latency.min + this.random() * (this.latency.max - this.latency.min));
+    const settle = (refused: void | string) => {
+      if (!device.fetching.delete(id)) return;
+      const ack: AckMessage = typeof refused === 'string' ? { id, ok: false, error: refused.slice(0, 255) } : { id, ok: true };
+      device.recent.remember(ack, expiresAtMs, Date.now());
+      this.answerLater(device, ack, ack.ok);
+    };
+    fetch.then(settle, (err: unknown) => settle(err instanceof Error ? err.message : String(err)));
+  }
+
+  private sendReceipt(device: SimDevice<State>, id: string, receipt: ReceiptMessage['receipt'] | undefined): void {
+    if (!receipt || this.stopping) return;
+    const body: ReceiptMessage = { id, receipt };
+    void this.publish(device.link, device.topic(MqttChannel.Ack), JSON.stringify(body), 1, false, 'receiptsSent');
   }
 
   /** The ack after the configured latency, then (after an applied command) the new retained state. */
