@@ -11,6 +11,7 @@ import { HealthController } from './health/health.controller';
 import { ImportDownloadsModule, ImportsModule } from './imports/imports.module';
 import { LightingModule } from './lighting/lighting.module';
 import { StripsModule } from './strips/strips.module';
+import { SignageMaterialsModule, SignageMaterialsUploadModule } from './signage-materials/signage-materials.module';
 import { StrategiesModule } from './strategies/strategies.module';
 import { OperationLogController } from './operation-log/operation-log.controller';
 import { PolesModule } from './poles/poles.module';
@@ -41,6 +42,7 @@ export class AppModule {
         AlarmsModule,
         EnergyModule,
         BroadcastModule,
+        SignageMaterialsModule,
       ],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController, MqttCredentialsController],
       providers: [AuthService, UsersService, RegionsService, RealtimeGateway, BusForwarder],
@@ -54,7 +56,7 @@ export class UploadAppModule {
   static forRoot(config: AppConfig, accessCache: AccessCache): DynamicModule {
     return {
       module: UploadAppModule,
-      imports: [CoreModule.forRoot(config, 'uploads', accessCache), ImportsModule, BroadcastUploadModule],
+      imports: [CoreModule.forRoot(config, 'uploads', accessCache), ImportsModule, BroadcastUploadModule, SignageMaterialsUploadModule],
       controllers: [FilesController],
       providers: [UploadService, WorkbookReader],
     };

@@ -28,6 +28,7 @@ import { Route as AuthShellBroadcastManageMediaLibraryRouteImport } from './rout
 import { Route as AuthShellBroadcastManagePlayListRouteImport } from './routes/_auth/_shell/broadcastManage/playList'
 import { Route as AuthShellBroadcastManageTerminalDetailRouteImport } from './routes/_auth/_shell/broadcastManage/terminalDetail'
 import { Route as AuthShellBroadcastManageTerminalManagementRouteImport } from './routes/_auth/_shell/broadcastManage/terminalManagement'
+import { Route as AuthShellFloorScreenAdvertRouteImport } from './routes/_auth/_shell/floor-screen/advert'
 import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
 import { Route as AuthShellProfileInforManageRouteImport } from './routes/_auth/_shell/profile/inforManage'
 import { Route as AuthShellRegionManageRegionManageRouteImport } from './routes/_auth/_shell/regionManage/regionManage'
@@ -144,6 +145,12 @@ const AuthShellBroadcastManageTerminalManagementRoute =
     path: '/broadcastManage/terminalManagement',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellFloorScreenAdvertRoute =
+  AuthShellFloorScreenAdvertRouteImport.update({
+    id: '/floor-screen/advert',
+    path: '/floor-screen/advert',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellLampPolePoleManageRoute =
   AuthShellLampPolePoleManageRouteImport.update({
     id: '/lampPole/poleManage',
@@ -241,6 +248,7 @@ export interface FileRoutesByFullPath {
   '/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
+  '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
@@ -273,6 +281,7 @@ export interface FileRoutesByTo {
   '/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
+  '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
@@ -308,6 +317,7 @@ export interface FileRoutesById {
   '/_auth/_shell/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/_auth/_shell/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/_auth/_shell/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
+  '/_auth/_shell/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/_auth/_shell/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/_auth/_shell/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
@@ -342,6 +352,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/playList'
     | '/broadcastManage/terminalDetail'
     | '/broadcastManage/terminalManagement'
+    | '/floor-screen/advert'
     | '/lampPole/poleManage'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
@@ -374,6 +385,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/playList'
     | '/broadcastManage/terminalDetail'
     | '/broadcastManage/terminalManagement'
+    | '/floor-screen/advert'
     | '/lampPole/poleManage'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
@@ -408,6 +420,7 @@ export interface FileRouteTypes {
     | '/_auth/_shell/broadcastManage/playList'
     | '/_auth/_shell/broadcastManage/terminalDetail'
     | '/_auth/_shell/broadcastManage/terminalManagement'
+    | '/_auth/_shell/floor-screen/advert'
     | '/_auth/_shell/lampPole/poleManage'
     | '/_auth/_shell/profile/inforManage'
     | '/_auth/_shell/regionManage/regionManage'
@@ -564,6 +577,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellBroadcastManageTerminalManagementRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/floor-screen/advert': {
+      id: '/_auth/_shell/floor-screen/advert'
+      path: '/floor-screen/advert'
+      fullPath: '/floor-screen/advert'
+      preLoaderRoute: typeof AuthShellFloorScreenAdvertRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/lampPole/poleManage': {
       id: '/_auth/_shell/lampPole/poleManage'
       path: '/lampPole/poleManage'
@@ -668,6 +688,7 @@ interface AuthShellRouteChildren {
   AuthShellBroadcastManagePlayListRoute: typeof AuthShellBroadcastManagePlayListRoute
   AuthShellBroadcastManageTerminalDetailRoute: typeof AuthShellBroadcastManageTerminalDetailRoute
   AuthShellBroadcastManageTerminalManagementRoute: typeof AuthShellBroadcastManageTerminalManagementRoute
+  AuthShellFloorScreenAdvertRoute: typeof AuthShellFloorScreenAdvertRoute
   AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
   AuthShellProfileInforManageRoute: typeof AuthShellProfileInforManageRoute
   AuthShellRegionManageRegionManageRoute: typeof AuthShellRegionManageRegionManageRoute
@@ -701,6 +722,7 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
     AuthShellBroadcastManageTerminalDetailRoute,
   AuthShellBroadcastManageTerminalManagementRoute:
     AuthShellBroadcastManageTerminalManagementRoute,
+  AuthShellFloorScreenAdvertRoute: AuthShellFloorScreenAdvertRoute,
   AuthShellLampPolePoleManageRoute: AuthShellLampPolePoleManageRoute,
   AuthShellProfileInforManageRoute: AuthShellProfileInforManageRoute,
   AuthShellRegionManageRegionManageRoute:

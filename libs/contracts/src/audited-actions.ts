@@ -69,6 +69,11 @@ export const AUDITED_ACTIONS = {
   'Save broadcast task': 'saveBroadcastTask',
   'Delete broadcast task': 'deleteBroadcastTask',
   'Control broadcast task': 'controlBroadcastTask',
+  'Upload floor-screen material': 'uploadMaterial',
+  'Rename floor-screen material': 'renameMaterial',
+  'Set floor-screen material status': 'setMaterialStatus',
+  'Set floor-screen material storage area': 'setMaterialStorageArea',
+  'Delete floor-screen material': 'deleteMaterial',
 } as const;
 
 export type AuditDescription = keyof typeof AUDITED_ACTIONS;

@@ -33,3 +33,4 @@ export * from './broadcast';
 export * from './broadcast-groups';
 export * from './broadcast-media';
 export * from './families';
+export * from './signage-materials';

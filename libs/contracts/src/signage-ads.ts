@@ -1,7 +1,8 @@
 // Floor-screen ads (spec sections 3, 5 and 9): a cover, an orientation, a total duration and a screen split into 1 to 9
 // zones, each playing its own list of materials. Here so that the editor, its preview, the server's checks and the
 // simulated players all draw and check an ad the same way.
-import { LIMITS, MaterialKind, ScreenOrientation } from './statuses';
+import { MaterialType } from './signage-materials';
+import { LIMITS, ScreenOrientation } from './statuses';
 
 export const AD_NAME_MAX = 64;
 /** At most this many materials in one zone's list. */
@@ -101,8 +102,8 @@ function listProblems(field: string, ids: unknown, required: boolean): AdProblem
 }
 
 /** Which material kinds a place of the ad takes: zones show pictures and video, the music list plays music. */
-export const AD_ZONE_KINDS: readonly MaterialKind[] = [MaterialKind.Image, MaterialKind.Video];
-export const AD_MUSIC_KINDS: readonly MaterialKind[] = [MaterialKind.Music];
+export const AD_ZONE_TYPES: readonly MaterialType[] = [MaterialType.Image, MaterialType.Video];
+export const AD_MUSIC_TYPES: readonly MaterialType[] = [MaterialType.Music];
 
 /** A zone of the screen as fractions of its width and height (0 to 1), left to right, top to bottom. */
 export interface AdZoneRect {

@@ -36,12 +36,6 @@ export enum AdReceiveStatus {
   Unknown = 'unknown',
 }
 
-export enum MaterialKind {
-  Image = 'image',
-  Video = 'video',
-  Music = 'music',
-}
-
 export enum AdPlayMode {
   NormalLoop = 'normalLoop',
   OnDemand = 'onDemand',

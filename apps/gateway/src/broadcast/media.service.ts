@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { rm, stat } from 'node:fs/promises';
-import { extname } from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   BroadcastContentType,
@@ -17,7 +16,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { AppRequest, Caller } from '../common/request-context';
 import { Where, likeContains, newestFirstPage } from '../common/sql';
 import { InjectDb } from '../infra/database';
-import { UploadService } from '../uploads/upload.service';
+import { UploadService, uploadedName } from '../uploads/upload.service';
 import type { MediaAuditDto, MediaPageDto, MediaRenameDto } from './dto/media.dto';
 import { MediaLinks } from './media-links';
 import { MP3_RULE, Mp3Probe } from './mp3-probe';
@@ -34,15 +33,6 @@ const MEDIA_COLUMNS = `m.id, m.material_name AS "materialName", m.material_type 
 
 /** Playlists named in a refusal at most; the rest are counted. */
 const NAMES_SHOWN = 5;
-
-/** The name a medium gets: the form's materialName, else the file's name without its extension. */
-export function materialNameOf(field: string | undefined, fileName: string): string {
-  const given = (field ?? '').trim();
-  if (given.length > MEDIA_NAME_MAX) throw AppException.field(MEDIA_NAME_FIELD, 'tooLong', { max: MEDIA_NAME_MAX });
-  if (given) return given;
-  const base = fileName.slice(0, fileName.length - extname(fileName).length).trim();
-  return (base || fileName).slice(0, MEDIA_NAME_MAX);
-}
 
 /**
  * The broadcast media library (spec: materialName, materialType, duration, fileSize, auditStatus): MP3 uploads checked
@@ -79,7 +69,7 @@ export class MediaService {
     const upload = await this.uploads.receive(req, MP3_RULE);
     let kept: string | null = null;
     try {
-      const name = materialNameOf(upload.fields[MEDIA_NAME_FIELD], upload.originalName);
+      const name = uploadedName(upload, MEDIA_NAME_FIELD, MEDIA_NAME_MAX);
       const facts = await this.probe.inspect(upload.path);
       await this.refuseDuplicate(upload.sha256);
       kept = await this.uploads.keep(upload, MEDIA_FOLDER);

@@ -1,9 +1,9 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { execFile } from 'node:child_process';
+import { Inject, Injectable } from '@nestjs/common';
 import { open } from 'node:fs/promises';
-import { LIMITS, MEDIA_UPLOAD_EXTENSIONS, ResultCode } from '@sc/contracts';
+import { LIMITS, MEDIA_UPLOAD_EXTENSIONS } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { ffprobe, ffprobeAvailable, positive, type FfprobeOutput } from '../uploads/ffprobe';
 import type { UploadRule } from '../uploads/upload.service';
 
 /** What the media library keeps of an MP3's content. */
@@ -99,20 +99,6 @@ export async function hasConsecutiveMp3Frames(path: string): Promise<boolean> {
   }
 }
 
-/** What ffprobe prints with `-print_format json` and the entries asked for below. */
-interface FfprobeOutput {
-  streams?: { codec_type?: string; codec_name?: string; sample_rate?: string; channels?: number; bit_rate?: string; duration?: string }[];
-  format?: { format_name?: string; duration?: string; bit_rate?: string };
-}
-
-const positive = (...values: (string | number | undefined)[]): number | null => {
-  for (const value of values) {
-    const n = Number(value);
-    if (value !== undefined && Number.isFinite(n) && n > 0) return n;
-  }
-  return null;
-};
-
 /**
  * The facts of an MP3 from ffprobe's answer, or null when it is not one: the container must be MP3, with exactly one
  * audio stream, coded MP3, with a duration, a bitrate, a sample rate and channels (an attached cover picture is allowed).
@@ -130,9 +116,6 @@ export function mp3FactsOf(output: FfprobeOutput): Mp3Facts | null {
   const durationMs = Math.round(duration * 1000);
   return durationMs > 0 ? { durationMs, bitrate: Math.round(bitrate), sampleRate, channels } : null;
 }
-
-/** ffprobe gets this long per file; it reads headers only, in well under a second. */
-const PROBE_TIMEOUT_MS = 15_000;
 
 /**
  * The media library's content check: the file's own frames first (above), then ffprobe (Debian's ffmpeg) for the
@@ -154,32 +137,11 @@ export class Mp3Probe {
 
   /** Whether ffprobe runs at all (start-up says so when it does not: every upload would answer 503). */
   static available(ffprobePath: string): Promise<boolean> {
-    return new Promise((resolve) => execFile(ffprobePath, ['-version'], { timeout: PROBE_TIMEOUT_MS }, (err) => resolve(!err)));
+    return ffprobeAvailable(ffprobePath);
   }
 
   private ffprobe(path: string): Promise<FfprobeOutput> {
-    const args = [
-      ...['-v', 'error', '-hide_banner', '-print_format', 'json'],
-      ...['-show_entries', 'format=format_name,duration,bit_rate:stream=codec_type,codec_name,sample_rate,channels,bit_rate,duration'],
-      // The path as a file: URL, so no name can read as an option or another protocol.
-      `file:${path}`,
-    ];
-    return new Promise((resolve, reject) => {
-      execFile(this.config.media.ffprobePath, args, { timeout: PROBE_TIMEOUT_MS, maxBuffer: 256 * 1024 }, (err, stdout) => {
-        const failure = err as (NodeJS.ErrnoException & { killed?: boolean }) | null;
-        // Not installed, or killed at the time-out: the check could not run, which is not the file's fault.
-        if (failure && (failure.code === 'ENOENT' || failure.killed || typeof failure.code !== 'number')) {
-          reject(new AppException(HttpStatus.SERVICE_UNAVAILABLE, ResultCode.ServiceUnavailable, 'mediaCheckUnavailable'));
-          return;
-        }
-        // ffprobe exits non-zero on what it cannot read: no MP3.
-        if (failure) return resolve({});
-        try {
-          resolve(JSON.parse(stdout) as FfprobeOutput);
-        } catch {
-          resolve({});
-        }
-      });
-    });
+    const entries = 'format=format_name,duration,bit_rate:stream=codec_type,codec_name,sample_rate,channels,bit_rate,duration';
+    return ffprobe(this.config.media.ffprobePath, path, entries, 'mediaCheckUnavailable');
   }
 }

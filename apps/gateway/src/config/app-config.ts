@@ -78,6 +78,8 @@ export interface MediaConfig {
   linkBaseUrl: string;
   /** Debian's ffprobe (package ffmpeg) by default, found on PATH. */
   ffprobePath: string;
+  /** Debian's ffmpeg (FFMPEG_PATH), found on PATH by default: it takes the cover frame of a floor-screen video. */
+  ffmpegPath: string;
 }
 
 /** Documented in docs/broadcast-media.md: a production installation sets MEDIA_LINK_SECRET, and start-up says so otherwise. */
@@ -132,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       linkTtlSeconds: Math.max(60, int(env.MEDIA_LINK_TTL_SECONDS, 900)),
       linkBaseUrl: (env.MEDIA_LINK_BASE_URL || consoleOrigin.split(',')[0].trim()).replace(/\/+$/, ''),
       ffprobePath: env.FFPROBE_PATH || 'ffprobe',
+      ffmpegPath: env.FFMPEG_PATH || 'ffmpeg',
     },
     importConcurrency: Math.max(1, int(env.IMPORT_CONCURRENCY, 2)),
     webDist: env.WEB_DIST ?? 'apps/web/dist',

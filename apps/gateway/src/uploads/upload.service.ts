@@ -23,13 +23,36 @@ export interface StoredUpload {
   fields: Record<string, string>;
 }
 
-export interface UploadRule {
+/** A size limit and the refusal past it. */
+export interface UploadLimit {
   maxBytes: number;
   tooLargeKey: MessageKey;
+  tooLargeParams?: Record<string, string | number>;
+}
+
+export interface UploadRule extends UploadLimit {
   wrongTypeKey: MessageKey;
   extensions: string[];
   /** Checks the first bytes of the stored file; the name alone proves nothing. */
   sniff: (head: Buffer, extension: string) => boolean;
+  /**
+   * A lower limit for some extensions (an image beside a video): `maxBytes` bounds every upload while it streams, and
+   * past this one the rest of the file is read and dropped, so nothing more of it reaches the disk.
+   */
+  limitFor?: (extension: string) => UploadLimit;
+}
+
+/**
+ * The name an uploaded record gets: the form's `field` (trimmed, at most `max` characters, else refused under that
+ * field), or the file's name without its extension.
+ */
+export function uploadedName(upload: StoredUpload, field: string, max: number): string {
+  const given = (upload.fields[field] ?? '').trim();
+  if (given.length > max) throw AppException.field(field, 'tooLong', { max });
+  if (given) return given;
+  const fileName = upload.originalName;
+  const base = fileName.slice(0, fileName.length - extname(fileName).length).trim();
+  return (base || fileName).slice(0, max);
 }
 
 const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
@@ -107,8 +130,8 @@ export class UploadService {
     return join(this.dir, relative);
   }
 
-  private tooLarge(rule: UploadRule): AppException {
-    return new AppException(HttpStatus.PAYLOAD_TOO_LARGE, ResultCode.PayloadTooLarge, rule.tooLargeKey);
+  private tooLarge(limit: UploadLimit): AppException {
+    return new AppException(HttpStatus.PAYLOAD_TOO_LARGE, ResultCode.PayloadTooLarge, limit.tooLargeKey, limit.tooLargeParams);
   }
 
   private async store(part: MultipartFile, rule: UploadRule): Promise<StoredUpload> {
@@ -120,15 +143,20 @@ export class UploadService {
     await mkdir(this.dir, { recursive: true, mode: 0o750 });
     const path = join(this.dir, `${randomUUID()}${extension}`);
     const hash = createHash('sha256');
+    const limit = rule.limitFor?.(extension) ?? rule;
+    let received = 0;
     const hashing = new Transform({
       transform(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        if (received > limit.maxBytes) return done();
         hash.update(chunk);
         done(null, chunk);
       },
     });
     try {
       await pipeline(part.file, hashing, createWriteStream(path, { mode: 0o640 }));
-      if (part.file.truncated) throw this.tooLarge(rule);
+      if (part.file.truncated) throw this.tooLarge(limit);
+      if (received > limit.maxBytes) throw this.tooLarge(limit);
       const handle = await open(path, 'r');
       try {
         const head = Buffer.alloc(16);

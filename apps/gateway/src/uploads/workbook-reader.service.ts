@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { SpreadsheetTooLargeError, SpreadsheetUnreadableError, readSpreadsheet, type ReadOptions, type SheetContent } from './spreadsheet-reader';
 import { WorkbookOutOfBounds, checkWorkbookBounds } from './workbook-bounds';
 import { readFirstXlsxSheet, readXlsxSheetStarts, type SheetRow, type SheetRows, type SheetStart } from './xlsx-sheet-stream';
+import { UserSlots } from './user-slots';
 
 const XLS_BATCH_ROWS = 1_000;
 
@@ -94,7 +95,7 @@ async function readXlsForImport(path: string, timeoutMs: number | undefined): Pr
  * The users whose workbook this process is reading (one each). Process-wide on purpose: every module that reads a workbook shares
  * the same slots, however many instances of the service Nest creates.
  */
-const reading = new Set<number>();
+const reading = new UserSlots({ user: 'importBusyUser', server: 'importBusyServer' });
 
 /**
  * Reads an uploaded workbook for an import or a preview, within bounds: one workbook per user at a time and at most
@@ -148,13 +149,9 @@ export class WorkbookReader {
     }
   }
 
-  /** Takes the user's slot, one per user, which also bounds the process: `reading.size` users at once. */
+  /** Takes the user's slot, one per user, which also bounds the process: `importConcurrency` users at once. */
   private take(userId: number): () => void {
-    const busy = (key: 'importBusyUser' | 'importBusyServer') => new AppException(HttpStatus.TOO_MANY_REQUESTS, ResultCode.TooManyRequests, key);
-    if (reading.has(userId)) throw busy('importBusyUser');
-    if (reading.size >= this.config.importConcurrency) throw busy('importBusyServer');
-    reading.add(userId);
-    return () => reading.delete(userId);
+    return reading.take(userId, this.config.importConcurrency);
   }
 }
 

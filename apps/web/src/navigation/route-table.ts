@@ -1,5 +1,5 @@
 import type { Icon } from '@tabler/icons-react';
-import { IconBulb, IconLamp2, IconMap2, IconSettings, IconSpeakerphone, IconUserCircle } from '@tabler/icons-react';
+import { IconBulb, IconDeviceTv, IconLamp2, IconMap2, IconSettings, IconSpeakerphone, IconUserCircle } from '@tabler/icons-react';
 import { ALL_BUTTONS, Button, Role } from '@sc/contracts';
 import type { FeatureNamespace } from '@/i18n';
 
@@ -182,6 +182,23 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         roles: [Role.Admin, Role.Editor, Role.Visit],
         namespaces: ['broadcast', 'broadcastGroups', 'broadcastPlaylists', 'broadcastTasks', 'dispatch', 'region'],
         buttons: [Button.OpenAndClose],
+      },
+    ],
+  },
+  {
+    // Spec section 2: /floor-screen redirects to /floor-screen/ad-plan. Until the ad plan page exists the section leads
+    // to its first permitted child (no `redirect`). The spec gates no floor-screen route: administrators and editors.
+    path: '/floor-screen',
+    title: 'floorScreen',
+    icon: IconDeviceTv,
+    roles: [Role.Admin, Role.Editor],
+    children: [
+      {
+        path: '/floor-screen/advert',
+        title: 'advert',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['signageMaterials'],
+        buttons: RECORDS,
       },
     ],
   },

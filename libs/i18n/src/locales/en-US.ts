@@ -318,6 +318,20 @@ export const enUSAnswers = {
   taskNotScheduled: 'Only a scheduled task can be edited; an immediate broadcast is sent again as a new one',
   terminalsNotInTask: 'These terminals are not terminals of the task: {{ids}}',
   taskPeriodsTooMany: 'A task plays in at most {{max}} time periods a day',
+  // Floor-screen materials
+  materialWrongType: 'Only images (JPEG, PNG, WebP, GIF), videos (MP4, WebM) and music (MP3, M4A) can be uploaded',
+  materialNotImage: 'Upload failed: the content of this file is not an image, whatever its name says',
+  materialNotVideo: 'Upload failed: the content of this file is not a video, whatever its name says',
+  materialNotMusic: 'Upload failed: the content of this file is not music, whatever its name says',
+  materialTooLarge: 'File size cannot exceed {{maxMb}}MB',
+  imageUnreadable: 'Upload failed: the image could not be read (damaged, or not JPEG, PNG, WebP or GIF)',
+  videoUnreadable: 'Upload failed: the video could not be read; only MP4 (H.264) and WebM (VP8, VP9) videos are supported',
+  musicUnreadable: 'Upload failed: the audio could not be read; only MP3 and M4A (AAC) music is supported',
+  imageTooManyPixels: 'Upload failed: an image may have at most {{max}} million pixels',
+  materialCheckUnavailable: 'File upload error, please try again: the file could not be checked',
+  materialUploadBusyUser: 'Your previous upload is still being received; try again when it has finished',
+  materialUploadBusyServer: 'The server is receiving other uploads; try again in a moment',
+  materialInUse: 'This material is used by the published ads {{names}}; take it out of them first',
 };
 
 /**

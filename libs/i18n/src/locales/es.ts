@@ -310,6 +310,20 @@ export const esAnswers: Answers = {
   taskNotScheduled: 'Solo se puede editar una tarea programada; una difusión inmediata se envía de nuevo como otra',
   terminalsNotInTask: 'Estos terminales no son de la tarea: {{ids}}',
   taskPeriodsTooMany: 'Una tarea se emite como máximo en {{max}} franjas horarias al día',
+  // Floor-screen materials
+  materialWrongType: 'Solo se pueden subir imágenes (JPEG, PNG, WebP, GIF), vídeos (MP4, WebM) y música (MP3, M4A)',
+  materialNotImage: 'No se pudo subir el archivo: su contenido no es una imagen, diga lo que diga su nombre',
+  materialNotVideo: 'No se pudo subir el archivo: su contenido no es un vídeo, diga lo que diga su nombre',
+  materialNotMusic: 'No se pudo subir el archivo: su contenido no es música, diga lo que diga su nombre',
+  materialTooLarge: 'El tamaño del archivo no puede superar {{maxMb}}MB',
+  imageUnreadable: 'No se pudo subir el archivo: la imagen no se puede leer (dañada, o no es JPEG, PNG, WebP ni GIF)',
+  videoUnreadable: 'No se pudo subir el archivo: el vídeo no se puede leer; solo se admiten vídeos MP4 (H.264) y WebM (VP8, VP9)',
+  musicUnreadable: 'No se pudo subir el archivo: el audio no se puede leer; solo se admite música MP3 y M4A (AAC)',
+  imageTooManyPixels: 'No se pudo subir el archivo: una imagen puede tener como máximo {{max}} millones de píxeles',
+  materialCheckUnavailable: 'Error al subir el archivo, inténtelo de nuevo: no se pudo comprobar el archivo',
+  materialUploadBusyUser: 'Su subida anterior aún se está recibiendo; inténtelo de nuevo cuando termine',
+  materialUploadBusyServer: 'El servidor está recibiendo otras subidas; inténtelo de nuevo en un momento',
+  materialInUse: 'Este material lo usan los anuncios publicados {{names}}; quítelo de ellos primero',
 };
 
 export const esAnswerFields: AnswerFields = {

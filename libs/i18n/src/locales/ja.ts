@@ -310,6 +310,20 @@ export const jaAnswers: Answers = {
   taskNotScheduled: '編集できるのは定時タスクのみです。即時放送は新しく送信し直してください',
   terminalsNotInTask: '次の端末はこのタスクの端末ではありません：{{ids}}',
   taskPeriodsTooMany: '1 つのタスクの再生時間帯は 1 日 {{max}} 個までです',
+  // Floor-screen materials
+  materialWrongType: 'アップロードできるのは画像（JPEG、PNG、WebP、GIF）、動画（MP4、WebM）、音楽（MP3、M4A）のみです',
+  materialNotImage: 'アップロードに失敗しました：ファイルの内容が画像ではありません（ファイル名と一致しません）',
+  materialNotVideo: 'アップロードに失敗しました：ファイルの内容が動画ではありません（ファイル名と一致しません）',
+  materialNotMusic: 'アップロードに失敗しました：ファイルの内容が音楽ではありません（ファイル名と一致しません）',
+  materialTooLarge: 'ファイルサイズは {{maxMb}}MB を超えることはできません',
+  imageUnreadable: 'アップロードに失敗しました：画像を読み取れません（破損しているか、JPEG、PNG、WebP、GIF ではありません）',
+  videoUnreadable: 'アップロードに失敗しました：動画を読み取れません。MP4（H.264）と WebM（VP8、VP9）の動画のみ対応しています',
+  musicUnreadable: 'アップロードに失敗しました：音声を読み取れません。MP3 と M4A（AAC）の音楽のみ対応しています',
+  imageTooManyPixels: 'アップロードに失敗しました：画像は最大 {{max}} 百万画素です',
+  materialCheckUnavailable: 'ファイルのアップロードでエラーが発生しました。もう一度お試しください：ファイルを確認できませんでした',
+  materialUploadBusyUser: '前のアップロードをまだ受信中です。完了してから再度お試しください',
+  materialUploadBusyServer: 'サーバーが他のアップロードを受信中です。しばらくしてから再度お試しください',
+  materialInUse: 'この素材は公開中の広告 {{names}} で使用されています。先に広告から外してください',
 };
 
 export const jaAnswerFields: AnswerFields = {

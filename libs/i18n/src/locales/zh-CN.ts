@@ -309,6 +309,20 @@ export const zhCNAnswers: Answers = {
   taskNotScheduled: '只能编辑定时任务；即时广播请重新发送',
   terminalsNotInTask: '这些终端不属于该任务：{{ids}}',
   taskPeriodsTooMany: '一个任务每天最多 {{max}} 个播放时段',
+  // Floor-screen materials
+  materialWrongType: '只能上传图片（JPEG、PNG、WebP、GIF）、视频（MP4、WebM）和音乐（MP3、M4A）',
+  materialNotImage: '上传失败：该文件的内容不是图片，与文件名不符',
+  materialNotVideo: '上传失败：该文件的内容不是视频，与文件名不符',
+  materialNotMusic: '上传失败：该文件的内容不是音乐，与文件名不符',
+  materialTooLarge: '文件大小不能超过 {{maxMb}}MB',
+  imageUnreadable: '上传失败：无法读取该图片（文件已损坏，或不是 JPEG、PNG、WebP、GIF 格式）',
+  videoUnreadable: '上传失败：无法读取该视频，只支持 MP4（H.264）和 WebM（VP8、VP9）视频',
+  musicUnreadable: '上传失败：无法读取该音频，只支持 MP3 和 M4A（AAC）音乐',
+  imageTooManyPixels: '上传失败：图片最多 {{max}} 百万像素',
+  materialCheckUnavailable: '文件上传出错，请重试：无法检查该文件',
+  materialUploadBusyUser: '您的上一个文件仍在上传中，请在完成后再试',
+  materialUploadBusyServer: '服务器正在接收其他上传，请稍后再试',
+  materialInUse: '该素材正被已发布的广告 {{names}} 使用，请先将其移出',
 };
 
 export const zhCNAnswerFields: AnswerFields = {

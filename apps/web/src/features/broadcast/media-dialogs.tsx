@@ -1,12 +1,18 @@
 import { useState } from 'react';
-import { FileInput, Group, Modal, Progress, SegmentedControl, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Group, Modal, SegmentedControl, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { IconFileMusic } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, MEDIA_AUDIT_REMARK_MAX, MEDIA_NAME_MAX, MEDIA_UPLOAD_EXTENSIONS, MediaAuditStatus, type MediaRow } from '@sc/contracts';
-import { fieldErrors } from '@/api/field-errors';
-import { ApiError } from '@/api/request';
+import {
+  LIMITS,
+  MEDIA_AUDIT_REMARK_MAX,
+  MEDIA_NAME_FIELD,
+  MEDIA_NAME_MAX,
+  MEDIA_UPLOAD_EXTENSIONS,
+  MediaAuditStatus,
+  type MediaRow,
+} from '@sc/contracts';
 import { FormDialog, saveAndClose } from '@/components/form-actions';
-import { notifySuccess } from '@/components/notify';
+import { FileUploadDialog } from '@/components/file-upload-dialog';
 import { useUploadBase } from '@/features/imports/api';
 import { useAuditMedia, useMediaPreview, useRenameMedia, useUploadMedia } from './media-api';
 import { formatDuration } from './media-format';
@@ -24,74 +30,34 @@ export function mediaFileProblem(file: File | null): string | null {
 export function MediaUploadModal({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const send = useUploadMedia(useUploadBase());
-  const [file, setFile] = useState<File | null>(null);
-  const [name, setName] = useState('');
-  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
-  const [progress, setProgress] = useState<number | null>(null);
-  const choose = (chosen: File | null) => {
-    setFile(chosen);
-    const problem = chosen && mediaFileProblem(chosen);
-    setErrors({ file: problem ? t(problem) : undefined });
-  };
-  const submit = async () => {
-    const problem = mediaFileProblem(file);
-    if (problem || !file) return setErrors({ file: t(problem ?? 'messages:chooseFile') });
-    setProgress(0);
-    try {
-      await send.mutateAsync({ file, name, onProgress: setProgress });
-      notifySuccess(t('broadcastMedia:uploaded'));
-      onClose();
-    } catch (error) {
-      // A refusal of the file itself (its content, its size) stands under it too.
-      const byField = fieldErrors(error);
-      setErrors(Object.keys(byField).length > 0 || !(error instanceof ApiError) ? byField : { file: error.message });
-    } finally {
-      setProgress(null);
-    }
-  };
-  const percent = Math.round((progress ?? 0) * 100);
   return (
-    <FormDialog
-      opened
-      onClose={onClose}
+    <FileUploadDialog
       title={t('broadcastMedia:uploadTitle')}
-      onSubmit={submit}
+      file={{
+        label: t('broadcastMedia:file'),
+        placeholder: t('broadcastMedia:filePlaceholder'),
+        hint: t('broadcastMedia:fileHint'),
+        accept: `${MEDIA_UPLOAD_EXTENSIONS.join(',')},audio/mpeg`,
+        icon: <IconFileMusic size={16} />,
+      }}
+      name={{
+        label: t('broadcastMedia:fields.materialName'),
+        hint: t('broadcastMedia:nameHint'),
+        maxLength: MEDIA_NAME_MAX,
+        field: MEDIA_NAME_FIELD,
+      }}
+      problem={(file) => {
+        const problem = mediaFileProblem(file);
+        return problem && t(problem);
+      }}
+      send={send.mutateAsync}
       busy={send.isPending}
-      testId="media-upload-form"
-      submitTestId="media-upload-submit"
+      done={t('broadcastMedia:uploaded')}
+      progress={{ uploading: (percent) => t('broadcastMedia:uploading', { percent }), checking: t('broadcastMedia:checking') }}
       submitLabel={t('broadcastMedia:upload')}
-    >
-      <FileInput
-        label={t('broadcastMedia:file')}
-        placeholder={t('broadcastMedia:filePlaceholder')}
-        description={t('broadcastMedia:fileHint')}
-        required
-        clearable
-        accept={`${MEDIA_UPLOAD_EXTENSIONS.join(',')},audio/mpeg`}
-        leftSection={<IconFileMusic size={16} />}
-        value={file}
-        onChange={choose}
-        error={errors.file}
-        data-testid="media-upload-file"
-      />
-      <TextInput
-        label={t('broadcastMedia:fields.materialName')}
-        description={t('broadcastMedia:nameHint')}
-        maxLength={MEDIA_NAME_MAX}
-        value={name}
-        onChange={(e) => setName(e.currentTarget.value)}
-        error={errors.materialName}
-        data-testid="media-upload-name"
-      />
-      {progress !== null && (
-        <Stack gap={4} data-testid="media-upload-progress">
-          <Progress value={percent} animated={progress >= 1} />
-          <Text size="xs" c="dimmed">
-            {progress < 1 ? t('broadcastMedia:uploading', { percent }) : t('broadcastMedia:checking')}
-          </Text>
-        </Stack>
-      )}
-    </FormDialog>
+      onClose={onClose}
+      testId="media-upload"
+    />
   );
 }
 

@@ -21,6 +21,8 @@ export const common = {
     playList: 'Playlists',
     broadcastTask: 'Broadcast Tasks',
     immediatelyBroadcastTask: 'Immediate Broadcast',
+    floorScreen: 'Floor-standing Display',
+    advert: 'Advert',
     lampAlarm: 'Lamp Alarms',
     energy: 'Lamp Energy',
     entry: 'Platform Home',

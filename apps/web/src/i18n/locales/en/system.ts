@@ -178,6 +178,11 @@ export const system = {
       saveBroadcastTask: 'Save broadcast task',
       deleteBroadcastTask: 'Delete broadcast task',
       controlBroadcastTask: 'Play, pause or stop a broadcast task',
+      uploadMaterial: 'Upload floor-screen material',
+      renameMaterial: 'Rename floor-screen material',
+      setMaterialStatus: 'Set floor-screen material status',
+      setMaterialStorageArea: 'Set floor-screen material storage area',
+      deleteMaterial: 'Delete floor-screen material',
     },
   },
 };

@@ -23,6 +23,8 @@ export const common: Shape<typeof en> = {
     playList: 'Listas de reproducción',
     broadcastTask: 'Tareas de difusión',
     immediatelyBroadcastTask: 'Difusión inmediata',
+    floorScreen: 'Pantallas de pie',
+    advert: 'Publicidad',
     lampAlarm: 'Alarmas de farolas',
     energy: 'Energía de farolas',
     entry: 'Inicio de la plataforma',

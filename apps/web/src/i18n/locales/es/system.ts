@@ -180,6 +180,11 @@ export const system: Shape<typeof en> = {
       saveBroadcastTask: 'Guardar tarea de difusión',
       deleteBroadcastTask: 'Eliminar tarea de difusión',
       controlBroadcastTask: 'Reproducir, pausar o detener una tarea de difusión',
+      uploadMaterial: 'Subir material de pantalla de pie',
+      renameMaterial: 'Renombrar material de pantalla de pie',
+      setMaterialStatus: 'Cambiar el estado de un material de pantalla de pie',
+      setMaterialStorageArea: 'Cambiar el área de almacenamiento de un material de pantalla de pie',
+      deleteMaterial: 'Eliminar material de pantalla de pie',
     },
   },
 };

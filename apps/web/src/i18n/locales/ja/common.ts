@@ -23,6 +23,8 @@ export const common: Shape<typeof en> = {
     playList: 'プレイリスト',
     broadcastTask: '放送タスク',
     immediatelyBroadcastTask: '即時放送',
+    floorScreen: 'フロアスクリーン',
+    advert: '広告',
     lampAlarm: '街灯アラーム',
     energy: '街灯エネルギー',
     entry: 'プラットフォームホーム',

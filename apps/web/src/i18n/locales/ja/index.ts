@@ -17,6 +17,7 @@ import { broadcastMedia } from './broadcastMedia';
 import { broadcastPlaylists } from './broadcastPlaylists';
 import { broadcastTasks } from './broadcastTasks';
 import { schedule } from './schedule';
+import { signageMaterials } from './signageMaterials';
 
 /** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
 const catalogue = {
@@ -40,5 +41,6 @@ const catalogue = {
   broadcastPlaylists,
   broadcastTasks,
   schedule,
+  signageMaterials,
 };
 export default catalogue;

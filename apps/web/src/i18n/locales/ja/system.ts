@@ -180,6 +180,11 @@ export const system: Shape<typeof en> = {
       saveBroadcastTask: '放送タスクを保存',
       deleteBroadcastTask: '放送タスクを削除',
       controlBroadcastTask: '放送タスクの再生・一時停止・停止',
+      uploadMaterial: 'フロアスクリーン素材をアップロード',
+      renameMaterial: 'フロアスクリーン素材の名前を変更',
+      setMaterialStatus: 'フロアスクリーン素材の状態を設定',
+      setMaterialStorageArea: 'フロアスクリーン素材の保存領域を設定',
+      deleteMaterial: 'フロアスクリーン素材を削除',
     },
   },
 };

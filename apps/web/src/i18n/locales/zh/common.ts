@@ -23,6 +23,8 @@ export const common: Shape<typeof en> = {
     playList: '播放列表',
     broadcastTask: '广播任务',
     immediatelyBroadcastTask: '即时广播',
+    floorScreen: '落地屏',
+    advert: '广告管理',
     lampAlarm: '单灯告警',
     energy: '单灯能耗',
     entry: '平台首页',

@@ -180,6 +180,11 @@ export const system: Shape<typeof en> = {
       saveBroadcastTask: '保存广播任务',
       deleteBroadcastTask: '删除广播任务',
       controlBroadcastTask: '播放、暂停或停止广播任务',
+      uploadMaterial: '上传楼宇屏素材',
+      renameMaterial: '重命名楼宇屏素材',
+      setMaterialStatus: '设置楼宇屏素材状态',
+      setMaterialStorageArea: '设置楼宇屏素材存储区',
+      deleteMaterial: '删除楼宇屏素材',
     },
   },
 };

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { SignedFileLinks } from '../common/signed-links';
+
+/** Where signed links lead (the console port, no session needed): MaterialsController.file and .cover. */
+export const MATERIAL_FILE_PATH = '/api/signage/material/file';
+export const MATERIAL_COVER_PATH = '/api/signage/material/cover';
+
+/** Signed links to a material's file: the console's preview (a video element seeks with ranges), and the players later. */
+@Injectable()
+export class MaterialFileLinks extends SignedFileLinks {
+  protected readonly kind = { path: MATERIAL_FILE_PATH, label: 'signage-material' };
+}
+
+/** Signed links to a material's cover (its JPEG thumbnail), as the list shows them. */
+@Injectable()
+export class MaterialCoverLinks extends SignedFileLinks {
+  protected readonly kind = { path: MATERIAL_COVER_PATH, label: 'signage-material-cover' };
+
+  /**
+   * A cover link that stays the same for a while, so the browser keeps the picture between pages of the list: it
+   * expires at the second multiple of MEDIA_LINK_TTL_SECONDS to come, so it is valid for one to two of them.
+   */
+  stable(material: { id: number; sha256: string; fileSize: number }, now = Date.now()): string {
+    const ttl = this.defaultTtlSeconds;
+    const start = Math.floor(now / 1000 / ttl) * ttl;
+    return this.sign(material, { now: start * 1000, ttlSeconds: 2 * ttl }).url;
+  }
+}
