@@ -29,4 +29,5 @@ export * from './poles';
 export * from './broadcast';
 export * from './broadcast-groups';
 export * from './broadcast-media';
+export * from './signage';
 export * from './families';
