@@ -69,6 +69,17 @@ export const AUDITED_ACTIONS = {
   'Save broadcast task': 'saveBroadcastTask',
   'Delete broadcast task': 'deleteBroadcastTask',
   'Control broadcast task': 'controlBroadcastTask',
+  'Save floor screen': 'saveSignageDevice',
+  'Delete floor screen': 'deleteSignageDevice',
+  'Bind floor screens to a group': 'bindSignageDevices',
+  'Move floor screens to another group': 'moveSignageDevices',
+  'Save floor-screen group': 'saveSignageGroup',
+  'Delete floor-screen group': 'deleteSignageGroup',
+  'Set floor-screen volume': 'setSignageVolume',
+  'Mute floor screens': 'muteSignage',
+  'Unmute floor screens': 'unmuteSignage',
+  'Reboot floor screens': 'rebootSignage',
+  'Take floor-screen screenshot': 'signageScreenshot',
 } as const;
 
 export type AuditDescription = keyof typeof AUDITED_ACTIONS;

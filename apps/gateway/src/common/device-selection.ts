@@ -44,14 +44,15 @@ export async function devicesByIds(
   const rows: { id: number }[] = await tx.query(`SELECT ${id} AS id FROM ${from} WHERE ${id} = ANY($1::int[]) ORDER BY ${id} FOR KEY SHARE ${lock}`, [
     wanted,
   ]);
-  if (rows.length < wanted.length) {
-    const found = new Set(rows.map((r) => r.id));
-    const missing = wanted.filter((id) => !found.has(id));
-    throw unknown(
-      missing.slice(0, UNKNOWN_IDS_SHOWN).join(', ') + (missing.length > UNKNOWN_IDS_SHOWN ? ` (+${missing.length - UNKNOWN_IDS_SHOWN})` : ''),
-    );
-  }
+  if (rows.length < wanted.length) throw unknown(missingShown(wanted, rows));
   return rows.map((r) => r.id);
+}
+
+/** The wanted ids not found, as an error names them: the first few, the rest counted. */
+export function missingShown(wanted: readonly number[], found: readonly { id: number }[]): string {
+  const present = new Set(found.map((r) => r.id));
+  const missing = wanted.filter((id) => !present.has(id));
+  return missing.slice(0, UNKNOWN_IDS_SHOWN).join(', ') + (missing.length > UNKNOWN_IDS_SHOWN ? ` (+${missing.length - UNKNOWN_IDS_SHOWN})` : '');
 }
 
 /** The devices of one family in a region and its sub-regions, locked like devicesByIds; none at all gets `empty`. */

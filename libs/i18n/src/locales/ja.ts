@@ -22,7 +22,7 @@ export const ja: Catalogue = {
     chooseFile: 'アップロードするファイルを選択してください',
     chooseDeviceGroup: 'デバイスグループを選択してください',
     bindingIncomplete: 'デバイスのバインドには完全な情報が必要です',
-    targetGroupRequired: '移動先のグループを選択してください',
+    targetGroupRequired: 'デバイスを移動するには移動先のグループが必要です',
     error: 'エラー',
     hasError: 'エラーが発生しました',
     networkError: 'ネットワークエラーです。もう一度お試しください',
@@ -299,6 +299,18 @@ export const jaAnswers: Answers = {
   taskNotScheduled: '編集できるのは定時タスクのみです。即時放送は新しく送信し直してください',
   terminalsNotInTask: '次の端末はこのタスクの端末ではありません：{{ids}}',
   taskPeriodsTooMany: '1 つのタスクの再生時間帯は 1 日 {{max}} 個までです',
+  // フロアスクリーン
+  signageCodeTaken: 'コード「{{code}}」のフロアスクリーンは既に存在します',
+  signageGroupNameTaken: '「{{name}}」という名前のフロアスクリーングループは既に存在します',
+  signageGroupNotEmpty: 'このグループにはまだ {{count}} 台のデバイスがあります。グループを削除する前に移動または削除してください',
+  unknownSignageGroups: '次のフロアスクリーングループは存在しません: {{ids}}',
+  signageSelectionEmpty: 'デバイス、地域、またはグループを選択してください',
+  signageSelectionAmbiguous: 'デバイス、地域、グループのいずれか 1 つだけを選択してください',
+  unknownSignageDevices: '次のフロアスクリーンは存在しません: {{ids}}',
+  regionHasNoSignage: '選択した地域にフロアスクリーンはありません',
+  signageAlreadyBound: '次のデバイスは既にグループに属しています。移動を使用してください: {{names}}',
+  signageBindingIncomplete: 'デバイスのバインドには完全な情報が必要です（cMark、住所、緯度、経度）: {{names}}',
+  signageBoundNeedsInformation: 'デバイスのバインドには完全な情報が必要です: グループ内のデバイスは cMark、住所、緯度、経度を保持します',
 };
 
 export const jaAnswerFields: AnswerFields = {
@@ -309,4 +321,7 @@ export const jaAnswerFields: AnswerFields = {
   weekdays: '曜日',
   startDate: '開始日',
   endDate: '終了日',
+  cMark: 'cMark 識別子',
+  serialNumber: 'シリアル番号',
+  orientation: '画面の向き',
 };
