@@ -18,6 +18,11 @@ export interface DeviceContext<State> extends FamilyContext {
   after(ms: number, change: (state: State) => boolean): void;
   /** Reports the device's state now (work of its own, such as a download, changed it), if it is online. */
   report(): void;
+  /**
+   * Restarts the device once it has answered the command being applied: it drops off (its Last Will, or its gateway
+   * reporting it gone), is away `downMs`, then connects again with `restarted` applied to its state and reports it.
+   */
+  restart(downMs: number, restarted?: (state: State) => void): void;
 }
 
 /** What the kit tells a family about the device it reports for. */
