@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import { USAGE, parseCliArgs, parseControlLine, type CliSettings } from './cli-args';
 import { startBroadcastFleet, type BroadcastFleet } from './families/broadcast.sim';
 import { startFleet, type Fleet } from './families/lamp.sim';
+import { startSignageFleet } from './families/signage.sim';
 import { startStripFleet } from './families/strip.sim';
 import { createLogger } from './logger';
 
@@ -20,7 +21,8 @@ async function main(): Promise<void> {
   const common = { mqttUrl, deviceMqttUrl, ackLatencyMs, failureRate, logger };
   const fromDb = 'databaseUrl' in source ? { databaseUrl: source.databaseUrl } : null;
   // A generated fleet is of one family; with the registry as source, its lamps, its strip lights on gateways of their
-  // own, and its broadcast terminals, each on its own connection, now and then busy with a programme or a call.
+  // own, its broadcast terminals, each on its own connection, now and then busy with a programme or a call, and its
+  // floor screens, each on its own connection, moving on to another ad now and then.
   const lamps: Fleet | null = fromDb || settings.family === 'lamp' ? await startFleet({ ...settings.fleet, logger }) : null;
   const strips = fromDb && (await startStripFleet({ ...common, strips: fromDb, telemetryIntervalMs: settings.fleet.telemetryIntervalMs }));
   const terminals: BroadcastFleet | null = fromDb
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
           downloadConcurrency: settings.downloadConcurrency,
         })
       : null;
+  const players = fromDb && (await startSignageFleet({ ...common, players: fromDb, offlineFraction, activity: 0.005 }));
   const summary = setInterval(() => {
     const online = (lamps?.codes ?? []).reduce((n, code) => n + (lamps!.lamp(code)?.online ? 1 : 0), 0);
     const terminalsOnline = (terminals?.codes ?? []).reduce((n, code) => n + (terminals!.terminal(code)?.online ? 1 : 0), 0);
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
         strips: strips?.codes.length ?? 0,
         terminals: terminals?.codes.length ?? 0,
         terminalsOnline,
+        floorScreens: players ? players.codes.length : 0,
         ...(lamps ?? terminals)!.stats,
       },
       'device-sim summary',
@@ -88,7 +92,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'device-sim stopping');
     // A clean disconnect: the Wills do not fire and the retained states stay as the devices last reported them.
     const options = { clearRetained: settings.clearRetainedOnStop };
-    Promise.all([lamps?.stop(options), strips?.stop(options), terminals?.stop(options)]).then(
+    Promise.all([lamps?.stop(options), strips?.stop(options), terminals?.stop(options), players ? players.stop(options) : undefined]).then(
       () => process.exit(0),
       (err: Error) => {
         logger.error({ err: err.message }, 'device-sim stop failed');

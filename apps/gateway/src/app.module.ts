@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AlarmsModule } from './alarms/alarms.module';
 import { BroadcastModule, BroadcastUploadModule } from './broadcast/broadcast.module';
+import { SignageModule } from './signage/signage.module';
 import { EnergyModule } from './energy/energy.module';
 import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
@@ -43,6 +44,7 @@ export class AppModule {
         EnergyModule,
         BroadcastModule,
         SignageMaterialsModule,
+        SignageModule,
       ],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController, MqttCredentialsController],
       providers: [AuthService, UsersService, RegionsService, RealtimeGateway, BusForwarder],

@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DateTime } from 'luxon';
 import pino from 'pino';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import {
   DeviceFamily,
   DispatchStatus,
-  SOCKET_PATH,
   TerminalOccupancy,
   TerminalStatus,
   type ClientToServerEvents,
@@ -21,6 +20,7 @@ import type { DeviceWorker } from '@sc/device-runtime';
 import { waitFor, type ApiClient } from '@sc/testing';
 import { startBroadcastFleet, type BroadcastFleet } from '../../device-sim/src/families/broadcast.sim';
 import { MQTT_URL, startTestBroadcastWorker } from './broadcast-worker';
+import { watchFamily } from './device-worker';
 import { startTestGateway, type TestGateway } from './harness';
 
 const CODES = ['BCT-1', 'BCT-2', 'BCT-3'];
@@ -63,12 +63,7 @@ describe('broadcast terminals end to end: records, live occupancy, volumes throu
     }
     worker = await startTestBroadcastWorker(gw, 'broadcast', { ackTimeoutMs: 500 });
     fleet = await startBroadcastFleet({ mqttUrl: MQTT_URL, terminals: CODES, ackLatencyMs: { min: 5, max: 20 }, logger: pino({ level: 'silent' }) });
-    const { token } = admin;
-    socket = io(gw.baseUrl, { path: SOCKET_PATH, auth: { token }, transports: ['websocket'], reconnection: false });
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('connect_error', reject));
-    await new Promise<void>((resolve) =>
-      socket.timeout(2000).emit('watch', [{ event: 'DeviceStateChanged', family: DeviceFamily.Broadcast }], () => resolve()),
-    );
+    socket = await watchFamily(gw, admin.token, DeviceFamily.Broadcast);
   });
   afterAll(async () => {
     socket?.close();

@@ -74,6 +74,17 @@ export const AUDITED_ACTIONS = {
   'Set floor-screen material status': 'setMaterialStatus',
   'Set floor-screen material storage area': 'setMaterialStorageArea',
   'Delete floor-screen material': 'deleteMaterial',
+  'Save floor screen': 'saveSignageDevice',
+  'Delete floor screen': 'deleteSignageDevice',
+  'Bind floor screens to a group': 'bindSignageDevices',
+  'Move floor screens to another group': 'moveSignageDevices',
+  'Save floor-screen group': 'saveSignageGroup',
+  'Delete floor-screen group': 'deleteSignageGroup',
+  'Set floor-screen volume': 'setSignageVolume',
+  'Mute floor screens': 'muteSignage',
+  'Unmute floor screens': 'unmuteSignage',
+  'Reboot floor screens': 'rebootSignage',
+  'Take floor-screen screenshot': 'signageScreenshot',
 } as const;
 
 export type AuditDescription = keyof typeof AUDITED_ACTIONS;

@@ -32,5 +32,6 @@ export * from './poles';
 export * from './broadcast';
 export * from './broadcast-groups';
 export * from './broadcast-media';
+export * from './signage';
 export * from './families';
 export * from './signage-materials';

@@ -32,6 +32,8 @@ export enum DeviceFamily {
   Alarm = 'alarm',
   /** A lamp gateway (concentrator) that single lamps hang off. */
   LampGateway = 'lamp-gateway',
+  /** A floor-standing advertising screen (records of their own, `signage_device`). */
+  Signage = 'signage',
 }
 
 export const FAMILY_OF_DEVICE_TYPE: Readonly<Record<DeviceType, DeviceFamily>> = {
@@ -88,6 +90,7 @@ export enum MqttService {
   Gateway = 'gateway',
   WorkerLighting = 'worker-lighting',
   WorkerBroadcast = 'worker-broadcast',
+  WorkerSignage = 'worker-signage',
   /** The development simulator's own connection (what simulated lamps hear from radars). */
   Simulator = 'device-sim',
 }
@@ -119,8 +122,14 @@ export interface MqttRenewRequest {
   id: number;
 }
 
-/** The families whose devices hold MQTT accounts the console can renew: every registry family, and lamp gateways. */
-export const RENEWABLE_FAMILIES: readonly DeviceFamily[] = [...Object.values(FAMILY_OF_DEVICE_TYPE), DeviceFamily.LampGateway];
+/**
+ * The families whose devices have records of their own (a table keyed by id with the code and the credential
+ * generation `mqtt_generation`) rather than registry rows: lamp gateways and floor screens.
+ */
+export const OWN_RECORD_FAMILIES: readonly DeviceFamily[] = [DeviceFamily.LampGateway, DeviceFamily.Signage];
+
+/** The families whose devices hold MQTT accounts the console can renew: every registry family, and those with records of their own. */
+export const RENEWABLE_FAMILIES: readonly DeviceFamily[] = [...Object.values(FAMILY_OF_DEVICE_TYPE), ...OWN_RECORD_FAMILIES];
 
 export const mqttTopics = {
   of: (family: DeviceFamily, deviceId: string, channel: MqttChannel): string => `${MQTT_TOPIC_ROOT}/${family}/${deviceId}/${channel}`,

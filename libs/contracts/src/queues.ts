@@ -17,6 +17,8 @@ export const JobName = {
   DistributeStripDispatch: 'distribute-strip-dispatch',
   /** The commands of one broadcast terminal dispatch (volume, pause, cancel pause, stop). */
   DistributeTerminalDispatch: 'distribute-terminal-dispatch',
+  /** The commands of one floor-screen dispatch (volume, mute, unmute, reboot, screenshot). */
+  DistributeSignageDispatch: 'distribute-signage-dispatch',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 

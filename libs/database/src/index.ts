@@ -29,6 +29,7 @@ import { BroadcastPlayHistory1732199600000 } from './migrations/1732199600000-br
 import { BroadcastTasks1732199700000 } from './migrations/1732199700000-broadcast-tasks';
 import { BroadcastTaskClocks1732199800000 } from './migrations/1732199800000-broadcast-task-clocks';
 import { BroadcastTaskStop1732199850000 } from './migrations/1732199850000-broadcast-task-stop';
+import { SignageDevices1732199900000 } from './migrations/1732199900000-signage-devices';
 import { SignageMaterials1732199910000 } from './migrations/1732199910000-signage-materials';
 import { DispatchReceipts1732199950000 } from './migrations/1732199950000-dispatch-receipts';
 
@@ -67,6 +68,7 @@ export const MIGRATIONS = [
   BroadcastTasks1732199700000,
   BroadcastTaskClocks1732199800000,
   BroadcastTaskStop1732199850000,
+  SignageDevices1732199900000,
   SignageMaterials1732199910000,
   DispatchReceipts1732199950000,
 ];

@@ -26,6 +26,7 @@ describe('simulated broadcast terminal', () => {
     clock: () => now,
     after: () => undefined,
     report: () => undefined,
+    restart: () => undefined,
   };
   const report = (terminal: ReturnType<typeof family.initial>) => family.report(terminal, { code: 'BC-1', gatewayId: '' }) as TerminalStateMessage;
 

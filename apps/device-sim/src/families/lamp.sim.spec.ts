@@ -155,7 +155,7 @@ describe('a lamp’s schedule', () => {
 
   it('is followed from the seed, holds a manual command until the schedule changes, and hears its radar', () => {
     let now = night;
-    const context = { random: seeded(3), clock: () => now, after: () => undefined, report: () => undefined };
+    const context = { random: seeded(3), clock: () => now, after: () => undefined, report: () => undefined, restart: () => undefined };
     const lamp = family.initial({ code: 'L-1', schedule }, context);
     expect(lamp.setting).toMatchObject({ on: true, level: 20 });
     family.apply(lamp, { id: 'd', type: 'dim', params: { level: 80 }, expiresAt: later }, context);

@@ -53,7 +53,7 @@ describe('a strip light reading its commands', () => {
 
 describe('a strip light', () => {
   const tonight = Date.parse('2026-11-21T20:00:00+08:00');
-  const context = { random: () => 0.5, clock: () => tonight, after: () => undefined, report: () => undefined };
+  const context = { random: () => 0.5, clock: () => tonight, after: () => undefined, report: () => undefined, restart: () => undefined };
 
   it('lights its zones, runs its schedule and reports the brightness', () => {
     const strip = family.initial({ code: 'S-1' }, context);

@@ -23,6 +23,11 @@ export interface DeviceContext<State> extends FamilyContext {
    * sent as a `downloading` receipt. The family decides how often (every few hundred kilobytes, say).
    */
   receipt?(received: number, total: number): void;
+  /**
+   * Restarts the device once it has answered the command being applied: it drops off (its Last Will, or its gateway
+   * reporting it gone), is away `downMs`, then connects again with `restarted` applied to its state and reports it.
+   */
+  restart(downMs: number, restarted?: (state: State) => void): void;
 }
 
 /** What the kit tells a family about the device it reports for. */

@@ -684,6 +684,16 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
       report: () => {
         if (device.online && !this.stopping) void this.publishState(device);
       },
+      // After the ack (sent within the latency's maximum).
+      restart: (downMs, restarted) =>
+        this.later(() => {
+          void this.takeOffline(device.code).then(() =>
+            this.later(() => {
+              restarted?.(device.state);
+              void this.bringOnline(device.code);
+            }, downMs),
+          );
+        }, this.latency.max + 50),
     };
   }
 

@@ -10,6 +10,8 @@ export interface DeviceSeed {
   /** Credential generations of the device and of its gateway when the gateway has a record (the registry's; 1 when not given). */
   generation?: number;
   gatewayGeneration?: number;
+  /** Columns of the device's own record that its family asked loadSeeds for (a floor screen's name and orientation). */
+  record?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -23,9 +25,40 @@ export async function loadSeeds(
   options: { schedules: boolean; gateways?: boolean },
 ): Promise<DeviceSeed[]> {
   if (declaration.deviceType === null) throw new Error(`device-sim: ${declaration.family} devices are not in the registry`);
+  return withClient(databaseUrl, (client) => registrySeeds(client, declaration, options));
+}
+
+/**
+ * The devices of a family with records of its own (its table keyed by `id`, with `code` and `mqtt_generation`, as
+ * `signage_device`), each with the named columns of its record in `record`.
+ */
+export async function loadOwnSeeds(databaseUrl: string, declaration: FamilyDeclaration, columns: readonly string[] = []): Promise<DeviceSeed[]> {
+  if (declaration.deviceType !== null) throw new Error(`device-sim: ${declaration.family} devices are in the registry`);
+  return withClient(databaseUrl, async (client) => {
+    // The table and column names come from the family's code, never from input.
+    const { rows } = await client.query<Record<string, unknown> & { code: string; generation: number }>(
+      `SELECT ${['code', 'mqtt_generation AS generation', ...columns].join(', ')} FROM ${declaration.table} ORDER BY code`,
+    );
+    return rows.map(({ code, generation, ...record }) => ({ code, generation, record }));
+  });
+}
+
+async function withClient<T>(databaseUrl: string, run: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function registrySeeds(
+  client: Client,
+  declaration: FamilyDeclaration,
+  options: { schedules: boolean; gateways?: boolean },
+): Promise<DeviceSeed[]> {
+  {
     // The table name comes from the family's declaration, never from input.
     const { rows } = await client.query<{
       code: string;
@@ -52,8 +85,6 @@ export async function loadSeeds(
       ...(r.gateway_generation !== null ? { gatewayGeneration: r.gateway_generation } : {}),
       ...(r.job_list ? { schedule: r.job_list } : {}),
     }));
-  } finally {
-    await client.end();
   }
 }
 

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { DEVICE_CODE_PATTERN, DeviceFamily, FAMILY_OF_DEVICE_TYPE, mqttUsernames, type DeviceType } from '@sc/contracts';
+import { DEVICE_CODE_PATTERN, DeviceFamily, FAMILIES, FAMILY_OF_DEVICE_TYPE, mqttUsernames, type DeviceType } from '@sc/contracts';
 import { BROKER_ACCESS_CHANNEL, NotificationListener } from '@sc/database';
 import {
   BrokerAccessDir,
@@ -167,12 +167,17 @@ export class BrokerAccessSync {
     const client = new Client({ connectionString: this.databaseUrl, application_name: LISTENER_NAME });
     await client.connect();
     try {
-      // One snapshot for the three reads: a light moved to a gateway is listed with the gateway that exists.
+      // One snapshot for every read: a light moved to a gateway is listed with the gateway that exists.
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const devices = await client.query<{ type: DeviceType; code: string; generation: number }>(
         'SELECT type, code, mqtt_generation AS generation FROM device',
       );
-      const gateways = await client.query<{ code: string; generation: number }>('SELECT code, mqtt_generation AS generation FROM lamp_gateway');
+      // Devices with records of their own (lamp gateways, floor screens): their code and generation in their table.
+      const owned: { family: DeviceFamily; code: string; generation: number }[] = [];
+      for (const family of FAMILIES.filter((f) => f.deviceType === null)) {
+        const rows = await client.query<{ code: string; generation: number }>(`SELECT code, mqtt_generation AS generation FROM ${family.table}`);
+        for (const row of rows.rows) owned.push({ family: family.family, ...row });
+      }
       const bound = await client.query<{ gateway: string; family: DeviceFamily; code: string }>(
         `SELECT l.gateway_id AS gateway, '${DeviceFamily.Lamp}' AS family, d.code FROM lamp l JOIN device d ON d.id = l.device_id WHERE l.gateway_id <> ''
          UNION ALL
@@ -200,14 +205,15 @@ export class BrokerAccessSync {
         else account(mqttUsernames.device(family, device.code), device.generation);
       }
       const rules = new Map<string, string[]>();
-      for (const gateway of gateways.rows) {
-        if (!DEVICE_CODE_PATTERN.test(gateway.code)) {
+      for (const device of owned) {
+        if (!DEVICE_CODE_PATTERN.test(device.code)) {
           skipped++;
           continue;
         }
-        const username = mqttUsernames.device(DeviceFamily.LampGateway, gateway.code);
-        account(username, gateway.generation);
-        rules.set(username, []);
+        const username = mqttUsernames.device(device.family, device.code);
+        account(username, device.generation);
+        // A lamp gateway speaks for the lights bound to it (below).
+        if (device.family === DeviceFamily.LampGateway) rules.set(username, []);
       }
       for (const light of bound.rows) {
         if (!DEVICE_CODE_PATTERN.test(light.code)) continue;

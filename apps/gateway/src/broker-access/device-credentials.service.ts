@@ -2,8 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   DEVICE_CODE_PATTERN,
   DEVICE_TYPE_OF_FAMILY,
-  DeviceFamily,
   FAMILY_OF_DEVICE_TYPE,
+  familyDeclaration,
+  type DeviceFamily,
   mqttUsernames,
   type DeviceType,
   type MqttCredentials,
@@ -44,13 +45,14 @@ export class DeviceCredentials {
 
   /**
    * Edit MQTT without a new code, and a lamp gateway's new code: the device of `family` with record `id` gets a new
-   * credential generation and its new login is answered (a lamp gateway by its own id, any other device by its
-   * registry id). Unknown: not found.
+   * credential generation and its new login is answered (a device with a record of its own, a lamp gateway or a floor
+   * screen, by its own id; any other device by its registry id). Unknown: not found.
    */
   async renew(tx: EntityManager, family: DeviceFamily, id: number): Promise<MqttCredentials | undefined> {
+    const declaration = familyDeclaration(family);
     const row =
-      family === DeviceFamily.LampGateway
-        ? await nextGeneration(tx, 'lamp_gateway', id)
+      declaration?.deviceType === null
+        ? await nextGeneration(tx, declaration.table, id)
         : await nextGeneration(tx, 'device', id, DEVICE_TYPE_OF_FAMILY[family]);
     if (!row) throw AppException.notFound();
     return this.of(family, row.code, row.generation);
@@ -58,12 +60,13 @@ export class DeviceCredentials {
 }
 
 /**
- * Raises one record's credential generation (`device`, of `type` when given, or `lamp_gateway`): the triggers on the
- * column tell the broker's writer. Answers the record's code, generation and registry type, or undefined when none.
+ * Raises one record's credential generation (`device`, of `type` when given, or the table of a family with records of
+ * its own): the triggers on the column tell the broker's writer. Answers the record's code, generation and registry
+ * type, or undefined when none.
  */
 async function nextGeneration(
   tx: EntityManager,
-  table: 'device' | 'lamp_gateway',
+  table: string,
   id: number,
   type?: DeviceType,
 ): Promise<{ code: string; generation: number; type?: DeviceType } | undefined> {

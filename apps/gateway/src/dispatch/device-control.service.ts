@@ -81,10 +81,10 @@ export class DeviceControlService {
     try {
       const dispatchId = await this.db.transaction(async (tx) => {
         const deviceIds = byIds
-          ? await devicesByIds(tx, family.table, selection.ids ?? [], wording.unknown)
+          ? await devicesByIds(tx, family, selection.ids ?? [], wording.unknown)
           : byGroups
             ? await wording.groups!(tx, selection.groupIds!)
-            : await devicesOfRegion(tx, family.table, selection.regionId as number, wording.emptyRegion);
+            : await devicesOfRegion(tx, family, selection.regionId as number, wording.emptyRegion);
         const { params, itemParams, recorded } = await content(tx, deviceIds);
         const id = await this.dispatchIn(tx, caller, family, action, deviceIds, { params, itemParams });
         await recorded?.(tx, id);

@@ -1,7 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { TerminalRow } from '../broadcast';
 import { TerminalOccupancy } from '../broadcast';
-import { NUMBER_BOUNDS } from '../bounds';
 import { BROADCAST_PERIODS_MAX, TASK_PRIORITY } from '../broadcast-programme';
 
 import { PlaybackMode } from '../statuses';
@@ -9,14 +8,8 @@ import { DeviceType, WEEKDAYS } from '../devices';
 import { DeviceFamily, MqttService } from '../mqtt';
 import { JobName, QueueName } from '../queues';
 import { Button, Role } from '../roles';
-import { TIMESTAMP_SCHEMA, VERSION_SCHEMA, defineFamily, type JsonSchema, type LiveFieldsOf } from './declaration';
+import { TIMESTAMP_SCHEMA, VERSION_SCHEMA, defineFamily, NO_PARAMS_SCHEMA, VOLUME_SCHEMA, type JsonSchema, type LiveFieldsOf } from './declaration';
 
-const VOLUME_SCHEMA = {
-  type: 'integer',
-  minimum: NUMBER_BOUNDS.volume.min,
-  maximum: NUMBER_BOUNDS.volume.max,
-  description: 'Percent.',
-} as const satisfies JsonSchema;
 const TITLE_SCHEMA = { type: 'string', minLength: 1, maxLength: 128 } as const satisfies JsonSchema;
 const TASK_ID_SCHEMA = { type: 'string', maxLength: 64 } as const satisfies JsonSchema;
 const PRIORITY_SCHEMA = {
@@ -204,8 +197,6 @@ export const TERMINAL_PLAY_SCHEMA = {
   },
 } as const satisfies JsonSchema;
 
-const NO_PARAMS = { type: 'object', additionalProperties: false, properties: {} } as const satisfies JsonSchema;
-
 /**
  * Broadcast terminals (device type 3, spec "broadcast equipment"): IP speakers on poles that play broadcast tasks and
  * carry intercom calls. Their own worker and queue; the console sets their volumes and pauses, resumes or stops what
@@ -249,9 +240,9 @@ export const BROADCAST_FAMILY = defineFamily<TerminalRow>()({
   commands: {
     volume: { description: 'Set the broadcast volume, the interphone volume, or both.', params: TERMINAL_VOLUME_SCHEMA },
     play: { description: 'Play a title now (occupied until it ends or is stopped).', params: TERMINAL_PLAY_SCHEMA },
-    pause: { description: 'Pause what it plays; it stays occupied.', params: NO_PARAMS },
-    resume: { description: 'Cancel the pause.', params: NO_PARAMS },
-    stop: { description: 'Stop what it plays or carries; it is idle (a scheduled task plays again in its next period).', params: NO_PARAMS },
+    pause: { description: 'Pause what it plays; it stays occupied.', params: NO_PARAMS_SCHEMA },
+    resume: { description: 'Cancel the pause.', params: NO_PARAMS_SCHEMA },
+    stop: { description: 'Stop what it plays or carries; it is idle (a scheduled task plays again in its next period).', params: NO_PARAMS_SCHEMA },
     task: { description: 'Keep a broadcast task: download its media, then play them now or in its periods.', params: TERMINAL_TASK_SCHEMA },
     cancelTask: { description: 'Forget a broadcast task (stopping it if it plays).', params: TERMINAL_CANCEL_TASK_SCHEMA },
     taskControl: {

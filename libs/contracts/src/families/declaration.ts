@@ -1,4 +1,5 @@
 import type { JSONSchema } from 'json-schema-to-ts';
+import { NUMBER_BOUNDS } from '../bounds';
 import { FaultCode, type DeviceType } from '../devices';
 import type { DeviceFamily, MqttService } from '../mqtt';
 import type { JobName, QueueName } from '../queues';
@@ -96,6 +97,17 @@ export const DEVICE_CODE_SCHEMA = { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,
 
 /** A hardware or software version a device reports. */
 export const VERSION_SCHEMA = { type: 'string', maxLength: 32 } as const satisfies JsonSchema;
+
+/** A volume a device reports or is given, percent (broadcast terminals, floor screens). */
+export const VOLUME_SCHEMA = {
+  type: 'integer',
+  minimum: NUMBER_BOUNDS.volume.min,
+  maximum: NUMBER_BOUNDS.volume.max,
+  description: 'Percent.',
+} as const satisfies JsonSchema;
+
+/** The params of a command that takes none. */
+export const NO_PARAMS_SCHEMA = { type: 'object', additionalProperties: false, properties: {} } as const satisfies JsonSchema;
 
 /** ISO 8601 time of a reading or an event. */
 export const TIMESTAMP_SCHEMA = { type: 'string', format: 'date-time', maxLength: 40 } as const satisfies JsonSchema;

@@ -8,6 +8,8 @@ import {
   type DispatchDetailQuery,
   type DispatchItemRow,
   type DispatchRowChange,
+  FAMILIES,
+  familyDeclaration,
   type FamilyDeclaration,
   type FamilyName,
   RECEIPT_STAGES,
@@ -112,9 +114,27 @@ function emptyCounts(): DispatchCounts {
 /** A row's receipt as DispatchReceipt (null without one), from `dispatch_receipt r`. */
 const RECEIPT_JSON = `CASE WHEN r.stage IS NULL THEN NULL
   ELSE json_build_object('stage', r.stage, 'received', r.received, 'total', r.total, 'at', r.updated_at) END`;
+/**
+ * A dispatch row's device `code` or `name`, by a lookup per row: in the registry, or in the family's own table for a
+ * family whose devices have records of their own (floor screens), whose ids are that table's. `family` and
+ * `deviceId` are SQL expressions of the dispatch's family and the row's device id.
+ */
+export function dispatchDeviceColumn(column: 'code' | 'name', family: string, deviceId: string): string {
+  const own = FAMILIES.filter((f) => f.deviceType === null && f.job !== null);
+  if (own.length === 0) return familyDeviceColumn(column, deviceId);
+  const cases = own.map((f) => `WHEN '${f.family}' THEN ${familyDeviceColumn(column, deviceId, f)}`);
+  return `CASE ${family} ${cases.join(' ')} ELSE ${familyDeviceColumn(column, deviceId)} END`;
+}
+
+/** The same for rows of one family known beforehand (none: a registry family). */
+function familyDeviceColumn(column: 'code' | 'name', deviceId: string, family?: FamilyDeclaration): string {
+  return family?.deviceType === null
+    ? `(SELECT own.${column} FROM ${family.table} own WHERE own.id = ${deviceId})`
+    : `(SELECT dev.${column} FROM device dev WHERE dev.id = ${deviceId})`;
+}
 
 /** What a taken row's command needs; the device code by a lookup per row, not a join the planner may hash whole. */
-const TAKEN_COLUMNS = `i.dispatch_id, i.device_id, i.command_id, (SELECT dev.code FROM device dev WHERE dev.id = i.device_id) AS code,
+const TAKEN_COLUMNS = `i.dispatch_id, i.device_id, i.command_id, ${dispatchDeviceColumn('code', 'd.family', 'i.device_id')} AS code,
   d.family, d.action, coalesce(i.params, d.params) AS params, d.expires_at`;
 
 /**
@@ -173,9 +193,10 @@ export const commandLedger = {
     const paged = query.pageSize !== undefined;
     const [{ rows: items }, counts] = await Promise.all([
       sql.query<DispatchItemRow>(
-        `SELECT i.device_id AS "deviceId", d.code AS "deviceCode", d.name AS "deviceName", i.state, i.attempts,
+        `SELECT i.device_id AS "deviceId", ${familyDeviceColumn('code', 'i.device_id', familyDeclaration(dispatch.family))} AS "deviceCode",
+                ${familyDeviceColumn('name', 'i.device_id', familyDeclaration(dispatch.family))} AS "deviceName", i.state, i.attempts,
                 i.last_error AS "lastError", i.updated_at AS "updatedAt", ${RECEIPT_JSON} AS receipt
-           FROM dispatch_item i JOIN device d ON d.id = i.device_id
+           FROM dispatch_item i
            LEFT JOIN dispatch_receipt r ON r.dispatch_id = i.dispatch_id AND r.device_id = i.device_id
           WHERE i.dispatch_id = $1 AND ($2::text IS NULL OR i.state = $2)
           ORDER BY i.device_id ${paged ? 'LIMIT $3 OFFSET $4' : ''}`,

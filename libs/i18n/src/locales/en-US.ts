@@ -22,7 +22,7 @@ export const enUS = {
     chooseFile: 'Please choose a file to upload',
     chooseDeviceGroup: 'Please choose a device group',
     bindingIncomplete: 'Device binding needs complete information',
-    targetGroupRequired: 'Please select the target group',
+    targetGroupRequired: 'A target group is required to move a device',
     // Spec section 8 catalogue
     error: 'Error',
     hasError: 'Has Error',
@@ -332,6 +332,18 @@ export const enUSAnswers = {
   materialUploadBusyUser: 'Your previous upload is still being received; try again when it has finished',
   materialUploadBusyServer: 'The server is receiving other uploads; try again in a moment',
   materialInUse: 'This material is used by the published ads {{names}}; take it out of them first',
+  // Floor screens
+  signageCodeTaken: 'A floor screen with the code "{{code}}" already exists',
+  signageGroupNameTaken: 'A floor-screen group named "{{name}}" already exists',
+  signageGroupNotEmpty: 'This group still has {{count}} devices; move or delete them before deleting the group',
+  unknownSignageGroups: 'These floor-screen groups do not exist: {{ids}}',
+  signageSelectionEmpty: 'Please select devices, a region or groups',
+  signageSelectionAmbiguous: 'Select devices, a region or groups: only one of them',
+  unknownSignageDevices: 'These floor screens do not exist: {{ids}}',
+  regionHasNoSignage: 'There are no floor screens in the selected region',
+  signageAlreadyBound: 'These devices are already in a group; move them instead: {{names}}',
+  signageBindingIncomplete: 'Device binding needs complete information (cMark, address, latitude and longitude): {{names}}',
+  signageBoundNeedsInformation: 'Device binding needs complete information: a device in a group keeps its cMark, address, latitude and longitude',
 };
 
 /**
@@ -347,6 +359,9 @@ export const enUSAnswerFields = {
   weekdays: 'Weekdays',
   startDate: 'Start date',
   endDate: 'End date',
+  cMark: 'cMark identifier',
+  serialNumber: 'Serial number',
+  orientation: 'Orientation',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

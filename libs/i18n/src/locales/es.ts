@@ -22,7 +22,7 @@ export const es: Catalogue = {
     chooseFile: 'Elija primero un archivo para subir',
     chooseDeviceGroup: 'Elija un grupo de dispositivos',
     bindingIncomplete: 'La vinculación del dispositivo necesita la información completa',
-    targetGroupRequired: 'Seleccione el grupo de destino',
+    targetGroupRequired: 'Se requiere un grupo de destino para mover un dispositivo',
     error: 'Error',
     hasError: 'Se ha producido un error',
     networkError: 'Error de red, inténtelo de nuevo',
@@ -324,6 +324,19 @@ export const esAnswers: Answers = {
   materialUploadBusyUser: 'Su subida anterior aún se está recibiendo; inténtelo de nuevo cuando termine',
   materialUploadBusyServer: 'El servidor está recibiendo otras subidas; inténtelo de nuevo en un momento',
   materialInUse: 'Este material lo usan los anuncios publicados {{names}}; quítelo de ellos primero',
+  // Pantallas de pie
+  signageCodeTaken: 'Ya existe una pantalla de pie con el código "{{code}}"',
+  signageGroupNameTaken: 'Ya existe un grupo de pantallas de pie llamado "{{name}}"',
+  signageGroupNotEmpty: 'Este grupo aún tiene {{count}} dispositivos; muévalos o elimínelos antes de eliminar el grupo',
+  unknownSignageGroups: 'Estos grupos de pantallas de pie no existen: {{ids}}',
+  signageSelectionEmpty: 'Seleccione dispositivos, una región o grupos',
+  signageSelectionAmbiguous: 'Seleccione dispositivos, una región o grupos: solo uno de ellos',
+  unknownSignageDevices: 'Estas pantallas de pie no existen: {{ids}}',
+  regionHasNoSignage: 'No hay pantallas de pie en la región seleccionada',
+  signageAlreadyBound: 'Estos dispositivos ya están en un grupo; muévalos en su lugar: {{names}}',
+  signageBindingIncomplete: 'La vinculación del dispositivo necesita la información completa (cMark, dirección, latitud y longitud): {{names}}',
+  signageBoundNeedsInformation:
+    'La vinculación del dispositivo necesita la información completa: un dispositivo en un grupo conserva su cMark, dirección, latitud y longitud',
 };
 
 export const esAnswerFields: AnswerFields = {
@@ -334,4 +347,7 @@ export const esAnswerFields: AnswerFields = {
   weekdays: 'Días de la semana',
   startDate: 'Fecha de inicio',
   endDate: 'Fecha de fin',
+  cMark: 'Identificador cMark',
+  serialNumber: 'Número de serie',
+  orientation: 'Orientación',
 };

@@ -22,7 +22,7 @@ export const ja: Catalogue = {
     chooseFile: 'アップロードするファイルを選択してください',
     chooseDeviceGroup: 'デバイスグループを選択してください',
     bindingIncomplete: 'デバイスのバインドには完全な情報が必要です',
-    targetGroupRequired: '移動先のグループを選択してください',
+    targetGroupRequired: 'デバイスを移動するには移動先のグループが必要です',
     error: 'エラー',
     hasError: 'エラーが発生しました',
     networkError: 'ネットワークエラーです。もう一度お試しください',
@@ -324,6 +324,18 @@ export const jaAnswers: Answers = {
   materialUploadBusyUser: '前のアップロードをまだ受信中です。完了してから再度お試しください',
   materialUploadBusyServer: 'サーバーが他のアップロードを受信中です。しばらくしてから再度お試しください',
   materialInUse: 'この素材は公開中の広告 {{names}} で使用されています。先に広告から外してください',
+  // フロアスクリーン
+  signageCodeTaken: 'コード「{{code}}」のフロアスクリーンは既に存在します',
+  signageGroupNameTaken: '「{{name}}」という名前のフロアスクリーングループは既に存在します',
+  signageGroupNotEmpty: 'このグループにはまだ {{count}} 台のデバイスがあります。グループを削除する前に移動または削除してください',
+  unknownSignageGroups: '次のフロアスクリーングループは存在しません: {{ids}}',
+  signageSelectionEmpty: 'デバイス、地域、またはグループを選択してください',
+  signageSelectionAmbiguous: 'デバイス、地域、グループのいずれか 1 つだけを選択してください',
+  unknownSignageDevices: '次のフロアスクリーンは存在しません: {{ids}}',
+  regionHasNoSignage: '選択した地域にフロアスクリーンはありません',
+  signageAlreadyBound: '次のデバイスは既にグループに属しています。移動を使用してください: {{names}}',
+  signageBindingIncomplete: 'デバイスのバインドには完全な情報が必要です（cMark、住所、緯度、経度）: {{names}}',
+  signageBoundNeedsInformation: 'デバイスのバインドには完全な情報が必要です: グループ内のデバイスは cMark、住所、緯度、経度を保持します',
 };
 
 export const jaAnswerFields: AnswerFields = {
@@ -334,4 +346,7 @@ export const jaAnswerFields: AnswerFields = {
   weekdays: '曜日',
   startDate: '開始日',
   endDate: '終了日',
+  cMark: 'cMark 識別子',
+  serialNumber: 'シリアル番号',
+  orientation: '画面の向き',
 };

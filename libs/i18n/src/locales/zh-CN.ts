@@ -22,7 +22,7 @@ export const zhCN: Catalogue = {
     chooseFile: '请先选择要上传的文件',
     chooseDeviceGroup: '请选择设备分组',
     bindingIncomplete: '设备绑定信息不完整',
-    targetGroupRequired: '请选择目标分组',
+    targetGroupRequired: '移动设备必须选择目标分组',
     error: '错误',
     hasError: '出错了',
     networkError: '网络异常，请重试',
@@ -323,6 +323,18 @@ export const zhCNAnswers: Answers = {
   materialUploadBusyUser: '您的上一个文件仍在上传中，请在完成后再试',
   materialUploadBusyServer: '服务器正在接收其他上传，请稍后再试',
   materialInUse: '该素材正被已发布的广告 {{names}} 使用，请先将其移出',
+  // 落地屏
+  signageCodeTaken: '编码为“{{code}}”的落地屏已存在',
+  signageGroupNameTaken: '名为“{{name}}”的落地屏分组已存在',
+  signageGroupNotEmpty: '该分组下还有 {{count}} 台设备，请先移出或删除这些设备再删除分组',
+  unknownSignageGroups: '以下落地屏分组不存在：{{ids}}',
+  signageSelectionEmpty: '请选择设备、区域或分组',
+  signageSelectionAmbiguous: '设备、区域、分组只能选择其中一种',
+  unknownSignageDevices: '以下落地屏不存在：{{ids}}',
+  regionHasNoSignage: '所选区域内没有落地屏',
+  signageAlreadyBound: '以下设备已在分组中，请使用移动：{{names}}',
+  signageBindingIncomplete: '设备绑定信息不完整（cMark、地址、纬度、经度）：{{names}}',
+  signageBoundNeedsInformation: '设备绑定信息不完整：已分组的设备必须保留 cMark、地址、纬度和经度',
 };
 
 export const zhCNAnswerFields: AnswerFields = {
@@ -333,4 +345,7 @@ export const zhCNAnswerFields: AnswerFields = {
   weekdays: '星期',
   startDate: '开始日期',
   endDate: '结束日期',
+  cMark: 'cMark 标识',
+  serialNumber: '序列号',
+  orientation: '屏幕方向',
 };
