@@ -31,4 +31,5 @@ export * from './poles';
 export * from './broadcast';
 export * from './broadcast-groups';
 export * from './broadcast-media';
+export * from './led';
 export * from './families';

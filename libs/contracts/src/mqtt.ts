@@ -3,6 +3,10 @@ import { DeviceType, type DimmingLevel } from './devices';
 import type {
   ACK_SCHEMA,
   FAULT_EVENT_SCHEMA,
+  LedBrightnessParams,
+  LedScreenParams,
+  LedSyncTimeParams,
+  LedVolumeParams,
   OFFLINE_SCHEMA,
   StripEffectParams,
   TerminalCancelTaskParams,
@@ -87,6 +91,7 @@ export enum MqttService {
   Gateway = 'gateway',
   WorkerLighting = 'worker-lighting',
   WorkerBroadcast = 'worker-broadcast',
+  WorkerLed = 'worker-led',
   /** The development simulator's own connection (what simulated lamps hear from radars). */
   Simulator = 'device-sim',
 }
@@ -191,3 +196,11 @@ export type TerminalCommand =
   | CommandMessage<'task', TerminalTaskParams>
   | CommandMessage<'cancelTask', TerminalCancelTaskParams>
   | CommandMessage<'taskControl', TerminalTaskControlParams>;
+
+/** LED screen commands (families/led.family.ts). */
+export type LedCommand =
+  | CommandMessage<'brightness', LedBrightnessParams>
+  | CommandMessage<'volume', LedVolumeParams>
+  | CommandMessage<'screen', LedScreenParams>
+  | CommandMessage<'reboot', Record<string, never>>
+  | CommandMessage<'syncTime', LedSyncTimeParams>;

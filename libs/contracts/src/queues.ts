@@ -17,6 +17,8 @@ export const JobName = {
   DistributeStripDispatch: 'distribute-strip-dispatch',
   /** The commands of one broadcast terminal dispatch (volume, pause, cancel pause, stop). */
   DistributeTerminalDispatch: 'distribute-terminal-dispatch',
+  /** The commands of one LED screen dispatch (brightness, volume, bright or black, reboot, time sync). */
+  DistributeLedDispatch: 'distribute-led-dispatch',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 

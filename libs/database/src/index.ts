@@ -29,6 +29,7 @@ import { BroadcastPlayHistory1732199600000 } from './migrations/1732199600000-br
 import { BroadcastTasks1732199700000 } from './migrations/1732199700000-broadcast-tasks';
 import { BroadcastTaskClocks1732199800000 } from './migrations/1732199800000-broadcast-task-clocks';
 import { BroadcastTaskStop1732199850000 } from './migrations/1732199850000-broadcast-task-stop';
+import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
@@ -65,6 +66,7 @@ export const MIGRATIONS = [
   BroadcastTasks1732199700000,
   BroadcastTaskClocks1732199800000,
   BroadcastTaskStop1732199850000,
+  LedScreens1732199920000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */
