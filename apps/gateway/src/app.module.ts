@@ -9,6 +9,7 @@ import type { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { HealthController } from './health/health.controller';
 import { ImportDownloadsModule, ImportsModule } from './imports/imports.module';
+import { LedModule } from './led/led.module';
 import { LightingModule } from './lighting/lighting.module';
 import { StripsModule } from './strips/strips.module';
 import { StrategiesModule } from './strategies/strategies.module';
@@ -41,6 +42,7 @@ export class AppModule {
         AlarmsModule,
         EnergyModule,
         BroadcastModule,
+        LedModule,
       ],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController, MqttCredentialsController],
       providers: [AuthService, UsersService, RegionsService, RealtimeGateway, BusForwarder],

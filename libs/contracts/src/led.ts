@@ -70,8 +70,10 @@ export interface LedPageQuery extends PageQuery {
   networkStatus?: OnlineState;
 }
 
-export interface LedAddOrEditRequest extends LedRecord {
+export interface LedAddOrEditRequest extends Omit<LedRecord, 'timeZone'> {
   id?: number;
+  /** Omitted: its region's time zone (or the nearest region above that names one), else the installation's. */
+  timeZone?: string;
   regionId?: number | null;
   poleId?: number | null;
 }
@@ -97,15 +99,19 @@ export interface LedScreenRequest extends LedSelection {
   screen: ScreenState;
 }
 
-/** POST /api/led/ledDaylight: the rule on the selected screens, or `daylight: null` to take it off. */
+/**
+ * POST /api/led/ledDaylight: the daylight rule on the selected screens (`enabled` with both brightnesses), or taken
+ * off them (`enabled: false`). The LED worker sends the brightness of the phase of now within a minute.
+ */
 export interface LedDaylightRequest extends LedSelection {
-  daylight: LedDaylightRule | null;
+  enabled: boolean;
+  dayBrightness?: number;
+  nightBrightness?: number;
 }
 
-/** What the daylight rule answers: the screens it now covers, and the dispatch that brought them to the brightness of now. */
+/** What the daylight rule answers: how many screens it now covers (or no longer covers). */
 export interface LedDaylightResult {
   screens: number;
-  dispatchId: string | null;
 }
 
 /** The brightness the rule gives at a phase of the day. */

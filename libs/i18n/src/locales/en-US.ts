@@ -318,6 +318,16 @@ export const enUSAnswers = {
   taskNotScheduled: 'Only a scheduled task can be edited; an immediate broadcast is sent again as a new one',
   terminalsNotInTask: 'These terminals are not terminals of the task: {{ids}}',
   taskPeriodsTooMany: 'A task plays in at most {{max}} time periods a day',
+  // LED screens
+  ledSnTaken: 'An LED screen with the serial number "{{sn}}" already exists',
+  ledSelectionEmpty: 'Please select LED screens or a region',
+  ledSelectionAmbiguous: 'Select LED screens or a region: only one of them',
+  unknownLedScreens: 'These LED screens do not exist: {{ids}}',
+  regionHasNoLedScreens: 'There are no LED screens in the selected region',
+  ipAddressInvalid: 'Use an IPv4 address like 10.30.1.21',
+  timeZoneInvalid: 'Use a time zone like Asia/Shanghai',
+  ledScreenBright: 'Bright',
+  ledScreenBlack: 'Black',
 };
 
 /**
@@ -333,6 +343,16 @@ export const enUSAnswerFields = {
   weekdays: 'Weekdays',
   startDate: 'Start date',
   endDate: 'End date',
+  sn: 'Serial number',
+  IPAddress: 'IP address',
+  width: 'Width',
+  height: 'Height',
+  timeZone: 'Time zone',
+  brightness: 'Brightness',
+  screen: 'Screen',
+  heartbeatTime: 'Heartbeat time',
+  dayBrightness: 'Day brightness',
+  nightBrightness: 'Night brightness',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

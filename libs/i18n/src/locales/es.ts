@@ -310,6 +310,16 @@ export const esAnswers: Answers = {
   taskNotScheduled: 'Solo se puede editar una tarea programada; una difusión inmediata se envía de nuevo como otra',
   terminalsNotInTask: 'Estos terminales no son de la tarea: {{ids}}',
   taskPeriodsTooMany: 'Una tarea se emite como máximo en {{max}} franjas horarias al día',
+  // Pantallas LED
+  ledSnTaken: 'Ya existe una pantalla LED con el número de serie "{{sn}}"',
+  ledSelectionEmpty: 'Seleccione pantallas LED o una región',
+  ledSelectionAmbiguous: 'Seleccione pantallas LED o una región: solo una de las dos opciones',
+  unknownLedScreens: 'Estas pantallas LED no existen: {{ids}}',
+  regionHasNoLedScreens: 'No hay pantallas LED en la región seleccionada',
+  ipAddressInvalid: 'Use una dirección IPv4 como 10.30.1.21',
+  timeZoneInvalid: 'Use una zona horaria como Europe/Madrid',
+  ledScreenBright: 'Encendida',
+  ledScreenBlack: 'En negro',
 };
 
 export const esAnswerFields: AnswerFields = {
@@ -320,4 +330,14 @@ export const esAnswerFields: AnswerFields = {
   weekdays: 'Días de la semana',
   startDate: 'Fecha de inicio',
   endDate: 'Fecha de fin',
+  sn: 'Número de serie',
+  IPAddress: 'Dirección IP',
+  width: 'Ancho',
+  height: 'Alto',
+  timeZone: 'Zona horaria',
+  brightness: 'Brillo',
+  screen: 'Pantalla',
+  heartbeatTime: 'Último latido',
+  dayBrightness: 'Brillo de día',
+  nightBrightness: 'Brillo de noche',
 };

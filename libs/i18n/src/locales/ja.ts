@@ -310,6 +310,16 @@ export const jaAnswers: Answers = {
   taskNotScheduled: '編集できるのは定時タスクのみです。即時放送は新しく送信し直してください',
   terminalsNotInTask: '次の端末はこのタスクの端末ではありません：{{ids}}',
   taskPeriodsTooMany: '1 つのタスクの再生時間帯は 1 日 {{max}} 個までです',
+  // LEDスクリーン
+  ledSnTaken: 'シリアル番号「{{sn}}」のLEDスクリーンは既に存在します',
+  ledSelectionEmpty: 'LEDスクリーンまたは地域を選択してください',
+  ledSelectionAmbiguous: 'LEDスクリーンか地域のどちらか一方を選択してください',
+  unknownLedScreens: '次のLEDスクリーンは存在しません: {{ids}}',
+  regionHasNoLedScreens: '選択した地域にLEDスクリーンがありません',
+  ipAddressInvalid: '10.30.1.21 のような IPv4 アドレスを入力してください',
+  timeZoneInvalid: 'Asia/Tokyo のようなタイムゾーンを入力してください',
+  ledScreenBright: '点灯',
+  ledScreenBlack: '消灯（黒画面）',
 };
 
 export const jaAnswerFields: AnswerFields = {
@@ -320,4 +330,14 @@ export const jaAnswerFields: AnswerFields = {
   weekdays: '曜日',
   startDate: '開始日',
   endDate: '終了日',
+  sn: 'シリアル番号',
+  IPAddress: 'IPアドレス',
+  width: '幅',
+  height: '高さ',
+  timeZone: 'タイムゾーン',
+  brightness: '輝度',
+  screen: '画面',
+  heartbeatTime: 'ハートビート時刻',
+  dayBrightness: '昼間の輝度',
+  nightBrightness: '夜間の輝度',
 };

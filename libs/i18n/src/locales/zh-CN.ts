@@ -309,6 +309,16 @@ export const zhCNAnswers: Answers = {
   taskNotScheduled: '只能编辑定时任务；即时广播请重新发送',
   terminalsNotInTask: '这些终端不属于该任务：{{ids}}',
   taskPeriodsTooMany: '一个任务每天最多 {{max}} 个播放时段',
+  // LED屏
+  ledSnTaken: '序列号为“{{sn}}”的LED屏已存在',
+  ledSelectionEmpty: '请选择LED屏或区域',
+  ledSelectionAmbiguous: '请选择LED屏或区域，只能选其一',
+  unknownLedScreens: '以下LED屏不存在：{{ids}}',
+  regionHasNoLedScreens: '所选区域没有LED屏',
+  ipAddressInvalid: '请输入IPv4地址，如 10.30.1.21',
+  timeZoneInvalid: '请输入时区，如 Asia/Shanghai',
+  ledScreenBright: '亮屏',
+  ledScreenBlack: '黑屏',
 };
 
 export const zhCNAnswerFields: AnswerFields = {
@@ -319,4 +329,14 @@ export const zhCNAnswerFields: AnswerFields = {
   weekdays: '星期',
   startDate: '开始日期',
   endDate: '结束日期',
+  sn: '序列号',
+  IPAddress: 'IP地址',
+  width: '宽度',
+  height: '高度',
+  timeZone: '时区',
+  brightness: '亮度',
+  screen: '屏幕',
+  heartbeatTime: '心跳时间',
+  dayBrightness: '白天亮度',
+  nightBrightness: '夜间亮度',
 };
