@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import { USAGE, parseCliArgs, parseControlLine, type CliSettings } from './cli-args';
 import { startBroadcastFleet, type BroadcastFleet } from './families/broadcast.sim';
 import { startFleet, type Fleet } from './families/lamp.sim';
+import { startLedFleet } from './families/led.sim';
 import { startStripFleet } from './families/strip.sim';
 import { createLogger } from './logger';
 
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
           downloadConcurrency: settings.downloadConcurrency,
         })
       : null;
+  // The registry's LED screens, each on its own connection.
+  const screens = fromDb && (await startLedFleet({ ...common, screens: fromDb, offlineFraction }));
   const summary = setInterval(() => {
     const online = (lamps?.codes ?? []).reduce((n, code) => n + (lamps!.lamp(code)?.online ? 1 : 0), 0);
     const terminalsOnline = (terminals?.codes ?? []).reduce((n, code) => n + (terminals!.terminal(code)?.online ? 1 : 0), 0);
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
         strips: strips?.codes.length ?? 0,
         terminals: terminals?.codes.length ?? 0,
         terminalsOnline,
+        screens: screens?.codes.length ?? 0,
         ...(lamps ?? terminals)!.stats,
       },
       'device-sim summary',
@@ -88,7 +92,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'device-sim stopping');
     // A clean disconnect: the Wills do not fire and the retained states stay as the devices last reported them.
     const options = { clearRetained: settings.clearRetainedOnStop };
-    Promise.all([lamps?.stop(options), strips?.stop(options), terminals?.stop(options)]).then(
+    Promise.all([lamps?.stop(options), strips?.stop(options), terminals?.stop(options), screens?.stop(options)]).then(
       () => process.exit(0),
       (err: Error) => {
         logger.error({ err: err.message }, 'device-sim stop failed');

@@ -10,6 +10,7 @@ import { DEMO_STREETS, loadDemoEquipment } from './demo/demo-equipment';
 import { DEMO_LAMPS, loadDemoLamps } from './demo/demo-lamps';
 import { DEMO_STRIPS, loadDemoStrips } from './demo/demo-strips';
 import { loadDemoPoles } from './demo/demo-poles';
+import { DEMO_LED_COUNT, loadDemoLeds } from './demo/demo-led';
 import { DEMO_TERMINAL_COUNT, loadDemoTerminals } from './demo/demo-terminals';
 import { DEMO_STRATEGIES, loadDemoStrategies } from './demo/demo-strategies';
 import { DEMO_ENERGY_DAYS, loadDemoAlarmsAndEnergy } from './demo/demo-alarms-energy';
@@ -64,6 +65,9 @@ async function seedDemo(config: AppConfig): Promise<void> {
   // On the poles: the broadcast terminals.
   if ((await loadDemoTerminals(config.databaseUrl)) === 'loaded')
     say(`Demo broadcast terminals loaded: ${DEMO_TERMINAL_COUNT} (BC-0001 to BC-${String(DEMO_TERMINAL_COUNT).padStart(4, '0')}), on demo poles.`);
+  // And the LED screens.
+  if ((await loadDemoLeds(config.databaseUrl, config.defaultPlace)) === 'loaded')
+    say(`Demo LED screens loaded: ${DEMO_LED_COUNT} (LED-0001 to LED-${String(DEMO_LED_COUNT).padStart(4, '0')}), on demo poles.`);
   say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
 }
 

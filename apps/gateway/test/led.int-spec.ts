@@ -1,9 +1,26 @@
 import pino from 'pino';
-import { DeviceFamily, OnlineState, ScreenState, type LampControlResult, type LedRow, type MqttCredentials, type PageResult } from '@sc/contracts';
+import {
+  DeviceFamily,
+  DispatchStatus,
+  MqttService,
+  OnlineState,
+  ScreenState,
+  type DispatchDetail,
+  type LampControlResult,
+  type LedRow,
+  type MqttCredentials,
+  type PageResult,
+} from '@sc/contracts';
 import { createPool } from '@sc/device-runtime';
-import type { ApiClient } from '@sc/testing';
+import { waitFor, type ApiClient } from '@sc/testing';
+import { startLedFleet } from '../../device-sim/src/families/led.sim';
 import { DaylightBrightness } from '../../worker-led/src/daylight/daylight-brightness';
+import { LED_FAMILIES } from '../../worker-led/src/led-worker';
+import { loadDemoLamps } from '../src/demo/demo-lamps';
+import { DEMO_LED_COUNT, loadDemoLeds } from '../src/demo/demo-led';
+import { loadDemoPoles } from '../src/demo/demo-poles';
 import { startTestGateway, type TestGateway } from './harness';
+import { MQTT_URL, startTestWorker } from './test-worker';
 
 /** The LED screen module's calls on the real PostgreSQL and Redis: records, commands into the ledger, the daylight rule. */
 describe('LED screens: records, commands through the ledger, the daylight rule, roles and buttons', () => {
@@ -182,9 +199,45 @@ describe('LED screens: records, commands through the ledger, the daylight rule, 
     expect(await snapshot()).toEqual(before);
   });
 
+  it('brings screens online from their heartbeat and moves their brightness live from the simulated screens', async () => {
+    const worker = await startTestWorker(gw, { name: 'led', families: LED_FAMILIES, service: MqttService.WorkerLed }, 'led', { ackTimeoutMs: 500 });
+    const fleet = await startLedFleet({
+      mqttUrl: MQTT_URL,
+      screens: ['LED-T1', 'LED-T2'],
+      ackLatencyMs: { min: 5, max: 20 },
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      await waitFor(async () => ((await page({ networkStatus: OnlineState.Online })).total === 2 ? true : undefined), 10_000);
+      const answer = await editor.post<LampControlResult>('/api/led/ledBrightness', { ids: [ids[0], ids[1]], brightness: 55 });
+      await waitFor(async () => {
+        const d = (await editor.get<DispatchDetail>(`/api/dispatch/detail?id=${answer.body.data.dispatchId}`)).body.data;
+        return d.status === DispatchStatus.AllSuccessful ? d : undefined;
+      }, 10_000);
+      expect(fleet.screen('LED-T1')).toMatchObject({ brightness: 55, online: true });
+      await waitFor(async () => ((await page()).list.filter((s) => s.brightness === 55).length === 2 ? true : undefined), 3000);
+      expect((await page()).list[0]).toMatchObject({ softwareVersion: '3.2.1', reportedAt: expect.any(String) });
+    } finally {
+      await fleet.stop({ clearRetained: true });
+      await worker.stop();
+    }
+  });
+
+  it('adds the demo screens once, on demo poles', async () => {
+    expect(await loadDemoLamps(gw.db.url)).toBe('loaded');
+    expect(await loadDemoPoles(gw.db.url)).toBe('loaded');
+    expect(await loadDemoLeds(gw.db.url, gw.config.defaultPlace)).toBe('loaded');
+    expect(await loadDemoLeds(gw.db.url, gw.config.defaultPlace)).toBe('already-loaded');
+    const [counts] = await gw.db.query<{ screens: number; mounted: number; ruled: number }>(
+      `SELECT count(*)::int AS screens, count(d.pole_id)::int AS mounted, count(s.daylight_day)::int AS ruled
+         FROM device d JOIN led_screen s ON s.device_id = d.id WHERE d.code LIKE 'LED-0%'`,
+    );
+    expect(counts).toEqual({ screens: DEMO_LED_COUNT, mounted: DEMO_LED_COUNT, ruled: DEMO_LED_COUNT / 3 });
+  });
+
   it('deletes a screen with its row; its dispatch rows go with it', async () => {
     expect((await editor.get(`/api/led/ledDel?id=${ids[2]}`)).body).toMatchObject({ code: 200 });
-    expect((await page()).total).toBe(2);
+    expect((await page({ name: 'LED-T3' })).total).toBe(0);
     expect((await gw.db.query(`SELECT 1 FROM led_screen WHERE device_id = $1`, [ids[2]])).length).toBe(0);
     expect((await editor.get(`/api/led/ledDel?id=${ids[2]}`)).status).toBe(404);
   });
