@@ -3,6 +3,7 @@ import { USAGE, parseCliArgs, parseControlLine, type CliSettings } from './cli-a
 import { startBroadcastFleet, type BroadcastFleet } from './families/broadcast.sim';
 import { startFleet, type Fleet } from './families/lamp.sim';
 import { startSignageFleet } from './families/signage.sim';
+import { startLedFleet } from './families/led.sim';
 import { startStripFleet } from './families/strip.sim';
 import { createLogger } from './logger';
 
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
         })
       : null;
   const players = fromDb && (await startSignageFleet({ ...common, players: fromDb, offlineFraction, activity: 0.005 }));
+  // The registry's LED screens, each on its own connection.
+  const screens = fromDb && (await startLedFleet({ ...common, screens: fromDb, offlineFraction }));
   const summary = setInterval(() => {
     const online = (lamps?.codes ?? []).reduce((n, code) => n + (lamps!.lamp(code)?.online ? 1 : 0), 0);
     const terminalsOnline = (terminals?.codes ?? []).reduce((n, code) => n + (terminals!.terminal(code)?.online ? 1 : 0), 0);
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
         terminals: terminals?.codes.length ?? 0,
         terminalsOnline,
         floorScreens: players ? players.codes.length : 0,
+        screens: screens?.codes.length ?? 0,
         ...(lamps ?? terminals)!.stats,
       },
       'device-sim summary',
@@ -92,7 +96,13 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'device-sim stopping');
     // A clean disconnect: the Wills do not fire and the retained states stay as the devices last reported them.
     const options = { clearRetained: settings.clearRetainedOnStop };
-    Promise.all([lamps?.stop(options), strips?.stop(options), terminals?.stop(options), players ? players.stop(options) : undefined]).then(
+    Promise.all([
+      lamps?.stop(options),
+      strips?.stop(options),
+      terminals?.stop(options),
+      players ? players.stop(options) : undefined,
+      screens?.stop(options),
+    ]).then(
       () => process.exit(0),
       (err: Error) => {
         logger.error({ err: err.message }, 'device-sim stop failed');

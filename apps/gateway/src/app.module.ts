@@ -10,6 +10,7 @@ import type { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { HealthController } from './health/health.controller';
 import { ImportDownloadsModule, ImportsModule } from './imports/imports.module';
+import { LedModule } from './led/led.module';
 import { LightingModule } from './lighting/lighting.module';
 import { StripsModule } from './strips/strips.module';
 import { SignageMaterialsModule, SignageMaterialsUploadModule } from './signage-materials/signage-materials.module';
@@ -45,6 +46,7 @@ export class AppModule {
         BroadcastModule,
         SignageMaterialsModule,
         SignageModule,
+        LedModule,
       ],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController, MqttCredentialsController],
       providers: [AuthService, UsersService, RegionsService, RealtimeGateway, BusForwarder],

@@ -11,6 +11,7 @@ import { DEMO_LAMPS, loadDemoLamps } from './demo/demo-lamps';
 import { DEMO_STRIPS, loadDemoStrips } from './demo/demo-strips';
 import { loadDemoPoles } from './demo/demo-poles';
 import { DEMO_SIGNAGE_COUNT, loadDemoSignage } from './demo/demo-signage';
+import { DEMO_LED_COUNT, loadDemoLeds } from './demo/demo-led';
 import { DEMO_TERMINAL_COUNT, loadDemoTerminals } from './demo/demo-terminals';
 import { DEMO_STRATEGIES, loadDemoStrategies } from './demo/demo-strategies';
 import { DEMO_ENERGY_DAYS, loadDemoAlarmsAndEnergy } from './demo/demo-alarms-energy';
@@ -69,6 +70,9 @@ async function seedDemo(config: AppConfig): Promise<void> {
     say(
       `Demo floor screens loaded: ${DEMO_SIGNAGE_COUNT} (FS-0001 to FS-${String(DEMO_SIGNAGE_COUNT).padStart(4, '0')}), in three groups and a few unbound.`,
     );
+  // And the LED screens.
+  if ((await loadDemoLeds(config.databaseUrl, config.defaultPlace)) === 'loaded')
+    say(`Demo LED screens loaded: ${DEMO_LED_COUNT} (LED-0001 to LED-${String(DEMO_LED_COUNT).padStart(4, '0')}), on demo poles.`);
   say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
 }
 

@@ -215,6 +215,13 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'POST /api/broadcast/terminalImport', upload: true, allowed: ['editor', 'admin'] },
   { route: 'GET /api/broadcast/terminalTemplate', allowed: ['editor', 'admin'] },
   { route: 'GET /api/broadcast/terminalExport', allowed: ['visitor', 'editor', 'admin'] },
+  { route: 'POST /api/led/ledPage', allowed: ['editor', 'admin'] },
+  { route: 'GET /api/led/ledExport', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/led/ledAddOrEdit', allowed: ['editor', 'admin'] },
+  { route: 'GET /api/led/ledDel', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/led/ledBrightness', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/led/ledReboot', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/led/ledDaylight', allowed: ['editor', 'admin'] },
 ];
 
 describe('role matrix over every route', () => {

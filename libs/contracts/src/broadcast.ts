@@ -1,5 +1,6 @@
 import type { OnlineState } from './devices';
 import type { PageQuery } from './envelope';
+import type { DevicePlacement } from './poles';
 import { TerminalStatus } from './statuses';
 
 /** Longest terminal name, relay server and terminal type (the columns' widths). */
@@ -55,7 +56,7 @@ export function terminalStatusOf(networkStatus: OnlineState, occupancy: Terminal
 }
 
 /** One row of the terminal list (POST /api/broadcast/terminalPage). */
-export interface TerminalRow {
+export interface TerminalRow extends DevicePlacement {
   id: number;
   terminalName: string;
   /** The device code: its MQTT identity, unique among terminals. */
@@ -69,12 +70,6 @@ export interface TerminalRow {
   priority: number;
   relayServer: string;
   terminalType: string;
-  regionId: number | null;
-  regionName: string | null;
-  /** The lamp pole it is mounted on (device.pole_id). */
-  poleId: number | null;
-  poleCode: string | null;
-  poleName: string | null;
   networkStatus: OnlineState;
   occupancy: TerminalOccupancy;
   playing: TerminalPlaying | null;

@@ -33,5 +33,6 @@ export * from './broadcast';
 export * from './broadcast-groups';
 export * from './broadcast-media';
 export * from './signage';
+export * from './led';
 export * from './families';
 export * from './signage-materials';

@@ -4,6 +4,10 @@ import type {
   ACK_SCHEMA,
   RECEIPT_SCHEMA,
   FAULT_EVENT_SCHEMA,
+  LedBrightnessParams,
+  LedScreenParams,
+  LedSyncTimeParams,
+  LedVolumeParams,
   OFFLINE_SCHEMA,
   StripEffectParams,
   TerminalCancelTaskParams,
@@ -91,6 +95,7 @@ export enum MqttService {
   WorkerLighting = 'worker-lighting',
   WorkerBroadcast = 'worker-broadcast',
   WorkerSignage = 'worker-signage',
+  WorkerLed = 'worker-led',
   /** The development simulator's own connection (what simulated lamps hear from radars). */
   Simulator = 'device-sim',
 }
@@ -204,3 +209,11 @@ export type TerminalCommand =
   | CommandMessage<'task', TerminalTaskParams>
   | CommandMessage<'cancelTask', TerminalCancelTaskParams>
   | CommandMessage<'taskControl', TerminalTaskControlParams>;
+
+/** LED screen commands (families/led.family.ts). */
+export type LedCommand =
+  | CommandMessage<'brightness', LedBrightnessParams>
+  | CommandMessage<'volume', LedVolumeParams>
+  | CommandMessage<'screen', LedScreenParams>
+  | CommandMessage<'reboot', Record<string, never>>
+  | CommandMessage<'syncTime', LedSyncTimeParams>;

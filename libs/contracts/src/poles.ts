@@ -17,6 +17,15 @@ export const POLE_MOUNTABLE_TYPES: readonly DeviceType[] = [
   DeviceType.OneKeyAlarm,
 ];
 
+/** Where a registry device is: its region and the lamp pole it is mounted on (device.pole_id), as lists show them. */
+export interface DevicePlacement {
+  regionId: number | null;
+  regionName: string | null;
+  poleId: number | null;
+  poleCode: string | null;
+  poleName: string | null;
+}
+
 /** One row of the pole list (POST /api/lamp/polePage). */
 export interface PoleRow {
   id: number;

@@ -19,6 +19,8 @@ export const JobName = {
   DistributeTerminalDispatch: 'distribute-terminal-dispatch',
   /** The commands of one floor-screen dispatch (volume, mute, unmute, reboot, screenshot). */
   DistributeSignageDispatch: 'distribute-signage-dispatch',
+  /** The commands of one LED screen dispatch (brightness, volume, bright or black, reboot, time sync). */
+  DistributeLedDispatch: 'distribute-led-dispatch',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 

@@ -6,6 +6,7 @@ export * from './family/report-parser';
 export * from './ledger/command-ledger';
 export * from './infra/counters';
 export * from './infra/database';
+export * from './infra/periodic';
 export * from './infra/logger';
 export * from './infra/stop-on-signal';
 export * from './intake/known-devices';

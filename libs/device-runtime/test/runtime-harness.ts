@@ -61,6 +61,8 @@ export const THERMO_TELEMETRY_SCHEMA = {
 
 /** A job name no declared family has. */
 export const THERMO_JOB = 'distribute-test-thermo-dispatch' as JobName;
+/** A queue no declared family uses (the declared families' queues refuse a worker missing their jobs). */
+export const THERMO_QUEUE = 'test-thermo-tasks' as QueueName;
 
 export const THERMO_FAMILY = defineFamily<ThermoRow>()({
   family: DeviceFamily.Radar,
@@ -68,7 +70,7 @@ export const THERMO_FAMILY = defineFamily<ThermoRow>()({
   deviceType: DeviceType.Radar,
   table: 'test_thermo',
   worker: MqttService.WorkerLighting,
-  queue: QueueName.LedTasks,
+  queue: THERMO_QUEUE,
   job: THERMO_JOB,
   actions: { set: Button.Edit, firmware: Button.Edit },
   eventRoles: [],

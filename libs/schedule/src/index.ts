@@ -7,6 +7,8 @@ export {
   intervalAt,
   nextChangeAfter,
   nightOf,
+  isSunUp,
+  daylightPhaseAt,
   nightMinutes,
   isRaised,
   disagreesWithSchedule,

@@ -1,5 +1,13 @@
 import { DateTime } from 'luxon';
-import { StrategyMode, type DimmingLevel, type LampSchedule, type SchedulePlace, type StrategyPeriod, type StrategyRules } from '@sc/contracts';
+import {
+  StrategyMode,
+  type DaylightPhase,
+  type DimmingLevel,
+  type LampSchedule,
+  type SchedulePlace,
+  type StrategyPeriod,
+  type StrategyRules,
+} from '@sc/contracts';
 import { nightSun } from './sun';
 
 const NOON_MINUTES = 12 * 60;
@@ -40,6 +48,22 @@ export function nightMinutes(time: string): number {
 export function nightOf(at: Date, timeZone: string): string {
   const local = DateTime.fromJSDate(at, { zone: timeZone });
   return (local.hour < 12 ? local.minus({ days: 1 }) : local).toISODate() as string;
+}
+
+/**
+ * Whether the sun is up at a place: outside the night's [sunset, sunrise) (midnight sun: always; polar night: never).
+ * The lighting checks (day-burning lamps) and the LED screens' daylight brightness read the same clock.
+ */
+export function isSunUp(place: SchedulePlace, at: Date): boolean {
+  const sun = nightSun(place, nightOf(at, place.timeZone));
+  if (sun.polar) return sun.polar === 'day';
+  if (!sun.sunset || at < sun.sunset) return true;
+  return sun.sunrise !== null && at >= sun.sunrise;
+}
+
+/** The phase of the day at a place: 'day' while the sun is up, 'night' from sunset to sunrise. */
+export function daylightPhaseAt(place: SchedulePlace, at: Date): DaylightPhase {
+  return isSunUp(place, at) ? 'day' : 'night';
 }
 
 /** The instant of a local clock time within a night; an end at 12:00 is the next noon. */

@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   BROADCAST_FAMILY,
-  Button,
-  DeviceFamily,
   DeviceType,
   terminalStatusOf,
   type LampControlResult,
@@ -13,7 +11,7 @@ import {
 } from '@sc/contracts';
 import { DeviceCredentials } from '../broker-access/device-credentials.service';
 import { AppException } from '../common/app-exception';
-import { assertRegionExists } from '../common/device-selection';
+import { removeRegistryDevice, saveRegistryDevice } from '../common/registry-device';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
 import { pagedQuery } from '../common/sql';
@@ -77,22 +75,24 @@ export class TerminalsService {
    * from the one before. The terminal ID is its MQTT identity: changing it needs Edit MQTT besides Edit.
    */
   async save(caller: Caller, dto: TerminalAddOrEditDto): Promise<{ id: number; mqtt?: MqttCredentials }> {
-    if (!caller.buttons.includes(dto.id === undefined ? Button.Add : Button.Edit)) throw AppException.forbidden();
     try {
       return await this.db.transaction(async (tx) => {
-        if (dto.regionId !== undefined && dto.regionId !== null) await assertRegionExists(tx, dto.regionId);
-        if (dto.poleId !== undefined && dto.poleId !== null) await assertPoleExists(tx, dto.poleId);
         if (dto.isDefault) await tx.query(`UPDATE broadcast_terminal SET is_default = false WHERE is_default AND device_id <> $1`, [dto.id ?? 0]);
-        if (dto.id === undefined) {
-          const [{ id, generation }]: { id: number; generation: number }[] = await tx.query(
-            `INSERT INTO device (type, code, name, region_id, pole_id) VALUES ($1, $2, $3, $4, $5) RETURNING id, mqtt_generation AS generation`,
-            [DeviceType.Broadcast, dto.terminalId, dto.terminalName, dto.regionId ?? null, dto.poleId ?? null],
-          );
+        const saved = await saveRegistryDevice(tx, caller, this.credentials, {
+          type: DeviceType.Broadcast,
+          id: dto.id,
+          code: dto.terminalId,
+          name: dto.terminalName,
+          regionId: dto.regionId,
+          poleId: dto.poleId,
+          codeField: 'terminalId',
+        });
+        if (saved.created) {
           await tx.query(
             `INSERT INTO broadcast_terminal (device_id, terminal_ip, call_code, is_default, interphone_volume, broadcast_volume, priority, relay_server, terminal_type)
              VALUES ($1, $2, $3, $4, coalesce($5, 50), coalesce($6, 50), coalesce($7, 5), $8, $9)`,
             [
-              id,
+              saved.id,
               dto.terminalIP,
               dto.callCode ?? '',
               dto.isDefault ?? false,
@@ -103,23 +103,8 @@ export class TerminalsService {
               dto.terminalType ?? '',
             ],
           );
-          // The new terminal's MQTT login, handed out once (docs/security.md).
-          return { id, mqtt: this.credentials.of(DeviceFamily.Broadcast, dto.terminalId, generation) };
+          return { id: saved.id, mqtt: saved.mqtt };
         }
-        const [current]: { code: string }[] = await tx.query(`SELECT code FROM device WHERE id = $1 AND type = $2 FOR UPDATE`, [
-          dto.id,
-          DeviceType.Broadcast,
-        ]);
-        if (!current) throw AppException.notFound();
-        if (current.code !== dto.terminalId && !caller.buttons.includes(Button.EditMqtt))
-          throw AppException.field('terminalId', 'clientIdNeedsEditMqtt');
-        await tx.query(
-          `UPDATE device SET code = $2, name = $3,
-                  region_id = CASE WHEN $4::boolean THEN $5::int ELSE region_id END,
-                  pole_id = CASE WHEN $6::boolean THEN $7::int ELSE pole_id END, updated_at = now()
-            WHERE id = $1`,
-          [dto.id, dto.terminalId, dto.terminalName, dto.regionId !== undefined, dto.regionId ?? null, dto.poleId !== undefined, dto.poleId ?? null],
-        );
         // Volumes set here are what the console asks for next; the terminal's reports say what it runs.
         await tx.query(
           `UPDATE broadcast_terminal SET terminal_ip = $2, call_code = coalesce($3, call_code), is_default = coalesce($4, is_default),
@@ -127,7 +112,7 @@ export class TerminalsService {
                   priority = coalesce($7, priority), relay_server = coalesce($8, relay_server), terminal_type = coalesce($9, terminal_type)
             WHERE device_id = $1`,
           [
-            dto.id,
+            saved.id,
             dto.terminalIP,
             dto.callCode ?? null,
             dto.isDefault ?? null,
@@ -138,8 +123,7 @@ export class TerminalsService {
             dto.terminalType ?? null,
           ],
         );
-        if (current.code === dto.terminalId) return { id: dto.id };
-        return { id: dto.id, mqtt: await this.credentials.rotate(tx, dto.id) };
+        return saved.mqtt ? { id: saved.id, mqtt: saved.mqtt } : { id: saved.id };
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw AppException.taken('terminalId', 'terminalIdTaken', { terminalId: dto.terminalId });
@@ -150,9 +134,8 @@ export class TerminalsService {
   }
 
   /** Deletes the terminal's device record; its terminal row and dispatch rows go with it. */
-  async remove(id: number): Promise<void> {
-    const [, affected] = (await this.db.query(`DELETE FROM device WHERE id = $1 AND type = $2`, [id, DeviceType.Broadcast])) as [unknown, number];
-    if (!affected) throw AppException.notFound();
+  remove(id: number): Promise<void> {
+    return removeRegistryDevice(this.db.manager, DeviceType.Broadcast, id);
   }
 
   /** Sets one or both volumes on the selected terminals, or on every terminal of a region, through the command ledger. */
@@ -169,11 +152,6 @@ export class TerminalsService {
   playback(caller: Caller, dto: TerminalPlaybackDto): Promise<LampControlResult> {
     return this.devices.dispatch(caller, BROADCAST_FAMILY, dto, dto.action, TERMINAL_SELECTION, () => ({ params: {} }));
   }
-}
-
-async function assertPoleExists(tx: EntityManager, poleId: number): Promise<void> {
-  const rows: unknown[] = await tx.query(`SELECT 1 FROM device WHERE id = $1 AND type = $2`, [poleId, DeviceType.LampPole]);
-  if (rows.length === 0) throw AppException.field('poleId', 'poleNotFound');
 }
 
 /** How terminal selections are refused, and broadcast groups read. */

@@ -41,6 +41,38 @@ export interface SelectionWording {
   groups?: (tx: EntityManager, groupIds: readonly number[]) => Promise<number[]>;
 }
 
+/** Which of ids, a region or groups a selection gives; refuses none, an empty list, or more than one (in the family's words). */
+export function checkSelection(selection: DeviceSelection, wording: SelectionWording): 'ids' | 'region' | 'groups' {
+  const given = (value: unknown) => value !== undefined && value !== null;
+  const byIds = given(selection.ids);
+  const byRegion = given(selection.regionId);
+  const byGroups = given(selection.groupIds);
+  if (Number(byIds) + Number(byRegion) + Number(byGroups) > 1) throw AppException.badRequest(wording.ambiguous);
+  if (byGroups && !wording.groups) throw AppException.field('groupIds', 'invalidValue');
+  if (!byRegion && (byIds ? selection.ids! : (selection.groupIds ?? [])).length === 0) throw AppException.badRequest(wording.empty);
+  return byIds ? 'ids' : byRegion ? 'region' : 'groups';
+}
+
+/**
+ * The devices of a family a selection names, locked against deletion until the transaction ends: what a dispatch is
+ * for, and what a family's own settings of many devices at once (the LED screens' daylight rule) apply to.
+ */
+export async function selectDevices(
+  tx: EntityManager,
+  family: FamilyDeclaration,
+  selection: DeviceSelection,
+  wording: SelectionWording,
+): Promise<number[]> {
+  switch (checkSelection(selection, wording)) {
+    case 'ids':
+      return devicesByIds(tx, family.table, selection.ids ?? [], wording.unknown);
+    case 'groups':
+      return wording.groups!(tx, selection.groupIds!);
+    case 'region':
+      return devicesOfRegion(tx, family.table, selection.regionId as number, wording.emptyRegion);
+  }
+}
+
 /** What a dispatch sends, decided once its devices are selected and locked (in the dispatch's transaction). */
 export interface DispatchContent {
   params: Record<string, unknown>;
@@ -71,20 +103,10 @@ export class DeviceControlService {
     content: (tx: EntityManager, deviceIds: number[]) => Promise<DispatchContent> | DispatchContent,
   ): Promise<LampControlResult> {
     assertMayControl(caller, family.family, action);
-    const given = (value: unknown) => value !== undefined && value !== null;
-    const byIds = given(selection.ids);
-    const byRegion = given(selection.regionId);
-    const byGroups = given(selection.groupIds);
-    if (Number(byIds) + Number(byRegion) + Number(byGroups) > 1) throw AppException.badRequest(wording.ambiguous);
-    if (byGroups && !wording.groups) throw AppException.field('groupIds', 'invalidValue');
-    if (!byRegion && (byIds ? selection.ids! : (selection.groupIds ?? [])).length === 0) throw AppException.badRequest(wording.empty);
+    const byIds = checkSelection(selection, wording) === 'ids';
     try {
       const dispatchId = await this.db.transaction(async (tx) => {
-        const deviceIds = byIds
-          ? await devicesByIds(tx, family, selection.ids ?? [], wording.unknown)
-          : byGroups
-            ? await wording.groups!(tx, selection.groupIds!)
-            : await devicesOfRegion(tx, family, selection.regionId as number, wording.emptyRegion);
+        const deviceIds = await selectDevices(tx, family, selection, wording);
         const { params, itemParams, recorded } = await content(tx, deviceIds);
         const id = await this.dispatchIn(tx, caller, family, action, deviceIds, { params, itemParams });
         await recorded?.(tx, id);

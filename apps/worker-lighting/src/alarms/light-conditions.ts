@@ -1,5 +1,5 @@
 import { AlarmKind, type LampSchedule, type SchedulePlace } from '@sc/contracts';
-import { levelInPlan, nightOf, nightSun, planNight, type NightPlan } from '@sc/schedule';
+import { isSunUp, levelInPlan, nightOf, planNight, type NightPlan } from '@sc/schedule';
 
 /**
  * Places are judged to a twentieth of a degree (a few kilometres: sunset moves by seconds, far inside the grace time),
@@ -13,10 +13,7 @@ function rounded(place: SchedulePlace): SchedulePlace {
 
 /** Whether the sun is up at a place: outside the night's [sunset, sunrise) (midnight sun: always; polar night: never). */
 export function sunIsUp(place: SchedulePlace, at: Date): boolean {
-  const sun = nightSun(rounded(place), nightOf(at, place.timeZone));
-  if (sun.polar) return sun.polar === 'day';
-  if (!sun.sunset || at < sun.sunset) return true;
-  return sun.sunrise !== null && at >= sun.sunrise;
+  return isSunUp(rounded(place), at);
 }
 
 /** What the check knows of one lamp. */

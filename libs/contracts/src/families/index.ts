@@ -6,6 +6,7 @@ import { LAMP_GATEWAY_FAMILY } from './lamp-gateway.family';
 import { STRIP_FAMILY } from './strip.family';
 import { BROADCAST_FAMILY } from './broadcast.family';
 import { SIGNAGE_FAMILY } from './signage.family';
+import { LED_FAMILY } from './led.family';
 
 export * from './declaration';
 export * from './lamp.family';
@@ -13,12 +14,13 @@ export * from './strip.family';
 export * from './lamp-gateway.family';
 export * from './broadcast.family';
 export * from './signage.family';
+export * from './led.family';
 
 /**
  * Every declared device family. A new family is one more file beside these and one more entry here; the maps below,
  * the event types and docs/asyncapi.yaml follow from it.
  */
-export const FAMILIES = [LAMP_FAMILY, STRIP_FAMILY, LAMP_GATEWAY_FAMILY, BROADCAST_FAMILY, SIGNAGE_FAMILY] as const;
+export const FAMILIES = [LAMP_FAMILY, STRIP_FAMILY, LAMP_GATEWAY_FAMILY, BROADCAST_FAMILY, SIGNAGE_FAMILY, LED_FAMILY] as const;
 
 type Declared = (typeof FAMILIES)[number];
 

@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { OnlineState, SILENT_AFTER_HEARTBEATS, type FamilyName } from '@sc/contracts';
 import type { AnyFamilyHandler, ColumnSpec } from '../family/family-handler';
 import type { Counters } from '../infra/counters';
+import { Periodic } from '../infra/periodic';
 import type { IntakeWriter } from './intake-writer';
 
 /** Silent devices taken offline per statement; the sweep goes on until none is left. */
@@ -26,8 +27,7 @@ interface SilentQuery {
  */
 export class SilenceSweep {
   private readonly queries: SilentQuery[];
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly periodic: Periodic<number>;
 
   constructor(
     private readonly pool: Pool,
@@ -52,27 +52,21 @@ export class SilenceSweep {
         },
       ];
     });
+    this.periodic = new Periodic(() => this.sweepAll(), logger, 'silence sweep failed');
   }
 
   /** Sweeps every `intervalMs`. */
   start(intervalMs: number): void {
-    this.timer = setInterval(
-      () => void this.sweep().catch((err: Error) => this.logger.warn({ err: err.message }, 'silence sweep failed')),
-      intervalMs,
-    );
-    this.timer.unref();
+    this.periodic.start(intervalMs);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** Takes every device silent past its family's limit offline; answers how many, once stored. */
   sweep(): Promise<number> {
-    this.running ??= this.sweepAll().finally(() => (this.running = null));
-    return this.running;
+    return this.periodic.run();
   }
 
   private async sweepAll(): Promise<number> {

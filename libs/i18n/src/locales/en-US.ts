@@ -344,6 +344,16 @@ export const enUSAnswers = {
   signageAlreadyBound: 'These devices are already in a group; move them instead: {{names}}',
   signageBindingIncomplete: 'Device binding needs complete information (cMark, address, latitude and longitude): {{names}}',
   signageBoundNeedsInformation: 'Device binding needs complete information: a device in a group keeps its cMark, address, latitude and longitude',
+  // LED screens
+  ledSnTaken: 'An LED screen with the serial number "{{sn}}" already exists',
+  ledSelectionEmpty: 'Please select LED screens or a region',
+  ledSelectionAmbiguous: 'Select LED screens or a region: only one of them',
+  unknownLedScreens: 'These LED screens do not exist: {{ids}}',
+  regionHasNoLedScreens: 'There are no LED screens in the selected region',
+  ipAddressInvalid: 'Use an IPv4 address like 10.30.1.21',
+  timeZoneInvalid: 'Use a time zone like Asia/Shanghai',
+  ledScreenBright: 'Bright',
+  ledScreenBlack: 'Black',
 };
 
 /**
@@ -362,6 +372,16 @@ export const enUSAnswerFields = {
   cMark: 'cMark identifier',
   serialNumber: 'Serial number',
   orientation: 'Orientation',
+  sn: 'Serial number',
+  IPAddress: 'IP address',
+  width: 'Width',
+  height: 'Height',
+  timeZone: 'Time zone',
+  brightness: 'Brightness',
+  screen: 'Screen',
+  heartbeatTime: 'Heartbeat time',
+  dayBrightness: 'Day brightness',
+  nightBrightness: 'Night brightness',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

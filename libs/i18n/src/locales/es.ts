@@ -337,6 +337,16 @@ export const esAnswers: Answers = {
   signageBindingIncomplete: 'La vinculación del dispositivo necesita la información completa (cMark, dirección, latitud y longitud): {{names}}',
   signageBoundNeedsInformation:
     'La vinculación del dispositivo necesita la información completa: un dispositivo en un grupo conserva su cMark, dirección, latitud y longitud',
+  // Pantallas LED
+  ledSnTaken: 'Ya existe una pantalla LED con el número de serie "{{sn}}"',
+  ledSelectionEmpty: 'Seleccione pantallas LED o una región',
+  ledSelectionAmbiguous: 'Seleccione pantallas LED o una región: solo una de las dos opciones',
+  unknownLedScreens: 'Estas pantallas LED no existen: {{ids}}',
+  regionHasNoLedScreens: 'No hay pantallas LED en la región seleccionada',
+  ipAddressInvalid: 'Use una dirección IPv4 como 10.30.1.21',
+  timeZoneInvalid: 'Use una zona horaria como Europe/Madrid',
+  ledScreenBright: 'Encendida',
+  ledScreenBlack: 'En negro',
 };
 
 export const esAnswerFields: AnswerFields = {
@@ -350,4 +360,14 @@ export const esAnswerFields: AnswerFields = {
   cMark: 'Identificador cMark',
   serialNumber: 'Número de serie',
   orientation: 'Orientación',
+  sn: 'Número de serie',
+  IPAddress: 'Dirección IP',
+  width: 'Ancho',
+  height: 'Alto',
+  timeZone: 'Zona horaria',
+  brightness: 'Brillo',
+  screen: 'Pantalla',
+  heartbeatTime: 'Último latido',
+  dayBrightness: 'Brillo de día',
+  nightBrightness: 'Brillo de noche',
 };

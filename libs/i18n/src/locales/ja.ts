@@ -336,6 +336,16 @@ export const jaAnswers: Answers = {
   signageAlreadyBound: '次のデバイスは既にグループに属しています。移動を使用してください: {{names}}',
   signageBindingIncomplete: 'デバイスのバインドには完全な情報が必要です（cMark、住所、緯度、経度）: {{names}}',
   signageBoundNeedsInformation: 'デバイスのバインドには完全な情報が必要です: グループ内のデバイスは cMark、住所、緯度、経度を保持します',
+  // LEDスクリーン
+  ledSnTaken: 'シリアル番号「{{sn}}」のLEDスクリーンは既に存在します',
+  ledSelectionEmpty: 'LEDスクリーンまたは地域を選択してください',
+  ledSelectionAmbiguous: 'LEDスクリーンか地域のどちらか一方を選択してください',
+  unknownLedScreens: '次のLEDスクリーンは存在しません: {{ids}}',
+  regionHasNoLedScreens: '選択した地域にLEDスクリーンがありません',
+  ipAddressInvalid: '10.30.1.21 のような IPv4 アドレスを入力してください',
+  timeZoneInvalid: 'Asia/Tokyo のようなタイムゾーンを入力してください',
+  ledScreenBright: '点灯',
+  ledScreenBlack: '消灯（黒画面）',
 };
 
 export const jaAnswerFields: AnswerFields = {
@@ -349,4 +359,14 @@ export const jaAnswerFields: AnswerFields = {
   cMark: 'cMark 識別子',
   serialNumber: 'シリアル番号',
   orientation: '画面の向き',
+  sn: 'シリアル番号',
+  IPAddress: 'IPアドレス',
+  width: '幅',
+  height: '高さ',
+  timeZone: 'タイムゾーン',
+  brightness: '輝度',
+  screen: '画面',
+  heartbeatTime: 'ハートビート時刻',
+  dayBrightness: '昼間の輝度',
+  nightBrightness: '夜間の輝度',
 };

@@ -335,6 +335,16 @@ export const zhCNAnswers: Answers = {
   signageAlreadyBound: '以下设备已在分组中，请使用移动：{{names}}',
   signageBindingIncomplete: '设备绑定信息不完整（cMark、地址、纬度、经度）：{{names}}',
   signageBoundNeedsInformation: '设备绑定信息不完整：已分组的设备必须保留 cMark、地址、纬度和经度',
+  // LED屏
+  ledSnTaken: '序列号为“{{sn}}”的LED屏已存在',
+  ledSelectionEmpty: '请选择LED屏或区域',
+  ledSelectionAmbiguous: '请选择LED屏或区域，只能选其一',
+  unknownLedScreens: '以下LED屏不存在：{{ids}}',
+  regionHasNoLedScreens: '所选区域没有LED屏',
+  ipAddressInvalid: '请输入IPv4地址，如 10.30.1.21',
+  timeZoneInvalid: '请输入时区，如 Asia/Shanghai',
+  ledScreenBright: '亮屏',
+  ledScreenBlack: '黑屏',
 };
 
 export const zhCNAnswerFields: AnswerFields = {
@@ -348,4 +358,14 @@ export const zhCNAnswerFields: AnswerFields = {
   cMark: 'cMark 标识',
   serialNumber: '序列号',
   orientation: '屏幕方向',
+  sn: '序列号',
+  IPAddress: 'IP地址',
+  width: '宽度',
+  height: '高度',
+  timeZone: '时区',
+  brightness: '亮度',
+  screen: '屏幕',
+  heartbeatTime: '心跳时间',
+  dayBrightness: '白天亮度',
+  nightBrightness: '夜间亮度',
 };
