@@ -65,11 +65,11 @@ export async function selectDevices(
 ): Promise<number[]> {
   switch (checkSelection(selection, wording)) {
     case 'ids':
-      return devicesByIds(tx, family.table, selection.ids ?? [], wording.unknown);
+      return devicesByIds(tx, family, selection.ids ?? [], wording.unknown);
     case 'groups':
       return wording.groups!(tx, selection.groupIds!);
     case 'region':
-      return devicesOfRegion(tx, family.table, selection.regionId as number, wording.emptyRegion);
+      return devicesOfRegion(tx, family, selection.regionId as number, wording.emptyRegion);
   }
 }
 
