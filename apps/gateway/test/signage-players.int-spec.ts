@@ -17,7 +17,7 @@ import {
 import type { DeviceWorker } from '@sc/device-runtime';
 import { waitFor, type ApiClient } from '@sc/testing';
 import { startSignageFleet, type SignageFleet } from '../../device-sim/src/families/signage.sim';
-import { signageHandler } from '../../worker-signage/src/families/signage.handler';
+import { SIGNAGE_FAMILIES, SIGNAGE_OBSERVERS } from '../../worker-signage/src/signage-worker';
 import { MQTT_URL, startTestWorker, watchFamily } from './device-worker';
 import { startTestGateway, type TestGateway } from './harness';
 
@@ -51,9 +51,14 @@ describe('floor screens end to end: live state, volume, mute and reboot through 
       const answer = await editor.post<{ id: number }>('/api/signage/deviceAddOrEdit', { name: `Screen ${code}`, code, orientation, ...PLACED });
       ids.push(answer.body.data.id);
     }
-    worker = await startTestWorker(gw, { name: 'signage', service: MqttService.WorkerSignage, families: [signageHandler] }, 'signage', {
-      ackTimeoutMs: 500,
-    });
+    worker = await startTestWorker(
+      gw,
+      { name: 'signage', service: MqttService.WorkerSignage, families: SIGNAGE_FAMILIES, observers: SIGNAGE_OBSERVERS() },
+      'signage',
+      {
+        ackTimeoutMs: 500,
+      },
+    );
     socket = await watchFamily(gw, editor.token, DeviceFamily.Signage);
     socket.on('DeviceStateChanged', (event) => seen.push(event));
     fleet = await startSignageFleet({

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { redactUrl, runMigrations } from '@sc/database';
 import { createRootLogger, loadRuntimeConfig, startDeviceWorker, stopOnSignal } from '@sc/device-runtime';
-import { signageHandler } from './families/signage.handler';
+import { SIGNAGE_FAMILIES, SIGNAGE_OBSERVERS } from './signage-worker';
 
 async function main(): Promise<void> {
   const config = loadRuntimeConfig('signage');
@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   // Its table may be newer than the database (a worker deployed before the gateway); migrating takes an advisory lock.
   const applied = await runMigrations(config.databaseUrl);
   if (applied.length > 0) logger.info({ applied }, 'database migrated');
-  const worker = await startDeviceWorker({ name: 'signage', families: [signageHandler], config, logger });
+  const worker = await startDeviceWorker({ name: 'signage', families: SIGNAGE_FAMILIES, observers: SIGNAGE_OBSERVERS(), config, logger });
   stopOnSignal(worker, logger);
 }
 

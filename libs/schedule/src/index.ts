@@ -18,6 +18,8 @@ export {
 export { resolvePlace, isTimeZone, type PlaceParts, type PlaceSource } from './place';
 export {
   nextWindow,
+  adPlanSchedule,
+  adPlanWindowAt,
   windowAt,
   scheduleTimeStatus,
   playingAt,

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { PlaybackMode, TaskTimeStatus, WEEKDAYS, type BroadcastSchedule } from '@sc/contracts';
+import { PlaybackMode, TaskTimeStatus, WEEKDAYS, type AdPlanSchedule, type BroadcastSchedule } from '@sc/contracts';
 
 /** One stretch of time a scheduled task plays in. */
 export interface PlayWindow {
@@ -170,4 +170,20 @@ export function immediateDone(task: HeldTask, at: Date): boolean {
 /** Whether a task played on demand has run its list once by `at` (false when it was not asked to play). */
 export function onDemandDone(task: HeldTask, at: Date): boolean {
   return Boolean(task.playFrom) && at.getTime() - task.playFrom!.getTime() >= listMs(task);
+}
+
+/** An ad plan's days and hours as a schedule of one period a day (all day: midnight to midnight). */
+export function adPlanSchedule(plan: AdPlanSchedule): BroadcastSchedule {
+  const allDay = plan.allDay || !plan.startTime || !plan.endTime;
+  return {
+    weekdays: plan.weekdays,
+    periods: [{ start: allDay ? '00:00' : plan.startTime!, end: allDay ? '00:00' : plan.endTime! }],
+    startDate: plan.startDate,
+    endDate: plan.endDate,
+  };
+}
+
+/** The stretch of an ad plan under way at `at` in the player's time zone, or null outside its days and hours. */
+export function adPlanWindowAt(plan: AdPlanSchedule, at: Date, timeZone: string): PlayWindow | null {
+  return windowAt(adPlanSchedule(plan), at, timeZone);
 }

@@ -13,7 +13,8 @@ import {
   type TerminalTaskParams,
 } from '@sc/contracts';
 import type { DeviceContext } from '../kit';
-import { UNKNOWN_TASK, broadcastFamily, slots } from './broadcast.sim';
+import { slots } from '../kit';
+import { UNKNOWN_TASK, broadcastFamily } from './broadcast.sim';
 
 const later = '2099-01-01T00:00:00.000Z';
 const validState = addFormats(new Ajv({ strict: false }), ['date-time']).compile(TERMINAL_STATE_SCHEMA);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   BROADCAST_FAMILY,
   TerminalOccupancy,
@@ -12,6 +11,9 @@ import {
 import { immediateDone, onDemandDone, playingAt, windowAt, type HeldTask } from '@sc/schedule';
 import {
   FleetRunner,
+  fetchChecked,
+  slots,
+  type Slots,
   loadSeeds,
   seedsOf,
   type DeviceContext,
@@ -173,29 +175,6 @@ function controlTask(terminal: TerminalState, { taskId, action }: TerminalTaskCo
   return undefined;
 }
 
-/** Bytes between two progress reports of a download (and at its end). */
-const PROGRESS_STEP = 256 * 1024;
-
-/** Runs work with at most `limit` of it under way at once; the rest waits its turn, first come first served. */
-export type Slots = <T>(work: () => Promise<T>) => Promise<T>;
-
-export function slots(limit: number): Slots {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (work) => {
-    // A finished run hands its slot straight to the next in line, so no newcomer can slip in between.
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    else running++;
-    try {
-      return await work();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else running--;
-    }
-  };
-}
-
 /**
  * Downloads a task's media as a terminal does: each file from its signed link, checked against its size and checksum,
  * reporting how far it got; the task plays only once every file is in. `slot` bounds the fleet's downloads at once.
@@ -212,7 +191,14 @@ async function download(terminal: TerminalState, kept: KeptTask, ctx: DeviceCont
   };
   show();
   try {
-    await slot(() => fetchAll(params, progress, show));
+    const files = params.items.map((item) => ({ label: item.title, url: item.url, bytes: item.bytes, sha256: item.sha256 }));
+    await slot(() =>
+      fetchChecked(files, (received) => {
+        progress.received = received;
+        show();
+      }),
+    );
+    progress.received = total;
     progress.done = true;
     kept.ready = true;
     followProgramme(terminal, ctx.clock());
@@ -220,28 +206,6 @@ async function download(terminal: TerminalState, kept: KeptTask, ctx: DeviceCont
     progress.error = (err as Error).message.slice(0, 200);
   }
   show();
-}
-
-/** Every medium of a task, each checked against its size and checksum; `show` reports progress every PROGRESS_STEP. */
-async function fetchAll(params: TerminalTaskParams, progress: TerminalDownload, show: () => void): Promise<void> {
-  let reported = 0;
-  for (const item of params.items) {
-    const response = await fetch(item.url, { signal: AbortSignal.timeout(60_000) });
-    if (!response.ok || !response.body) throw new Error(`${item.title}: HTTP ${response.status}`);
-    const hash = createHash('sha256');
-    let bytes = 0;
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      progress.received += chunk.length;
-      if (bytes > item.bytes) throw new Error(`${item.title}: larger than announced`);
-      if (progress.received - reported >= PROGRESS_STEP) {
-        reported = progress.received;
-        show();
-      }
-    }
-    if (bytes !== item.bytes || hash.digest('hex') !== item.sha256) throw new Error(`${item.title}: checksum mismatch`);
-  }
 }
 
 /** A programme or a call of the demo: mostly programmes, now and then a call, 20 s to 3 min. */

@@ -1,16 +1,25 @@
 import sharp from 'sharp';
+import { adPlanWindowAt } from '@sc/schedule';
 import {
+  AdPlayMode,
+  PublishType,
   SIGNAGE_FAMILY,
   ScreenOrientation,
   SignageScreenState,
   type CommandMessage,
   type SignageCurrentAd,
+  type SignagePlayEvent,
+  type SignagePublishParams,
   type SignageScreenshotParams,
   type SignageStateMessage,
   type SignageVolumeParams,
 } from '@sc/contracts';
 import {
   FleetRunner,
+  fetchChecked,
+  slots,
+  type DeviceContext,
+  type Slots,
   loadOwnSeeds,
   seedsOf,
   type DeviceFleet,
@@ -44,7 +53,29 @@ export type SignageCommand =
   | CommandMessage<'mute', Record<string, never>>
   | CommandMessage<'unmute', Record<string, never>>
   | CommandMessage<'reboot', Record<string, never>>
-  | CommandMessage<'screenshot', SignageScreenshotParams>;
+  | CommandMessage<'screenshot', SignageScreenshotParams>
+  | CommandMessage<'publish', SignagePublishParams>;
+
+/** An ad plan the player holds: ready once its files are in; where it is in its list, and how many runs it has played. */
+interface KeptPlan {
+  params: SignagePublishParams;
+  ready: boolean;
+  /** The next ad of its list. */
+  position: number;
+  /** Runs of its whole list played (a limited loop stops at playLimitCount). */
+  listRuns: number;
+  /** A limited loop rests until then between two runs of its list (ms of the player's clock). */
+  restUntil: number;
+}
+
+/** The run of an ad under way. */
+interface AdRun {
+  planId: string;
+  adIndex: number;
+  ad: SignageCurrentAd;
+  since: number;
+  until: number;
+}
 
 export interface SignageState {
   name: string;
@@ -59,6 +90,12 @@ export interface SignageState {
   /** Screenshots uploaded, and the last upload's answer (HTTP status, or the error). */
   screenshots: number;
   lastUpload: string | null;
+  /** The ad plans it holds, in the order they came (appended ones after). */
+  plans: Map<string, KeptPlan>;
+  run: AdRun | null;
+  /** Runs ended and not yet reported (proof of play), and how many it has reported. */
+  plays: SignagePlayEvent[];
+  playsReported: number;
 }
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -103,7 +140,8 @@ export async function uploadScreenshot(state: SignageState, params: SignageScree
  * The floor-screen family's behaviour. `activity` is the chance per second that a player moves on to another ad by
  * itself (the demo's rotation; 0 in tests).
  */
-export function signageFamily(activity = 0): SimulatedFamily<SignageState, SignageCommand> {
+export function signageFamily(activity = 0, options: { downloadConcurrency?: number } = {}): SimulatedFamily<SignageState, SignageCommand> {
+  const slot = slots(options.downloadConcurrency ?? Infinity);
   return {
     declaration: SIGNAGE_FAMILY,
     initial(seed, ctx) {
@@ -125,6 +163,10 @@ export function signageFamily(activity = 0): SimulatedFamily<SignageState, Signa
         boots: 1,
         screenshots: 0,
         lastUpload: null,
+        plans: new Map(),
+        run: null,
+        plays: [],
+        playsReported: 0,
       };
     },
     apply(player, command, ctx) {
@@ -152,6 +194,8 @@ export function signageFamily(activity = 0): SimulatedFamily<SignageState, Signa
           });
           break;
         }
+        case 'publish':
+          return publish(player, command.params, ctx, slot);
       }
     },
     report: (player): SignageStateMessage => ({
@@ -165,11 +209,115 @@ export function signageFamily(activity = 0): SimulatedFamily<SignageState, Signa
       serialNumber: player.serialNumber,
       softwareVersion: SOFTWARE,
     }),
-    act: (player, ctx) => nextAd(player, ctx),
+    // Without plans, the demo's players move from one demo ad to another; with plans, they play them.
+    act: (player, ctx) => player.plans.size === 0 && nextAd(player, ctx),
     tick(player, ctx) {
+      if (player.plans.size > 0 || player.run) return followPlans(player, ctx.clock());
       return activity > 0 && ctx.random() < activity && nextAd(player, ctx);
     },
+    takeEvents(player) {
+      const plays = player.plays;
+      player.plays = [];
+      player.playsReported += plays.length;
+      return plays;
+    },
   };
+}
+
+/**
+ * Keeps an ad plan as a player does: `clear` drops every plan; `replace` drops the others at once, `replaceAfterDownload`
+ * once its files are in; its files are fetched (receipts as they come in, the fleet's downloads bounded by `slot`),
+ * and the plan plays once every file is in and checked. A download that fails drops the plan (the ack says why).
+ */
+function publish(player: SignageState, params: SignagePublishParams, ctx: DeviceContext<SignageState>, slot: Slots): Promise<void> | undefined {
+  const now = ctx.clock();
+  if (params.publishType === PublishType.Clear) {
+    player.plans.clear();
+    followPlans(player, now);
+    return undefined;
+  }
+  if (params.publishType === PublishType.Replace) player.plans.clear();
+  const kept: KeptPlan = { params, ready: false, position: 0, listRuns: 0, restUntil: 0 };
+  player.plans.delete(params.planId);
+  player.plans.set(params.planId, kept);
+  followPlans(player, now);
+  const total = params.files.reduce((sum, file) => sum + file.bytes, 0);
+  const files = params.files.map((file) => ({ label: `material ${file.materialId}`, url: file.url, bytes: file.bytes, sha256: file.sha256 }));
+  return slot(() => fetchChecked(files, (received) => ctx.receipt?.(received, total))).then(
+    () => {
+      if (player.plans.get(params.planId) !== kept) return;
+      kept.ready = true;
+      if (params.publishType === PublishType.ReplaceAfterDownload)
+        for (const id of [...player.plans.keys()]) if (id !== params.planId) player.plans.delete(id);
+      followPlans(player, ctx.clock());
+    },
+    (err: Error) => {
+      if (player.plans.get(params.planId) === kept) player.plans.delete(params.planId);
+      followPlans(player, ctx.clock());
+      throw err;
+    },
+  );
+}
+
+/** Whether a plan may start a run of an ad at `now`: ready, in its days and hours, not resting, runs left. */
+function playable(kept: KeptPlan, now: number): boolean {
+  const { params } = kept;
+  if (!kept.ready || params.ads.length === 0 || now < kept.restUntil) return false;
+  // On demand plays when asked for at the screen, which a simulated player never is.
+  if (params.playMode === AdPlayMode.OnDemand) return false;
+  if (params.playMode === AdPlayMode.LimitedLoopInterval && kept.listRuns >= (params.playLimitCount ?? 1)) return false;
+  return adPlanWindowAt(params.schedule, new Date(now), params.timeZone) !== null;
+}
+
+/** Ends the run under way at `at` (cut short when before its end), gathering it as a play; true when one ended. */
+function endRun(player: SignageState, at: number): boolean {
+  const run = player.run;
+  if (!run) return false;
+  const seconds = Math.round((Math.min(at, run.until) - run.since) / 1000);
+  if (seconds >= 1) player.plays.push({ ts: new Date(run.since).toISOString(), planId: run.planId, adId: run.ad.id, seconds });
+  const kept = player.plans.get(run.planId);
+  if (kept && at >= run.until) {
+    kept.position = (run.adIndex + 1) % kept.params.ads.length;
+    if (kept.position === 0) {
+      kept.listRuns++;
+      if (kept.params.playMode === AdPlayMode.LimitedLoopInterval) kept.restUntil = at + (kept.params.playIntervalSeconds ?? 0) * 1000;
+    }
+  }
+  player.run = null;
+  return true;
+}
+
+/**
+ * What the player shows at `now` by its plans: a run ends at its ad's total duration (or when its plan is dropped or
+ * its hours end) and is gathered as a play; then the next plan in turn that may play starts its next ad. Answers
+ * whether what it shows changed.
+ */
+export function followPlans(player: SignageState, now: number): boolean {
+  const run = player.run;
+  const held = run ? player.plans.get(run.planId) : undefined;
+  if (run && (now >= run.until || !held || !playable({ ...held, restUntil: 0, listRuns: 0 }, now))) endRun(player, now);
+  if (!player.run) {
+    const plans = [...player.plans.values()];
+    // Plans take turns: the one after the plan that played last comes first.
+    const after = run ? plans.findIndex((k) => k.params.planId === run.planId) + 1 : 0;
+    for (let i = 0; i < plans.length; i++) {
+      const kept = plans[(after + i) % plans.length];
+      if (!playable(kept, now)) continue;
+      const ad = kept.params.ads[kept.position];
+      player.run = {
+        planId: kept.params.planId,
+        adIndex: kept.position,
+        ad: { id: ad.adId, name: ad.name },
+        since: now,
+        until: now + ad.totalDuration * 1000,
+      };
+      break;
+    }
+  }
+  const showing = player.run?.ad ?? null;
+  if (showing?.id === player.currentAd?.id && showing?.name === player.currentAd?.name) return false;
+  player.currentAd = showing;
+  return true;
 }
 
 /** The player moves on to another demo ad. */
@@ -182,8 +330,12 @@ function nextAd(player: SignageState, ctx: FamilyContext): boolean {
 export interface SignageFleetOptions extends Omit<SimulationOptions, 'individualConnections'> {
   /** Explicit codes, `count` generated codes (default prefix 'FS-'), or the registry's floor screens. */
   players: DeviceSource;
-  /** Chance per second that a player moves on to another ad (see signageFamily). Default 0. */
+  /** Chance per second that a player without plans moves on to another demo ad (see signageFamily). Default 0. */
   activity?: number;
+  /** Downloads under way at once over the fleet. Default unbounded. */
+  downloadConcurrency?: number;
+  /** The players' clock, for their plans: a start time (default now) and a speed (default 1). */
+  clock?: { start?: Date; speed?: number };
 }
 
 export interface SignageSnapshot {
@@ -196,6 +348,11 @@ export interface SignageSnapshot {
   screenshots: number;
   lastUpload: string | null;
   applied: number;
+  /** The plans it holds and whether each is ready to play (every file in). */
+  plans: { planId: string; ready: boolean }[];
+  currentAd: SignageCurrentAd | null;
+  /** Runs of ads it has reported played. */
+  playsReported: number;
 }
 
 export interface SignageFleet extends DeviceFleet {
@@ -206,8 +363,22 @@ class SignagePlayers extends FleetRunner<SignageState, SignageCommand> implement
   player(code: string): SignageSnapshot | undefined {
     const device = this.device(code);
     if (!device) return undefined;
-    const { volume, muted, orientation, boots, screenshots, lastUpload } = device.state;
-    return { code, online: device.online, volume, muted, orientation, boots, screenshots, lastUpload, applied: device.applied };
+    const { volume, muted, orientation, boots, screenshots, lastUpload, currentAd, playsReported } = device.state;
+    const plans = [...device.state.plans.values()].map((kept) => ({ planId: kept.params.planId, ready: kept.ready }));
+    return {
+      code,
+      online: device.online,
+      volume,
+      muted,
+      orientation,
+      boots,
+      screenshots,
+      lastUpload,
+      applied: device.applied,
+      plans,
+      currentAd,
+      playsReported,
+    };
   }
 }
 
@@ -217,5 +388,5 @@ export async function startSignageFleet(options: SignageFleetOptions): Promise<S
     loadOwnSeeds(url, SIGNAGE_FAMILY, ['name', 'orientation', 'volume', 'muted', 'serial_number']),
   );
   const runner = { ...options, devicesPerGateway: 1000, gatewayPrefix: 'FS-', registered };
-  return new SignagePlayers(signageFamily(options.activity ?? 0), runner, seeds).run();
+  return new SignagePlayers(signageFamily(options.activity ?? 0, { downloadConcurrency: options.downloadConcurrency }), runner, seeds).run();
 }

@@ -74,6 +74,11 @@ export interface SimulatedFamily<State, C extends CommandMessage = CommandMessag
   act?(state: State, ctx: FamilyContext): boolean;
   /** Every schedule tick and clock change, for each online device: true when its state changed (it is then reported). */
   tick?(state: State, ctx: FamilyContext): boolean;
+  /**
+   * The `event` payloads the device has gathered since it was last asked (a player's runs of its ads), taken away:
+   * the kit publishes them after each tick, in order.
+   */
+  takeEvents?(state: State): object[];
   /** Each time the device comes online (connects, reconnects, is brought back), before its state is reported. */
   connected?(state: State, ctx: DeviceContext<State>): void;
   /**

@@ -739,9 +739,17 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     if (this.stopping || !this.family.tick) return Promise.resolve();
     const reports: Promise<void>[] = [];
     for (const device of this.devices.values()) {
-      if (device.online && this.family.tick(device.state, this.context)) reports.push(this.publishState(device));
+      if (!device.online) continue;
+      if (this.family.tick(device.state, this.context)) reports.push(this.publishState(device));
+      reports.push(this.publishEvents(device));
     }
     return Promise.all(reports).then(() => undefined);
+  }
+
+  /** Publishes the events the family's device has gathered (SimulatedFamily.takeEvents), in order, on its `event` topic. */
+  private async publishEvents(device: SimDevice<State>): Promise<void> {
+    const events = this.family.takeEvents?.(device.state) ?? [];
+    for (const event of events) await this.publish(device.link, device.topic(MqttChannel.Event), JSON.stringify(event), 1, false, 'eventsSent');
   }
 
   private handleCommand(device: SimDevice<State>, payload: Buffer): void {

@@ -70,6 +70,13 @@ describe('floor screen state', () => {
     expect(reduceSignage(online, answered('screenshot', { url: 'x', validUntil: AT }))).toBe(online);
     expect(reduceSignage(online, { kind: 'sending', action: 'volume' })).toBe(online);
   });
+
+  it('takes a play as word that the player is up, changing nothing else', () => {
+    const play = { ts: AT, planId: 'p-1', adId: 3, seconds: 30 };
+    expect(reduceSignage(player({ volume: 35 }), { kind: 'report', channel: 'event', report: play, at: AT })).toEqual(
+      player({ volume: 35, networkStatus: OnlineState.Online, reportedAt: AT }),
+    );
+  });
 });
 
 describe('floor screen commands', () => {
@@ -82,6 +89,16 @@ describe('floor screen commands', () => {
       unmute: {},
       reboot: {},
       screenshot: { url: 'http://127.0.0.1:8888/api/signage/screenshotUpload?id=1&sig=x', validUntil: AT },
+      publish: {
+        planId: 'p-1',
+        name: 'Winter sale',
+        publishType: 'replace',
+        playMode: 'normalLoop',
+        timeZone: 'Asia/Shanghai',
+        schedule: { startDate: '2026-12-01', endDate: '2026-12-31', allDay: true, weekdays: [] },
+        ads: [{ adId: 1, name: 'Sale', orientation: '9:16', totalDuration: 30, zones: [[{ materialId: 5, seconds: 30 }]], music: [] }],
+        files: [{ materialId: 5, url: 'http://127.0.0.1:8888/api/signage/material/file?id=5&sig=x', sha256: 'a'.repeat(64), bytes: 1000 }],
+      },
     };
     for (const action of Object.keys(SIGNAGE_FAMILY.actions)) {
       const command = signageCommandOf(action, params[action]);
@@ -93,6 +110,7 @@ describe('floor screen commands', () => {
 
   it('refuses params players cannot run', () => {
     expect(signageCommandOf('volume', { volume: 101 })).toBeNull();
+    expect(signageCommandOf('publish', { planId: 'p-1', ads: [] })).toBeNull();
     expect(signageCommandOf('volume', { volume: '50' })).toBeNull();
     expect(signageCommandOf('volume', {})).toBeNull();
     expect(signageCommandOf('screenshot', {})).toBeNull();

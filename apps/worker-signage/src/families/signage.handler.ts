@@ -1,8 +1,17 @@
-import { NUMBER_BOUNDS, OnlineState, SIGNAGE_FAMILY, numberProblem, type SignageStateMessage, type SignageLiveFields } from '@sc/contracts';
+import {
+  NUMBER_BOUNDS,
+  OnlineState,
+  SIGNAGE_FAMILY,
+  numberProblem,
+  type SignagePlayEvent,
+  type SignagePublishParams,
+  type SignageStateMessage,
+  type SignageLiveFields,
+} from '@sc/contracts';
 import type { CommandBody, DeviceEvent, FamilyHandler } from '@sc/device-runtime';
 
 /** What floor screens report: the declared payloads of SIGNAGE_FAMILY. */
-export type SignageReports = { state: SignageStateMessage };
+export type SignageReports = { state: SignageStateMessage; event: SignagePlayEvent };
 export type SignageEvent = DeviceEvent<SignageReports>;
 
 /** The volume of a dispatch's params, or null when it is not one within bounds. */
@@ -28,6 +37,13 @@ export function signageCommandOf(action: string, params: unknown): CommandBody |
       if (typeof p?.url !== 'string' || p.url.length === 0 || typeof p.validUntil !== 'string') return null;
       return { type: 'screenshot', params: { url: p.url, validUntil: p.validUntil } };
     }
+    case 'publish': {
+      // The gateway builds the plan against SIGNAGE_PUBLISH_SCHEMA (its files signed per player: the row's params).
+      const p = params as Partial<SignagePublishParams> | null;
+      if (typeof p?.planId !== 'string' || !Array.isArray(p.ads) || !Array.isArray(p.files) || !p.schedule || typeof p.timeZone !== 'string')
+        return null;
+      return { type: 'publish', params: p as SignagePublishParams };
+    }
     default:
       return null;
   }
@@ -42,6 +58,8 @@ export function signageCommandOf(action: string, params: unknown): CommandBody |
 export function reduceSignage(device: SignageLiveFields, event: SignageEvent): SignageLiveFields {
   switch (event.kind) {
     case 'report': {
+      // A play is proof of play (PlayRecorder), and says the player is up; its sound and screen are in its state.
+      if (event.channel === 'event') return { ...device, networkStatus: OnlineState.Online, reportedAt: event.at };
       const s = event.report;
       return {
         ...device,

@@ -8,7 +8,17 @@ import { DeviceType, WEEKDAYS } from '../devices';
 import { DeviceFamily, MqttService } from '../mqtt';
 import { JobName, QueueName } from '../queues';
 import { Button, Role } from '../roles';
-import { TIMESTAMP_SCHEMA, VERSION_SCHEMA, defineFamily, NO_PARAMS_SCHEMA, VOLUME_SCHEMA, type JsonSchema, type LiveFieldsOf } from './declaration';
+import {
+  CLOCK_SCHEMA,
+  DATE_SCHEMA,
+  TIMESTAMP_SCHEMA,
+  VERSION_SCHEMA,
+  defineFamily,
+  NO_PARAMS_SCHEMA,
+  VOLUME_SCHEMA,
+  type JsonSchema,
+  type LiveFieldsOf,
+} from './declaration';
 
 const TITLE_SCHEMA = { type: 'string', minLength: 1, maxLength: 128 } as const satisfies JsonSchema;
 const TASK_ID_SCHEMA = { type: 'string', maxLength: 64 } as const satisfies JsonSchema;
@@ -18,12 +28,6 @@ const PRIORITY_SCHEMA = {
   maximum: TASK_PRIORITY.max,
   description: '1 (first) to 10.',
 } as const satisfies JsonSchema;
-const CLOCK_SCHEMA = {
-  type: 'string',
-  pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',
-  description: "Local 'HH:mm' of the terminal's clock.",
-} as const satisfies JsonSchema;
-const DATE_SCHEMA = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: "'yyyy-MM-dd'" } as const satisfies JsonSchema;
 
 /** When a scheduled task plays (BroadcastSchedule): the terminal keeps it and runs it by its own clock. */
 export const BROADCAST_SCHEDULE_SCHEMA = {

@@ -109,6 +109,16 @@ export const VOLUME_SCHEMA = {
 /** The params of a command that takes none. */
 export const NO_PARAMS_SCHEMA = { type: 'object', additionalProperties: false, properties: {} } as const satisfies JsonSchema;
 
+/** A local time of day of the device's clock (a schedule's period bound). */
+export const CLOCK_SCHEMA = {
+  type: 'string',
+  pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',
+  description: "Local 'HH:mm' of the device's clock.",
+} as const satisfies JsonSchema;
+
+/** A calendar day of a schedule. */
+export const DATE_SCHEMA = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: "'yyyy-MM-dd'" } as const satisfies JsonSchema;
+
 /** ISO 8601 time of a reading or an event. */
 export const TIMESTAMP_SCHEMA = { type: 'string', format: 'date-time', maxLength: 40 } as const satisfies JsonSchema;
 

@@ -14,6 +14,7 @@ export * from './strip.family';
 export * from './lamp-gateway.family';
 export * from './broadcast.family';
 export * from './signage.family';
+export * from './signage-publish';
 export * from './led.family';
 
 /**

@@ -3,6 +3,7 @@ import { DeviceFamily, MqttService } from '../mqtt';
 import { JobName, QueueName } from '../queues';
 import { Button, Role } from '../roles';
 import { SCREEN_ORIENTATIONS, SIGNAGE_SCREEN_STATES, SIGNAGE_SERIAL_MAX, type SignageDeviceRow } from '../signage';
+import { SIGNAGE_PLAY_EVENT_SCHEMA, SIGNAGE_PUBLISH_SCHEMA } from './signage-publish';
 import { VERSION_SCHEMA, defineFamily, NO_PARAMS_SCHEMA, VOLUME_SCHEMA, type JsonSchema, type LiveFieldsOf } from './declaration';
 
 /** The ad a player shows now. */
@@ -76,6 +77,8 @@ export const SIGNAGE_FAMILY = defineFamily<SignageDeviceRow>()({
     unmute: Button.Edit,
     reboot: Button.OpenAndClose,
     screenshot: Button.Refresh,
+    // Publishing an ad plan adds a publication (Add).
+    publish: Button.Add,
   },
   eventRoles: [Role.Admin, Role.Editor],
   liveFields: [
@@ -90,7 +93,7 @@ export const SIGNAGE_FAMILY = defineFamily<SignageDeviceRow>()({
     'softwareVersion',
     'reportedAt',
   ],
-  reports: { state: SIGNAGE_STATE_SCHEMA },
+  reports: { state: SIGNAGE_STATE_SCHEMA, event: SIGNAGE_PLAY_EVENT_SCHEMA },
   commands: {
     volume: { description: 'Set the volume (it stays muted if it was).', params: SIGNAGE_VOLUME_SCHEMA },
     mute: { description: 'Mute the sound, keeping the volume.', params: NO_PARAMS_SCHEMA },
@@ -100,6 +103,11 @@ export const SIGNAGE_FAMILY = defineFamily<SignageDeviceRow>()({
       params: NO_PARAMS_SCHEMA,
     },
     screenshot: { description: 'Upload a picture of what the screen shows now to the given link.', params: SIGNAGE_SCREENSHOT_SCHEMA },
+    publish: {
+      description: 'Keep this ad plan: fetch its files (receipts as they come in), ack once all are in and checked, then play it in its periods.',
+      params: SIGNAGE_PUBLISH_SCHEMA,
+      receipts: true,
+    },
   },
   heartbeatSeconds: 60,
 });
