@@ -47,6 +47,7 @@ const ROUTES = {
   '/broadcastManage/playList': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/playList'],
   '/broadcastManage/broadcastTask': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/broadcastTask'],
   '/broadcastManage/immediatelyBroadcastTask': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/immediatelyBroadcastTask'],
+  '/ledManage/ledEquipmentManage': ['_auth', '_auth/_shell', '_auth/_shell/ledManage/ledEquipmentManage'],
 };
 
 /** RouteEntry.namespaces of a path in the console's route table (apps/web/src/navigation/route-table.ts). */

@@ -49,6 +49,9 @@ describe('parseCliArgs', () => {
     expect(settings).toMatchObject({ family: 'broadcast', activityPerSecond: 250, downloadConcurrency: 500 });
     expect(settings.fleet.lamps).toEqual({ count: 1000, prefix: 'BT-' });
     expect(parseCliArgs(['--family', 'broadcast', '--count', '3'], {}).fleet.lamps).toEqual({ count: 3, prefix: 'BC-' });
+    // LED screens, each on a connection of its own.
+    expect(parseCliArgs(['--family', 'led', '--count', '2'], {})).toMatchObject({ family: 'led', fleet: { lamps: { count: 2, prefix: 'LED-' } } });
+    expect(() => parseCliArgs(['--family', 'led', '--count', '2', '--multiplexed'], {})).toThrow('LED screens each have a connection of their own');
     // Lamps by default, without activity of their own.
     expect(parseCliArgs(['--count', '3'], {})).toMatchObject({
       family: 'lamp',

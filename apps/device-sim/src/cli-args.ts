@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { FleetOptions } from './families/lamp.sim';
 
-export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--family lamp|broadcast] --count N --prefix P] [--ack-latency 50-300]
+export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--family lamp|broadcast|led] --count N --prefix P] [--ack-latency 50-300]
        [--failure-rate 0.02] [--offline 0.05] [--telemetry-interval 10] [--lamps-per-gateway 50] [--individual | --multiplexed]
        [--activity-rate 0] [--control-stdin] [--download-concurrency N] [--clock-start 2026-11-21T17:00:00+08:00] [--clock-speed 60]
        [--clear-retained]
@@ -19,8 +19,11 @@ Environment: MQTT_URL (default mqtt://127.0.0.1:1883), MQTT_DEVICE_URL (the devi
 (devices log in with their own accounts) and MQTT_BROKER_ACCESS_DIR (accounts the simulator invents are granted there).`;
 
 /** The families a generated fleet (--count) can be of. */
-export const CLI_FAMILIES = ['lamp', 'broadcast'] as const;
+export const CLI_FAMILIES = ['lamp', 'broadcast', 'led'] as const;
 export type CliFamily = (typeof CLI_FAMILIES)[number];
+
+/** The codes of a generated fleet without --prefix. */
+const DEFAULT_PREFIX: Record<CliFamily, string> = { lamp: 'LAMP-', broadcast: 'BC-', led: 'LED-' };
 
 export interface CliSettings {
   /** The family of a generated fleet; the registry's fleet (--from-db) is every family's. */
@@ -90,7 +93,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
   if (values.family !== undefined && values.count === undefined) throw new Error('--family goes with --count (--from-db simulates every family)');
   if (family !== 'lamp') {
     const lampOnly = (['lamps-per-gateway', 'individual', 'multiplexed'] as const).find((name) => values[name] !== undefined);
-    if (lampOnly) throw new Error(`--${lampOnly} is for lamps: broadcast terminals each have a connection of their own`);
+    if (lampOnly) throw new Error(`--${lampOnly} is for lamps: broadcast terminals and LED screens each have a connection of their own`);
   }
   const activityPerSecond = number('activity-rate', values['activity-rate'], 0, 0, 1_000_000);
   if (activityPerSecond > 0 && family !== 'broadcast') throw new Error('--activity-rate is for broadcast terminals (--family broadcast)');
@@ -99,7 +102,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
   // Without --count the simulator speaks for the registry's lamps: the devices the platform knows.
   const lamps: FleetOptions['lamps'] =
     values.count !== undefined
-      ? { count: number('count', values.count, 0, 1, 1_000_000), prefix: values.prefix ?? (family === 'lamp' ? 'LAMP-' : 'BC-') }
+      ? { count: number('count', values.count, 0, 1, 1_000_000), prefix: values.prefix ?? DEFAULT_PREFIX[family] }
       : { databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/smart_city' };
   const clockStart = values['clock-start'] === undefined ? undefined : new Date(values['clock-start']);
   if (clockStart && Number.isNaN(clockStart.getTime())) throw new Error(`--clock-start must be an ISO 8601 time, not '${values['clock-start']}'`);

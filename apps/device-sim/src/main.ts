@@ -3,7 +3,7 @@ import { USAGE, parseCliArgs, parseControlLine, type CliSettings } from './cli-a
 import { startBroadcastFleet, type BroadcastFleet } from './families/broadcast.sim';
 import { startFleet, type Fleet } from './families/lamp.sim';
 import { startSignageFleet } from './families/signage.sim';
-import { startLedFleet } from './families/led.sim';
+import { startLedFleet, type LedFleet } from './families/led.sim';
 import { startStripFleet } from './families/strip.sim';
 import { createLogger } from './logger';
 
@@ -45,8 +45,9 @@ async function main(): Promise<void> {
         })
       : null;
   const players = fromDb && (await startSignageFleet({ ...common, players: fromDb, offlineFraction, activity: 0.005 }));
-  // The registry's LED screens, each on its own connection.
-  const screens = fromDb && (await startLedFleet({ ...common, screens: fromDb, offlineFraction }));
+  // The registry's LED screens (or generated ones), each on its own connection.
+  const screens: LedFleet | null =
+    fromDb || settings.family === 'led' ? await startLedFleet({ ...common, screens: fromDb ?? source, offlineFraction }) : null;
   const summary = setInterval(() => {
     const online = (lamps?.codes ?? []).reduce((n, code) => n + (lamps!.lamp(code)?.online ? 1 : 0), 0);
     const terminalsOnline = (terminals?.codes ?? []).reduce((n, code) => n + (terminals!.terminal(code)?.online ? 1 : 0), 0);
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
         terminalsOnline,
         floorScreens: players ? players.codes.length : 0,
         screens: screens?.codes.length ?? 0,
-        ...(lamps ?? terminals)!.stats,
+        ...(lamps ?? terminals ?? screens)!.stats,
       },
       'device-sim summary',
     );
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
   // A benchmark steers the devices' own activity through standard input (a rate sweep), and reads the counters back;
   // a test reads and moves the devices' clock (their schedules run by it) in a simulator it started as a process.
   if (settings.controlStdin) {
-    const fleet = (terminals ?? lamps)!;
+    const fleet = (terminals ?? lamps ?? screens)!;
     const refused = (err: Error) => logger.warn({ err: err.message }, 'device-sim command refused');
     createInterface({ input: process.stdin }).on('line', (line) => {
       try {

@@ -30,6 +30,7 @@ import { Route as AuthShellBroadcastManageTerminalDetailRouteImport } from './ro
 import { Route as AuthShellBroadcastManageTerminalManagementRouteImport } from './routes/_auth/_shell/broadcastManage/terminalManagement'
 import { Route as AuthShellFloorScreenAdvertRouteImport } from './routes/_auth/_shell/floor-screen/advert'
 import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
+import { Route as AuthShellLedManageLedEquipmentManageRouteImport } from './routes/_auth/_shell/ledManage/ledEquipmentManage'
 import { Route as AuthShellProfileInforManageRouteImport } from './routes/_auth/_shell/profile/inforManage'
 import { Route as AuthShellRegionManageRegionManageRouteImport } from './routes/_auth/_shell/regionManage/regionManage'
 import { Route as AuthShellSmartLampEnergyRouteImport } from './routes/_auth/_shell/smartLamp/energy'
@@ -157,6 +158,12 @@ const AuthShellLampPolePoleManageRoute =
     path: '/lampPole/poleManage',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellLedManageLedEquipmentManageRoute =
+  AuthShellLedManageLedEquipmentManageRouteImport.update({
+    id: '/ledManage/ledEquipmentManage',
+    path: '/ledManage/ledEquipmentManage',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellProfileInforManageRoute =
   AuthShellProfileInforManageRouteImport.update({
     id: '/profile/inforManage',
@@ -250,6 +257,7 @@ export interface FileRoutesByFullPath {
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
+  '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
@@ -283,6 +291,7 @@ export interface FileRoutesByTo {
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
+  '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
@@ -319,6 +328,7 @@ export interface FileRoutesById {
   '/_auth/_shell/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/_auth/_shell/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
+  '/_auth/_shell/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
   '/_auth/_shell/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/_auth/_shell/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/_auth/_shell/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
@@ -354,6 +364,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/terminalManagement'
     | '/floor-screen/advert'
     | '/lampPole/poleManage'
+    | '/ledManage/ledEquipmentManage'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
     | '/smartLamp/energy'
@@ -387,6 +398,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/terminalManagement'
     | '/floor-screen/advert'
     | '/lampPole/poleManage'
+    | '/ledManage/ledEquipmentManage'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
     | '/smartLamp/energy'
@@ -422,6 +434,7 @@ export interface FileRouteTypes {
     | '/_auth/_shell/broadcastManage/terminalManagement'
     | '/_auth/_shell/floor-screen/advert'
     | '/_auth/_shell/lampPole/poleManage'
+    | '/_auth/_shell/ledManage/ledEquipmentManage'
     | '/_auth/_shell/profile/inforManage'
     | '/_auth/_shell/regionManage/regionManage'
     | '/_auth/_shell/smartLamp/energy'
@@ -591,6 +604,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellLampPolePoleManageRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/ledManage/ledEquipmentManage': {
+      id: '/_auth/_shell/ledManage/ledEquipmentManage'
+      path: '/ledManage/ledEquipmentManage'
+      fullPath: '/ledManage/ledEquipmentManage'
+      preLoaderRoute: typeof AuthShellLedManageLedEquipmentManageRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/profile/inforManage': {
       id: '/_auth/_shell/profile/inforManage'
       path: '/profile/inforManage'
@@ -690,6 +710,7 @@ interface AuthShellRouteChildren {
   AuthShellBroadcastManageTerminalManagementRoute: typeof AuthShellBroadcastManageTerminalManagementRoute
   AuthShellFloorScreenAdvertRoute: typeof AuthShellFloorScreenAdvertRoute
   AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
+  AuthShellLedManageLedEquipmentManageRoute: typeof AuthShellLedManageLedEquipmentManageRoute
   AuthShellProfileInforManageRoute: typeof AuthShellProfileInforManageRoute
   AuthShellRegionManageRegionManageRoute: typeof AuthShellRegionManageRegionManageRoute
   AuthShellSmartLampEnergyRoute: typeof AuthShellSmartLampEnergyRoute
@@ -724,6 +745,8 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
     AuthShellBroadcastManageTerminalManagementRoute,
   AuthShellFloorScreenAdvertRoute: AuthShellFloorScreenAdvertRoute,
   AuthShellLampPolePoleManageRoute: AuthShellLampPolePoleManageRoute,
+  AuthShellLedManageLedEquipmentManageRoute:
+    AuthShellLedManageLedEquipmentManageRoute,
   AuthShellProfileInforManageRoute: AuthShellProfileInforManageRoute,
   AuthShellRegionManageRegionManageRoute:
     AuthShellRegionManageRegionManageRoute,

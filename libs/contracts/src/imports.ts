@@ -15,6 +15,19 @@ export const IMPORT_FILE_NAMES: Readonly<Record<ImportKind, { name: string; plur
   terminal: { name: 'broadcast-terminal', plural: 'broadcast-terminals' },
 };
 
+/** What a list export is about: every import kind, and the lists that are exported only (LED screens). Its call is `${kind}Export`. */
+export type ExportKind = ImportKind | 'led';
+
+/** What an export's file is called (`${name}.xlsx`). */
+export const EXPORT_FILE_NAMES: Readonly<Record<ExportKind, string>> = {
+  light: IMPORT_FILE_NAMES.light.plural,
+  gateway: IMPORT_FILE_NAMES.gateway.plural,
+  loop: IMPORT_FILE_NAMES.loop.plural,
+  lamp: IMPORT_FILE_NAMES.lamp.plural,
+  terminal: IMPORT_FILE_NAMES.terminal.plural,
+  led: 'led-screens',
+};
+
 /** The form fields sent with the file to an import call (besides `file`). */
 export const IMPORT_GROUP_FIELD = 'groupId';
 export const IMPORT_DRY_RUN_FIELD = 'dryRun';

@@ -10,12 +10,13 @@ const validState = addFormats(new Ajv({ strict: false }), ['date-time']).compile
 describe('simulated LED screen', () => {
   const family = ledFamily();
   const pending: { ms: number; change: (s: LedState) => boolean }[] = [];
+  const restarts: { downMs: number; restarted?: (state: LedState) => void }[] = [];
   const context: DeviceContext<LedState> = {
     random: () => 0.5,
     clock: () => Date.parse('2026-11-21T08:00:00Z'),
     after: (ms, change) => void pending.push({ ms, change }),
     report: () => undefined,
-    restart: () => undefined,
+    restart: (downMs, restarted) => void restarts.push({ downMs, restarted }),
   };
   const report = (screen: LedState) => family.report(screen, { code: 'LED-1', gatewayId: '' }) as LedStateMessage;
 
@@ -42,18 +43,19 @@ describe('simulated LED screen', () => {
     expect(report(screen).screen).toBe(ScreenState.Bright);
   });
 
-  it('is black while it reboots and comes back as it was set, keeping its settings', () => {
+  it('restarts on reboot: offline a couple of seconds, back with its settings and one more reboot counted', () => {
     const screen = family.initial({ code: 'LED-1' }, context);
     family.apply(screen, { id: 'a', type: 'brightness', params: { brightness: 60 }, expiresAt: later }, context);
+    family.apply(screen, { id: 'b', type: 'screen', params: { state: ScreenState.Black }, expiresAt: later }, context);
+    restarts.length = 0;
     family.apply(screen, { id: 'r', type: 'reboot', params: {}, expiresAt: later }, context);
-    expect(report(screen).screen).toBe(ScreenState.Black);
-    // A screen state sent while it reboots is what it shows once it is back.
-    family.apply(screen, { id: 'c', type: 'screen', params: { state: ScreenState.Bright }, expiresAt: later }, context);
-    expect(report(screen).screen).toBe(ScreenState.Black);
-    const [{ ms, change }] = pending.splice(0);
-    expect(ms).toBe(REBOOT_MS);
-    expect(change(screen)).toBe(true);
-    expect(report(screen)).toMatchObject({ screen: ScreenState.Bright, brightness: 60 });
+    expect(restarts).toHaveLength(1);
+    expect(restarts[0].downMs).toBe(REBOOT_MS);
+    expect(REBOOT_MS).toBeGreaterThanOrEqual(1000);
+    expect(REBOOT_MS).toBeLessThanOrEqual(5000);
+    restarts[0].restarted?.(screen);
+    expect(report(screen)).toMatchObject({ screen: ScreenState.Black, brightness: 60 });
     expect(screen.reboots).toBe(1);
+    expect(pending).toEqual([]);
   });
 });

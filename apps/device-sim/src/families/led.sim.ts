@@ -3,22 +3,21 @@ import { FleetRunner, loadSeeds, seedsOf, type DeviceFleet, type DeviceSource, t
 
 // LED screens: pole-mounted panels, each on its own connection, that take a brightness, a volume, bright or black,
 // a reboot and a time sync, and report them (the kit's heartbeat sends their state again when they have been quiet).
+// A reboot is a restart: the screen answers, drops off (its Last Will), and connects again with its settings.
 
 const HARDWARE = 'LED-P4-OUT';
 const SOFTWARE = '3.2.1';
-/** How long a reboot takes: the screen is black meanwhile, then comes back as it was. */
+/** How long a reboot takes: the screen is offline meanwhile, then comes back as it was set. */
 export const REBOOT_MS = 2000;
 
 export interface LedState {
   brightness: number;
   volume: number;
   screen: ScreenState;
-  /** What the screen was set to show; black while it reboots. */
-  wanted: ScreenState;
   timeZone: string;
   /** Its clock's offset from the true time, ms (a sync sets it to what the platform sent). */
   clockOffsetMs: number;
-  rebooting: boolean;
+  /** Restarts so far. */
   reboots: number;
 }
 
@@ -30,11 +29,9 @@ export function ledFamily(): SimulatedFamily<LedState, LedCommand> {
       brightness: 100,
       volume: 50,
       screen: ScreenState.Bright,
-      wanted: ScreenState.Bright,
       timeZone: 'UTC',
       // Out of true by up to a minute until synchronised.
       clockOffsetMs: Math.round((ctx.random() - 0.5) * 120_000),
-      rebooting: false,
       reboots: 0,
     }),
     apply(screen, command, ctx) {
@@ -46,8 +43,7 @@ export function ledFamily(): SimulatedFamily<LedState, LedCommand> {
           screen.volume = command.params.volume;
           break;
         case 'screen':
-          screen.wanted = command.params.state;
-          if (!screen.rebooting) screen.screen = command.params.state;
+          screen.screen = command.params.state;
           break;
         case 'syncTime':
           screen.timeZone = command.params.timeZone;
@@ -55,13 +51,10 @@ export function ledFamily(): SimulatedFamily<LedState, LedCommand> {
           screen.clockOffsetMs = 0;
           break;
         case 'reboot':
-          screen.rebooting = true;
-          screen.screen = ScreenState.Black;
-          ctx.after(REBOOT_MS, (s) => {
-            s.rebooting = false;
-            s.screen = s.wanted;
+          // It acknowledges, drops off, and reports again once it is up: brightness, volume, bright or black, time
+          // zone and clock survive a restart.
+          ctx.restart(REBOOT_MS, (s) => {
             s.reboots++;
-            return true;
           });
           break;
       }

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
   Button,
+  EXPORT_FILE_NAMES,
   LED_FAMILY,
   type LampControlResult,
   type LedDaylightResult,
@@ -59,7 +60,7 @@ export class LedController {
   @Get('ledExport')
   @ApiProduces(XLSX_CONTENT_TYPE)
   export(@Req() req: AppRequest, @Query() q: LedFiltersDto, @Res() reply: FastifyReply): Promise<void> {
-    return this.exporter.send(reply, 'led-screens', LED_EXPORT, { ...q }, languageOf(req));
+    return this.exporter.send(reply, EXPORT_FILE_NAMES.led, LED_EXPORT, { ...q }, languageOf(req));
   }
 
   /** Adds a screen (no id) or changes one (Add or Edit button); a new one's MQTT login is answered once. */

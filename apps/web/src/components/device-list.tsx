@@ -1,20 +1,25 @@
 import { useState, type ReactNode } from 'react';
-import { Table, TextInput } from '@mantine/core';
+import { Grid, Stack, Table, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Button, type DeviceFamily } from '@sc/contracts';
+import { useButton } from '@/auth/session-store';
 import { AreaCascader } from '@/components/area-cascader';
 import { confirmDelete } from '@/components/confirm';
 import { notifySuccess } from '@/components/notify';
 import { FilterBar } from '@/components/page-panel';
 import { SelectPageHeader, SelectableRow, SelectionSummary, usePageSelection, type PageSelection } from '@/components/selection';
 import { ColumnCells, ColumnHeads, TableBox, useTableColumns, type Column, type TableColumns } from '@/components/table-columns';
+import { RenewMqttAction } from '@/components/renew-mqtt-action';
+import { EditDeleteCell } from '@/components/row-actions';
+import { TableFooter } from '@/components/table-footer';
 import { TableEmptyRow } from '@/components/table-parts';
-import { compact } from '@/navigation/search-params';
+import { compact, paging, type PageSearch } from '@/navigation/search-params';
 
 // A device list's shared parts, in one module: split by which pages use each, their chunks cost the device pages
 // more than they would save the others.
 
 /** What every device list page keeps: the filters typed, the rows chosen, the row being edited, its columns. */
-export function useDeviceList<Row extends { id: number }, S extends { dispatch?: string }>({
+export function useDeviceList<Row extends { id: number }, S extends { dispatch?: string } & PageSearch>({
   search,
   go,
   rows,
@@ -25,8 +30,8 @@ export function useDeviceList<Row extends { id: number }, S extends { dispatch?:
 }: {
   /** The page's search, as the address holds it. */
   search: S;
-  /** Navigates to another search of the same page. */
-  go: (search: S) => void;
+  /** Navigates to another search of the same page (`replace`: in place of the current entry, keeping the scroll). */
+  go: (search: S, replace?: boolean) => void;
   rows: readonly Row[];
   /** The table's name for its remembered column choice. */
   table: string;
@@ -41,7 +46,18 @@ export function useDeviceList<Row extends { id: number }, S extends { dispatch?:
   const [draft, setDraft] = useState<S>(search);
   const selection = usePageSelection(rows.map((r) => r.id));
   const tableColumns = useTableColumns(table, columns);
+  const canAdd = useButton(Button.Add);
+  const canEdit = useButton(Button.Edit);
+  const canDelete = useButton(Button.Delete);
   return {
+    canAdd,
+    canEdit,
+    canDelete,
+    ...paging(search),
+    /** Shows another page of the list (or another page size). */
+    goPage: (page: PageSearch) => go({ ...search, ...page }),
+    /** Follows a dispatch just started from the page (in the address, so a reload still shows it). */
+    follow: (dispatchId: string) => go({ ...search, dispatch: dispatchId }, true),
     editing,
     formOpen,
     closeForm: () => setFormOpen(false),
@@ -171,5 +187,71 @@ export function DeviceTable<Row extends { id: number }>({
         </Table>
       </TableBox>
     </>
+  );
+}
+
+/** What a device list page's parts take of useDeviceList. */
+type DeviceList<Row extends { id: number }> = Pick<
+  ReturnType<typeof useDeviceList<Row, PageSearch>>,
+  'canEdit' | 'canDelete' | 'edit' | 'deleteRow' | 'pageNum' | 'pageSize' | 'goPage'
+>;
+
+/** A device row's actions: Edit, Edit MQTT (a new login for the device) and Delete, each for those granted its button. */
+export function DeviceRowActions<Row extends { id: number }>({
+  list,
+  row,
+  family,
+  name,
+  editLabel,
+  testId,
+}: {
+  list: DeviceList<Row>;
+  row: Row;
+  family: DeviceFamily;
+  name: string;
+  editLabel: string;
+  /** `<testId>-renew-mqtt` on Edit MQTT. */
+  testId: string;
+}) {
+  return (
+    <EditDeleteCell
+      canEdit={list.canEdit}
+      canDelete={list.canDelete}
+      onEdit={() => list.edit(row)}
+      onDelete={() => void list.deleteRow(row)}
+      editLabel={editLabel}
+    >
+      <RenewMqttAction family={family} id={row.id} name={name} testId={`${testId}-renew-mqtt`} />
+    </EditDeleteCell>
+  );
+}
+
+/**
+ * The body of a device list page: the filters and the table (`children`) over the list's pages on the left, and
+ * beside them (below, on a narrow screen) the commands and the dispatch they started (`side`).
+ */
+export function DeviceListBody<Row extends { id: number }>({
+  list,
+  total,
+  side,
+  children,
+}: {
+  list: DeviceList<Row>;
+  total: number;
+  side: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Grid gap="lg">
+      <Grid.Col span={{ base: 12, xl: 8 }}>
+        <Stack gap="sm">
+          {children}
+          <TableFooter total={total} pageNum={list.pageNum} pageSize={list.pageSize} onChange={list.goPage} />
+        </Stack>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, xl: 4 }}>
+        <Stack gap="md">{side}</Stack>
+      </Grid.Col>
+    </Grid>
   );
 }

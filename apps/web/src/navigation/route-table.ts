@@ -1,5 +1,5 @@
 import type { Icon } from '@tabler/icons-react';
-import { IconBulb, IconDeviceTv, IconLamp2, IconMap2, IconSettings, IconSpeakerphone, IconUserCircle } from '@tabler/icons-react';
+import { IconBulb, IconDeviceTv, IconLamp2, IconLayoutBoard, IconMap2, IconSettings, IconSpeakerphone, IconUserCircle } from '@tabler/icons-react';
 import { ALL_BUTTONS, Button, Role } from '@sc/contracts';
 import type { FeatureNamespace } from '@/i18n';
 
@@ -182,6 +182,25 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         roles: [Role.Admin, Role.Editor, Role.Visit],
         namespaces: ['broadcast', 'broadcastGroups', 'broadcastPlaylists', 'broadcastTasks', 'dispatch', 'region'],
         buttons: [Button.OpenAndClose],
+      },
+    ],
+  },
+  {
+    // Spec section 2: /ledManage redirects to ledEquipmentManage. The spec gates no LED route: the roles of the family's
+    // live events (the gateway's). Only the built page is listed; the media library, real-time play and tasks come later.
+    path: '/ledManage',
+    title: 'ledManage',
+    icon: IconLayoutBoard,
+    roles: [Role.Admin, Role.Editor],
+    redirect: '/ledManage/ledEquipmentManage',
+    children: [
+      {
+        // Brightness, volume, time sync and the daylight rule are Edit; bright or black and reboot Open and close.
+        path: '/ledManage/ledEquipmentManage',
+        title: 'ledEquipmentManage',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['dispatch', 'led', 'region'],
+        buttons: [...RECORDS, Button.OpenAndClose, Button.EditMqtt],
       },
     ],
   },

@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import {
   IMPORT_DRY_RUN_FIELD,
+  EXPORT_FILE_NAMES,
   IMPORT_FILE_NAMES,
   IMPORT_GROUP_FIELD,
   UPLOAD_FIELD,
   type BroadcastGroupOption,
   type DeviceGroupOption,
+  type ExportKind,
   type ImportKind,
   type ImportRejection,
   type ImportResult,
@@ -16,19 +18,20 @@ import { downloadFile } from '@/api/download';
 
 /**
  * Where each kind's calls live: single lamps, gateways and loops under /light, poles under /lamp (spec section 7),
- * broadcast terminals under /broadcast.
+ * broadcast terminals under /broadcast, LED screens (exported only) under /led.
  */
-const MODULE: Record<ImportKind, 'light' | 'lamp' | 'broadcast'> = {
+const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led'> = {
   light: 'light',
   gateway: 'light',
   loop: 'light',
   lamp: 'lamp',
   terminal: 'broadcast',
+  led: 'led',
 };
 
 export const importPath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Import`;
 export const templatePath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Template`;
-export const exportPath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Export`;
+export const exportPath = (kind: ExportKind) => `/${MODULE[kind]}/${kind}Export`;
 
 /** The upload application's address: its port, on the host name the console was opened with. */
 export function useUploadBase(): string | undefined {
@@ -87,21 +90,22 @@ export const downloadTemplate = (kind: ImportKind) => downloadFile(templatePath(
 export const downloadReport = (id: string) => downloadFile('/imports/report', 'import-errors', 'xlsx', { id });
 export const downloadCredentials = (id: string) => downloadFile('/imports/credentials', 'mqtt-logins', 'xlsx', { id });
 /** The filters of each list's export (the server's export DTOs): a page passes its search, and these are sent. */
-const EXPORT_FILTERS: Record<ImportKind, readonly string[]> = {
+const EXPORT_FILTERS: Record<ExportKind, readonly string[]> = {
   light: ['lampName', 'regionId', 'status', 'networkStatus', 'groupId', 'gatewayId'],
   gateway: ['name', 'regionId', 'networkStatus'],
   loop: ['gatewayId', 'name'],
   lamp: ['name', 'regionId', 'groupId'],
   terminal: ['terminalName', 'regionId', 'status'],
+  led: ['name', 'regionId', 'networkStatus'],
 };
 
 /** Downloads a list as filtered on screen: `search` is the page's search (its paging and other keys are left out). */
-export function downloadExport(kind: ImportKind, search: object): Promise<void> {
+export function downloadExport(kind: ExportKind, search: object): Promise<void> {
   const values = search as Record<string, unknown>;
   const filters: Record<string, QueryValue> = {};
   for (const key of EXPORT_FILTERS[kind]) {
     const value = values[key];
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') filters[key] = value;
   }
-  return downloadFile(exportPath(kind), IMPORT_FILE_NAMES[kind].plural, 'xlsx', filters);
+  return downloadFile(exportPath(kind), EXPORT_FILE_NAMES[kind], 'xlsx', filters);
 }

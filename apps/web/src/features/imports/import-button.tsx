@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Button } from '@mantine/core';
 import { IconFileExport, IconFileImport } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Button as ButtonPermission, type ImportKind } from '@sc/contracts';
+import { Button as ButtonPermission, type ExportKind, type ImportKind } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
 import { downloadExport } from './api';
 
@@ -39,7 +39,7 @@ export function ImportButton({ kind, onImported }: { kind: ImportKind; onImporte
 }
 
 /** Downloads the list as it is filtered on screen (`search`: the page's search), with the import's columns. */
-export function ExportButton({ kind, search }: { kind: ImportKind; search: object }) {
+export function ExportButton({ kind, search }: { kind: ExportKind; search: object }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   return (

@@ -11,19 +11,29 @@ import { canOpen } from '@/navigation/permitted-routes';
 import { ROUTE_TABLE } from '@/navigation/route-table';
 import { useMount, useMountable, usePoleDetail, useUnmount } from './api';
 
-/** The page of a device's own module, where one exists yet; other devices show as plain text. */
+/** Where a mounted device is listed, by its type: its module's page, searched for it (only types whose page is built). */
+const DEVICE_PAGES: Partial<
+  Record<DeviceType, { to: '/smartLamp/equipmentManage' | '/ledManage/ledEquipmentManage'; search: (d: MountedDevice) => Record<string, string> }>
+> = {
+  [DeviceType.SingleLamp]: { to: '/smartLamp/equipmentManage', search: (d) => ({ tab: 'lamps', lampName: d.name }) },
+  [DeviceType.LedScreen]: { to: '/ledManage/ledEquipmentManage', search: (d) => ({ name: d.code }) },
+};
+
+/** The page of a device's own module, where one exists yet and the user may open it; other devices show as plain text. */
 function DeviceName({ device }: { device: MountedDevice }) {
   const { t } = useTranslation();
   const roles = useSession((s) => s.roles);
   const navigate = useNavigate();
-  if (device.type === DeviceType.SingleLamp && canOpen(ROUTE_TABLE, '/smartLamp/equipmentManage', roles)) {
+  const page = DEVICE_PAGES[device.type];
+  if (page && canOpen(ROUTE_TABLE, page.to, roles)) {
+    const search = page.search(device);
     return (
       <Tooltip label={t('poles:detail.openPage')}>
         <Anchor
-          href={`/smartLamp/equipmentManage?tab=lamps&lampName=${encodeURIComponent(device.name)}`}
+          href={`${page.to}?${new URLSearchParams(search).toString()}`}
           onClick={(event) => {
             event.preventDefault();
-            void navigate({ to: '/smartLamp/equipmentManage', search: { tab: 'lamps', lampName: device.name } });
+            void navigate({ to: page.to, search });
           }}
           data-testid="pole-device-link"
         >

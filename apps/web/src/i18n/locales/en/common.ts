@@ -23,6 +23,8 @@ export const common = {
     immediatelyBroadcastTask: 'Immediate Broadcast',
     floorScreen: 'Floor-standing Display',
     advert: 'Advert',
+    ledManage: 'LED Screens',
+    ledEquipmentManage: 'LED Equipment',
     lampAlarm: 'Lamp Alarms',
     energy: 'Lamp Energy',
     entry: 'Platform Home',

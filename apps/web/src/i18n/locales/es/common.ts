@@ -25,6 +25,8 @@ export const common: Shape<typeof en> = {
     immediatelyBroadcastTask: 'Difusión inmediata',
     floorScreen: 'Pantallas de pie',
     advert: 'Publicidad',
+    ledManage: 'Pantallas LED',
+    ledEquipmentManage: 'Equipos LED',
     lampAlarm: 'Alarmas de farolas',
     energy: 'Energía de farolas',
     entry: 'Inicio de la plataforma',

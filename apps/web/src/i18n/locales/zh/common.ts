@@ -25,6 +25,8 @@ export const common: Shape<typeof en> = {
     immediatelyBroadcastTask: '即时广播',
     floorScreen: '落地屏',
     advert: '广告管理',
+    ledManage: 'LED屏管理',
+    ledEquipmentManage: 'LED设备管理',
     lampAlarm: '单灯告警',
     energy: '单灯能耗',
     entry: '平台首页',
