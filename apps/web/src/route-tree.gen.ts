@@ -29,6 +29,7 @@ import { Route as AuthShellBroadcastManagePlayListRouteImport } from './routes/_
 import { Route as AuthShellBroadcastManageTerminalDetailRouteImport } from './routes/_auth/_shell/broadcastManage/terminalDetail'
 import { Route as AuthShellBroadcastManageTerminalManagementRouteImport } from './routes/_auth/_shell/broadcastManage/terminalManagement'
 import { Route as AuthShellFloorScreenAdvertRouteImport } from './routes/_auth/_shell/floor-screen/advert'
+import { Route as AuthShellFloorScreenDeviceRouteImport } from './routes/_auth/_shell/floor-screen/device'
 import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
 import { Route as AuthShellProfileInforManageRouteImport } from './routes/_auth/_shell/profile/inforManage'
 import { Route as AuthShellRegionManageRegionManageRouteImport } from './routes/_auth/_shell/regionManage/regionManage'
@@ -151,6 +152,12 @@ const AuthShellFloorScreenAdvertRoute =
     path: '/floor-screen/advert',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellFloorScreenDeviceRoute =
+  AuthShellFloorScreenDeviceRouteImport.update({
+    id: '/floor-screen/device',
+    path: '/floor-screen/device',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellLampPolePoleManageRoute =
   AuthShellLampPolePoleManageRouteImport.update({
     id: '/lampPole/poleManage',
@@ -249,6 +256,7 @@ export interface FileRoutesByFullPath {
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
+  '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
@@ -282,6 +290,7 @@ export interface FileRoutesByTo {
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
+  '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
@@ -318,6 +327,7 @@ export interface FileRoutesById {
   '/_auth/_shell/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/_auth/_shell/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/_auth/_shell/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
+  '/_auth/_shell/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/_auth/_shell/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/_auth/_shell/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
@@ -353,6 +363,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/terminalDetail'
     | '/broadcastManage/terminalManagement'
     | '/floor-screen/advert'
+    | '/floor-screen/device'
     | '/lampPole/poleManage'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
@@ -386,6 +397,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/terminalDetail'
     | '/broadcastManage/terminalManagement'
     | '/floor-screen/advert'
+    | '/floor-screen/device'
     | '/lampPole/poleManage'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
@@ -421,6 +433,7 @@ export interface FileRouteTypes {
     | '/_auth/_shell/broadcastManage/terminalDetail'
     | '/_auth/_shell/broadcastManage/terminalManagement'
     | '/_auth/_shell/floor-screen/advert'
+    | '/_auth/_shell/floor-screen/device'
     | '/_auth/_shell/lampPole/poleManage'
     | '/_auth/_shell/profile/inforManage'
     | '/_auth/_shell/regionManage/regionManage'
@@ -584,6 +597,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellFloorScreenAdvertRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/floor-screen/device': {
+      id: '/_auth/_shell/floor-screen/device'
+      path: '/floor-screen/device'
+      fullPath: '/floor-screen/device'
+      preLoaderRoute: typeof AuthShellFloorScreenDeviceRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/lampPole/poleManage': {
       id: '/_auth/_shell/lampPole/poleManage'
       path: '/lampPole/poleManage'
@@ -689,6 +709,7 @@ interface AuthShellRouteChildren {
   AuthShellBroadcastManageTerminalDetailRoute: typeof AuthShellBroadcastManageTerminalDetailRoute
   AuthShellBroadcastManageTerminalManagementRoute: typeof AuthShellBroadcastManageTerminalManagementRoute
   AuthShellFloorScreenAdvertRoute: typeof AuthShellFloorScreenAdvertRoute
+  AuthShellFloorScreenDeviceRoute: typeof AuthShellFloorScreenDeviceRoute
   AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
   AuthShellProfileInforManageRoute: typeof AuthShellProfileInforManageRoute
   AuthShellRegionManageRegionManageRoute: typeof AuthShellRegionManageRegionManageRoute
@@ -723,6 +744,7 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
   AuthShellBroadcastManageTerminalManagementRoute:
     AuthShellBroadcastManageTerminalManagementRoute,
   AuthShellFloorScreenAdvertRoute: AuthShellFloorScreenAdvertRoute,
+  AuthShellFloorScreenDeviceRoute: AuthShellFloorScreenDeviceRoute,
   AuthShellLampPolePoleManageRoute: AuthShellLampPolePoleManageRoute,
   AuthShellProfileInforManageRoute: AuthShellProfileInforManageRoute,
   AuthShellRegionManageRegionManageRoute:

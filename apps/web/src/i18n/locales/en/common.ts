@@ -23,6 +23,7 @@ export const common = {
     immediatelyBroadcastTask: 'Immediate Broadcast',
     floorScreen: 'Floor-standing Display',
     advert: 'Advert',
+    floorScreenDevice: 'Device Management',
     lampAlarm: 'Lamp Alarms',
     energy: 'Lamp Energy',
     entry: 'Platform Home',

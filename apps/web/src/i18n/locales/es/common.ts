@@ -25,6 +25,7 @@ export const common: Shape<typeof en> = {
     immediatelyBroadcastTask: 'Difusión inmediata',
     floorScreen: 'Pantallas de pie',
     advert: 'Publicidad',
+    floorScreenDevice: 'Gestión de dispositivos',
     lampAlarm: 'Alarmas de farolas',
     energy: 'Energía de farolas',
     entry: 'Inicio de la plataforma',

@@ -25,6 +25,7 @@ export const common: Shape<typeof en> = {
     immediatelyBroadcastTask: '即時放送',
     floorScreen: 'フロアスクリーン',
     advert: '広告',
+    floorScreenDevice: 'デバイス管理',
     lampAlarm: '街灯アラーム',
     energy: '街灯エネルギー',
     entry: 'プラットフォームホーム',

@@ -25,6 +25,7 @@ export const common: Shape<typeof en> = {
     immediatelyBroadcastTask: '即时广播',
     floorScreen: '落地屏',
     advert: '广告管理',
+    floorScreenDevice: '设备管理',
     lampAlarm: '单灯告警',
     energy: '单灯能耗',
     entry: '平台首页',
