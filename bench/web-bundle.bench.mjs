@@ -39,6 +39,7 @@ const ROUTES = {
   '/smartLamp/lampAlarm': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/lampAlarm'],
   '/smartLamp/energy': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/energy'],
   '/broadcastManage/terminalManagement': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/terminalManagement'],
+  '/floor-screen/device': ['_auth', '_auth/_shell', '_auth/_shell/floor-screen/device'],
   '/broadcastManage/terminalDetail': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/terminalDetail'],
   '/broadcastManage/groupManagement': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/groupManagement'],
   '/broadcastManage/groupManagementCreate': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/groupManagementCreate'],

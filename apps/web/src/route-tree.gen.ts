@@ -29,6 +29,7 @@ import { Route as AuthShellBroadcastManagePlayListRouteImport } from './routes/_
 import { Route as AuthShellBroadcastManageTerminalDetailRouteImport } from './routes/_auth/_shell/broadcastManage/terminalDetail'
 import { Route as AuthShellBroadcastManageTerminalManagementRouteImport } from './routes/_auth/_shell/broadcastManage/terminalManagement'
 import { Route as AuthShellFloorScreenAdvertRouteImport } from './routes/_auth/_shell/floor-screen/advert'
+import { Route as AuthShellFloorScreenDeviceRouteImport } from './routes/_auth/_shell/floor-screen/device'
 import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
 import { Route as AuthShellLedManageLedEquipmentManageRouteImport } from './routes/_auth/_shell/ledManage/ledEquipmentManage'
 import { Route as AuthShellProfileInforManageRouteImport } from './routes/_auth/_shell/profile/inforManage'
@@ -152,6 +153,12 @@ const AuthShellFloorScreenAdvertRoute =
     path: '/floor-screen/advert',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellFloorScreenDeviceRoute =
+  AuthShellFloorScreenDeviceRouteImport.update({
+    id: '/floor-screen/device',
+    path: '/floor-screen/device',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellLampPolePoleManageRoute =
   AuthShellLampPolePoleManageRouteImport.update({
     id: '/lampPole/poleManage',
@@ -256,6 +263,7 @@ export interface FileRoutesByFullPath {
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
+  '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
@@ -290,6 +298,7 @@ export interface FileRoutesByTo {
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
+  '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
@@ -327,6 +336,7 @@ export interface FileRoutesById {
   '/_auth/_shell/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/_auth/_shell/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/_auth/_shell/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
+  '/_auth/_shell/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/_auth/_shell/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
   '/_auth/_shell/profile/inforManage': typeof AuthShellProfileInforManageRoute
@@ -363,6 +373,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/terminalDetail'
     | '/broadcastManage/terminalManagement'
     | '/floor-screen/advert'
+    | '/floor-screen/device'
     | '/lampPole/poleManage'
     | '/ledManage/ledEquipmentManage'
     | '/profile/inforManage'
@@ -397,6 +408,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/terminalDetail'
     | '/broadcastManage/terminalManagement'
     | '/floor-screen/advert'
+    | '/floor-screen/device'
     | '/lampPole/poleManage'
     | '/ledManage/ledEquipmentManage'
     | '/profile/inforManage'
@@ -433,6 +445,7 @@ export interface FileRouteTypes {
     | '/_auth/_shell/broadcastManage/terminalDetail'
     | '/_auth/_shell/broadcastManage/terminalManagement'
     | '/_auth/_shell/floor-screen/advert'
+    | '/_auth/_shell/floor-screen/device'
     | '/_auth/_shell/lampPole/poleManage'
     | '/_auth/_shell/ledManage/ledEquipmentManage'
     | '/_auth/_shell/profile/inforManage'
@@ -597,6 +610,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellFloorScreenAdvertRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/floor-screen/device': {
+      id: '/_auth/_shell/floor-screen/device'
+      path: '/floor-screen/device'
+      fullPath: '/floor-screen/device'
+      preLoaderRoute: typeof AuthShellFloorScreenDeviceRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/lampPole/poleManage': {
       id: '/_auth/_shell/lampPole/poleManage'
       path: '/lampPole/poleManage'
@@ -709,6 +729,7 @@ interface AuthShellRouteChildren {
   AuthShellBroadcastManageTerminalDetailRoute: typeof AuthShellBroadcastManageTerminalDetailRoute
   AuthShellBroadcastManageTerminalManagementRoute: typeof AuthShellBroadcastManageTerminalManagementRoute
   AuthShellFloorScreenAdvertRoute: typeof AuthShellFloorScreenAdvertRoute
+  AuthShellFloorScreenDeviceRoute: typeof AuthShellFloorScreenDeviceRoute
   AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
   AuthShellLedManageLedEquipmentManageRoute: typeof AuthShellLedManageLedEquipmentManageRoute
   AuthShellProfileInforManageRoute: typeof AuthShellProfileInforManageRoute
@@ -744,6 +765,7 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
   AuthShellBroadcastManageTerminalManagementRoute:
     AuthShellBroadcastManageTerminalManagementRoute,
   AuthShellFloorScreenAdvertRoute: AuthShellFloorScreenAdvertRoute,
+  AuthShellFloorScreenDeviceRoute: AuthShellFloorScreenDeviceRoute,
   AuthShellLampPolePoleManageRoute: AuthShellLampPolePoleManageRoute,
   AuthShellLedManageLedEquipmentManageRoute:
     AuthShellLedManageLedEquipmentManageRoute,

@@ -84,9 +84,10 @@ export function useDeviceList<Row extends { id: number }, S extends { dispatch?:
 
 /**
  * The filter bar of a device list kept in the address: a name (trimmed on Search), a region (and the regions below
- * it), and whatever else the family filters by as `children`. Reset clears the form and the list's filters.
+ * it; only with `regionLabel`: not every family's list filters by region), and whatever else the family filters by as
+ * `children`. Reset clears the form and the list's filters.
  */
-export function DeviceListFilters<S extends { regionId?: number }, K extends keyof S & string>({
+export function DeviceListFilters<S extends object, K extends keyof S & string>({
   testId,
   nameKey,
   nameLabel,
@@ -99,7 +100,7 @@ export function DeviceListFilters<S extends { regionId?: number }, K extends key
   testId: string;
   nameKey: K;
   nameLabel: string;
-  regionLabel: string;
+  regionLabel?: string;
   draft: S;
   setDraft: (next: S) => void;
   apply: (next: S) => void;
@@ -122,7 +123,13 @@ export function DeviceListFilters<S extends { regionId?: number }, K extends key
         name={nameKey}
         w={{ base: '100%', sm: 200 }}
       />
-      <AreaCascader label={regionLabel} value={draft.regionId ?? null} onChange={(id) => setDraft({ ...draft, regionId: id ?? undefined })} />
+      {regionLabel !== undefined && (
+        <AreaCascader
+          label={regionLabel}
+          value={(draft as { regionId?: number }).regionId ?? null}
+          onChange={(id) => setDraft({ ...draft, regionId: id ?? undefined })}
+        />
+      )}
       {children}
     </FilterBar>
   );

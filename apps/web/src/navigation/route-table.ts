@@ -213,6 +213,13 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     roles: [Role.Admin, Role.Editor],
     children: [
       {
+        path: '/floor-screen/device',
+        title: 'floorScreenDevice',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['signage', 'dispatch', 'lighting', 'region'],
+        buttons: [...RECORDS, Button.OpenAndClose, Button.EditMqtt],
+      },
+      {
         path: '/floor-screen/advert',
         title: 'advert',
         roles: [Role.Admin, Role.Editor],

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Group, Table, TextInput } from '@mantine/core';
+import { Button, Group, Table } from '@mantine/core';
 import { Select } from '@/components/select';
 import { IconArrowsTransferDown, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { TableEmptyRow } from '@/components/table-parts';
 import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
 import { notifySuccess } from '@/components/notify';
 import { FormDialog, useFormDialog } from '@/components/form-actions';
+import { GroupNameDialog } from '@/components/group-name-dialog';
 import { fieldErrors } from '@/api/field-errors';
 import { useButton } from '@/auth/session-store';
 import { useDeleteGroup, useGroups, useMoveToGroup, useSaveGroup } from './equipment-api';
@@ -19,44 +20,18 @@ const TYPE = DeviceType.SingleLamp;
 function GroupNameModal({ group, opened, onClose }: { group: DeviceGroupRow | null; opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useSaveGroup();
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const [shownFor, setShownFor] = useState<{ opened: boolean; group: DeviceGroupRow | null } | null>(null);
-  if (shownFor?.opened !== opened || shownFor.group !== group) {
-    setShownFor({ opened, group });
-    setName(group?.name ?? '');
-    setError(undefined);
-  }
-  const submit = async () => {
-    if (!name.trim()) return setError(t('messages:enterGroupName'));
-    try {
-      await save.mutateAsync({ ...(group ? { id: group.id } : {}), type: TYPE, name: name.trim() });
-      notifySuccess(t(group ? 'common:feedback.updated' : 'common:feedback.created'));
-      onClose();
-    } catch (err) {
-      setError(fieldErrors(err).name);
-    }
-  };
   return (
-    <FormDialog
+    <GroupNameDialog
+      group={group}
       opened={opened}
       onClose={onClose}
-      title={t(group ? 'lighting:equipment.renameGroup' : 'lighting:equipment.addGroup')}
-      onSubmit={submit}
+      save={(body) => save.mutateAsync({ ...body, type: TYPE })}
       busy={save.isPending}
+      title={t(group ? 'lighting:equipment.renameGroup' : 'lighting:equipment.addGroup')}
+      label={t('lighting:fields.groupName')}
+      maxLength={DEVICE_GROUP_NAME_MAX}
       testId="group-form"
-      submitTestId="group-save"
-    >
-      <TextInput
-        label={t('lighting:fields.groupName')}
-        required
-        maxLength={DEVICE_GROUP_NAME_MAX}
-        name="name"
-        value={name}
-        onChange={(e) => setName(e.currentTarget.value)}
-        error={error}
-      />
-    </FormDialog>
+    />
   );
 }
 

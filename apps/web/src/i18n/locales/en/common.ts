@@ -25,6 +25,7 @@ export const common = {
     advert: 'Advert',
     ledManage: 'LED Screens',
     ledEquipmentManage: 'LED Equipment',
+    floorScreenDevice: 'Device Management',
     lampAlarm: 'Lamp Alarms',
     energy: 'Lamp Energy',
     entry: 'Platform Home',

@@ -27,6 +27,7 @@ export const common: Shape<typeof en> = {
     advert: 'Publicidad',
     ledManage: 'Pantallas LED',
     ledEquipmentManage: 'Equipos LED',
+    floorScreenDevice: 'Gestión de dispositivos',
     lampAlarm: 'Alarmas de farolas',
     energy: 'Energía de farolas',
     entry: 'Inicio de la plataforma',

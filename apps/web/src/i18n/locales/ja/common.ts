@@ -27,6 +27,7 @@ export const common: Shape<typeof en> = {
     advert: '広告',
     ledManage: 'LEDスクリーン',
     ledEquipmentManage: 'LED機器管理',
+    floorScreenDevice: 'デバイス管理',
     lampAlarm: '街灯アラーム',
     energy: '街灯エネルギー',
     entry: 'プラットフォームホーム',

@@ -27,6 +27,7 @@ export const common: Shape<typeof en> = {
     advert: '广告管理',
     ledManage: 'LED屏管理',
     ledEquipmentManage: 'LED设备管理',
+    floorScreenDevice: '设备管理',
     lampAlarm: '单灯告警',
     energy: '单灯能耗',
     entry: '平台首页',

@@ -19,6 +19,7 @@ import { broadcastTasks } from './broadcastTasks';
 import { schedule } from './schedule';
 import { signageMaterials } from './signageMaterials';
 import { led } from './led';
+import { signage } from './signage';
 
 /** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
 const catalogue = {
@@ -44,5 +45,6 @@ const catalogue = {
   schedule,
   signageMaterials,
   led,
+  signage,
 };
 export default catalogue;
