@@ -18,6 +18,7 @@ import { broadcastPlaylists } from './broadcastPlaylists';
 import { broadcastTasks } from './broadcastTasks';
 import { schedule } from './schedule';
 import { signageMaterials } from './signageMaterials';
+import { signageAds } from './signageAds';
 
 /** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
 const catalogue = {
@@ -42,5 +43,6 @@ const catalogue = {
   broadcastTasks,
   schedule,
   signageMaterials,
+  signageAds,
 };
 export default catalogue;
