@@ -496,6 +496,11 @@ function MaterialPicker({
           })}
         </Stack>
       </ScrollArea.Autosize>
+      <Group justify="flex-end" mt="md">
+        <Button variant="default" onClick={onClose} data-testid="ad-pick-done">
+          {t('common:actions.close')}
+        </Button>
+      </Group>
     </Modal>
   );
 }

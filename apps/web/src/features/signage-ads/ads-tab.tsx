@@ -82,15 +82,15 @@ export function AdsTab() {
     {
       key: 'orientation',
       label: f('orientation'),
-      td: { 'data-testid': 'ad-orientation' },
+      td: { 'data-testid': 'ad-row-orientation' },
       cell: (ad) => t(`signageAds:orientation.${orientationKey(ad.orientation)}`),
     },
-    { key: 'splitCount', label: f('splitCount'), align: 'right', td: { 'data-testid': 'ad-split' }, cell: (ad) => ad.splitCount },
+    { key: 'splitCount', label: f('splitCount'), align: 'right', td: { 'data-testid': 'ad-row-split' }, cell: (ad) => ad.splitCount },
     {
       key: 'totalDuration',
       label: f('totalDuration'),
       align: 'right',
-      td: { 'data-testid': 'ad-duration' },
+      td: { 'data-testid': 'ad-row-duration' },
       cell: (ad) => formatDuration(ad.totalDuration),
     },
     {
