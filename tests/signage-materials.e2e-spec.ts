@@ -63,7 +63,7 @@ describe('floor-screen materials in the browser', () => {
         // The section leads to its first page until the ad plans exist.
         await page.goto(`${gw.baseUrl}/floor-screen`);
         await page.waitForURL(`${gw.baseUrl}/floor-screen/advert`);
-        await page.getByTestId('advert-tab-material').waitFor();
+        await page.getByTestId('advert-tab-material').click();
 
         await uploadThrough(page, { name: `poster-${language}.png`, mimeType: 'image/png', buffer: png }, image);
         const imageRow = page.getByTestId(`material-row-${image}`);

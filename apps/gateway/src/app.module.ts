@@ -14,6 +14,7 @@ import { LedModule } from './led/led.module';
 import { LightingModule } from './lighting/lighting.module';
 import { StripsModule } from './strips/strips.module';
 import { SignageMaterialsModule, SignageMaterialsUploadModule } from './signage-materials/signage-materials.module';
+import { SignageAdsModule } from './signage-ads/signage-ads.module';
 import { StrategiesModule } from './strategies/strategies.module';
 import { OperationLogController } from './operation-log/operation-log.controller';
 import { PolesModule } from './poles/poles.module';
@@ -45,6 +46,7 @@ export class AppModule {
         EnergyModule,
         BroadcastModule,
         SignageMaterialsModule,
+        SignageAdsModule,
         SignageModule,
         LedModule,
       ],

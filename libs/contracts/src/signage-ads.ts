@@ -1,6 +1,7 @@
 // Floor-screen ads (spec sections 3, 5 and 9): a cover, an orientation, a total duration and a screen split into 1 to 9
 // zones, each playing its own list of materials. Here so that the editor, its preview, the server's checks and the
 // simulated players all draw and check an ad the same way.
+import type { PageQuery } from './envelope';
 import { MaterialType } from './signage-materials';
 import { LIMITS, ScreenOrientation } from './statuses';
 
@@ -154,4 +155,73 @@ export function zoneItemAt(items: readonly AdZoneItem[], second: number): { inde
     t -= items[index].seconds;
   }
   return null;
+}
+
+/** Spec section 4: an ad is audited or not. A change to an audited ad's content makes it not audited again. */
+export enum AdAuditStatus {
+  Audited = 'audited',
+  NotAudited = 'not_audited',
+}
+
+export const AD_AUDIT_STATUSES: readonly AdAuditStatus[] = [AdAuditStatus.Audited, AdAuditStatus.NotAudited];
+
+/** Ads deleted by one batch delete at most. */
+export const AD_DELETE_MAX = 200;
+
+/** One ad (POST /api/signage/ad/page, GET /api/signage/ad/detail). */
+export interface AdRow extends AdRequest {
+  id: number;
+  coverMaterialId: number;
+  /** A signed link to the cover image's thumbnail; null only if the image has none. */
+  coverUrl: string | null;
+  auditStatus: AdAuditStatus;
+  /** The user name of whoever created it. */
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A material an ad uses, as the editor shows it (GET detail answers the ad's materials with it). */
+export interface AdMaterial {
+  id: number;
+  name: string;
+  type: MaterialType;
+  /** Seconds; null for images. */
+  duration: number | null;
+  status: 'available' | 'unavailable';
+  coverUrl: string | null;
+}
+
+export interface AdDetail extends AdRow {
+  /** Every material the ad names (cover, zones, music), once each. */
+  materials: AdMaterial[];
+}
+
+export interface AdPageQuery extends PageQuery {
+  /** Part of the name, any case. */
+  name?: string;
+  orientation?: ScreenOrientation;
+  auditStatus?: AdAuditStatus;
+}
+
+export interface AdEditRequest extends AdRequest {
+  id: number;
+}
+
+/** Deletes one ad or many ('Batch delete needs at least one selected ad' for none). */
+export interface AdDeleteRequest {
+  ids: number[];
+}
+
+export interface AdAuditRequest {
+  id: number;
+  auditStatus: AdAuditStatus;
+}
+
+/**
+ * The most whole seconds a video plays in a zone, and what the editor gives it at first: its own length, rounded (a
+ * file's length is seldom whole: 2.04 s plays as 2), and never under AD_ITEM_SECONDS.min.
+ */
+export function videoItemSeconds(duration: number): number {
+  return Math.max(AD_ITEM_SECONDS.min, Math.round(duration));
 }

@@ -32,6 +32,7 @@ import { BroadcastTaskStop1732199850000 } from './migrations/1732199850000-broad
 import { SignageDevices1732199900000 } from './migrations/1732199900000-signage-devices';
 import { SignageMaterials1732199910000 } from './migrations/1732199910000-signage-materials';
 import { DispatchReceipts1732199950000 } from './migrations/1732199950000-dispatch-receipts';
+import { SignageAds1732199960000 } from './migrations/1732199960000-signage-ads';
 import { SignagePlays1732199970000 } from './migrations/1732199970000-signage-plays';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 
@@ -74,6 +75,7 @@ export const MIGRATIONS = [
   SignageMaterials1732199910000,
   LedScreens1732199920000,
   DispatchReceipts1732199950000,
+  SignageAds1732199960000,
   SignagePlays1732199970000,
 ];
 

@@ -70,6 +70,11 @@ export function translateField(lng: Language, field: string): string {
   const item = /^(?:\w+\.)*(\w+)\[(\d+)\]\.(\w+)$/.exec(field);
   const key = item ? LIST_ITEM_FIELDS[item[1]]?.[item[3]] : undefined;
   if (key) return tr(key, { lng, ns: 'fields', n: Number(item![2]) + 1 });
+  // An ad's zone (`zones[2]`, `zones[2][0].seconds`) is its screen, numbered from 1; an element of a list is the list.
+  const zone = /^zones\[(\d+)\]/.exec(field);
+  if (zone) return tr('adZone', { lng, ns: 'fields', n: Number(zone[1]) + 1 });
+  const list = /^(\w+)\[\d+\]$/.exec(field)?.[1];
+  if (list && serverI18n.exists(list, { lng, ns: 'fields' })) return tr(list, { lng, ns: 'fields' });
   const inner = /^\w+\.(\w+)$/.exec(field)?.[1];
   return inner && serverI18n.exists(inner, { lng, ns: 'fields' }) ? tr(inner, { lng, ns: 'fields' }) : field;
 }

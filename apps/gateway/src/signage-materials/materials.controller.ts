@@ -64,7 +64,7 @@ export class MaterialsController {
     return this.materials.setStorageArea(dto);
   }
 
-  /** Refused while a published ad uses the material (MaterialUsage). */
+  /** Refused while an ad uses the material (MaterialUsage). */
   @Get('del')
   @RequireButton(Button.Delete)
   @Audit('Delete floor-screen material')

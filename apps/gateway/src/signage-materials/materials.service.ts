@@ -24,7 +24,7 @@ export const COVER_FOLDER = join(MATERIAL_FOLDER, 'covers');
 export const MATERIAL_UPLOADS_AT_ONCE = 4;
 const uploading = new UserSlots({ user: 'materialUploadBusyUser', server: 'materialUploadBusyServer' });
 
-/** Published ads named in a refusal at most. */
+/** Ads named in a refusal at most. */
 const NAMES_SHOWN = 5;
 
 const MATERIAL_COLUMNS = `m.id, m.name, m.type, m.file_size::float8 AS "fileSize", m.width, m.height,
@@ -36,7 +36,7 @@ type StoredRow = Omit<MaterialRow, 'coverUrl'> & { hasCover: boolean };
 /**
  * Floor-screen materials: images, videos and music uploaded on the upload port, checked by content, kept under
  * UPLOAD_DIR with what was read from them and a cover; listed, renamed, made available or unavailable, given a storage
- * area, deleted unless a published ad uses them (MaterialUsage), and served through signed links.
+ * area, deleted unless an ad uses them (MaterialUsage), and served through signed links.
  */
 @Injectable()
 export class MaterialsService {
@@ -141,7 +141,7 @@ export class MaterialsService {
     return this.detail(id);
   }
 
-  /** Deletes a material no published ad uses (MaterialUsage, asked with its row locked), then its file and cover. */
+  /** Deletes a material no ad uses (MaterialUsage, asked with its row locked), then its file and cover. */
   async remove(id: number): Promise<void> {
     const paths = await this.db.transaction(async (tx) => {
       const [row]: { file: string; cover: string | null }[] = await tx.query(
@@ -149,7 +149,7 @@ export class MaterialsService {
         [id],
       );
       if (!row) throw AppException.notFound();
-      const ads = await this.usage.publishedAdsUsing(tx, id);
+      const ads = await this.usage.adsUsing(tx, id);
       if (ads.length > 0) {
         const shown = ads.slice(0, NAMES_SHOWN).map((name) => `"${name}"`);
         const more = ads.length - shown.length;

@@ -3,18 +3,19 @@ import { UploadService } from '../uploads/upload.service';
 import { MaterialCoverLinks, MaterialFileLinks } from './material-links';
 import { MaterialProbe } from './material-probe';
 import { MaterialUploadController } from './material-upload.controller';
-import { MATERIAL_USAGE, NoMaterialUsage } from './material-usage';
+import { AdMaterialUsage } from '../signage-ads/ad-material-usage';
+import { MATERIAL_USAGE } from './material-usage';
 import { MaterialsController } from './materials.controller';
 import { MaterialsService } from './materials.service';
 
-/** The ads module replaces NoMaterialUsage with its own MaterialUsage (material-usage.ts). */
+/** Which ads use a material comes from the ads' tables (AdMaterialUsage): a material in use is not deleted. */
 const PROVIDERS = [
   MaterialsService,
   MaterialProbe,
   MaterialFileLinks,
   MaterialCoverLinks,
   UploadService,
-  { provide: MATERIAL_USAGE, useClass: NoMaterialUsage },
+  { provide: MATERIAL_USAGE, useClass: AdMaterialUsage },
 ];
 
 /** Floor-screen materials on the console port. */

@@ -223,7 +223,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         path: '/floor-screen/advert',
         title: 'advert',
         roles: [Role.Admin, Role.Editor],
-        namespaces: ['signageMaterials'],
+        namespaces: ['signageAds', 'signageMaterials'],
         buttons: RECORDS,
       },
     ],

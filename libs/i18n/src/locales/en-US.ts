@@ -162,6 +162,7 @@ export const enUS = {
     adSplitInvalid: 'The split-screen count is {{min}} to {{max}}',
     adZoneNeedsMaterial: 'Add at least one material to each screen',
     adItemSecondsInvalid: 'A material plays for {{min}} to {{max}} seconds',
+    adBatchDeleteEmpty: 'Batch delete needs at least one selected ad',
   },
   fields: {
     username: 'User name',
@@ -331,7 +332,14 @@ export const enUSAnswers = {
   materialCheckUnavailable: 'File upload error, please try again: the file could not be checked',
   materialUploadBusyUser: 'Your previous upload is still being received; try again when it has finished',
   materialUploadBusyServer: 'The server is receiving other uploads; try again in a moment',
-  materialInUse: 'This material is used by the published ads {{names}}; take it out of them first',
+  materialInUse: 'This material is used by the ads {{names}}; take it out of them first',
+  // Floor-screen ads
+  adMaterialsUnavailable: 'These materials are unavailable and cannot go into an ad: {{names}}',
+  adZoneTakesPictures: 'A screen plays images and videos only: {{names}}',
+  adMusicTakesMusic: 'Background music takes music only: {{names}}',
+  adCoverNotImage: 'The cover must be an image',
+  adVideoTooLong: 'A video plays at most its own length: "{{name}}" is {{max}} seconds',
+  adInPlans: 'This ad is used by the ad plans {{names}}; take it out of them first',
   // Floor screens
   signageCodeTaken: 'A floor screen with the code "{{code}}" already exists',
   signageGroupNameTaken: 'A floor-screen group named "{{name}}" already exists',
@@ -382,6 +390,12 @@ export const enUSAnswerFields = {
   heartbeatTime: 'Heartbeat time',
   dayBrightness: 'Day brightness',
   nightBrightness: 'Night brightness',
+  coverMaterialId: 'Cover',
+  totalDuration: 'Total duration',
+  splitCount: 'Split-screen count',
+  zones: 'Screens',
+  music: 'Background music',
+  adZone: 'Screen {{n}}',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

@@ -160,6 +160,7 @@ export const es: Catalogue = {
     adSplitInvalid: 'El número de divisiones de pantalla es de {{min}} a {{max}}',
     adZoneNeedsMaterial: 'Añada al menos un material a cada pantalla',
     adItemSecondsInvalid: 'Un material se reproduce de {{min}} a {{max}} segundos',
+    adBatchDeleteEmpty: 'La eliminación por lotes necesita al menos un anuncio seleccionado',
   },
   fields: {
     username: 'Nombre de usuario',
@@ -323,7 +324,14 @@ export const esAnswers: Answers = {
   materialCheckUnavailable: 'Error al subir el archivo, inténtelo de nuevo: no se pudo comprobar el archivo',
   materialUploadBusyUser: 'Su subida anterior aún se está recibiendo; inténtelo de nuevo cuando termine',
   materialUploadBusyServer: 'El servidor está recibiendo otras subidas; inténtelo de nuevo en un momento',
-  materialInUse: 'Este material lo usan los anuncios publicados {{names}}; quítelo de ellos primero',
+  materialInUse: 'Este material lo usan los anuncios {{names}}; quítelo de ellos primero',
+  // Floor-screen ads
+  adMaterialsUnavailable: 'Estos materiales no están disponibles y no pueden ir en un anuncio: {{names}}',
+  adZoneTakesPictures: 'Una pantalla solo reproduce imágenes y vídeos: {{names}}',
+  adMusicTakesMusic: 'La música de fondo solo admite música: {{names}}',
+  adCoverNotImage: 'La portada debe ser una imagen',
+  adVideoTooLong: 'Un vídeo se reproduce como mucho su propia duración: "{{name}}" dura {{max}} segundos',
+  adInPlans: 'Este anuncio lo usan los planes {{names}}; quítelo de ellos primero',
   // Pantallas de pie
   signageCodeTaken: 'Ya existe una pantalla de pie con el código "{{code}}"',
   signageGroupNameTaken: 'Ya existe un grupo de pantallas de pie llamado "{{name}}"',
@@ -370,4 +378,10 @@ export const esAnswerFields: AnswerFields = {
   heartbeatTime: 'Último latido',
   dayBrightness: 'Brillo de día',
   nightBrightness: 'Brillo de noche',
+  coverMaterialId: 'Portada',
+  totalDuration: 'Duración total',
+  splitCount: 'Número de pantallas divididas',
+  zones: 'Pantallas',
+  music: 'Música de fondo',
+  adZone: 'Pantalla {{n}}',
 };

@@ -160,6 +160,7 @@ export const ja: Catalogue = {
     adSplitInvalid: '分割数は {{min}} から {{max}} です',
     adZoneNeedsMaterial: '各分割画面に素材を 1 つ以上追加してください',
     adItemSecondsInvalid: '素材の再生時間は {{min}} 秒から {{max}} 秒です',
+    adBatchDeleteEmpty: '一括削除には広告を1つ以上選択してください',
   },
   fields: {
     username: 'ユーザー名',
@@ -323,7 +324,14 @@ export const jaAnswers: Answers = {
   materialCheckUnavailable: 'ファイルのアップロードでエラーが発生しました。もう一度お試しください：ファイルを確認できませんでした',
   materialUploadBusyUser: '前のアップロードをまだ受信中です。完了してから再度お試しください',
   materialUploadBusyServer: 'サーバーが他のアップロードを受信中です。しばらくしてから再度お試しください',
-  materialInUse: 'この素材は公開中の広告 {{names}} で使用されています。先に広告から外してください',
+  materialInUse: 'この素材は広告 {{names}} で使用されています。先に広告から外してください',
+  // Floor-screen ads
+  adMaterialsUnavailable: '次の素材は利用不可のため広告に入れられません：{{names}}',
+  adZoneTakesPictures: '分割画面で再生できるのは画像と動画だけです：{{names}}',
+  adMusicTakesMusic: 'BGM には音楽だけを選べます：{{names}}',
+  adCoverNotImage: 'カバーは画像でなければなりません',
+  adVideoTooLong: '動画は自身の長さまでしか再生できません：「{{name}}」は {{max}} 秒です',
+  adInPlans: 'この広告は広告プラン {{names}} で使用されています。先にプランから外してください',
   // フロアスクリーン
   signageCodeTaken: 'コード「{{code}}」のフロアスクリーンは既に存在します',
   signageGroupNameTaken: '「{{name}}」という名前のフロアスクリーングループは既に存在します',
@@ -369,4 +377,10 @@ export const jaAnswerFields: AnswerFields = {
   heartbeatTime: 'ハートビート時刻',
   dayBrightness: '昼間の輝度',
   nightBrightness: '夜間の輝度',
+  coverMaterialId: 'カバー',
+  totalDuration: '総再生時間',
+  splitCount: '分割数',
+  zones: '分割画面',
+  music: 'BGM',
+  adZone: '画面 {{n}}',
 };

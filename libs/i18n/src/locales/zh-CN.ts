@@ -160,6 +160,7 @@ export const zhCN: Catalogue = {
     adSplitInvalid: '分屏数须为 {{min}} 到 {{max}}',
     adZoneNeedsMaterial: '每个分屏至少添加一个素材',
     adItemSecondsInvalid: '素材播放时长须为 {{min}} 到 {{max}} 秒',
+    adBatchDeleteEmpty: '批量删除至少需要选择一个广告',
   },
   fields: {
     username: '用户名',
@@ -322,7 +323,14 @@ export const zhCNAnswers: Answers = {
   materialCheckUnavailable: '文件上传出错，请重试：无法检查该文件',
   materialUploadBusyUser: '您的上一个文件仍在上传中，请在完成后再试',
   materialUploadBusyServer: '服务器正在接收其他上传，请稍后再试',
-  materialInUse: '该素材正被已发布的广告 {{names}} 使用，请先将其移出',
+  materialInUse: '该素材正被广告 {{names}} 使用，请先将其移出',
+  // Floor-screen ads
+  adMaterialsUnavailable: '以下素材不可用，不能加入广告：{{names}}',
+  adZoneTakesPictures: '分屏只能播放图片和视频：{{names}}',
+  adMusicTakesMusic: '背景音乐只能选择音乐：{{names}}',
+  adCoverNotImage: '封面必须是图片',
+  adVideoTooLong: '视频最多播放其自身时长："{{name}}" 为 {{max}} 秒',
+  adInPlans: '该广告正被广告计划 {{names}} 使用，请先将其移出',
   // 落地屏
   signageCodeTaken: '编码为“{{code}}”的落地屏已存在',
   signageGroupNameTaken: '名为“{{name}}”的落地屏分组已存在',
@@ -368,4 +376,10 @@ export const zhCNAnswerFields: AnswerFields = {
   heartbeatTime: '心跳时间',
   dayBrightness: '白天亮度',
   nightBrightness: '夜间亮度',
+  coverMaterialId: '封面',
+  totalDuration: '总时长',
+  splitCount: '分屏数',
+  zones: '分屏',
+  music: '背景音乐',
+  adZone: '分屏 {{n}}',
 };

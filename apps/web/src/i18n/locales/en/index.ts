@@ -20,6 +20,7 @@ import { schedule } from './schedule';
 import { signageMaterials } from './signageMaterials';
 import { led } from './led';
 import { signage } from './signage';
+import { signageAds } from './signageAds';
 
 /** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
 const catalogue = {
@@ -46,6 +47,7 @@ const catalogue = {
   signageMaterials,
   led,
   signage,
+  signageAds,
 };
 export default catalogue;
 export type WebCatalogue = typeof catalogue;
