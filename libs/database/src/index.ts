@@ -33,6 +33,7 @@ import { SignageDevices1732199900000 } from './migrations/1732199900000-signage-
 import { SignageMaterials1732199910000 } from './migrations/1732199910000-signage-materials';
 import { DispatchReceipts1732199950000 } from './migrations/1732199950000-dispatch-receipts';
 import { SignagePlays1732199970000 } from './migrations/1732199970000-signage-plays';
+import { SignageScreenshots1732199985000 } from './migrations/1732199985000-signage-screenshots';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 
 export { redactUrl } from './redact-url';
@@ -75,6 +76,7 @@ export const MIGRATIONS = [
   LedScreens1732199920000,
   DispatchReceipts1732199950000,
   SignagePlays1732199970000,
+  SignageScreenshots1732199985000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */
