@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AlarmsModule } from './alarms/alarms.module';
 import { BroadcastModule, BroadcastUploadModule } from './broadcast/broadcast.module';
-import { SignageModule } from './signage/signage.module';
+import { SignageModule, SignageScreenshotUploadModule } from './signage/signage.module';
 import { EnergyModule } from './energy/energy.module';
 import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
@@ -62,7 +62,13 @@ export class UploadAppModule {
   static forRoot(config: AppConfig, accessCache: AccessCache): DynamicModule {
     return {
       module: UploadAppModule,
-      imports: [CoreModule.forRoot(config, 'uploads', accessCache), ImportsModule, BroadcastUploadModule, SignageMaterialsUploadModule],
+      imports: [
+        CoreModule.forRoot(config, 'uploads', accessCache),
+        ImportsModule,
+        BroadcastUploadModule,
+        SignageMaterialsUploadModule,
+        SignageScreenshotUploadModule,
+      ],
       controllers: [FilesController],
       providers: [UploadService, WorkbookReader],
     };

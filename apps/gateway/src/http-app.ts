@@ -11,7 +11,7 @@ import { STATUS_CODES } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_LANGUAGE, LIMITS, ResultCode } from '@sc/contracts';
+import { DEFAULT_LANGUAGE, LIMITS, ResultCode, SCREENSHOT_MAX_BYTES } from '@sc/contracts';
 import { translate, type MessageKey } from '@sc/i18n';
 import { AppModule, UploadAppModule } from './app.module';
 import type { AccessCache } from './auth/access-cache.service';
@@ -234,5 +234,15 @@ export async function createUploadApp(config: AppConfig, accessCache: AccessCach
   await app.register(multipart, {
     limits: { fileSize: LIMITS.audioMaxBytes, files: 1 },
   });
+  // A floor screen's screenshot is the body itself (ScreenshotUploadController): read whole, cut off past
+  // SCREENSHOT_MAX_BYTES (413), its content checked by its first bytes whatever the type says.
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addContentTypeParser(
+      ['image/jpeg', 'image/png', 'application/octet-stream'],
+      { parseAs: 'buffer', bodyLimit: SCREENSHOT_MAX_BYTES },
+      (_req, body, done) => done(null, body),
+    );
   return app;
 }

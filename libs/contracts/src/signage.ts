@@ -64,6 +64,8 @@ export interface SignageDeviceRow {
   serialNumber: string;
   softwareVersion: string;
   reportedAt: string | null;
+  /** When its latest screenshot came in; null until one has (the console's viewer waits for it to move). */
+  lastScreenshotAt: string | null;
 }
 
 export interface SignageDevicePageQuery extends PageQuery {
@@ -138,11 +140,14 @@ export const SCREENSHOT_WAIT_MS = 15_000;
 /** Largest screenshot a player may upload. */
 export const SCREENSHOT_MAX_BYTES = 5 * 1024 * 1024;
 
-/** A screenshot a player sent (GET /api/signage/screenshot, and the live SignageScreenshot event). */
+/**
+ * The latest screenshot a player sent (GET /api/signage/screenshot?deviceId=; null when none came yet). Its arrival
+ * is announced live as the player's `lastScreenshotAt` (DeviceStateChanged).
+ */
 export interface SignageScreenshot {
   id: number;
   deviceId: number;
-  /** Where the console loads the image from (an authenticated gateway path). */
+  /** Where the console loads the image from: a short-lived signed link on the console port (an img cannot send the session). */
   url: string;
   width: number;
   height: number;

@@ -34,6 +34,7 @@ import { SignageMaterials1732199910000 } from './migrations/1732199910000-signag
 import { DispatchReceipts1732199950000 } from './migrations/1732199950000-dispatch-receipts';
 import { SignageAds1732199960000 } from './migrations/1732199960000-signage-ads';
 import { SignagePlays1732199970000 } from './migrations/1732199970000-signage-plays';
+import { SignageScreenshots1732199985000 } from './migrations/1732199985000-signage-screenshots';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 
 export { redactUrl } from './redact-url';
@@ -77,6 +78,7 @@ export const MIGRATIONS = [
   DispatchReceipts1732199950000,
   SignageAds1732199960000,
   SignagePlays1732199970000,
+  SignageScreenshots1732199985000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

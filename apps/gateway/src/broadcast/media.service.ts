@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { rm, stat } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   BroadcastContentType,
@@ -11,7 +11,7 @@ import {
   type PageResult,
 } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
-import type { FileToSend } from '../common/file-response';
+import { storedFile, type FileToSend } from '../common/file-response';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { AppRequest, Caller } from '../common/request-context';
 import { Where, likeContains, newestFirstPage } from '../common/sql';
@@ -183,13 +183,7 @@ export class MediaService {
       id,
     ]);
     if (!row) throw AppException.notFound();
-    const path = this.uploads.pathOf(row.path);
-    const size = await stat(path).then(
-      (s) => s.size,
-      () => null,
-    );
-    if (size === null) throw AppException.notFound('mediaFileMissing');
-    return { path, size, contentType: 'audio/mpeg', etag: row.sha256, fileName: `media-${id}.mp3` };
+    return storedFile(this.uploads.pathOf(row.path), { contentType: 'audio/mpeg', etag: row.sha256, fileName: `media-${id}.mp3` });
   }
 
   /** Locks the medium's row for a change that must see the playlists holding it; answers its stored file's path. */

@@ -1,5 +1,7 @@
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { FastifyReply } from 'fastify';
+import { AppException } from './app-exception';
 
 /** The bytes a Range header asks for, inclusive. */
 export interface ByteRange {
@@ -61,4 +63,14 @@ export function sendFile(reply: FastifyReply, headers: { range?: string; 'if-ran
     .header('Content-Type', file.contentType)
     .header('Content-Length', String(end - start + 1))
     .send(createReadStream(file.path, { start, end }));
+}
+
+/** A stored file to send, with its size read from disk; 404 'mediaFileMissing' when the file is gone. */
+export async function storedFile(path: string, file: Omit<FileToSend, 'path' | 'size'>): Promise<FileToSend> {
+  const size = await stat(path).then(
+    (s) => s.size,
+    () => null,
+  );
+  if (size === null) throw AppException.notFound('mediaFileMissing');
+  return { path, size, ...file };
 }

@@ -40,12 +40,8 @@ export function verifySignedQuery(secret: string, label: string, query: Record<s
   return received.length === expected.length && timingSafeEqual(received, expected) ? recordId : null;
 }
 
-/**
- * Short-lived signed links to stored files (MEDIA_LINK_SECRET): a browser's media elements cannot send the session's
- * header, and devices download with them, checking the file against the SHA-256 the link comes with. A subclass names
- * its kind of link.
- */
-export abstract class SignedFileLinks {
+/** What every kind of signed link shares: the secret (MEDIA_LINK_SECRET), its kind, signing and checking. */
+export abstract class SignedLinks {
   protected abstract readonly kind: SignedLinkKind;
 
   constructor(@Inject(APP_CONFIG) protected readonly config: AppConfig) {}
@@ -55,24 +51,55 @@ export abstract class SignedFileLinks {
     return this.config.media.linkTtlSeconds;
   }
 
-  /**
-   * A link to the record's file valid for `ttlSeconds` (MEDIA_LINK_TTL_SECONDS by default) from `now`. `absolute`
-   * puts MEDIA_LINK_BASE_URL before it, for a device; the console uses the path as it is.
-   */
-  sign(record: { id: number; sha256: string; fileSize: number }, options: { ttlSeconds?: number; now?: number; absolute?: boolean } = {}): MediaLink {
-    const now = options.now ?? Date.now();
-    const expires = Math.floor(now / 1000) + (options.ttlSeconds ?? this.defaultTtlSeconds);
-    const path = `${this.kind.path}?${signedQuery(this.config.media.linkSecret, this.kind.label, record.id, expires)}`;
-    return {
-      url: options.absolute ? `${this.config.media.linkBaseUrl}${path}` : path,
-      expiresAt: new Date(expires * 1000).toISOString(),
-      sha256: record.sha256,
-      fileSize: record.fileSize,
-    };
+  /** The path and query of a link to record `id`, valid for `ttlSeconds` from `now` (ms), and its expiry (s). */
+  protected signedPath(id: number, ttlSeconds: number, now: number): { path: string; expires: number } {
+    const expires = Math.floor(now / 1000) + ttlSeconds;
+    return { path: `${this.kind.path}?${signedQuery(this.config.media.linkSecret, this.kind.label, id, expires)}`, expires };
   }
 
   /** The record a link's query names, when it is valid now. */
   verify(query: Record<string, unknown>, now = Date.now()): number | null {
     return verifySignedQuery(this.config.media.linkSecret, this.kind.label, query, Math.floor(now / 1000));
+  }
+}
+
+/**
+ * Short-lived signed links to stored files (MEDIA_LINK_SECRET): a browser's media elements cannot send the session's
+ * header, and devices download with them, checking the file against the SHA-256 the link comes with. A subclass names
+ * its kind of link.
+ */
+export abstract class SignedFileLinks extends SignedLinks {
+  /**
+   * A link to the record's file valid for `ttlSeconds` (MEDIA_LINK_TTL_SECONDS by default) from `now`. `absolute`
+   * puts MEDIA_LINK_BASE_URL before it, for a device; the console uses the path as it is.
+   */
+  sign(record: { id: number; sha256: string; fileSize: number }, options: { ttlSeconds?: number; now?: number; absolute?: boolean } = {}): MediaLink {
+    const { url, expiresAt } = this.link(record.id, options);
+    return { url, expiresAt, sha256: record.sha256, fileSize: record.fileSize };
+  }
+
+  /** The link alone, for a file shown rather than downloaded and checked (a picture in the console). */
+  link(id: number, options: { ttlSeconds?: number; now?: number; absolute?: boolean } = {}): { url: string; expiresAt: string } {
+    const { path, expires } = this.signedPath(id, options.ttlSeconds ?? this.defaultTtlSeconds, options.now ?? Date.now());
+    return { url: options.absolute ? `${this.config.media.linkBaseUrl}${path}` : path, expiresAt: new Date(expires * 1000).toISOString() };
+  }
+}
+
+/** A link a device uploads a file to, and until when it is taken. */
+export interface UploadLink {
+  url: string;
+  validUntil: string;
+}
+
+/**
+ * Short-lived signed links a device uploads one file to, on the upload port (MEDIA_UPLOAD_BASE_URL): the link names
+ * the record the file is for, so the device needs no session. A subclass names its kind of link; the route that takes
+ * the file checks the link (`verify`) and that its record still waits for a file.
+ */
+export abstract class SignedUploadLinks extends SignedLinks {
+  /** A link for record `id`'s file, valid for `ttlSeconds` from `now`. */
+  sign(id: number, options: { ttlSeconds: number; now?: number }): UploadLink {
+    const { path, expires } = this.signedPath(id, options.ttlSeconds, options.now ?? Date.now());
+    return { url: `${this.config.media.uploadBaseUrl}${path}`, validUntil: new Date(expires * 1000).toISOString() };
   }
 }

@@ -76,6 +76,11 @@ export interface MediaConfig {
   linkTtlSeconds: number;
   /** Put before a link's path for terminals (`https://console.example.org`): the first console origin unless given. */
   linkBaseUrl: string;
+  /**
+   * Put before an upload link's path for devices (a floor screen's screenshot): MEDIA_UPLOAD_BASE_URL, or
+   * MEDIA_LINK_BASE_URL on the upload port (UPLOAD_PORT) unless given.
+   */
+  uploadBaseUrl: string;
   /** Debian's ffprobe (package ffmpeg) by default, found on PATH. */
   ffprobePath: string;
   /** Debian's ffmpeg (FFMPEG_PATH), found on PATH by default: it takes the cover frame of a floor-screen video. */
@@ -100,6 +105,17 @@ function allowedHosts(value: string | undefined, consoleOrigin: string): string[
   return [...new Set([...given, ...loopback].map((h) => h.trim().toLowerCase()).filter(Boolean))];
 }
 
+/** `base` (an origin) on another port; `base` as it is when it is not a URL. */
+function onPort(base: string, port: number): string {
+  try {
+    const url = new URL(base);
+    url.port = String(port);
+    return url.origin;
+  } catch {
+    return base;
+  }
+}
+
 function safeHostName(origin: string): string {
   try {
     return new URL(origin).hostname;
@@ -110,11 +126,13 @@ function safeHostName(origin: string): string {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = int(env.PORT, 8080);
+  const uploadPort = int(env.UPLOAD_PORT, 8888);
   const consoleOrigin = env.CONSOLE_ORIGIN ?? `http://localhost:${port},http://127.0.0.1:${port}`;
+  const linkBaseUrl = (env.MEDIA_LINK_BASE_URL || consoleOrigin.split(',')[0].trim()).replace(/\/+$/, '');
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
-    uploadPort: int(env.UPLOAD_PORT, 8888),
+    uploadPort,
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/smart_city',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     mqttUrl: env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
@@ -132,7 +150,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       linkSecret: env.MEDIA_LINK_SECRET || DEV_MEDIA_LINK_SECRET,
       linkSecretIsDefault: !env.MEDIA_LINK_SECRET,
       linkTtlSeconds: Math.max(60, int(env.MEDIA_LINK_TTL_SECONDS, 900)),
-      linkBaseUrl: (env.MEDIA_LINK_BASE_URL || consoleOrigin.split(',')[0].trim()).replace(/\/+$/, ''),
+      linkBaseUrl,
+      uploadBaseUrl: (env.MEDIA_UPLOAD_BASE_URL || onPort(linkBaseUrl, uploadPort)).replace(/\/+$/, ''),
       ffprobePath: env.FFPROBE_PATH || 'ffprobe',
       ffmpegPath: env.FFMPEG_PATH || 'ffmpeg',
     },

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
 import { MATERIAL_NAME_FIELD, MATERIAL_NAME_MAX, type MaterialRow, type MediaLink, type PageResult } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
-import type { FileToSend } from '../common/file-response';
+import { storedFile, type FileToSend } from '../common/file-response';
 import type { AppRequest, Caller } from '../common/request-context';
 import { Where, likeContains, newestFirstPage } from '../common/sql';
 import { InjectDb } from '../infra/database';
@@ -189,12 +189,6 @@ export class MaterialsService {
   }
 
   private async stored(relative: string, file: Omit<FileToSend, 'path' | 'size'>): Promise<FileToSend> {
-    const path = this.uploads.pathOf(relative);
-    const size = await stat(path).then(
-      (s) => s.size,
-      () => null,
-    );
-    if (size === null) throw AppException.notFound('mediaFileMissing');
-    return { path, size, ...file };
+    return storedFile(this.uploads.pathOf(relative), file);
   }
 }

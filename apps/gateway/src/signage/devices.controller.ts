@@ -1,18 +1,30 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { Button, SIGNAGE_FAMILY, type LampControlResult, type MqttCredentials, type PageResult, type SignageDeviceRow } from '@sc/contracts';
-import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import {
+  Button,
+  SIGNAGE_FAMILY,
+  type LampControlResult,
+  type MqttCredentials,
+  type PageResult,
+  type SignageDeviceRow,
+  type SignageScreenshot,
+} from '@sc/contracts';
+import { Audit, CurrentCaller, Public, RequireButton, RequireRoles } from '../common/decorators';
+import { sendFile } from '../common/file-response';
 import { IdQueryDto } from '../common/fields';
-import type { Caller } from '../common/request-context';
+import type { AppRequest, Caller } from '../common/request-context';
 import {
   SignageBindDto,
   SignageDeviceAddOrEditDto,
   SignageDevicePageDto,
   SignageMoveDto,
+  SignageScreenshotQueryDto,
   SignageSelectionDto,
   SignageVolumeDto,
 } from './dto/device.dto';
 import { SignageDevicesService } from './devices.service';
+import { SignageScreenshotsService } from './screenshots.service';
 
 /**
  * Floor screens (/floor-screen/device). The spec gates no floor-screen route; the module is for administrators and
@@ -24,7 +36,10 @@ import { SignageDevicesService } from './devices.service';
 @RequireRoles(...SIGNAGE_FAMILY.eventRoles)
 @Controller('signage')
 export class SignageDevicesController {
-  constructor(private readonly devices: SignageDevicesService) {}
+  constructor(
+    private readonly devices: SignageDevicesService,
+    private readonly screenshots: SignageScreenshotsService,
+  ) {}
 
   /** Players by name or code, group (0: none) and network status. */
   @Post('devicePage')
@@ -106,5 +121,29 @@ export class SignageDevicesController {
   @Audit('Reboot floor screens')
   reboot(@CurrentCaller() caller: Caller, @Body() dto: SignageSelectionDto): Promise<LampControlResult> {
     return this.devices.command(caller, dto, 'reboot');
+  }
+
+  /** Asks the players for a screenshot, each with its own upload link; answers the dispatch to follow. */
+  @Post('screenshot')
+  @HttpCode(200)
+  @RequireButton(SIGNAGE_FAMILY.actions.screenshot)
+  @Audit('Take floor-screen screenshot')
+  screenshot(@CurrentCaller() caller: Caller, @Body() dto: SignageSelectionDto): Promise<LampControlResult> {
+    return this.devices.dispatch(caller, dto, 'screenshot', (tx, deviceIds) => this.screenshots.requested(tx, deviceIds, caller.username));
+  }
+
+  /** The player's latest screenshot (a signed link to show it, when it was taken, its size); null when none came yet. */
+  @Get('screenshot')
+  @RequireButton(Button.View)
+  latestScreenshot(@Query() q: SignageScreenshotQueryDto): Promise<SignageScreenshot | null> {
+    return this.screenshots.latest(q.deviceId);
+  }
+
+  /** A screenshot's picture, for a signed link (an img element sends no session). */
+  @Get('screenshot/image')
+  @Public()
+  @ApiProduces('image/jpeg', 'image/png')
+  async screenshotImage(@Req() req: AppRequest, @Res() reply: FastifyReply): Promise<void> {
+    sendFile(reply, req.headers as { range?: string; 'if-range'?: string }, await this.screenshots.imageOf(req.query as Record<string, unknown>));
   }
 }

@@ -24,7 +24,8 @@ import { lockSignageGroup, signageOfGroups } from './signage-groups';
 const DEVICE_COLUMNS = `s.id, s.name, s.code, s.c_mark AS "cMark", s.address, s.latitude, s.longitude, s.region_id AS "regionId",
   r.region_name AS "regionName", s.group_id AS "groupId", g.name AS "groupName", s.network_status AS "networkStatus", s.volume,
   s.muted, s.screen_state AS "screenState", s.orientation, s.resolution, s.current_ad AS "currentAd",
-  s.serial_number AS "serialNumber", s.software_version AS "softwareVersion", s.reported_at AS "reportedAt"`;
+  s.serial_number AS "serialNumber", s.software_version AS "softwareVersion", s.reported_at AS "reportedAt",
+  s.last_screenshot_at AS "lastScreenshotAt"`;
 const DEVICE_FROM = `signage_device s LEFT JOIN region r ON r.id = s.region_id LEFT JOIN signage_group g ON g.id = s.group_id`;
 
 /** The commands the console sends floor screens without parameters. */

@@ -1,14 +1,24 @@
 import { Module } from '@nestjs/common';
 import { DispatchModule } from '../dispatch/dispatch.module';
+import { UploadService } from '../uploads/upload.service';
 import { SignageDevicesController } from './devices.controller';
 import { SignageDevicesService } from './devices.service';
 import { SignageGroupsController } from './groups.controller';
 import { SignageGroupsService } from './groups.service';
+import { ScreenshotImageLinks, ScreenshotUploadLinks } from './screenshot-links';
+import { ScreenshotUploadController } from './screenshot-upload.controller';
+import { SignageScreenshotsService } from './screenshots.service';
 
-/** Floor screens on the console port: players, their groups and their commands (docs/signage-devices.md). */
+const SCREENSHOT_PROVIDERS = [SignageScreenshotsService, ScreenshotUploadLinks, ScreenshotImageLinks, UploadService];
+
+/** Floor screens on the console port: players, their groups, their commands and their screenshots (docs/signage-devices.md). */
 @Module({
   imports: [DispatchModule],
   controllers: [SignageDevicesController, SignageGroupsController],
-  providers: [SignageDevicesService, SignageGroupsService],
+  providers: [SignageDevicesService, SignageGroupsService, ...SCREENSHOT_PROVIDERS],
 })
 export class SignageModule {}
+
+/** Screenshots players upload, on the upload port. */
+@Module({ controllers: [ScreenshotUploadController], providers: SCREENSHOT_PROVIDERS })
+export class SignageScreenshotUploadModule {}

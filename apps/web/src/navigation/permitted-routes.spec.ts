@@ -137,10 +137,12 @@ describe('permitted routes (spec section 6)', () => {
   });
 
   it('lists only the granted operations a page the user may open offers', () => {
-    // An editor's menu is the region tree, the broadcast terminals and groups and the profile: adding, editing and
-    // deleting regions, terminals and groups, and the terminals' playback.
+    // An editor's menu is the region tree, the broadcast terminals and groups, the floor screens and the profile:
+    // adding, editing and deleting regions, terminals, groups and screens, the terminals' playback and reboots, and the
+    // floor screens' screenshots (Refresh).
     expect(reachableButtons(ROUTE_TABLE, [Role.Editor], ROLE_BUTTONS[Role.Editor])).toEqual([
       Button.Add,
+      Button.Refresh,
       Button.Edit,
       Button.Delete,
       Button.OpenAndClose,

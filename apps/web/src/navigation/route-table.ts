@@ -217,7 +217,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         title: 'floorScreenDevice',
         roles: [Role.Admin, Role.Editor],
         namespaces: ['signage', 'dispatch', 'lighting', 'region'],
-        buttons: [...RECORDS, Button.OpenAndClose, Button.EditMqtt],
+        buttons: [...RECORDS, Button.OpenAndClose, Button.EditMqtt, Button.Refresh],
       },
       {
         path: '/floor-screen/advert',

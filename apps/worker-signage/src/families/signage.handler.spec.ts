@@ -15,6 +15,7 @@ const player = (fields: Partial<SignageLiveFields> = {}): SignageLiveFields => (
   serialNumber: 'SN-1',
   softwareVersion: '',
   reportedAt: null,
+  lastScreenshotAt: null,
   ...fields,
 });
 const report = (state: Partial<SignageStateMessage>): SignageEvent => ({

@@ -103,6 +103,8 @@ export const signageHandler: FamilyHandler<typeof SIGNAGE_FAMILY.family, Signage
     serialNumber: { column: 'serial_number', type: 'text' },
     softwareVersion: { column: 'software_version', type: 'text' },
     reportedAt: { column: 'reported_at', type: 'timestamptz' },
+    // The gateway writes it when a screenshot arrives; the reports leave it as it is.
+    lastScreenshotAt: { column: 'last_screenshot_at', type: 'timestamptz' },
   },
   reduce: reduceSignage,
   command: signageCommandOf,

@@ -92,6 +92,8 @@ export const SIGNAGE_FAMILY = defineFamily<SignageDeviceRow>()({
     'serialNumber',
     'softwareVersion',
     'reportedAt',
+    // Written by the gateway when a screenshot is uploaded (not by the worker's reports).
+    'lastScreenshotAt',
   ],
   reports: { state: SIGNAGE_STATE_SCHEMA, event: SIGNAGE_PLAY_EVENT_SCHEMA },
   commands: {

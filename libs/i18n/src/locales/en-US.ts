@@ -352,6 +352,8 @@ export const enUSAnswers = {
   signageAlreadyBound: 'These devices are already in a group; move them instead: {{names}}',
   signageBindingIncomplete: 'Device binding needs complete information (cMark, address, latitude and longitude): {{names}}',
   signageBoundNeedsInformation: 'Device binding needs complete information: a device in a group keeps its cMark, address, latitude and longitude',
+  screenshotLinkInvalid: 'This screenshot link is invalid, has expired or has been used already',
+  screenshotNotImage: 'A screenshot must be a JPEG or PNG image',
   // LED screens
   ledSnTaken: 'An LED screen with the serial number "{{sn}}" already exists',
   ledSelectionEmpty: 'Please select LED screens or a region',

@@ -345,6 +345,8 @@ export const esAnswers: Answers = {
   signageBindingIncomplete: 'La vinculación del dispositivo necesita la información completa (cMark, dirección, latitud y longitud): {{names}}',
   signageBoundNeedsInformation:
     'La vinculación del dispositivo necesita la información completa: un dispositivo en un grupo conserva su cMark, dirección, latitud y longitud',
+  screenshotLinkInvalid: 'Este enlace de captura no es válido, ha caducado o ya se ha usado',
+  screenshotNotImage: 'Una captura de pantalla debe ser una imagen JPEG o PNG',
   // Pantallas LED
   ledSnTaken: 'Ya existe una pantalla LED con el número de serie "{{sn}}"',
   ledSelectionEmpty: 'Seleccione pantallas LED o una región',

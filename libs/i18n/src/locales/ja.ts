@@ -344,6 +344,8 @@ export const jaAnswers: Answers = {
   signageAlreadyBound: '次のデバイスは既にグループに属しています。移動を使用してください: {{names}}',
   signageBindingIncomplete: 'デバイスのバインドには完全な情報が必要です（cMark、住所、緯度、経度）: {{names}}',
   signageBoundNeedsInformation: 'デバイスのバインドには完全な情報が必要です: グループ内のデバイスは cMark、住所、緯度、経度を保持します',
+  screenshotLinkInvalid: 'このスクリーンショットのリンクは無効、期限切れ、または使用済みです',
+  screenshotNotImage: 'スクリーンショットは JPEG または PNG 画像である必要があります',
   // LEDスクリーン
   ledSnTaken: 'シリアル番号「{{sn}}」のLEDスクリーンは既に存在します',
   ledSelectionEmpty: 'LEDスクリーンまたは地域を選択してください',

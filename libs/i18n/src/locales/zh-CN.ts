@@ -343,6 +343,8 @@ export const zhCNAnswers: Answers = {
   signageAlreadyBound: '以下设备已在分组中，请使用移动：{{names}}',
   signageBindingIncomplete: '设备绑定信息不完整（cMark、地址、纬度、经度）：{{names}}',
   signageBoundNeedsInformation: '设备绑定信息不完整：已分组的设备必须保留 cMark、地址、纬度和经度',
+  screenshotLinkInvalid: '截图上传链接无效、已过期或已被使用',
+  screenshotNotImage: '截图必须是 JPEG 或 PNG 图片',
   // LED屏
   ledSnTaken: '序列号为“{{sn}}”的LED屏已存在',
   ledSelectionEmpty: '请选择LED屏或区域',

@@ -103,3 +103,9 @@ export class SignageMoveDto implements SignageMoveRequest {
   @IntField({ min: 1, emptyKey: 'targetGroupRequired', description: 'The target group' })
   groupId!: number;
 }
+
+/** GET /api/signage/screenshot: the player whose latest screenshot is wanted. */
+export class SignageScreenshotQueryDto {
+  @IntField({ min: 1 })
+  deviceId!: number;
+}

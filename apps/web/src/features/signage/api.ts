@@ -11,6 +11,7 @@ import {
   type SignageGroupAddOrEditRequest,
   type SignageGroupRow,
   type SignageMoveRequest,
+  type SignageScreenshot,
   type SignageVolumeRequest,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
@@ -22,6 +23,7 @@ export const signageKeys = {
   page: (query: SignageDevicePageQuery) => ['signage', 'devices', 'page', query] as const,
   detail: (id: number) => ['signage', 'devices', 'detail', id] as const,
   groups: ['signage', 'groups'] as const,
+  screenshot: (deviceId: number, at: string | null) => ['signage', 'screenshot', deviceId, at] as const,
 };
 
 export function useSignagePage(query: SignageDevicePageQuery) {
@@ -93,6 +95,20 @@ export type SignagePlainCommand = 'mute' | 'unmute' | 'reboot';
 export function useSignageCommand() {
   return useMutation({
     mutationFn: ({ action, ids }: { action: SignagePlainCommand; ids: number[] }) => post<LampControlResult>(`/signage/${action}`, { ids }),
+  });
+}
+
+/** Asks the players for a screenshot; each uploads its own, and its row's `lastScreenshotAt` moves live when it is in. */
+export function useAskScreenshot() {
+  return useMutation({ mutationFn: (ids: number[]) => post<LampControlResult>('/signage/screenshot', { ids }) });
+}
+
+/** The player's latest screenshot; fetched again when its `lastScreenshotAt` (part of the key) moves. */
+export function useLatestScreenshot(deviceId: number, lastScreenshotAt: string | null) {
+  return useQuery({
+    queryKey: signageKeys.screenshot(deviceId, lastScreenshotAt),
+    queryFn: ({ signal }) => get<SignageScreenshot | null>('/signage/screenshot', { deviceId }, { signal }),
+    staleTime: Infinity,
   });
 }
 

@@ -1,13 +1,13 @@
 import { Suspense, lazy, useState } from 'react';
 import { Badge, Button, Grid, Group, Stack, Text } from '@mantine/core';
-import { IconArrowsExchange, IconLink, IconPlus } from '@tabler/icons-react';
+import { IconArrowsExchange, IconCamera, IconLink, IconPlus } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, DeviceFamily, OnlineState, type SignageDeviceRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
 import { DeviceListFilters, DeviceTable, useDeviceList } from '@/components/device-list';
 import { PagePanel } from '@/components/page-panel';
-import { EditDeleteCell } from '@/components/row-actions';
+import { EditDeleteCell, IconAction } from '@/components/row-actions';
 import { Select } from '@/components/select';
 import type { Column } from '@/components/table-columns';
 import { TableFooter } from '@/components/table-footer';
@@ -24,6 +24,7 @@ import { SignageGroupPanel } from './group-panel';
 const SignageDeviceFormModal = lazy(() => import('./device-form-modal').then((m) => ({ default: m.SignageDeviceFormModal })));
 const SignageBindDialog = lazy(() => import('./bind-dialog').then((m) => ({ default: m.SignageBindDialog })));
 const SignageCommandCard = lazy(() => import('./command-card').then((m) => ({ default: m.SignageCommandCard })));
+const SignageScreenshotModal = lazy(() => import('./screenshot-modal').then((m) => ({ default: m.SignageScreenshotModal })));
 
 const route = getRouteApi('/_auth/_shell/floor-screen/device');
 
@@ -85,6 +86,8 @@ export function SignageDevicePage() {
   const canAdd = useButton(ButtonPermission.Add);
   const canEdit = useButton(ButtonPermission.Edit);
   const canDelete = useButton(ButtonPermission.Delete);
+  const canRefresh = useButton(ButtonPermission.Refresh);
+  const [viewing, setViewing] = useState<number | null>(null);
   const [binding, setBinding] = useState<'bind' | 'move' | null>(null);
   useLiveSignage();
 
@@ -100,6 +103,8 @@ export function SignageDevicePage() {
   });
   const { selection, columns, draft, setDraft, apply, edit } = list;
   const selected = [...selection.selected];
+  // The live row, so the viewer sees its lastScreenshotAt move.
+  const viewed = viewing === null ? undefined : rows.find((d) => d.id === viewing);
   const openBinding = (mode: 'bind' | 'move') => (selected.length === 0 ? void 0 : setBinding(mode));
 
   return (
@@ -180,6 +185,11 @@ export function SignageDevicePage() {
                   onDelete={() => void list.deleteRow(d)}
                   editLabel={t('signage:list.edit')}
                 >
+                  {canRefresh && (
+                    <IconAction label={t('signage:screenshot.open')} onClick={() => setViewing(d.id)} testId="signage-screenshot">
+                      <IconCamera size={18} />
+                    </IconAction>
+                  )}
                   <RenewMqttAction family={DeviceFamily.Signage} id={d.id} name={d.name} testId="signage-renew-mqtt" />
                 </EditDeleteCell>
               )}
@@ -206,6 +216,7 @@ export function SignageDevicePage() {
       </Grid>
       <Suspense fallback={null}>
         {list.formOpen && <SignageDeviceFormModal opened device={list.editing} onClose={list.closeForm} />}
+        {viewed && <SignageScreenshotModal device={viewed} onClose={() => setViewing(null)} />}
         {binding && (
           <SignageBindDialog mode={binding} ids={selected} onClose={() => setBinding(null)} onDone={() => selection.setSelected(new Set())} />
         )}
