@@ -60,9 +60,10 @@ describe('floor-screen materials in the browser', () => {
       const page: Page = await newPage(browser, undefined, { language, baseUrl: gw.baseUrl });
       try {
         await login(page, gw.baseUrl, 'admin');
-        // The section leads to its first page until the ad plans exist.
+        // The section leads to its first page (devices) until the ad plans exist.
         await page.goto(`${gw.baseUrl}/floor-screen`);
-        await page.waitForURL(`${gw.baseUrl}/floor-screen/advert`);
+        await page.waitForURL(`${gw.baseUrl}/floor-screen/device`);
+        await page.goto(`${gw.baseUrl}/floor-screen/advert`);
         await page.getByTestId('advert-tab-material').click();
 
         await uploadThrough(page, { name: `poster-${language}.png`, mimeType: 'image/png', buffer: png }, image);
