@@ -28,7 +28,14 @@ const SELF_ENDING = new Set(['GET /api/user/logout', 'POST /api/user/modifyPassw
  * Public routes whose permission is a signature in their query string (signed media links, docs/broadcast-media.md):
  * called without one, they answer 403 to everyone, signed in or not.
  */
-const SIGNED = new Set(['GET /api/broadcast/mediaFile', 'GET /api/signage/material/file', 'GET /api/signage/material/cover']);
+const SIGNED = new Set([
+  'GET /api/broadcast/mediaFile',
+  'GET /api/signage/material/file',
+  'GET /api/signage/material/cover',
+  'GET /api/signage/screenshot/image',
+  'PUT /api/signage/screenshot/upload',
+  'POST /api/signage/screenshot/upload',
+]);
 
 type Who = 'none' | 'visitor' | 'editor' | 'admin';
 const CALLERS: readonly Who[] = ['none', 'visitor', 'editor', 'admin'];

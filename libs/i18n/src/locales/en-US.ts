@@ -395,7 +395,6 @@ export const enUSAnswerFields = {
   coverMaterialId: 'Cover',
   totalDuration: 'Total duration',
   splitCount: 'Split-screen count',
-  zones: 'Screens',
   music: 'Background music',
   adZone: 'Screen {{n}}',
 };

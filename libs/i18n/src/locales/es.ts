@@ -383,7 +383,6 @@ export const esAnswerFields: AnswerFields = {
   coverMaterialId: 'Portada',
   totalDuration: 'Duración total',
   splitCount: 'Número de pantallas divididas',
-  zones: 'Pantallas',
   music: 'Música de fondo',
   adZone: 'Pantalla {{n}}',
 };

@@ -382,7 +382,6 @@ export const jaAnswerFields: AnswerFields = {
   coverMaterialId: 'カバー',
   totalDuration: '総再生時間',
   splitCount: '分割数',
-  zones: '分割画面',
   music: 'BGM',
   adZone: '画面 {{n}}',
 };

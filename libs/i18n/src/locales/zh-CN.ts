@@ -381,7 +381,6 @@ export const zhCNAnswerFields: AnswerFields = {
   coverMaterialId: '封面',
   totalDuration: '总时长',
   splitCount: '分屏数',
-  zones: '分屏',
   music: '背景音乐',
   adZone: '分屏 {{n}}',
 };

@@ -40,7 +40,7 @@ function ScreenBadge({ screen }: { screen: ScreenState }) {
   );
 }
 
-/** The screens' columns: name and serial number, network, brightness, volume, screen and heartbeat by default; the spec's other fields in the chooser. */
+/** The screens' columns: name and serial number, network, brightness, screen and heartbeat by default (they fit beside the command card in every language); the spec's other fields in the chooser. */
 function useLedColumns(): Column<LedRow>[] {
   const { t } = useTranslation();
   return [
@@ -53,7 +53,14 @@ function useLedColumns(): Column<LedRow>[] {
       td: { 'data-testid': 'led-brightness' },
       cell: (row) => `${row.brightness} %`,
     },
-    { key: 'volume', label: t('led:fields.volume'), align: 'right', td: { 'data-testid': 'led-volume' }, cell: (row) => `${row.volume} %` },
+    {
+      key: 'volume',
+      label: t('led:fields.volume'),
+      hidden: true,
+      align: 'right',
+      td: { 'data-testid': 'led-volume' },
+      cell: (row) => `${row.volume} %`,
+    },
     { key: 'screen', label: t('led:fields.screen'), cell: (row) => <ScreenBadge screen={row.screen} /> },
     {
       key: 'heartbeatTime',
@@ -61,10 +68,10 @@ function useLedColumns(): Column<LedRow>[] {
       td: { 'data-testid': 'led-heartbeat' },
       cell: (row) => (row.reportedAt ? parseTime(row.reportedAt) : '—'),
     },
-    { key: 'resolution', label: t('led:fields.resolution'), cell: (row) => `${row.width} × ${row.height}` },
+    { key: 'resolution', label: t('led:fields.resolution'), hidden: true, cell: (row) => `${row.width} × ${row.height}` },
     { key: 'width', label: t('led:fields.width'), hidden: true, align: 'right', cell: (row) => row.width },
     { key: 'height', label: t('led:fields.height'), hidden: true, align: 'right', cell: (row) => row.height },
-    { key: 'IPAddress', label: t('led:fields.IPAddress'), td: { ff: 'monospace' }, cell: (row) => row.IPAddress },
+    { key: 'IPAddress', label: t('led:fields.IPAddress'), hidden: true, td: { ff: 'monospace' }, cell: (row) => row.IPAddress },
     { key: 'timeZone', label: t('led:fields.timeZone'), hidden: true, cell: (row) => row.timeZone },
     { key: 'region', label: t('led:fields.region'), hidden: true, cell: (row) => row.regionName ?? '—' },
     {

@@ -146,7 +146,7 @@ export function SignageDevicePage() {
         <Grid.Col span={{ base: 12, md: 3, xl: 2 }}>
           <SignageGroupPanel groupId={search.groupId} onChoose={(groupId) => apply({ ...search, groupId })} />
         </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 9, xl: 7 }}>
+        <Grid.Col span={{ base: 12, md: 9, xl: 10 }}>
           <Stack gap="sm">
             <DeviceListFilters
               testId="signage"
@@ -202,7 +202,8 @@ export function SignageDevicePage() {
             />
           </Stack>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, xl: 3 }}>
+        {/* The commands and their progress below the list: the list keeps the width its columns need. */}
+        <Grid.Col span={12}>
           <Stack gap="md">
             <Suspense fallback={null}>
               <SignageCommandCard
