@@ -142,5 +142,5 @@ describe('web console: administration pages', () => {
     await show(wall, '/systemSetting/log', enCommon.route.log);
     expect(pngSize(await screenshot(wall, 'wall-screen-log'))).toEqual(WALL_SCREEN);
     for (const p of [anonymous, page, phone, wall]) expect(pageErrors(p)).toEqual([]);
-  });
+  }, 120_000);
 });

@@ -3,14 +3,14 @@ import type { AnyFamilyHandler, DeviceWorker } from '@sc/device-runtime';
 import { waitFor } from '@sc/testing';
 import { PlayedDevices, RuntimeHarness, THERMO_FAMILY, THERMO_TABLE_SQL, Thermo, thermoHandler } from './runtime-harness';
 
-/** A second family declared only here: sirens, on their own queue (one no built family uses yet), served by another worker. */
+/** A second family declared only here: sirens, on a queue of their own that no built family uses, served by another worker. */
 const SIREN_FAMILY = defineFamily<{ status: number; networkStatus: number }>()({
   family: DeviceFamily.Alarm,
   title: 'Test siren',
   deviceType: DeviceType.OneKeyAlarm,
   table: 'test_siren',
   worker: MqttService.WorkerLighting,
-  queue: QueueName.AdPublishing,
+  queue: 'test-siren-tasks' as QueueName,
   job: 'distribute-test-siren-dispatch' as JobName,
   actions: { sound: Button.Edit },
   eventRoles: [],
