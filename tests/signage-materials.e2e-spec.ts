@@ -1,46 +1,32 @@
 // Floor-screen materials in a real browser against the built gateway: an image and a video uploaded through the
 // Material Management tab (to the upload port) show with their cover, type, resolution and the duration the server
 // read, in English and in Chinese; a video renamed .png is refused with the server's message.
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
+import { mp4Clip } from '@sc/testing';
 import { closePage, launchBrowser, login, newPage, pageErrors } from './support/browser';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
-
-const run = promisify(execFile);
 
 describe('floor-screen materials in the browser', () => {
   let gw: RunningGateway;
   let browser: Browser;
-  let dir: string;
   let png: Buffer;
   let mp4: Buffer;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sc-materials-e2e-'));
-    const clip = join(dir, 'clip.mp4');
-    await run('ffmpeg', [
-      ...['-v', 'error', '-nostdin', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25'],
-      ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'ultrafast', '-movflags', '+faststart', '-y', clip],
-    ]);
     [gw, browser, png, mp4] = await Promise.all([
       startGatewayProcess(),
       launchBrowser(),
       sharp({ create: { width: 800, height: 600, channels: 3, background: '#e8590c' } })
         .png()
         .toBuffer(),
-      readFile(clip),
+      mp4Clip({ seconds: 2, width: 320, height: 240 }),
     ]);
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
     await gw?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   async function uploadThrough(page: Page, file: { name: string; mimeType: string; buffer: Buffer }, name: string): Promise<void> {

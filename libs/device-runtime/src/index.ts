@@ -1,5 +1,6 @@
 export * from './device-worker';
 export * from './runtime-config';
+export * from './run-worker-main';
 export * from './family/family-handler';
 export * from './family/row-store';
 export * from './family/report-parser';

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { AppException } from './app-exception';
+import { shownList } from './shown-list';
 
 /** The ids of a region (the `?`) and of every region below it. */
 export const REGION_AND_BELOW = `WITH RECURSIVE below AS (
@@ -52,7 +53,7 @@ export async function devicesByIds(
 export function missingShown(wanted: readonly number[], found: readonly { id: number }[]): string {
   const present = new Set(found.map((r) => r.id));
   const missing = wanted.filter((id) => !present.has(id));
-  return missing.slice(0, UNKNOWN_IDS_SHOWN).join(', ') + (missing.length > UNKNOWN_IDS_SHOWN ? ` (+${missing.length - UNKNOWN_IDS_SHOWN})` : '');
+  return shownList(missing, UNKNOWN_IDS_SHOWN);
 }
 
 /** The devices of one family in a region and its sub-regions, locked like devicesByIds; none at all gets `empty`. */

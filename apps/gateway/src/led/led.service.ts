@@ -88,8 +88,9 @@ export class LedService {
           poleId: dto.poleId,
           codeField: 'sn',
         });
-        const timeZone = dto.timeZone ?? (await this.placeOf(tx, [saved.id])).get(saved.id)?.timeZone ?? this.config.defaultPlace.timeZone;
         if (saved.created) {
+          // A new screen's clock is its place's unless the operator gave one (an edit keeps what it has).
+          const timeZone = dto.timeZone ?? (await this.placeOf(tx, [saved.id])).get(saved.id)?.timeZone ?? this.config.defaultPlace.timeZone;
           await tx.query(`INSERT INTO led_screen (device_id, ip_address, width, height, time_zone) VALUES ($1, $2, $3, $4, $5)`, [
             saved.id,
             dto.IPAddress,

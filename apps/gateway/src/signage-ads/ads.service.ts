@@ -22,6 +22,7 @@ import { InjectDb } from '../infra/database';
 import { MaterialCoverLinks } from '../signage-materials/material-links';
 import type { AdAddDto, AdAuditDto, AdDeleteDto, AdEditDto, AdPageDto } from './dto/ads.dto';
 import { AD_PLAN_USAGE, type AdPlanUsage } from './ad-plan-usage';
+import { shownList } from '../common/shown-list';
 
 /** Names shown in a refusal at most. */
 const NAMES_SHOWN = 5;
@@ -48,11 +49,7 @@ interface StoredMaterial {
 const MATERIAL_COLUMNS = `m.id, m.name, m.type, m.status, m.duration_seconds::float8 AS duration, m.sha256,
   m.file_size::float8 AS "fileSize", (m.cover_path IS NOT NULL) AS "hasCover"`;
 
-const quoted = (names: string[]): string => {
-  const shown = names.slice(0, NAMES_SHOWN).map((name) => `"${name}"`);
-  const more = names.length - shown.length;
-  return shown.join(', ') + (more > 0 ? ` (+${more})` : '');
-};
+const quoted = (names: string[]): string => shownList(names, NAMES_SHOWN, true);
 
 /** Every material an ad names, once each: its cover, its zones' items and its music. */
 function materialIdsOf(ad: AdRequest): number[] {
@@ -167,7 +164,7 @@ export class AdsService {
     );
     const byId = new Map(rows.map((m) => [m.id, m]));
     const missing = ids.filter((id) => !byId.has(id));
-    if (missing.length > 0) throw AppException.badRequest('unknownMedia', { ids: missing.join(', ') });
+    if (missing.length > 0) throw AppException.badRequest('unknownMedia', { ids: shownList(missing, 10) });
     const unavailable = rows.filter((m) => m.status !== MaterialStatus.Available);
     if (unavailable.length > 0) throw AppException.badRequest('adMaterialsUnavailable', { names: quoted(unavailable.map((m) => m.name)) });
     const fields: FieldProblem[] = [];

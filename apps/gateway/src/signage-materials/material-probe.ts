@@ -1,5 +1,4 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { execFile } from 'node:child_process';
+import { Inject, Injectable } from '@nestjs/common';
 import { open } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
 import {
@@ -8,7 +7,6 @@ import {
   MATERIAL_UPLOAD,
   MATERIAL_TYPES,
   MaterialType,
-  ResultCode,
   materialTypeOfName,
   type MaterialType as MaterialTypeValue,
 } from '@sc/contracts';
@@ -16,7 +14,7 @@ import type { MessageKey } from '@sc/i18n';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { looksLikeMp3Start } from '../broadcast/mp3-probe';
-import { ffprobe, positive, type FfprobeOutput } from '../uploads/ffprobe';
+import { ffprobe, positive, runMediaTool, type FfprobeOutput } from '../uploads/ffprobe';
 import type { UploadRule } from '../uploads/upload.service';
 
 // sharp keeps no decoded images between calls: a gateway's memory is not an image cache.
@@ -193,22 +191,18 @@ export class MaterialProbe {
     };
   }
 
-  private videoFrame(path: string, atSeconds: number, coverPath: string): Promise<void> {
+  private async videoFrame(path: string, atSeconds: number, coverPath: string): Promise<void> {
     const args = [
       ...['-v', 'error', '-nostdin', '-ss', atSeconds.toFixed(3), '-i', `file:${path}`],
       ...['-frames:v', '1', '-vf', `scale=w=${COVER_SIZE}:h=${COVER_SIZE}:force_original_aspect_ratio=decrease`],
       ...['-q:v', '4', '-f', 'image2', '-c:v', 'mjpeg', '-y', `file:${coverPath}`],
     ];
-    return new Promise((resolve, reject) => {
-      execFile(this.config.media.ffmpegPath, args, { timeout: COVER_TIMEOUT_MS, maxBuffer: 64 * 1024 }, (err) => {
-        const failure = err as (NodeJS.ErrnoException & { killed?: boolean }) | null;
-        if (!failure) return resolve();
-        if (failure.code === 'ENOENT' || failure.killed || typeof failure.code !== 'number') {
-          return reject(new AppException(HttpStatus.SERVICE_UNAVAILABLE, ResultCode.ServiceUnavailable, 'materialCheckUnavailable'));
-        }
-        reject(AppException.badRequest(UNREADABLE.video));
-      });
+    const run = await runMediaTool(this.config.media.ffmpegPath, args, {
+      timeoutMs: COVER_TIMEOUT_MS,
+      maxBuffer: 64 * 1024,
+      unavailableKey: 'materialCheckUnavailable',
     });
+    if (!run.ok) throw AppException.badRequest(UNREADABLE.video);
   }
 }
 

@@ -15,6 +15,7 @@ import type { MaterialPageDto, MaterialRenameDto, MaterialStatusDto, MaterialSto
 import { MaterialCoverLinks, MaterialFileLinks } from './material-links';
 import { MATERIAL_RULE, MaterialProbe } from './material-probe';
 import { MATERIAL_USAGE, type MaterialUsage } from './material-usage';
+import { shownList } from '../common/shown-list';
 
 /** Where materials are kept, under UPLOAD_DIR, and their covers beside them (docs/signage-materials.md). */
 export const MATERIAL_FOLDER = 'signage-materials';
@@ -151,9 +152,7 @@ export class MaterialsService {
       if (!row) throw AppException.notFound();
       const ads = await this.usage.adsUsing(tx, id);
       if (ads.length > 0) {
-        const shown = ads.slice(0, NAMES_SHOWN).map((name) => `"${name}"`);
-        const more = ads.length - shown.length;
-        throw AppException.conflict('materialInUse', { names: shown.join(', ') + (more > 0 ? ` (+${more})` : '') });
+        throw AppException.conflict('materialInUse', { names: shownList(ads, NAMES_SHOWN, true) });
       }
       await tx.query(`DELETE FROM signage_material WHERE id = $1`, [id]);
       return [row.file, row.cover];

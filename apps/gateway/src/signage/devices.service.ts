@@ -20,6 +20,7 @@ import { DeviceControlService, type DispatchContent, type SelectionWording } fro
 import { InjectDb } from '../infra/database';
 import type { SignageBindDto, SignageDeviceAddOrEditDto, SignageDevicePageDto, SignageSelectionDto, SignageVolumeDto } from './dto/device.dto';
 import { lockSignageGroup, signageOfGroups } from './signage-groups';
+import { shownList } from '../common/shown-list';
 
 const DEVICE_COLUMNS = `s.id, s.name, s.code, s.c_mark AS "cMark", s.address, s.latitude, s.longitude, s.region_id AS "regionId",
   r.region_name AS "regionName", s.group_id AS "groupId", g.name AS "groupName", s.network_status AS "networkStatus", s.volume,
@@ -210,7 +211,8 @@ async function playersForBinding(tx: EntityManager, ids: readonly number[]): Pro
 }
 
 const NAMES_SHOWN = 10;
-function namesOf(players: readonly { name: string }[]): string {
-  const shown = players.slice(0, NAMES_SHOWN).map((p) => p.name);
-  return shown.join(', ') + (players.length > NAMES_SHOWN ? ` (+${players.length - NAMES_SHOWN})` : '');
-}
+const namesOf = (players: readonly { name: string }[]): string =>
+  shownList(
+    players.map((p) => p.name),
+    NAMES_SHOWN,
+  );

@@ -13,6 +13,7 @@ import { InjectDb } from '../infra/database';
 import { RedisService } from '../infra/redis.service';
 import { MATERIAL_FOLDER } from '../signage-materials/materials.service';
 import { UploadService } from '../uploads/upload.service';
+import { sniffContainer } from '../signage-materials/material-probe';
 import type { DispatchContent } from '../dispatch/device-control.service';
 import { SCREENSHOT_UPLOAD_TTL_SECONDS, ScreenshotImageLinks, ScreenshotUploadLinks } from './screenshot-links';
 
@@ -22,17 +23,15 @@ export const SCREENSHOT_FOLDER = join(MATERIAL_FOLDER, 'screenshots');
 const SCREENSHOT_MAX_PIXELS = 4096 * 4096;
 
 const IMAGE_KINDS = {
-  jpeg: { mime: 'image/jpeg', extension: '.jpg', magic: Buffer.from([0xff, 0xd8, 0xff]) },
-  png: { mime: 'image/png', extension: '.png', magic: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
+  jpeg: { mime: 'image/jpeg', extension: '.jpg' },
+  png: { mime: 'image/png', extension: '.png' },
 } as const;
 type ImageKind = keyof typeof IMAGE_KINDS;
 
-/** JPEG or PNG by the body's first bytes, whatever its Content-Type says; null for anything else. */
+/** JPEG or PNG by the body's first bytes (the materials' sniffing), whatever its Content-Type says; null for anything else. */
 export function screenshotKindOf(body: Buffer): ImageKind | null {
-  for (const [kind, { magic }] of Object.entries(IMAGE_KINDS) as [ImageKind, (typeof IMAGE_KINDS)[ImageKind]][]) {
-    if (body.length > magic.length && body.subarray(0, magic.length).equals(magic)) return kind;
-  }
-  return null;
+  const container = sniffContainer(body);
+  return container === 'jpeg' || container === 'png' ? container : null;
 }
 
 const notImage = () => new AppException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, ResultCode.UnsupportedMediaType, 'screenshotNotImage');

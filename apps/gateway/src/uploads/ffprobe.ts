@@ -40,27 +40,41 @@ export const positive = (...values: (string | number | undefined)[]): number | n
  * nothing of the file is parsed in the gateway's heap. Answers `{}` for a file ffprobe cannot read; 503 with
  * `unavailableKey` when the check could not run (not installed, killed at the time-out), which is not the file's fault.
  */
-export function ffprobe(ffprobePath: string, path: string, entries: string, unavailableKey: MessageKey): Promise<FfprobeOutput> {
+export async function ffprobe(ffprobePath: string, path: string, entries: string, unavailableKey: MessageKey): Promise<FfprobeOutput> {
   const args = [
     ...['-v', 'error', '-hide_banner', '-print_format', 'json'],
     ...['-show_entries', entries],
     // The path as a file: URL, so no name can read as an option or another protocol.
     `file:${path}`,
   ];
+  // ffprobe exits non-zero on what it cannot read.
+  const run = await runMediaTool(ffprobePath, args, { timeoutMs: PROBE_TIMEOUT_MS, maxBuffer: PROBE_MAX_OUTPUT, unavailableKey });
+  if (!run.ok) return {};
+  try {
+    return JSON.parse(run.stdout) as FfprobeOutput;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Runs one of Debian's ffmpeg tools as a process of its own, with a time-out and bounded output: `ok` false when it
+ * exited non-zero (what it was given could not be read), 503 with `unavailableKey` when it could not run at all (not
+ * installed, killed at the time-out), which is not the file's fault.
+ */
+export function runMediaTool(
+  tool: string,
+  args: readonly string[],
+  options: { timeoutMs: number; maxBuffer: number; unavailableKey: MessageKey },
+): Promise<{ ok: boolean; stdout: string }> {
   return new Promise((resolve, reject) => {
-    execFile(ffprobePath, args, { timeout: PROBE_TIMEOUT_MS, maxBuffer: PROBE_MAX_OUTPUT }, (err, stdout) => {
+    execFile(tool, args, { timeout: options.timeoutMs, maxBuffer: options.maxBuffer }, (err, stdout) => {
       const failure = err as (NodeJS.ErrnoException & { killed?: boolean }) | null;
       if (failure && (failure.code === 'ENOENT' || failure.killed || typeof failure.code !== 'number')) {
-        reject(new AppException(HttpStatus.SERVICE_UNAVAILABLE, ResultCode.ServiceUnavailable, unavailableKey));
+        reject(new AppException(HttpStatus.SERVICE_UNAVAILABLE, ResultCode.ServiceUnavailable, options.unavailableKey));
         return;
       }
-      // ffprobe exits non-zero on what it cannot read.
-      if (failure) return resolve({});
-      try {
-        resolve(JSON.parse(stdout) as FfprobeOutput);
-      } catch {
-        resolve({});
-      }
+      resolve({ ok: !failure, stdout: String(stdout) });
     });
   });
 }

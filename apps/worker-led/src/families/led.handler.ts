@@ -11,8 +11,11 @@ const percentOf = (value: unknown, bounds: typeof LED_BOUNDS.brightness | typeof
 
 const isScreenState = (value: unknown): value is ScreenState => value === ScreenState.Bright || value === ScreenState.Black;
 
+/** One LED command's type and params, each type with its own params. */
+type LedCommandBody = { [T in LedCommand['type']]: Pick<Extract<LedCommand, { type: T }>, 'type' | 'params'> }[LedCommand['type']];
+
 /** The command an LED dispatch sends; null for an action or params screens cannot run (the row fails). */
-export function ledCommandOf(action: string, params: unknown): Pick<LedCommand, 'type' | 'params'> | null {
+export function ledCommandOf(action: string, params: unknown): LedCommandBody | null {
   const p = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;
   switch (action) {
     case 'brightness': {
@@ -36,22 +39,21 @@ export function ledCommandOf(action: string, params: unknown): Pick<LedCommand, 
   }
 }
 
-/** What an acknowledged command changed on the screen, recorded at once (its next report says the same). */
+/**
+ * What an acknowledged command changed on the screen, recorded at once (its next report says the same): the command
+ * its dispatch sent (a row whose params give none was never sent, so never acknowledged).
+ */
 function acknowledged(screen: LedFields, action: string, params: unknown): LedFields {
-  const p = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;
-  switch (action) {
-    case 'brightness': {
-      const brightness = percentOf(p.brightness, LED_BOUNDS.brightness);
-      return brightness === null ? screen : { ...screen, brightness };
-    }
-    case 'volume': {
-      const volume = percentOf(p.volume, LED_BOUNDS.volume);
-      return volume === null ? screen : { ...screen, volume };
-    }
+  const command = ledCommandOf(action, params);
+  switch (command?.type) {
+    case 'brightness':
+      return { ...screen, brightness: command.params.brightness };
+    case 'volume':
+      return { ...screen, volume: command.params.volume };
     case 'screen':
-      return isScreenState(p.screen) ? { ...screen, screen: p.screen } : screen;
+      return { ...screen, screen: command.params.state };
     case 'syncTime':
-      return typeof p.timeZone === 'string' && p.timeZone ? { ...screen, clockZone: p.timeZone } : screen;
+      return { ...screen, clockZone: command.params.timeZone };
     default:
       return screen;
   }

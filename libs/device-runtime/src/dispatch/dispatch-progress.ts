@@ -94,14 +94,15 @@ export class DispatchProgress {
   }
 
   private async publish(ids: string[], rows: Map<string, Set<number>>): Promise<void> {
-    const [counts, dispatches] = await Promise.all([commandLedger.counts(this.pool, ids), commandLedger.dispatches(this.pool, ids)]);
+    const [counts, dispatches, moved] = await Promise.all([
+      commandLedger.counts(this.pool, ids),
+      commandLedger.dispatches(this.pool, ids),
+      commandLedger.rowChanges(this.pool, rows),
+    ]);
     const at = new Date().toISOString();
     for (const dispatch of dispatches) {
-      const moved = rows.get(dispatch.id);
-      if (moved && moved.size > 0) {
-        const changes = await commandLedger.rowChanges(this.pool, dispatch.id, [...moved]);
-        await this.bus.publish('DispatchRowsChanged', { dispatchId: dispatch.id, family: dispatch.family, rows: changes, at });
-      }
+      const changes = moved.get(dispatch.id);
+      if (changes) await this.bus.publish('DispatchRowsChanged', { dispatchId: dispatch.id, family: dispatch.family, rows: changes, at });
       const c = counts.get(dispatch.id) ?? EMPTY;
       const status = dispatchStatusOf(c);
       const all = total(c);

@@ -427,15 +427,25 @@ export const commandLedger = {
     return rows;
   },
 
-  /** The current state of some rows, with their receipts, for DispatchRowsChanged. */
-  async rowChanges(sql: SqlExecutor, dispatchId: string, deviceIds: readonly number[]): Promise<DispatchRowChange[]> {
-    const { rows } = await sql.query<DispatchRowChange>(
-      `SELECT i.device_id AS "deviceId", i.state, i.last_error AS "lastError", i.updated_at AS "updatedAt", ${RECEIPT_JSON} AS receipt
-         FROM dispatch_item i LEFT JOIN dispatch_receipt r ON r.dispatch_id = i.dispatch_id AND r.device_id = i.device_id
-        WHERE i.dispatch_id = $1 AND i.device_id = ANY($2::int[])`,
-      [dispatchId, deviceIds],
+  /** The current state of the moved rows of several dispatches, with their receipts, by dispatch (DispatchRowsChanged). */
+  async rowChanges(sql: SqlExecutor, moved: ReadonlyMap<string, ReadonlySet<number>>): Promise<Map<string, DispatchRowChange[]>> {
+    const pairs = [...moved].flatMap(([dispatchId, devices]) => [...devices].map((deviceId) => [dispatchId, deviceId] as const));
+    const byDispatch = new Map<string, DispatchRowChange[]>();
+    if (pairs.length === 0) return byDispatch;
+    const { rows } = await sql.query<DispatchRowChange & { dispatchId: string }>(
+      `SELECT i.dispatch_id AS "dispatchId", i.device_id AS "deviceId", i.state, i.last_error AS "lastError", i.updated_at AS "updatedAt",
+              ${RECEIPT_JSON} AS receipt
+         FROM unnest($1::uuid[], $2::int[]) AS m(dispatch_id, device_id)
+         JOIN dispatch_item i ON i.dispatch_id = m.dispatch_id AND i.device_id = m.device_id
+         LEFT JOIN dispatch_receipt r ON r.dispatch_id = i.dispatch_id AND r.device_id = i.device_id`,
+      [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
     );
-    return rows;
+    for (const { dispatchId, ...row } of rows) {
+      const list = byDispatch.get(dispatchId);
+      if (list) list.push(row);
+      else byDispatch.set(dispatchId, [row]);
+    }
+    return byDispatch;
   },
 
   /**

@@ -5,19 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { MediaAuditStatus, PAGE_SIZE_MAX, PLAYLIST_MAX_ITEMS, PlaybackMode, type PlaylistItem } from '@sc/contracts';
 import { Select } from '@/components/select';
 import { TableEmptyRow } from '@/components/table-parts';
+import { moved } from '@/utils/moved';
 import { useMediaPage } from './media-api';
 import { formatDuration } from './media-format';
 
 export type OrderedMedium = Pick<PlaylistItem, 'mediaId' | 'materialName' | 'duration'>;
-
-/** Moves the item at `from` one place up (-1) or down (+1). */
-export function moved<T>(items: readonly T[], from: number, by: -1 | 1): T[] {
-  const to = from + by;
-  if (to < 0 || to >= items.length) return [...items];
-  const next = [...items];
-  [next[from], next[to]] = [next[to], next[from]];
-  return next;
-}
 
 /** Seconds of the media together. */
 export const totalDuration = (items: readonly OrderedMedium[]) => items.reduce((sum, item) => sum + item.duration, 0);

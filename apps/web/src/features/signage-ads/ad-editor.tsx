@@ -43,6 +43,7 @@ import { formatDuration } from '@/features/signage-materials/format';
 import { AdCanvas, useAdSecond, type CanvasItem } from './ad-canvas';
 import { useAdDetail, useAvailableMaterials, useMaterialLinks, useSaveAd } from './api';
 import { orientationKey } from './orientation';
+import { moved } from '@/utils/moved';
 
 type Errors = Record<string, string>;
 type Picking = { kind: 'zone'; zone: number } | { kind: 'music' } | { kind: 'cover' } | null;
@@ -319,12 +320,7 @@ function Playlist({
   onChange: (change: (list: AdZoneItem[]) => AdZoneItem[]) => void;
 }) {
   const { t } = useTranslation();
-  const move = (i: number, by: number) =>
-    onChange((items) => {
-      const next = [...items];
-      [next[i], next[i + by]] = [next[i + by], next[i]];
-      return next;
-    });
+  const move = (i: number, by: -1 | 1) => onChange((items) => moved(items, i, by));
   return (
     <Stack gap="xs" data-testid="ad-playlist" data-zone={zone}>
       <Group justify="space-between">

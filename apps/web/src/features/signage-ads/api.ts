@@ -9,12 +9,10 @@ import {
   type AdPageQuery,
   type AdRequest,
   type AdRow,
-  type MaterialRow,
-  type MediaLink,
   type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
-import { materialKeys } from '@/features/signage-materials/api';
+import { materialPreviewQuery, useMaterialPage } from '@/features/signage-materials/api';
 
 export const adKeys = {
   all: ['signageAds'] as const,
@@ -66,22 +64,11 @@ export function useAuditAd() {
 
 /** The available materials the editor picks from (the newest PAGE_SIZE_MAX of them). */
 export function useAvailableMaterials() {
-  const query = { pageNum: 1, pageSize: PAGE_SIZE_MAX, status: MaterialStatus.Available };
-  return useQuery({
-    queryKey: materialKeys.page(query),
-    queryFn: ({ signal }) => post<PageResult<MaterialRow>>('/signage/material/page', query, { signal }),
-  });
+  return useMaterialPage({ pageNum: 1, pageSize: PAGE_SIZE_MAX, status: MaterialStatus.Available });
 }
 
 /** Signed links to the materials' files, for the preview (media elements cannot send the session's header). */
 export function useMaterialLinks(ids: readonly number[], enabled: boolean): Map<number, string> {
-  const links = useQueries({
-    queries: ids.map((id) => ({
-      queryKey: ['signageMaterials', 'preview', id],
-      queryFn: ({ signal }: { signal: AbortSignal }) => get<MediaLink>('/signage/material/preview', { id }, { signal }),
-      staleTime: 60_000,
-      enabled,
-    })),
-  });
+  const links = useQueries({ queries: ids.map((id) => ({ ...materialPreviewQuery(id), enabled })) });
   return new Map(ids.flatMap((id, i) => (links[i].data ? [[id, links[i].data.url] as const] : [])));
 }

@@ -16,6 +16,7 @@ import { upload } from '@/api/upload';
 export const materialKeys = {
   all: ['signageMaterials'] as const,
   page: (query: MaterialPageQuery) => ['signageMaterials', 'page', query] as const,
+  preview: (id: number) => ['signageMaterials', 'preview', id] as const,
 };
 
 export function useMaterialPage(query: MaterialPageQuery) {
@@ -69,11 +70,15 @@ export function useDeleteMaterial() {
 }
 
 /** A signed link the media elements can load (they cannot send the session's header), fetched when the preview opens. */
-export function useMaterialPreview(id: number) {
-  return useQuery({
-    queryKey: ['signageMaterials', 'preview', id],
-    queryFn: ({ signal }) => get<MediaLink>('/signage/material/preview', { id }, { signal }),
+/** A short-lived signed link to a material's file (media elements cannot send the session's header). */
+export function materialPreviewQuery(id: number) {
+  return {
+    queryKey: materialKeys.preview(id),
+    queryFn: ({ signal }: { signal: AbortSignal }) => get<MediaLink>('/signage/material/preview', { id }, { signal }),
     staleTime: 60_000,
-    gcTime: 0,
-  });
+  };
+}
+
+export function useMaterialPreview(id: number) {
+  return useQuery({ ...materialPreviewQuery(id), gcTime: 0 });
 }

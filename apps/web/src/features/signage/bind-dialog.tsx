@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '@/components/form-actions';
@@ -17,7 +17,7 @@ export function SignageBindDialog({
   onClose,
   onDone,
 }: {
-  mode: 'bind' | 'move' | null;
+  mode: 'bind' | 'move';
   ids: readonly number[];
   onClose: () => void;
   onDone: () => void;
@@ -27,12 +27,6 @@ export function SignageBindDialog({
   const bind = useBindSignage();
   const [groupId, setGroupId] = useState<string | null>(null);
   const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
-    if (mode) {
-      setGroupId(null);
-      setError(undefined);
-    }
-  }, [mode]);
   const move = mode === 'move';
   const submit = async () => {
     if (!groupId) return setError(t(move ? 'messages:targetGroupRequired' : 'messages:selectGroup'));
@@ -48,7 +42,7 @@ export function SignageBindDialog({
   };
   return (
     <FormDialog
-      opened={mode !== null}
+      opened
       onClose={onClose}
       title={t(move ? 'signage:bind.moveTitle' : 'signage:bind.bindTitle')}
       onSubmit={submit}

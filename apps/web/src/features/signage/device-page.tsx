@@ -105,7 +105,6 @@ export function SignageDevicePage() {
   const selected = [...selection.selected];
   // The live row, so the viewer sees its lastScreenshotAt move.
   const viewed = viewing === null ? undefined : rows.find((d) => d.id === viewing);
-  const openBinding = (mode: 'bind' | 'move') => (selected.length === 0 ? void 0 : setBinding(mode));
 
   return (
     <PagePanel
@@ -118,7 +117,7 @@ export function SignageDevicePage() {
                 variant="default"
                 leftSection={<IconLink size={16} />}
                 disabled={selected.length === 0}
-                onClick={() => openBinding('bind')}
+                onClick={() => setBinding('bind')}
                 data-testid="signage-bind"
               >
                 {t('signage:bind.bind')}
@@ -127,7 +126,7 @@ export function SignageDevicePage() {
                 variant="default"
                 leftSection={<IconArrowsExchange size={16} />}
                 disabled={selected.length === 0}
-                onClick={() => openBinding('move')}
+                onClick={() => setBinding('move')}
                 data-testid="signage-move"
               >
                 {t('signage:bind.move')}
