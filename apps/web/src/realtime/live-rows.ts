@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { DeviceStateChangedEvent, FamilyName, PageResult } from '@sc/contracts';
+import { patchLive } from './live-patch';
 import { reloadQueries } from './reload';
 import { useLiveFeed } from './use-socket';
 
@@ -13,7 +14,8 @@ export interface LiveRowsOptions<Row> {
 
 /**
  * Writes a family's changed fields into every cached page under `queryKey` that shows the devices (and into their
- * cached details): the rows change in place, nothing is fetched. Pages that show none of them are left as they are.
+ * cached details): the rows change in place, nothing is fetched, and reads on their way get the change too (patchLive).
+ * Pages that show none of them are left as they are.
  */
 export function patchLiveRows<Row extends { id: number }>(
   queryClient: QueryClient,
@@ -26,12 +28,12 @@ export function patchLiveRows<Row extends { id: number }>(
     const next = { ...row, ...changes.get(row.id) };
     return options.derive ? { ...next, ...options.derive(next) } : next;
   };
-  queryClient.setQueriesData<PageResult<Row>>({ queryKey }, (page) => {
-    if (!page || !Array.isArray(page.list) || !page.list.some((row) => changes.has(row.id))) return page;
+  patchLive<PageResult<Row>>(queryClient, queryKey, (page) => {
+    if (!Array.isArray(page.list) || !page.list.some((row) => changes.has(row.id))) return page;
     return { ...page, list: page.list.map((row) => (changes.has(row.id) ? patch(row) : row)) };
   });
   if (options.detailKey) {
-    for (const id of changes.keys()) queryClient.setQueryData<Row>(options.detailKey(id), (row) => (row ? patch(row) : row));
+    for (const id of changes.keys()) patchLive<Row>(queryClient, options.detailKey(id), patch);
   }
 }
 

@@ -1,34 +1,19 @@
 // A reload after a live change against a real query client: the list is read again even while its first read, maybe
 // answered before the change, is still on its way.
-import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { reloadQueries } from './reload';
+import { settle, watchedList, type WatchedList } from './watched-list.fixture';
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
-
+let list: WatchedList<string[]>;
 let client: QueryClient;
-/** The list's reads, in the order they were made; the test answers them. */
-let reads: Array<{ answer: (rows: string[]) => void; signal: AbortSignal }>;
-let observer: QueryObserver<string[]>;
-let stop: () => void;
+let reads: WatchedList<string[]>['reads'];
 
 beforeEach(async () => {
-  client = new QueryClient();
-  reads = [];
-  observer = new QueryObserver<string[]>(client, {
-    queryKey: ['alarms', 'page'],
-    queryFn: ({ signal }) => new Promise<string[]>((answer) => reads.push({ answer, signal })),
-    retry: false,
-    staleTime: Infinity,
-  });
-  // Watched, as by a page on screen: invalidated queries are read again.
-  stop = observer.subscribe(() => undefined);
-  await settle();
+  list = await watchedList<string[]>(['alarms', 'page']);
+  ({ client, reads } = list);
 });
 
-afterEach(() => {
-  stop();
-  client.clear();
-});
+afterEach(() => list.stop());
 
 /** Asks for the reload and lets the reads it starts go out (without waiting for their answers). */
 async function reload(how: () => Promise<void> = () => reloadQueries(client, ['alarms'])): Promise<void> {
@@ -36,12 +21,8 @@ async function reload(how: () => Promise<void> = () => reloadQueries(client, ['a
   await settle();
 }
 
-async function answer(index: number, rows: string[]): Promise<void> {
-  reads[index].answer(rows);
-  await settle();
-}
-
-const shown = () => observer.getCurrentResult();
+const answer = (index: number, rows: string[]) => list.answer(index, rows);
+const shown = () => list.observer.getCurrentResult();
 
 describe('reloadQueries: a change is read even while the first read is on its way', () => {
   it('drops a first read still on its way and makes it again: the later answer is the one shown', async () => {

@@ -11,6 +11,7 @@ import {
   type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
+import { patchLive } from '@/realtime/live-patch';
 import { reloadQueries } from '@/realtime/reload';
 import { useLiveFeed } from '@/realtime/use-socket';
 
@@ -53,8 +54,8 @@ export const useClearAlarms = () => useAlarmAction('/light/alarmClear');
 
 /** Writes an alarm's new state into every cached page that shows it. */
 export function patchAlarmRows(queryClient: QueryClient, alarm: AlarmRow): void {
-  queryClient.setQueriesData<PageResult<AlarmRow>>({ queryKey: alarmKeys.pages }, (page) => {
-    if (!page || !page.list.some((row) => row.id === alarm.id)) return page;
+  patchLive<PageResult<AlarmRow>>(queryClient, alarmKeys.pages, (page) => {
+    if (!page.list.some((row) => row.id === alarm.id)) return page;
     return { ...page, list: page.list.map((row) => (row.id === alarm.id ? { ...row, ...alarm } : row)) };
   });
 }

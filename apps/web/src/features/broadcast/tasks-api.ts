@@ -18,6 +18,7 @@ import {
   type TaskTerminalPageQuery,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
+import { patchLive } from '@/realtime/live-patch';
 import { patchLiveRows } from '@/realtime/live-rows';
 import { reloadQueries } from '@/realtime/reload';
 import { useLiveFeed } from '@/realtime/use-socket';
@@ -85,10 +86,10 @@ export function useTaskControl() {
  * delivered has its terminals' delivery read again.
  */
 function patchDispatchEverywhere(queryClient: QueryClient, event: DispatchProgressEvent): void {
-  queryClient.setQueriesData<PageResult<BroadcastTaskRow>>({ queryKey: taskKeys.pages }, (page) => page && patchTaskDispatch(page, event));
+  patchLive<PageResult<BroadcastTaskRow>>(queryClient, taskKeys.pages, (page) => patchTaskDispatch(page, event));
   let open = false;
-  queryClient.setQueriesData<BroadcastTaskDetail>({ queryKey: taskKeys.details }, (task) => {
-    if (task?.dispatchId !== event.dispatchId) return task;
+  patchLive<BroadcastTaskDetail>(queryClient, taskKeys.details, (task) => {
+    if (task.dispatchId !== event.dispatchId) return task;
     open = true;
     return { ...task, dispatchStatus: event.status };
   });
@@ -121,12 +122,10 @@ export function useLiveTasks(): void {
     useCallback(
       (event: DeviceStateChangedEvent) => {
         patchLiveRows<TaskTerminal>(queryClient, taskKeys.terminals, event, LIVE_TERMINALS);
-        const pages = queryClient.getQueriesData<PageResult<BroadcastTaskRow>>({ queryKey: taskKeys.pages }).map(([, page]) => page);
-        playerNames(pages, names.current);
-        queryClient.setQueriesData<PageResult<BroadcastTaskRow>>(
-          { queryKey: taskKeys.pages },
-          (page) => page && patchTaskPlayers(page, event, names.current),
-        );
+        patchLive<PageResult<BroadcastTaskRow>>(queryClient, taskKeys.pages, (page) => {
+          playerNames([page], names.current);
+          return patchTaskPlayers(page, event, names.current);
+        });
       },
       [queryClient],
     ),

@@ -9,6 +9,7 @@ import type {
   FamilyName,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
+import { patchLive } from '@/realtime/live-patch';
 import { reloadQueries } from '@/realtime/reload';
 import { useLiveFeed } from '@/realtime/use-socket';
 
@@ -117,16 +118,16 @@ export function useLiveDispatches(family: FamilyName): void {
  */
 export function patchDispatchRows(queryClient: QueryClient, event: DispatchRowsChangedEvent): void {
   const changed = new Map(event.rows.map((row) => [row.deviceId, row]));
-  for (const [key, page] of queryClient.getQueriesData<DispatchDetail>({ queryKey: dispatchKeys.detail(event.dispatchId) })) {
-    if (!page || !page.items.some((item) => changed.has(item.deviceId))) continue;
-    queryClient.setQueryData<DispatchDetail>(key, {
+  patchLive<DispatchDetail>(queryClient, dispatchKeys.detail(event.dispatchId), (page) => {
+    if (!page.items.some((item) => changed.has(item.deviceId))) return page;
+    return {
       ...page,
       items: page.items.map((item) => {
         const row = changed.get(item.deviceId);
         return row ? { ...item, state: row.state, receipt: row.receipt, lastError: row.lastError, updatedAt: row.updatedAt } : item;
       }),
-    });
-  }
+    };
+  });
 }
 
 /** Keeps the open pages' rows of a family's dispatches moving row by row (patchDispatchRows). */
