@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { runMigrations } from '@sc/database';
 import { BrokerAccessDir, platformFragmentName } from '@sc/messaging/broker-access';
@@ -13,16 +15,65 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+function databaseUrl(name: string): string {
+  const url = new URL(TEST_SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Held while a template is looked for or built (the server's advisory locks are shared by every test process). */
+const TEMPLATE_LOCK = 0x5c_7e_57;
+/** Templates of other migrations (another branch's, an older checkout's) are dropped once unused this long. */
+const STALE_TEMPLATE_MS = 24 * 3600_000;
+
+/**
+ * The name of a database migrated to the project's migrations as they are now, built once for every test file of
+ * every run (a copy of it is made in a fraction of the time migrating takes). Its name carries a digest of the
+ * migrations' sources, so a changed or added migration builds a new one.
+ */
+async function migratedTemplate(admin: Client): Promise<string> {
+  const dir = join(__dirname, '../../database/src/migrations');
+  const digest = createHash('sha256');
+  for (const file of readdirSync(dir).sort()) digest.update(file).update(readFileSync(join(dir, file)));
+  const name = `sc_template_${digest.digest('hex').slice(0, 16)}`;
+  await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
+  try {
+    const found = await admin.query<{ datname: string; built: string | null }>(
+      `SELECT datname, shobj_description(oid, 'pg_database') AS built FROM pg_database WHERE datname LIKE 'sc\\_template\\_%'`,
+    );
+    for (const old of found.rows) {
+      if (old.datname === name || Date.now() - Date.parse(old.built ?? '') < STALE_TEMPLATE_MS) continue;
+      await admin.query(`ALTER DATABASE ${old.datname} IS_TEMPLATE false`).catch(() => undefined);
+      await admin.query(`DROP DATABASE IF EXISTS ${old.datname} WITH (FORCE)`).catch(() => undefined);
+    }
+    if (found.rows.some((row) => row.datname === name)) {
+      await admin.query(`COMMENT ON DATABASE ${name} IS '${new Date().toISOString()}'`);
+      return name;
+    }
+    const building = `${name}_new`;
+    await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${building}`);
+    await runMigrations(databaseUrl(building));
+    await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    await admin.query(`ALTER DATABASE ${name} IS_TEMPLATE true`);
+    await admin.query(`COMMENT ON DATABASE ${name} IS '${new Date().toISOString()}'`);
+    return name;
+  } finally {
+    await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
+  }
+}
+
 /** Creates a fresh, migrated database so tests never touch the demo data or each other. */
 export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
   const name = `sc_${label.replace(/\W/g, '_').slice(0, 20)}_${randomBytes(4).toString('hex')}`.toLowerCase();
   const admin = new Client({ connectionString: TEST_SERVER_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(TEST_SERVER_URL);
-  url.pathname = `/${name}`;
-  await runMigrations(url.toString());
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await migratedTemplate(admin)}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(databaseUrl(name));
   const client = new Client({ connectionString: url.toString() });
   await client.connect();
   return {
