@@ -1,11 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { ownChild } from './child-process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
-import { ApiClient, createTestDatabase, uniquePrefix, waitFor, type TestDatabase } from '@sc/testing';
+import { ApiClient, createTestDatabase, uniquePrefix, waitFor, type DatabaseTemplate, type TestDatabase } from '@sc/testing';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const GATEWAY = join(ROOT, 'dist', 'apps', 'gateway', 'main.js');
@@ -42,6 +43,31 @@ export function gatewayCommand(args: string[], env: NodeJS.ProcessEnv): CommandR
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * The demo data as `seed-demo` loads it, loaded once into a template each gateway's database is copied from: keyed by
+ * the built gateway, the settings it is seeded with, and the hour (the demo's energy and alarms are dated from now).
+ */
+function demoTemplate(env: NodeJS.ProcessEnv): DatabaseTemplate {
+  const { DATABASE_URL: _database, REDIS_PREFIX: _prefix, PORT: _port, UPLOAD_PORT: _uploadPort, UPLOAD_DIR: _uploads, ...settings } = env;
+  const digest = createHash('sha256')
+    .update(readFileSync(GATEWAY))
+    .update(JSON.stringify(Object.entries(settings).sort()));
+  const hour = new Date().toISOString().slice(0, 13).replace(/\D/g, '');
+  return {
+    key: `demo_${digest.digest('hex').slice(0, 8)}_${hour}`,
+    keepMs: 2 * 3600_000,
+    fill: (url) =>
+      new Promise((done, fail) =>
+        execFile(
+          process.execPath,
+          [GATEWAY, 'seed-demo'],
+          { cwd: ROOT, env: { ...process.env, LOG_FORMAT: 'json', ...env, DATABASE_URL: url }, timeout: 120_000 },
+          (error, _stdout, stderr) => (error ? fail(new Error(`seed-demo failed: ${stderr}`)) : done()),
+        ),
+      ),
+  };
+}
+
 export interface RunningGateway {
   baseUrl: string;
   uploadUrl: string;
@@ -56,10 +82,8 @@ export interface RunningGateway {
 /** Starts the built gateway as its own process on free ports, with its own database (demo data loaded) and Redis prefix. */
 export async function startGatewayProcess(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningGateway> {
   assertBuilt();
-  const db = await createTestDatabase('e2e');
   const [port, uploadPort] = [await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = {
-    DATABASE_URL: db.url,
     REDIS_PREFIX: uniquePrefix('e2e'),
     PORT: String(port),
     UPLOAD_PORT: String(uploadPort),
@@ -68,8 +92,8 @@ export async function startGatewayProcess(extraEnv: NodeJS.ProcessEnv = {}): Pro
     LOG_LEVEL: 'warn',
     ...extraEnv,
   };
-  const seeded = gatewayCommand(['seed-demo'], env);
-  if (seeded.status !== 0) throw new Error(`seed-demo failed: ${seeded.stderr}`);
+  const db = await createTestDatabase('e2e', demoTemplate(env));
+  env.DATABASE_URL = db.url;
   const child = spawn(process.execPath, [GATEWAY, 'serve'], {
     cwd: ROOT,
     env: { ...process.env, LOG_FORMAT: 'json', ...env },

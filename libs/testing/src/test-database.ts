@@ -23,53 +23,79 @@ function databaseUrl(name: string): string {
 
 /** Held while a template is looked for or built (the server's advisory locks are shared by every test process). */
 const TEMPLATE_LOCK = 0x5c_7e_57;
-/** Templates of other migrations (another branch's, an older checkout's) are dropped once unused this long. */
-const STALE_TEMPLATE_MS = 24 * 3600_000;
 
-/**
- * The name of a database migrated to the project's migrations as they are now, built once for every test file of
- * every run (a copy of it is made in a fraction of the time migrating takes). Its name carries a digest of the
- * migrations' sources, so a changed or added migration builds a new one.
- */
-async function migratedTemplate(admin: Client): Promise<string> {
+/** What a test database can be copied from, beside the migrations (e.g. the demo data, tests/support/gateway-process.ts). */
+export interface DatabaseTemplate {
+  /** What the contents come from (digits, letters, underscores; at most 24): a new key builds a new template. */
+  key: string;
+  /** How long an unused template is kept (others' templates are dropped once past it). */
+  keepMs: number;
+  /** Fills a new, migrated database as every copy must start. */
+  fill(url: string): Promise<void>;
+}
+
+/** The migrations as they are now: a changed or added migration builds new templates. */
+function migrationsDigest(): string {
   const dir = join(__dirname, '../../database/src/migrations');
   const digest = createHash('sha256');
   for (const file of readdirSync(dir).sort()) digest.update(file).update(readFileSync(join(dir, file)));
-  const name = `sc_template_${digest.digest('hex').slice(0, 16)}`;
+  return digest.digest('hex').slice(0, 16);
+}
+
+/** A template migrated and nothing more, kept a day once unused (another branch's or an older checkout's). */
+const MIGRATED: DatabaseTemplate = { key: '', keepMs: 24 * 3600_000, fill: async () => undefined };
+
+/**
+ * The name of a database to copy test databases from, built once for every test file of every run (a copy is made in
+ * a fraction of the time migrating and filling take): migrated to the project's migrations as they are now, then
+ * filled by the template. Each use writes, as the template's comment, the time after which it may be dropped.
+ */
+async function templateOf(admin: Client, template: DatabaseTemplate): Promise<string> {
+  const name = `sc_template_${migrationsDigest()}${template.key ? `_${template.key}` : ''}`.toLowerCase();
+  const keep = async (db: string) => admin.query(`COMMENT ON DATABASE ${db} IS '${new Date(Date.now() + template.keepMs).toISOString()}'`);
   await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
   try {
-    const found = await admin.query<{ datname: string; built: string | null }>(
-      `SELECT datname, shobj_description(oid, 'pg_database') AS built FROM pg_database WHERE datname LIKE 'sc\\_template\\_%'`,
+    const found = await admin.query<{ datname: string; until: string | null }>(
+      `SELECT datname, shobj_description(oid, 'pg_database') AS until FROM pg_database WHERE datname LIKE 'sc\\_template\\_%'`,
     );
     for (const old of found.rows) {
-      if (old.datname === name || Date.now() - Date.parse(old.built ?? '') < STALE_TEMPLATE_MS) continue;
+      if (old.datname === name || Date.now() < Date.parse(old.until ?? '')) continue;
       await admin.query(`ALTER DATABASE ${old.datname} IS_TEMPLATE false`).catch(() => undefined);
       await admin.query(`DROP DATABASE IF EXISTS ${old.datname} WITH (FORCE)`).catch(() => undefined);
     }
     if (found.rows.some((row) => row.datname === name)) {
-      await admin.query(`COMMENT ON DATABASE ${name} IS '${new Date().toISOString()}'`);
+      await keep(name);
       return name;
     }
     const building = `${name}_new`;
     await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${building}`);
-    await runMigrations(databaseUrl(building));
+    if (template === MIGRATED) {
+      await admin.query(`CREATE DATABASE ${building}`);
+      await runMigrations(databaseUrl(building));
+    } else {
+      // The session's advisory locks count: the migrated template is found or built under the same lock.
+      await admin.query(`CREATE DATABASE ${building} TEMPLATE ${await templateOf(admin, MIGRATED)}`);
+      await template.fill(databaseUrl(building));
+    }
     await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
     await admin.query(`ALTER DATABASE ${name} IS_TEMPLATE true`);
-    await admin.query(`COMMENT ON DATABASE ${name} IS '${new Date().toISOString()}'`);
+    await keep(name);
     return name;
   } finally {
     await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
   }
 }
 
-/** Creates a fresh, migrated database so tests never touch the demo data or each other. */
-export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
+/**
+ * Creates a fresh, migrated database so tests never touch the demo data or each other, filled by `template` when
+ * given (copied from a database filled once).
+ */
+export async function createTestDatabase(label = 'test', template: DatabaseTemplate = MIGRATED): Promise<TestDatabase> {
   const name = `sc_${label.replace(/\W/g, '_').slice(0, 20)}_${randomBytes(4).toString('hex')}`.toLowerCase();
   const admin = new Client({ connectionString: TEST_SERVER_URL });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await migratedTemplate(admin)}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await templateOf(admin, template)}`);
   } finally {
     await admin.end();
   }
