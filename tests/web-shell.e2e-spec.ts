@@ -14,6 +14,7 @@ import type { RunningGateway } from './support/gateway-process';
 import {
   browserSuite,
   DESKTOP,
+  goInApp,
   PHONE,
   WALL_SCREEN,
   cookie,
@@ -416,12 +417,16 @@ describe('web console: shell', () => {
   describe('tables at 1440 × 900', () => {
     it('fit their box by default on every list page, with the actions column whole and names on one line, in Spanish and in Japanese, and on a 4K wall', async () => {
       const misfits: string[] = [];
+      /** The tables measured on each page, by their test id (a page walked to in the console shows its own). */
+      const measured = new Map<string, string[]>();
       let cut = 0;
       const check = async (page: Page, label: string, tables: Locator) => {
         for (let i = 0; i < (await tables.count()); i += 1) {
           const fit = await tableFit(tables.nth(i));
           cut += fit.cut;
-          const name = `${label} ${pathOf(page)} ${(await tables.nth(i).getAttribute('data-testid')) ?? `table ${i}`}`;
+          const testId = (await tables.nth(i).getAttribute('data-testid')) ?? `table ${i}`;
+          measured.set(`${label} ${pathOf(page)}`, [...(measured.get(`${label} ${pathOf(page)}`) ?? []), testId]);
+          const name = `${label} ${pathOf(page)} ${testId}`;
           if (fit.tableWidth > fit.boxWidth || !fit.lastColumnShown) misfits.push(`${name}: ${JSON.stringify(fit)}`);
           // Long names keep to one line, their whole text on hover.
           if (fit.wrapped.length > 0 || fit.untitled.length > 0)
@@ -435,11 +440,12 @@ describe('web console: shell', () => {
       try {
         for (const language of ['es', 'ja'] as const) {
           const page = await open(asAdmin, DESKTOP, { language });
+          await page.goto(`${gw.baseUrl}/profile/inforManage`);
+          await page.getByTestId('sidebar').waitFor();
           for (const path of LIST_PAGES) {
-            await page.goto(`${gw.baseUrl}${path}`);
+            await goInApp(page, path);
             const tables = page.locator('main table:visible');
             await tables.first().waitFor();
-            await page.waitForLoadState('networkidle');
             await check(page, language, tables);
           }
           expect(pageErrors(page)).toEqual([]);
@@ -454,6 +460,10 @@ describe('web console: shell', () => {
       }
       expect(misfits).toEqual([]);
       expect(cut).toBeGreaterThan(0);
+      // Each list page's own tables were measured, not those of the page before it.
+      const walk = [...measured.entries()].filter(([key]) => key.startsWith('es /')).map(([, ids]) => ids.join());
+      expect(walk).toHaveLength(LIST_PAGES.length);
+      expect(walk.filter((ids, i) => i > 0 && ids === walk[i - 1])).toEqual([]);
       // Every list page twice and the wall: it grows with the families.
     }, 180_000);
 
@@ -615,12 +625,12 @@ describe('web console: shell', () => {
       // How far the page itself scrolls sideways (a table scrolling inside its own box does not count).
       const sideways = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
       const checkPage = async (page: Page, path: string) => {
-        await page.goto(`${gw.baseUrl}${path}`);
-        await waitForPath(page, path);
-        await page.waitForLoadState('networkidle');
+        await goInApp(page, path);
         return { path, sideways: await sideways(page) };
       };
       const page = await open(asAdmin, PHONE, { language: 'es' });
+      await page.goto(`${gw.baseUrl}/profile/inforManage`);
+      await page.getByTestId('sidebar-toggle').waitFor();
       const results = [];
       for (const { path } of MENU_PAGES) results.push(await checkPage(page, path));
       expect(results.filter((r) => r.sideways > 0)).toEqual([]);
@@ -634,6 +644,8 @@ describe('web console: shell', () => {
 
       for (const language of ['zh', 'ja'] as const) {
         const other = await open(asAdmin, PHONE, { language });
+        await other.goto(`${gw.baseUrl}/profile/inforManage`);
+        await other.getByTestId('sidebar-toggle').waitFor();
         expect(await checkPage(other, '/systemSetting/permission')).toEqual({ path: '/systemSetting/permission', sideways: 0 });
         expect(pageErrors(other)).toEqual([]);
       }
