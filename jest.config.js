@@ -46,7 +46,14 @@ module.exports = {
       setupFilesAfterEnv: [MQTT_SETUP],
       slowTestThreshold: 20,
     },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/tests/**/*.e2e-spec.ts'], slowTestThreshold: 60, setupFilesAfterEnv: [MQTT_SETUP] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/tests/**/*.e2e-spec.ts'],
+      slowTestThreshold: 60,
+      // A minute per test unless the test says otherwise (tests/support/jest-e2e-setup.ts).
+      setupFilesAfterEnv: [MQTT_SETUP, '<rootDir>/tests/support/jest-e2e-setup.ts'],
+    },
     ...(faultsAskedFor
       ? [
           {
