@@ -186,4 +186,22 @@ describe('floor-screen screenshots end to end: asked, uploaded on the upload por
     const [kept] = await gw.db.query<{ width: number }>(`SELECT width FROM signage_screenshot WHERE id = $1`, [shot]);
     expect(kept.width).toBe(64);
   });
+
+  it('marks a request left unanswered past its link failed once the player is asked again, and no other', async () => {
+    const lapsed = await requested();
+    const fresh = await requested();
+    await gw.db.query(`UPDATE signage_screenshot SET requested_at = now() - interval '1 hour' WHERE id = $1`, [lapsed.shot]);
+    const asked = await editor.post<LampControlResult>('/api/signage/screenshot', { ids: [id] });
+    expect(asked.body.code).toBe(200);
+    expect(await statusOf(lapsed.shot)).toBe('failed');
+    expect(await statusOf(fresh.shot)).toBe('requested');
+    // The player answers the new request (its picture is stored before the next test counts the files).
+    await waitFor(() => (fleet.player('FSS-1')?.screenshots === 2 ? true : undefined), 5000);
+    // Its link no longer takes a picture.
+    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .jpeg()
+      .toBuffer();
+    expect((await put(lapsed.link.url, jpeg)).status).not.toBe(200);
+    expect(await statusOf(lapsed.shot)).toBe('failed');
+  });
 });

@@ -60,9 +60,16 @@ export class SignageScreenshotsService {
 
   /**
    * What a `screenshot` dispatch sends (in its transaction, once its players are chosen): a requested row for each
-   * player, and each player its own upload link to it, valid SCREENSHOT_UPLOAD_TTL_SECONDS.
+   * player, and each player its own upload link to it, valid SCREENSHOT_UPLOAD_TTL_SECONDS. The players' requests
+   * left unanswered past that are marked failed.
    */
   async requested(tx: EntityManager, deviceIds: readonly number[], requestedBy: string): Promise<DispatchContent> {
+    // The players' earlier requests whose link has lapsed unanswered failed (their links no longer take a picture).
+    await tx.query(
+      `UPDATE signage_screenshot SET status = 'failed'
+        WHERE device_id = ANY($1::int[]) AND status = 'requested' AND requested_at < now() - $2 * interval '1 second'`,
+      [deviceIds, SCREENSHOT_UPLOAD_TTL_SECONDS],
+    );
     const rows: { id: number; deviceId: number }[] = await tx.query(
       `INSERT INTO signage_screenshot (device_id, requested_by) SELECT unnest($1::int[]), $2 RETURNING id, device_id AS "deviceId"`,
       [deviceIds, requestedBy],
