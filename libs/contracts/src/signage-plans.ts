@@ -198,3 +198,112 @@ export function adReceiveStatusOf(row: { state: DispatchItemState; receipt: Pick
       return AdReceiveStatus.PublishedNotReceived;
   }
 }
+
+/** A plan's state in the list: saved and never published, published (its screens were sent it), or past its last day. */
+export enum AdPlanStatus {
+  Unpublished = 'unpublished',
+  Published = 'published',
+  Expired = 'expired',
+}
+
+/** POST /api/signage/plan/page: plans by part of their publish name, their status, and a day they play on. */
+export interface AdPlanPageQuery {
+  pageNum: number;
+  pageSize: number;
+  publishName?: string;
+  status?: AdPlanStatus;
+  /** 'yyyy-MM-dd': plans whose date range holds this day. */
+  date?: string;
+}
+
+/** A plan as the list shows it: the request, its state, and its publication (the dispatch that carries it). */
+export interface AdPlanRow extends AdPlanRequest {
+  id: number;
+  /** Ad names in playing order. */
+  adNames: string[];
+  groupName: string | null;
+  status: AdPlanStatus;
+  /** The screens it was last published to (none before it is published). */
+  targetCount: number;
+  dispatchId: string | null;
+  publishedAt: string | null;
+  publishedBy: string | null;
+  /** The last day it plays: the schedule's end date (spec: expiry date). */
+  expiryDate: string;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** How many screens of a plan are in each receive status. */
+export type AdReceiveCounts = Record<AdReceiveStatus, number>;
+
+/** GET /api/signage/plan/detail: a plan with its receive totals. */
+export interface AdPlanDetail extends AdPlanRow {
+  receiveCounts: AdReceiveCounts;
+}
+
+/** One screen of a plan with its receive status (spec section 4), from its ledger row and receipt. */
+export interface AdPlanReceiver {
+  deviceId: number;
+  deviceName: string;
+  deviceCode: string;
+  networkStatus: string;
+  receiveStatus: AdReceiveStatus;
+  /** Its ledger row (null before the plan was published to it). */
+  state: DispatchItemState | null;
+  receipt: DispatchReceipt | null;
+  lastError: string | null;
+  updatedAt: string | null;
+  /** When an unanswered row expires (shown for offline screens: they take it if they come back before). */
+  expiresAt: string | null;
+}
+
+/** POST /api/signage/plan/receivers: one page of a plan's screens, with the totals. */
+export interface AdPlanReceiversPage {
+  total: number;
+  list: AdPlanReceiver[];
+  dispatchId: string | null;
+  receiveCounts: AdReceiveCounts;
+}
+
+/** One plan in the calendar: the days it plays in the range asked, its screens and the plans it meets on them. */
+export interface AdPlanCalendarEntry {
+  id: number;
+  publishName: string;
+  publishType: PublishType;
+  status: AdPlanStatus;
+  deviceIds: number[];
+  occurrences: AdPlanOccurrence[];
+  /** Plans sharing a screen with it and playing at the same time (adPlansOverlap), by id, with the first meeting. */
+  conflicts: { id: number; publishName: string; at: AdPlanOccurrence }[];
+}
+
+/** The receive status counts of nothing. */
+export function emptyReceiveCounts(): AdReceiveCounts {
+  return Object.fromEntries(Object.values(AdReceiveStatus).map((s) => [s, 0])) as AdReceiveCounts;
+}
+
+/**
+ * The plans that conflict: two plans meet when they share a screen and adPlansOverlap finds a day and minutes both
+ * play. A `clear` plan plays nothing, so it meets none. Quadratic in the plans given (the calendar's page of them).
+ */
+export function adPlanConflicts(
+  plans: readonly { id: number; publishName: string; publishType: PublishType; deviceIds: readonly number[]; schedule: AdPlanSchedule }[],
+): Map<number, { id: number; publishName: string; at: AdPlanOccurrence }[]> {
+  const out = new Map<number, { id: number; publishName: string; at: AdPlanOccurrence }[]>(plans.map((p) => [p.id, []]));
+  const playing = plans.filter((p) => p.publishType !== PublishType.Clear);
+  for (let i = 0; i < playing.length; i++) {
+    const a = playing[i];
+    const screens = new Set(a.deviceIds);
+    for (let j = i + 1; j < playing.length; j++) {
+      const b = playing[j];
+      if (!b.deviceIds.some((id) => screens.has(id))) continue;
+      const at = adPlansOverlap(a.schedule, b.schedule);
+      if (!at) continue;
+      out.get(a.id)!.push({ id: b.id, publishName: b.publishName, at });
+      out.get(b.id)!.push({ id: a.id, publishName: a.publishName, at });
+    }
+  }
+  return out;
+}
