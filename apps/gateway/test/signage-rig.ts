@@ -1,15 +1,8 @@
-import { io, type Socket } from 'socket.io-client';
-import {
-  MqttService,
-  SIGNAGE_FAMILY,
-  SOCKET_PATH,
-  type ClientToServerEvents,
-  type DispatchRowsChangedEvent,
-  type ServerToClientEvents,
-} from '@sc/contracts';
+import type { Socket } from 'socket.io-client';
+import { MqttService, SIGNAGE_FAMILY, type ClientToServerEvents, type DispatchRowsChangedEvent, type ServerToClientEvents } from '@sc/contracts';
 import type { DeviceWorker } from '@sc/device-runtime';
 import { SIGNAGE_FAMILIES, SIGNAGE_OBSERVERS } from '../../worker-signage/src/signage-worker';
-import { startTestWorker } from './device-worker';
+import { startTestWorker, watchFamily } from './device-worker';
 import type { TestGateway } from './harness';
 
 export interface SignageRig {
@@ -28,18 +21,9 @@ export async function startSignageRig(gw: TestGateway, token: string, label: str
     label,
     { ackTimeoutMs: 500 },
   );
-  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(gw.baseUrl, {
-    path: SOCKET_PATH,
-    auth: { token },
-    transports: ['websocket'],
-    reconnection: false,
-  });
-  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('connect_error', reject));
+  const socket = await watchFamily(gw, token, SIGNAGE_FAMILY.family, 'DispatchRowsChanged');
   const rowEvents: DispatchRowsChangedEvent[] = [];
   socket.on('DispatchRowsChanged', (event) => rowEvents.push(event));
-  await new Promise<void>((resolve) =>
-    socket.timeout(2000).emit('watch', [{ event: 'DispatchRowsChanged', family: SIGNAGE_FAMILY.family }], () => resolve()),
-  );
   return {
     worker,
     socket,
