@@ -1,7 +1,7 @@
 // Floor-screen ad plans (spec sections 3–5 and 9): what a publication says, the rules it must keep and when it plays,
 // here so that the console checks a form with the very rules the server applies and draws the calendar the server
 // reasons about. Shared by the gateway, the signage worker, the simulated players and the pages.
-import { WEEKDAYS, type Weekday } from './devices';
+import { OnlineState, WEEKDAYS, type Weekday } from './devices';
 import { DispatchItemState } from './lighting';
 import type { DispatchReceipt } from './receipts';
 import { AdPlayMode, AdReceiveStatus, LIMITS, PublishType } from './statuses';
@@ -248,7 +248,7 @@ export interface AdPlanReceiver {
   deviceId: number;
   deviceName: string;
   deviceCode: string;
-  networkStatus: string;
+  networkStatus: OnlineState;
   receiveStatus: AdReceiveStatus;
   /** Its ledger row (null before the plan was published to it). */
   state: DispatchItemState | null;

@@ -7,6 +7,7 @@ import {
   AdPublishMode,
   PublishType,
   SIGNAGE_FAMILY,
+  OnlineState,
   WEEKDAYS,
   adPlanConflicts,
   adPlanOccurrences,
@@ -393,7 +394,7 @@ export class AdPlansService {
     const plan = await this.stored(this.db.manager, q.id);
     const targets = await this.targetsOf(this.db.manager, plan);
     const pageIds = targets.slice((q.pageNum - 1) * q.pageSize, q.pageNum * q.pageSize);
-    const devices: { id: number; name: string; code: string; networkStatus: string }[] = await this.db.query(
+    const devices: { id: number; name: string; code: string; networkStatus: OnlineState }[] = await this.db.query(
       `SELECT id, name, code, network_status AS "networkStatus" FROM signage_device WHERE id = ANY($1::int[]) ORDER BY id`,
       [pageIds],
     );
