@@ -134,6 +134,11 @@ describe('floor-screen ad plans', () => {
       errors: [{ field: 'adIds', reason: 'Choose at least one ad to publish', message: 'Ads: Choose at least one ad to publish' }],
     });
     expect((await editor.post('/api/signage/plan/add', plan({ adIds: [987654] }))).body.message).toMatch(/987654/);
+    const badIds = await editor.post<{ errors: { field: string }[] }>('/api/signage/plan/add', {
+      ...plan({ publishMode: AdPublishMode.Devices, deviceIds: ['x', 0] as unknown as number[] }),
+      adIds: [2 ** 40],
+    });
+    expect(badIds.body.data.errors.map((e) => e.field)).toEqual(['deviceIds', 'adIds']);
     expect((await editor.post('/api/signage/plan/add', plan({ groupId: 987654 }))).status).toBe(400);
     // Visitors see no floor screens: nothing of the plans either.
     expect((await visitor.post('/api/signage/plan/add', plan())).status).toBe(403);

@@ -68,6 +68,11 @@ export function isMeaningfulName(name: unknown): boolean {
 }
 
 const isWholeIn = (v: unknown, min: number, max: number): boolean => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+/** A record id as the database keeps them (a positive 32-bit integer). */
+const RECORD_ID_MAX = 2_147_483_647;
+/** At most this many screens chosen one by one (more: a group). */
+export const AD_PLAN_DEVICES_MAX = 1000;
+const areRecordIds = (ids: unknown[], max: number): boolean => ids.length <= max && ids.every((id) => isWholeIn(id, 1, RECORD_ID_MAX));
 
 /** The problems of an ad plan (spec section 5); none means it can be published. An empty group is the server's check. */
 export function adPlanProblems(plan: Partial<Record<keyof AdPlanRequest, unknown>>): AdPlanProblem[] {
@@ -76,9 +81,11 @@ export function adPlanProblems(plan: Partial<Record<keyof AdPlanRequest, unknown
 
   if (plan.publishMode === AdPublishMode.Devices) {
     if (!Array.isArray(plan.deviceIds) || plan.deviceIds.length === 0) problems.push({ field: 'deviceIds', key: 'pleaseSelect' });
+    else if (!areRecordIds(plan.deviceIds, AD_PLAN_DEVICES_MAX)) problems.push({ field: 'deviceIds', key: 'invalidValue' });
   } else if (plan.publishMode === AdPublishMode.Group) {
-    if (!Number.isInteger(plan.groupId)) problems.push({ field: 'groupId', key: 'selectGroup' });
+    if (!isWholeIn(plan.groupId, 1, RECORD_ID_MAX)) problems.push({ field: 'groupId', key: 'selectGroup' });
   } else problems.push({ field: 'publishMode', key: 'pleaseSelect' });
+  if (Array.isArray(plan.adIds) && !areRecordIds(plan.adIds, AD_PLAN_ADS_MAX)) problems.push({ field: 'adIds', key: 'invalidValue' });
 
   const types = Object.values(PublishType) as unknown[];
   if (!types.includes(plan.publishType)) problems.push({ field: 'publishType', key: 'pleaseSelect' });
