@@ -9,7 +9,7 @@ import { AdReceiveStatus, ScreenOrientation, type MaterialRow } from '@sc/contra
 import { ApiClient } from '@sc/testing';
 import { startSignageFleet, type SignageFleet } from '../apps/device-sim/src/families/signage.sim';
 import { signagePlans as texts } from '../apps/web/src/i18n/locales/en/signagePlans';
-import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected, waitForPath } from './support/browser';
+import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected, socketFrame, waitForPath } from './support/browser';
 import { freePort, startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import { MQTT_URL, signIn, startWorkerProcess, uniqueCodePrefix, type RunningWorker } from './support/pipeline';
 
@@ -75,6 +75,8 @@ describe('floor screens: an ad plan published from the browser, its receive stat
 
     const page = await newPage(browser, undefined, { language: 'en', baseUrl: gw.baseUrl });
     const errors = pageErrors(page);
+    // The rows move by what the socket pushes: the screens' ledger rows (DispatchRowsChanged).
+    const rowsPushed = socketFrame(page, '["DispatchRowsChanged",');
     try {
       await login(page, gw.baseUrl, 'admin');
       const connected = socketConnected(page);
@@ -107,6 +109,7 @@ describe('floor screens: an ad plan published from the browser, its receive stat
       for (const code of codes)
         await view.locator(`[data-testid="plan-receiver-${code}"][data-status="${AdReceiveStatus.DownloadCompleted}"]`).waitFor({ timeout: 20_000 });
       await view.locator(`[data-status="${AdReceiveStatus.DownloadCompleted}"][data-count="2"]`).waitFor();
+      expect(await rowsPushed).toContain('"dispatchId"');
       expect(await view.getByTestId('plan-receive-status').first().textContent()).toBe(texts.receiveStatus.downloadCompleted);
       await page.keyboard.press('Escape');
       await row.locator('[data-status="published"]').waitFor();
