@@ -9,7 +9,7 @@ import { AdReceiveStatus, ScreenOrientation, type MaterialRow } from '@sc/contra
 import { ApiClient } from '@sc/testing';
 import { startSignageFleet, type SignageFleet } from '../apps/device-sim/src/families/signage.sim';
 import { signagePlans as texts } from '../apps/web/src/i18n/locales/en/signagePlans';
-import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected, socketFrame, waitForPath } from './support/browser';
+import { closePage, launchBrowser, login, newPage, pageErrors, screenshot, socketConnected, socketFrame, waitForPath } from './support/browser';
 import { freePort, startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import { MQTT_URL, signIn, startWorkerProcess, uniqueCodePrefix, type RunningWorker } from './support/pipeline';
 
@@ -77,6 +77,7 @@ describe('floor screens: an ad plan published from the browser, its receive stat
     const errors = pageErrors(page);
     // The rows move by what the socket pushes: the screens' ledger rows (DispatchRowsChanged).
     const rowsPushed = socketFrame(page, '["DispatchRowsChanged",');
+    const rowsWatched = socketFrame(page, '"event":"DispatchRowsChanged"');
     try {
       await login(page, gw.baseUrl, 'admin');
       const connected = socketConnected(page);
@@ -97,19 +98,25 @@ describe('floor screens: an ad plan published from the browser, its receive stat
       await page.getByTestId('plan-ads').click();
       await page.getByRole('option', { name: `${prefix} poster` }).click();
       await page.keyboard.press('Escape');
+      await screenshot(page, 'signage-plan-editor');
       await page.getByTestId('plan-save').click();
       const row = page.getByTestId(`plan-row-${prefix} winter`);
       await row.locator('[data-status="unpublished"]').waitFor();
 
-      await row.getByTestId('plan-publish').click();
+      // Its receive-status view, open before it is published: the screens it will go to, then each taking it.
+      await row.getByTestId('plan-receivers').click();
+      const view = page.getByTestId('plan-receivers-view');
+      for (const code of codes) await view.locator(`[data-testid="plan-receiver-${code}"][data-status="${AdReceiveStatus.NotPublished}"]`).waitFor();
+      await rowsWatched;
+      await view.getByTestId('plan-receivers-publish').click();
       await page.getByTestId('plan-publish-confirm').click();
       await page.getByText(texts.published).first().waitFor();
-      // The receive-status view opens on the plan and its rows move as the screens report.
-      const view = page.getByTestId('plan-receivers-view');
+      // Its rows move as the screens report.
       for (const code of codes)
         await view.locator(`[data-testid="plan-receiver-${code}"][data-status="${AdReceiveStatus.DownloadCompleted}"]`).waitFor({ timeout: 20_000 });
       await view.locator(`[data-status="${AdReceiveStatus.DownloadCompleted}"][data-count="2"]`).waitFor();
       expect(await rowsPushed).toContain('"dispatchId"');
+      await screenshot(page, 'signage-plan-receivers');
       expect(await view.getByTestId('plan-receive-status').first().textContent()).toBe(texts.receiveStatus.downloadCompleted);
       await page.keyboard.press('Escape');
       await row.locator('[data-status="published"]').waitFor();

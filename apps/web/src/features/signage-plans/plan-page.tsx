@@ -196,7 +196,14 @@ function PlansTab() {
       <TableFooter {...footer(plans.data?.total ?? 0)} />
       <Deferred when={editing !== null}>{editing && <PlanEditorModal plan={editing.row} onClose={() => setEditing(null)} />}</Deferred>
       <Deferred when={watching !== null}>
-        {watching && <PlanReceiversDrawer plan={watching} canRetry={canPublish} onClose={() => setWatching(null)} />}
+        {watching && (
+          <PlanReceiversDrawer
+            plan={watching}
+            canRetry={canPublish}
+            onPublish={canPublish ? () => void publishPlan(watching) : undefined}
+            onClose={() => setWatching(null)}
+          />
+        )}
       </Deferred>
     </Stack>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge, Button, Drawer, Group, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
-import { IconRepeat } from '@tabler/icons-react';
+import { IconRepeat, IconSend } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { AdReceiveStatus, OnlineState, receiptPercent, type AdPlanReceiver, type AdPlanRow } from '@sc/contracts';
 import { notifySuccess } from '@/components/notify';
@@ -22,7 +22,18 @@ export const RECEIVE_COLOR: Record<AdReceiveStatus, string> = {
  * A plan's screens, each in its receive status (spec section 4), moving as the screens report (no polling), with the
  * totals; Retry failed sends the plan again to the screens in unknown (failed or expired) only.
  */
-export function PlanReceiversDrawer({ plan, canRetry, onClose }: { plan: AdPlanRow; canRetry: boolean; onClose: () => void }) {
+export function PlanReceiversDrawer({
+  plan,
+  canRetry,
+  onPublish,
+  onClose,
+}: {
+  plan: AdPlanRow;
+  canRetry: boolean;
+  /** Publishes the plan from here (the `publish` button's holders), to watch its screens take it. */
+  onPublish?: () => void;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const [pageNum, setPageNum] = useState(1);
   const receivers = usePlanReceivers(plan.id, pageNum);
@@ -46,8 +57,13 @@ export function PlanReceiversDrawer({ plan, canRetry, onClose }: { plan: AdPlanR
             {t('signagePlans:notPublishedYet')}
           </Text>
         )}
-        {canRetry && failed > 0 && (
-          <Group justify="flex-end">
+        <Group justify="flex-end">
+          {onPublish && (
+            <Button size="xs" leftSection={<IconSend size={14} />} onClick={onPublish} data-testid="plan-receivers-publish">
+              {t('signagePlans:publish')}
+            </Button>
+          )}
+          {canRetry && failed > 0 && (
             <Button
               size="xs"
               variant="light"
@@ -65,8 +81,8 @@ export function PlanReceiversDrawer({ plan, canRetry, onClose }: { plan: AdPlanR
             >
               {t('signagePlans:retryFailed')}
             </Button>
-          </Group>
-        )}
+          )}
+        </Group>
         <ScrollArea.Autosize mah="70vh">
           <Table striped fz="sm">
             <Table.Thead>
