@@ -120,6 +120,12 @@ describe('floor screens: an ad plan published from the browser, its receive stat
       expect(await view.getByTestId('plan-receive-status').first().textContent()).toBe(texts.receiveStatus.downloadCompleted);
       await page.keyboard.press('Escape');
       await row.locator('[data-status="published"]').waitFor();
+      // The calendar shows this week's plans: this one plays today, all day, with no other plan on its screens.
+      await page.getByTestId('plan-tab-calendar').click();
+      const week = page.getByTestId(`plan-calendar-${prefix} winter`);
+      await week.getByText('00:00–24:00').waitFor();
+      expect(await week.getAttribute('data-conflicts')).toBe('0');
+      await screenshot(page, 'signage-plan-calendar');
       expect(errors).toEqual([]);
     } finally {
       await closePage(page);
