@@ -46,9 +46,9 @@ describe('floor-screen materials in the browser', () => {
       const page: Page = await newPage(browser, undefined, { language, baseUrl: gw.baseUrl });
       try {
         await login(page, gw.baseUrl, 'admin');
-        // The section leads to its first page (devices) until the ad plans exist.
+        // The section leads to Ad Plan Management (spec section 2).
         await page.goto(`${gw.baseUrl}/floor-screen`);
-        await page.waitForURL(`${gw.baseUrl}/floor-screen/device`);
+        await page.waitForURL(`${gw.baseUrl}/floor-screen/ad-plan`);
         await page.goto(`${gw.baseUrl}/floor-screen/advert`);
         await page.getByTestId('advert-tab-material').click();
 

@@ -15,6 +15,7 @@ import { LightingModule } from './lighting/lighting.module';
 import { StripsModule } from './strips/strips.module';
 import { SignageMaterialsModule, SignageMaterialsUploadModule } from './signage-materials/signage-materials.module';
 import { SignageAdsModule } from './signage-ads/signage-ads.module';
+import { SignagePlansModule } from './signage-plans/signage-plans.module';
 import { StrategiesModule } from './strategies/strategies.module';
 import { OperationLogController } from './operation-log/operation-log.controller';
 import { PolesModule } from './poles/poles.module';
@@ -47,6 +48,7 @@ export class AppModule {
         BroadcastModule,
         SignageMaterialsModule,
         SignageAdsModule,
+        SignagePlansModule,
         SignageModule,
         LedModule,
       ],

@@ -43,8 +43,13 @@ export function startTestWorker(
   });
 }
 
-/** A socket signed in with `token`, watching the DeviceStateChanged events of `family`. */
-export async function watchFamily(gw: TestGateway, token: string, family: DeviceFamily): Promise<Socket<ServerToClientEvents, ClientToServerEvents>> {
+/** A socket signed in with `token`, watching the `event`s (DeviceStateChanged by default) of `family`. */
+export async function watchFamily(
+  gw: TestGateway,
+  token: string,
+  family: DeviceFamily,
+  event: 'DeviceStateChanged' | 'DispatchRowsChanged' = 'DeviceStateChanged',
+): Promise<Socket<ServerToClientEvents, ClientToServerEvents>> {
   const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(gw.baseUrl, {
     path: SOCKET_PATH,
     auth: { token },
@@ -52,6 +57,6 @@ export async function watchFamily(gw: TestGateway, token: string, family: Device
     reconnection: false,
   });
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('connect_error', reject));
-  await new Promise<void>((resolve) => socket.timeout(2000).emit('watch', [{ event: 'DeviceStateChanged', family }], () => resolve()));
+  await new Promise<void>((resolve) => socket.timeout(2000).emit('watch', [{ event, family }], () => resolve()));
   return socket;
 }

@@ -3,30 +3,24 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { Pool } from 'pg';
-import { io, type Socket } from 'socket.io-client';
 import {
   AdPlayMode,
   AdReceiveStatus,
   DispatchItemState,
-  MqttService,
   PublishType,
   SIGNAGE_FAMILY,
-  SOCKET_PATH,
   ScreenOrientation,
   adReceiveStatusOf,
-  type ClientToServerEvents,
   type DispatchDetail,
   type DispatchRowChange,
-  type DispatchRowsChangedEvent,
-  type ServerToClientEvents,
   type SignagePublishParams,
 } from '@sc/contracts';
-import { commandLedger, type DeviceWorker } from '@sc/device-runtime';
+import { commandLedger } from '@sc/device-runtime';
 import { waitFor, type ApiClient } from '@sc/testing';
 import { startSignageFleet, type SignageFleet } from '../../device-sim/src/families/signage.sim';
-import { SIGNAGE_FAMILIES, SIGNAGE_OBSERVERS } from '../../worker-signage/src/signage-worker';
-import { MQTT_URL, startTestWorker } from './device-worker';
+import { MQTT_URL } from './device-worker';
 import { startTestGateway, type TestGateway } from './harness';
+import { startSignageRig, type SignageRig } from './signage-rig';
 
 const PLACED = { cMark: 'CM', address: 'Station hall', latitude: 22.5, longitude: 114.1 };
 const CODES = ['FSP-1', 'FSP-2', 'FSP-3'];
@@ -41,14 +35,12 @@ const START = new Date('2026-12-07T02:00:00Z');
 describe('floor screens: an ad plan published through the ledger, with receipts and proof of play', () => {
   let gw: TestGateway;
   let editor: ApiClient;
-  let worker: DeviceWorker;
+  let rig: SignageRig;
   let fleet: SignageFleet;
-  let socket: Socket<ServerToClientEvents, ClientToServerEvents>;
   let files: Server;
   let base: string;
   let pool: Pool;
   const ids = new Map<string, number>();
-  const rowEvents: DispatchRowsChangedEvent[] = [];
   const bodies = new Map<string, Buffer>([
     ['/video.mp4', Buffer.alloc(1_500_000, 3)],
     ['/image.png', Buffer.alloc(200_000, 5)],
@@ -111,18 +103,7 @@ describe('floor screens: an ad plan published through the ledger, with receipts 
       });
       ids.set(code, answer.body.data.id);
     }
-    worker = await startTestWorker(
-      gw,
-      { name: 'signage', service: MqttService.WorkerSignage, families: SIGNAGE_FAMILIES, observers: SIGNAGE_OBSERVERS() },
-      'signage-publish',
-      { ackTimeoutMs: 500 },
-    );
-    socket = io(gw.baseUrl, { path: SOCKET_PATH, auth: { token: editor.token }, transports: ['websocket'], reconnection: false });
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('connect_error', reject));
-    socket.on('DispatchRowsChanged', (event) => rowEvents.push(event));
-    await new Promise<void>((resolve) =>
-      socket.timeout(2000).emit('watch', [{ event: 'DispatchRowsChanged', family: SIGNAGE_FAMILY.family }], () => resolve()),
-    );
+    rig = await startSignageRig(gw, editor.token, 'signage-publish');
     // The players' clock runs ten times as fast: a 5 s ad is played in half a second.
     fleet = await startSignageFleet({
       mqttUrl: MQTT_URL,
@@ -135,9 +116,8 @@ describe('floor screens: an ad plan published through the ledger, with receipts 
   }, 60_000);
 
   afterAll(async () => {
-    socket?.close();
     await fleet?.stop({ clearRetained: true });
-    await worker?.stop();
+    await rig?.stop();
     await pool?.end();
     await gw?.close();
     await new Promise<void>((resolve) => files?.close(() => resolve()));
@@ -179,7 +159,7 @@ describe('floor screens: an ad plan published through the ledger, with receipts 
 
     // Each player's row was seen moving on the socket, in the order of the receive statuses.
     const movesOf = (deviceId: number): DispatchRowChange[] =>
-      rowEvents.filter((e) => e.dispatchId === dispatchId).flatMap((e) => e.rows.filter((r) => r.deviceId === deviceId));
+      rig.rowEvents.filter((e) => e.dispatchId === dispatchId).flatMap((e) => e.rows.filter((r) => r.deviceId === deviceId));
     await waitFor(() => (movesOf(deviceIds[2]).some((r) => r.state === DispatchItemState.Failed) ? true : undefined), 5000);
     const statuses = (deviceId: number) => [...new Set(movesOf(deviceId).map((row) => adReceiveStatusOf(row)))];
     // Moves gathered in one push frame show their latest only (received may be overtaken by downloading), never out of order.

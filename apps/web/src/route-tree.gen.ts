@@ -28,6 +28,7 @@ import { Route as AuthShellBroadcastManageMediaLibraryRouteImport } from './rout
 import { Route as AuthShellBroadcastManagePlayListRouteImport } from './routes/_auth/_shell/broadcastManage/playList'
 import { Route as AuthShellBroadcastManageTerminalDetailRouteImport } from './routes/_auth/_shell/broadcastManage/terminalDetail'
 import { Route as AuthShellBroadcastManageTerminalManagementRouteImport } from './routes/_auth/_shell/broadcastManage/terminalManagement'
+import { Route as AuthShellFloorScreenAdPlanRouteImport } from './routes/_auth/_shell/floor-screen/ad-plan'
 import { Route as AuthShellFloorScreenAdvertRouteImport } from './routes/_auth/_shell/floor-screen/advert'
 import { Route as AuthShellFloorScreenDeviceRouteImport } from './routes/_auth/_shell/floor-screen/device'
 import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
@@ -147,6 +148,12 @@ const AuthShellBroadcastManageTerminalManagementRoute =
     path: '/broadcastManage/terminalManagement',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellFloorScreenAdPlanRoute =
+  AuthShellFloorScreenAdPlanRouteImport.update({
+    id: '/floor-screen/ad-plan',
+    path: '/floor-screen/ad-plan',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellFloorScreenAdvertRoute =
   AuthShellFloorScreenAdvertRouteImport.update({
     id: '/floor-screen/advert',
@@ -262,6 +269,7 @@ export interface FileRoutesByFullPath {
   '/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
+  '/floor-screen/ad-plan': typeof AuthShellFloorScreenAdPlanRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
@@ -297,6 +305,7 @@ export interface FileRoutesByTo {
   '/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
+  '/floor-screen/ad-plan': typeof AuthShellFloorScreenAdPlanRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
@@ -335,6 +344,7 @@ export interface FileRoutesById {
   '/_auth/_shell/broadcastManage/playList': typeof AuthShellBroadcastManagePlayListRoute
   '/_auth/_shell/broadcastManage/terminalDetail': typeof AuthShellBroadcastManageTerminalDetailRoute
   '/_auth/_shell/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
+  '/_auth/_shell/floor-screen/ad-plan': typeof AuthShellFloorScreenAdPlanRoute
   '/_auth/_shell/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/_auth/_shell/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
@@ -372,6 +382,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/playList'
     | '/broadcastManage/terminalDetail'
     | '/broadcastManage/terminalManagement'
+    | '/floor-screen/ad-plan'
     | '/floor-screen/advert'
     | '/floor-screen/device'
     | '/lampPole/poleManage'
@@ -407,6 +418,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/playList'
     | '/broadcastManage/terminalDetail'
     | '/broadcastManage/terminalManagement'
+    | '/floor-screen/ad-plan'
     | '/floor-screen/advert'
     | '/floor-screen/device'
     | '/lampPole/poleManage'
@@ -444,6 +456,7 @@ export interface FileRouteTypes {
     | '/_auth/_shell/broadcastManage/playList'
     | '/_auth/_shell/broadcastManage/terminalDetail'
     | '/_auth/_shell/broadcastManage/terminalManagement'
+    | '/_auth/_shell/floor-screen/ad-plan'
     | '/_auth/_shell/floor-screen/advert'
     | '/_auth/_shell/floor-screen/device'
     | '/_auth/_shell/lampPole/poleManage'
@@ -603,6 +616,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellBroadcastManageTerminalManagementRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/floor-screen/ad-plan': {
+      id: '/_auth/_shell/floor-screen/ad-plan'
+      path: '/floor-screen/ad-plan'
+      fullPath: '/floor-screen/ad-plan'
+      preLoaderRoute: typeof AuthShellFloorScreenAdPlanRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/floor-screen/advert': {
       id: '/_auth/_shell/floor-screen/advert'
       path: '/floor-screen/advert'
@@ -728,6 +748,7 @@ interface AuthShellRouteChildren {
   AuthShellBroadcastManagePlayListRoute: typeof AuthShellBroadcastManagePlayListRoute
   AuthShellBroadcastManageTerminalDetailRoute: typeof AuthShellBroadcastManageTerminalDetailRoute
   AuthShellBroadcastManageTerminalManagementRoute: typeof AuthShellBroadcastManageTerminalManagementRoute
+  AuthShellFloorScreenAdPlanRoute: typeof AuthShellFloorScreenAdPlanRoute
   AuthShellFloorScreenAdvertRoute: typeof AuthShellFloorScreenAdvertRoute
   AuthShellFloorScreenDeviceRoute: typeof AuthShellFloorScreenDeviceRoute
   AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
@@ -764,6 +785,7 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
     AuthShellBroadcastManageTerminalDetailRoute,
   AuthShellBroadcastManageTerminalManagementRoute:
     AuthShellBroadcastManageTerminalManagementRoute,
+  AuthShellFloorScreenAdPlanRoute: AuthShellFloorScreenAdPlanRoute,
   AuthShellFloorScreenAdvertRoute: AuthShellFloorScreenAdvertRoute,
   AuthShellFloorScreenDeviceRoute: AuthShellFloorScreenDeviceRoute,
   AuthShellLampPolePoleManageRoute: AuthShellLampPolePoleManageRoute,

@@ -97,6 +97,11 @@ export const AUDITED_ACTIONS = {
   'Unmute floor screens': 'unmuteSignage',
   'Reboot floor screens': 'rebootSignage',
   'Take floor-screen screenshot': 'signageScreenshot',
+  'Add floor-screen ad plan': 'addAdPlan',
+  'Edit floor-screen ad plan': 'editAdPlan',
+  'Delete floor-screen ad plan': 'deleteAdPlan',
+  'Publish floor-screen ad plan': 'publishAdPlan',
+  'Retry floor-screen ad plan': 'retryAdPlan',
 } as const;
 
 export type AuditDescription = keyof typeof AUDITED_ACTIONS;

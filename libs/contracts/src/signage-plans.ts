@@ -1,7 +1,7 @@
 // Floor-screen ad plans (spec sections 3–5 and 9): what a publication says, the rules it must keep and when it plays,
 // here so that the console checks a form with the very rules the server applies and draws the calendar the server
 // reasons about. Shared by the gateway, the signage worker, the simulated players and the pages.
-import { WEEKDAYS, type Weekday } from './devices';
+import { OnlineState, WEEKDAYS, type Weekday } from './devices';
 import { DispatchItemState } from './lighting';
 import type { DispatchReceipt } from './receipts';
 import { AdPlayMode, AdReceiveStatus, LIMITS, PublishType } from './statuses';
@@ -68,6 +68,11 @@ export function isMeaningfulName(name: unknown): boolean {
 }
 
 const isWholeIn = (v: unknown, min: number, max: number): boolean => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+/** A record id as the database keeps them (a positive 32-bit integer). */
+const RECORD_ID_MAX = 2_147_483_647;
+/** At most this many screens chosen one by one (more: a group). */
+export const AD_PLAN_DEVICES_MAX = 1000;
+const areRecordIds = (ids: unknown[], max: number): boolean => ids.length <= max && ids.every((id) => isWholeIn(id, 1, RECORD_ID_MAX));
 
 /** The problems of an ad plan (spec section 5); none means it can be published. An empty group is the server's check. */
 export function adPlanProblems(plan: Partial<Record<keyof AdPlanRequest, unknown>>): AdPlanProblem[] {
@@ -76,9 +81,11 @@ export function adPlanProblems(plan: Partial<Record<keyof AdPlanRequest, unknown
 
   if (plan.publishMode === AdPublishMode.Devices) {
     if (!Array.isArray(plan.deviceIds) || plan.deviceIds.length === 0) problems.push({ field: 'deviceIds', key: 'pleaseSelect' });
+    else if (!areRecordIds(plan.deviceIds, AD_PLAN_DEVICES_MAX)) problems.push({ field: 'deviceIds', key: 'invalidValue' });
   } else if (plan.publishMode === AdPublishMode.Group) {
-    if (!Number.isInteger(plan.groupId)) problems.push({ field: 'groupId', key: 'selectGroup' });
+    if (!isWholeIn(plan.groupId, 1, RECORD_ID_MAX)) problems.push({ field: 'groupId', key: 'selectGroup' });
   } else problems.push({ field: 'publishMode', key: 'pleaseSelect' });
+  if (Array.isArray(plan.adIds) && !areRecordIds(plan.adIds, AD_PLAN_ADS_MAX)) problems.push({ field: 'adIds', key: 'invalidValue' });
 
   const types = Object.values(PublishType) as unknown[];
   if (!types.includes(plan.publishType)) problems.push({ field: 'publishType', key: 'pleaseSelect' });
@@ -197,4 +204,113 @@ export function adReceiveStatusOf(row: { state: DispatchItemState; receipt: Pick
       if (row.receipt?.stage === 'received') return AdReceiveStatus.ReceivedNotDownloaded;
       return AdReceiveStatus.PublishedNotReceived;
   }
+}
+
+/** A plan's state in the list: saved and never published, published (its screens were sent it), or past its last day. */
+export enum AdPlanStatus {
+  Unpublished = 'unpublished',
+  Published = 'published',
+  Expired = 'expired',
+}
+
+/** POST /api/signage/plan/page: plans by part of their publish name, their status, and a day they play on. */
+export interface AdPlanPageQuery {
+  pageNum: number;
+  pageSize: number;
+  publishName?: string;
+  status?: AdPlanStatus;
+  /** 'yyyy-MM-dd': plans whose date range holds this day. */
+  date?: string;
+}
+
+/** A plan as the list shows it: the request, its state, and its publication (the dispatch that carries it). */
+export interface AdPlanRow extends AdPlanRequest {
+  id: number;
+  /** Ad names in playing order. */
+  adNames: string[];
+  groupName: string | null;
+  status: AdPlanStatus;
+  /** The screens it was last published to (none before it is published). */
+  targetCount: number;
+  dispatchId: string | null;
+  publishedAt: string | null;
+  publishedBy: string | null;
+  /** The last day it plays: the schedule's end date (spec: expiry date). */
+  expiryDate: string;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** How many screens of a plan are in each receive status. */
+export type AdReceiveCounts = Record<AdReceiveStatus, number>;
+
+/** GET /api/signage/plan/detail: a plan with its receive totals. */
+export interface AdPlanDetail extends AdPlanRow {
+  receiveCounts: AdReceiveCounts;
+}
+
+/** One screen of a plan with its receive status (spec section 4), from its ledger row and receipt. */
+export interface AdPlanReceiver {
+  deviceId: number;
+  deviceName: string;
+  deviceCode: string;
+  networkStatus: OnlineState;
+  receiveStatus: AdReceiveStatus;
+  /** Its ledger row (null before the plan was published to it). */
+  state: DispatchItemState | null;
+  receipt: DispatchReceipt | null;
+  lastError: string | null;
+  updatedAt: string | null;
+  /** When an unanswered row expires (shown for offline screens: they take it if they come back before). */
+  expiresAt: string | null;
+}
+
+/** POST /api/signage/plan/receivers: one page of a plan's screens, with the totals. */
+export interface AdPlanReceiversPage {
+  total: number;
+  list: AdPlanReceiver[];
+  dispatchId: string | null;
+  receiveCounts: AdReceiveCounts;
+}
+
+/** One plan in the calendar: the days it plays in the range asked, its screens and the plans it meets on them. */
+export interface AdPlanCalendarEntry {
+  id: number;
+  publishName: string;
+  publishType: PublishType;
+  status: AdPlanStatus;
+  deviceIds: number[];
+  occurrences: AdPlanOccurrence[];
+  /** Plans sharing a screen with it and playing at the same time (adPlansOverlap), by id, with the first meeting. */
+  conflicts: { id: number; publishName: string; at: AdPlanOccurrence }[];
+}
+
+/** The receive status counts of nothing. */
+export function emptyReceiveCounts(): AdReceiveCounts {
+  return Object.fromEntries(Object.values(AdReceiveStatus).map((s) => [s, 0])) as AdReceiveCounts;
+}
+
+/**
+ * The plans that conflict: two plans meet when they share a screen and adPlansOverlap finds a day and minutes both
+ * play. A `clear` plan plays nothing, so it meets none. Quadratic in the plans given (the calendar's page of them).
+ */
+export function adPlanConflicts(
+  plans: readonly { id: number; publishName: string; publishType: PublishType; deviceIds: readonly number[]; schedule: AdPlanSchedule }[],
+): Map<number, { id: number; publishName: string; at: AdPlanOccurrence }[]> {
+  const out = new Map<number, { id: number; publishName: string; at: AdPlanOccurrence }[]>(plans.map((p) => [p.id, []]));
+  const playing = plans.filter((p) => p.publishType !== PublishType.Clear);
+  for (let i = 0; i < playing.length; i++) {
+    const a = playing[i];
+    const screens = new Set(a.deviceIds);
+    for (let j = i + 1; j < playing.length; j++) {
+      const b = playing[j];
+      if (!b.deviceIds.some((id) => screens.has(id))) continue;
+      const at = adPlansOverlap(a.schedule, b.schedule);
+      if (!at) continue;
+      out.get(a.id)!.push({ id: b.id, publishName: b.publishName, at });
+      out.get(b.id)!.push({ id: a.id, publishName: a.publishName, at });
+    }
+  }
+  return out;
 }

@@ -1,11 +1,10 @@
-import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
 /**
  * The seam between ads and the ad plans that publish them. Deleting ads asks, in the transaction that deletes them
  * and with their rows locked (FOR UPDATE), which plans use any of them; any answer refuses the deletion ('This ad is
- * used by the ad plans …'). The plans module provides its own AdPlanUsage under AD_PLAN_USAGE (replacing NoAdPlanUsage
- * in SignageAdsModule) and locks the ads it publishes FOR SHARE, so neither change misses the other.
+ * used by the ad plans …'). The plans module's PlansAdUsage answers it, and plans lock the ads they name FOR SHARE,
+ * so neither change misses the other.
  */
 export interface AdPlanUsage {
   /** Names of the plans that use any of the ads, in `tx`. */
@@ -13,11 +12,3 @@ export interface AdPlanUsage {
 }
 
 export const AD_PLAN_USAGE = Symbol('AD_PLAN_USAGE');
-
-/** Until ad plans exist, no ad is used by any. */
-@Injectable()
-export class NoAdPlanUsage implements AdPlanUsage {
-  plansUsing(): Promise<string[]> {
-    return Promise.resolve([]);
-  }
-}

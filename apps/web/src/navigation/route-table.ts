@@ -205,13 +205,22 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     ],
   },
   {
-    // Spec section 2: /floor-screen redirects to /floor-screen/ad-plan. Until the ad plan page exists the section leads
-    // to its first permitted child (no `redirect`). The spec gates no floor-screen route: administrators and editors.
+    // Spec section 2: /floor-screen redirects to /floor-screen/ad-plan. The spec gates no floor-screen route:
+    // administrators and editors.
     path: '/floor-screen',
     title: 'floorScreen',
     icon: IconDeviceTv,
     roles: [Role.Admin, Role.Editor],
+    redirect: '/floor-screen/ad-plan',
     children: [
+      {
+        // Publishing and retrying are the `publish` action's button (Add).
+        path: '/floor-screen/ad-plan',
+        title: 'adPlan',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['signagePlans', 'schedule'],
+        buttons: RECORDS,
+      },
       {
         path: '/floor-screen/device',
         title: 'floorScreenDevice',

@@ -347,6 +347,11 @@ export const enUSAnswers = {
   unknownSignageGroups: 'These floor-screen groups do not exist: {{ids}}',
   signageSelectionEmpty: 'Please select devices, a region or groups',
   signageSelectionAmbiguous: 'Select devices, a region or groups: only one of them',
+  // Floor-screen ad plans
+  adPlanNotFound: 'This ad plan does not exist',
+  adPlanAdsUnknown: 'These ads do not exist: {{ids}}',
+  adPlanAdsNotAudited: 'These ads must be audited before they are published: {{names}}',
+  calendarRangeTooLong: 'The calendar shows at most {{max}} days at a time',
   unknownSignageDevices: 'These floor screens do not exist: {{ids}}',
   regionHasNoSignage: 'There are no floor screens in the selected region',
   signageAlreadyBound: 'These devices are already in a group; move them instead: {{names}}',
@@ -397,6 +402,15 @@ export const enUSAnswerFields = {
   splitCount: 'Split-screen count',
   music: 'Background music',
   adZone: 'Screen {{n}}',
+  publishName: 'Publish name',
+  publishMode: 'Publish mode',
+  deviceIds: 'Devices',
+  adIds: 'Ads',
+  playMode: 'Play mode',
+  playLimitCount: 'Play limit count',
+  playIntervalSeconds: 'Play interval (s)',
+  onDemandType: 'On-demand type',
+  publishType: 'Publish type',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

@@ -26,6 +26,7 @@ export const common = {
     ledManage: 'LED Screens',
     ledEquipmentManage: 'LED Equipment',
     floorScreenDevice: 'Device Management',
+    adPlan: 'Ad Plan Management',
     lampAlarm: 'Lamp Alarms',
     energy: 'Lamp Energy',
     entry: 'Platform Home',

@@ -206,6 +206,11 @@ export const system = {
       unmuteSignage: 'Unmute floor screens',
       rebootSignage: 'Reboot floor screens',
       signageScreenshot: 'Take floor-screen screenshot',
+      addAdPlan: 'Add floor-screen ad plan',
+      editAdPlan: 'Edit floor-screen ad plan',
+      deleteAdPlan: 'Delete floor-screen ad plan',
+      publishAdPlan: 'Publish floor-screen ad plan',
+      retryAdPlan: 'Retry failed screens of an ad plan',
     },
   },
 };

@@ -28,6 +28,7 @@ export const common: Shape<typeof en> = {
     ledManage: 'Pantallas LED',
     ledEquipmentManage: 'Equipos LED',
     floorScreenDevice: 'Gestión de dispositivos',
+    adPlan: 'Gestión de planes de anuncios',
     lampAlarm: 'Alarmas de farolas',
     energy: 'Energía de farolas',
     entry: 'Inicio de la plataforma',

@@ -208,6 +208,11 @@ export const system: Shape<typeof en> = {
       unmuteSignage: 'Reactivar sonido de pantallas de pie',
       rebootSignage: 'Reiniciar pantallas de pie',
       signageScreenshot: 'Captura de pantalla de pantalla de pie',
+      addAdPlan: 'Añadir plan de anuncios de pantalla de pie',
+      editAdPlan: 'Editar plan de anuncios de pantalla de pie',
+      deleteAdPlan: 'Eliminar plan de anuncios de pantalla de pie',
+      publishAdPlan: 'Publicar plan de anuncios de pantalla de pie',
+      retryAdPlan: 'Reintentar las pantallas fallidas de un plan de anuncios',
     },
   },
 };

@@ -28,6 +28,7 @@ export const common: Shape<typeof en> = {
     ledManage: 'LEDスクリーン',
     ledEquipmentManage: 'LED機器管理',
     floorScreenDevice: 'デバイス管理',
+    adPlan: '広告プラン管理',
     lampAlarm: '街灯アラーム',
     energy: '街灯エネルギー',
     entry: 'プラットフォームホーム',

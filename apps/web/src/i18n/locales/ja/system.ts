@@ -208,6 +208,11 @@ export const system: Shape<typeof en> = {
       unmuteSignage: 'フロアスクリーンのミュートを解除',
       rebootSignage: 'フロアスクリーンを再起動',
       signageScreenshot: 'フロアスクリーンのスクリーンショット',
+      addAdPlan: 'フロアスクリーン広告プランを追加',
+      editAdPlan: 'フロアスクリーン広告プランを編集',
+      deleteAdPlan: 'フロアスクリーン広告プランを削除',
+      publishAdPlan: 'フロアスクリーン広告プランを配信',
+      retryAdPlan: '広告プランの失敗したデバイスを再試行',
     },
   },
 };

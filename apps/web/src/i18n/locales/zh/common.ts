@@ -28,6 +28,7 @@ export const common: Shape<typeof en> = {
     ledManage: 'LED屏管理',
     ledEquipmentManage: 'LED设备管理',
     floorScreenDevice: '设备管理',
+    adPlan: '广告计划管理',
     lampAlarm: '单灯告警',
     energy: '单灯能耗',
     entry: '平台首页',

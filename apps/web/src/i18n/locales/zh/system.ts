@@ -208,6 +208,11 @@ export const system: Shape<typeof en> = {
       unmuteSignage: '落地屏取消静音',
       rebootSignage: '重启落地屏',
       signageScreenshot: '落地屏截图',
+      addAdPlan: '新增落地屏广告计划',
+      editAdPlan: '编辑落地屏广告计划',
+      deleteAdPlan: '删除落地屏广告计划',
+      publishAdPlan: '发布落地屏广告计划',
+      retryAdPlan: '重试广告计划失败的设备',
     },
   },
 };

@@ -1,0 +1,256 @@
+import pino from 'pino';
+import sharp from 'sharp';
+import {
+  AdPlanStatus,
+  AdPlayMode,
+  AdPublishMode,
+  AdReceiveStatus,
+  DispatchItemState,
+  PublishType,
+  ScreenOrientation,
+  adReceiveStatusOf,
+  type AdDetail,
+  type AdPlanCalendarEntry,
+  type AdPlanDetail,
+  type AdPlanReceiversPage,
+  type AdPlanRequest,
+  type AdPlanRow,
+  type MaterialRow,
+  type PageResult,
+} from '@sc/contracts';
+import { ApiClient, waitFor } from '@sc/testing';
+import { startSignageFleet, type SignageFleet } from '../../device-sim/src/families/signage.sim';
+import { MQTT_URL } from './device-worker';
+import { startTestGateway, type TestGateway } from './harness';
+import { startSignageRig, type SignageRig } from './signage-rig';
+
+const PLACED = { cMark: 'CM', address: 'Station hall', latitude: 22.5, longitude: 114.1 };
+const ONLINE = ['FPL-1', 'FPL-2'];
+/** In the group, but off until the retry. */
+const LATE = 'FPL-3';
+
+/**
+ * Ad plans on the real services (PostgreSQL, Redis, MQTT, the signage worker, simulated players): saved and refused
+ * with the catalogue's messages (nothing changed), published by group through the ledger with links to the ads'
+ * materials, each screen's receive status moving live to download completed, an offline screen's row expiring to
+ * unknown and taken by a retry of the failed only, an empty group refused, conflicts in the calendar.
+ */
+describe('floor-screen ad plans', () => {
+  let gw: TestGateway;
+  let editor: ApiClient;
+  let visitor: ApiClient;
+  let rig: SignageRig;
+  let fleet: SignageFleet;
+  let late: SignageFleet | undefined;
+  let ad: AdDetail;
+  let groupId: number;
+  let emptyGroupId: number;
+  const ids = new Map<string, number>();
+
+  const plan = (over: Partial<AdPlanRequest> = {}): AdPlanRequest => ({
+    publishName: 'Winter sale',
+    publishMode: AdPublishMode.Group,
+    groupId,
+    adIds: [ad.id],
+    schedule: { startDate: '2026-12-01', endDate: '2099-12-31', allDay: false, startTime: '09:00', endTime: '18:00', weekdays: [] },
+    playMode: AdPlayMode.NormalLoop,
+    publishType: PublishType.Replace,
+    ...over,
+  });
+  const stored = async () => ({
+    plans: await gw.db.query(`SELECT * FROM signage_ad_plan ORDER BY id`),
+    dispatches: await gw.db.query(`SELECT id FROM dispatch WHERE action = 'publish' ORDER BY created_at`),
+  });
+  const receivers = async (id: number) =>
+    (await editor.post<AdPlanReceiversPage>('/api/signage/plan/receivers', { id, pageNum: 1, pageSize: 50 })).body.data;
+
+  beforeAll(async () => {
+    gw = await startTestGateway({ dispatchTtlSeconds: 4 });
+    gw.config.media.linkBaseUrl = gw.baseUrl;
+    [editor, visitor] = await Promise.all([gw.signedIn('editor'), gw.signedIn('visitor')]);
+    const png = await sharp({ create: { width: 360, height: 640, channels: 3, background: '#1366ec' } })
+      .png()
+      .toBuffer();
+    const data = new FormData();
+    data.append('file', new Blob([png]), 'poster.png');
+    const image = (await new ApiClient(gw.uploadUrl, 'en-US').as(editor.token).post<MaterialRow>('/api/signage/material/upload', data)).body.data;
+    ad = (
+      await editor.post<AdDetail>('/api/signage/ad/add', {
+        name: 'Poster',
+        coverMaterialId: image.id,
+        orientation: ScreenOrientation.Portrait,
+        totalDuration: 10,
+        splitCount: 1,
+        zones: [[{ materialId: image.id, seconds: 10 }]],
+        music: [],
+        auditRequired: false,
+      })
+    ).body.data;
+    groupId = (await editor.post<{ id: number }>('/api/signage/groupAddOrEdit', { name: 'Hall' })).body.data.id;
+    emptyGroupId = (await editor.post<{ id: number }>('/api/signage/groupAddOrEdit', { name: 'Nobody' })).body.data.id;
+    for (const code of [...ONLINE, LATE]) {
+      const answer = await editor.post<{ id: number }>('/api/signage/deviceAddOrEdit', { name: `Screen ${code}`, code, ...PLACED });
+      ids.set(code, answer.body.data.id);
+    }
+    expect((await editor.post('/api/signage/bind', { ids: [...ids.values()], groupId })).status).toBe(200);
+    rig = await startSignageRig(gw, editor.token, 'signage-plans');
+    fleet = await startSignageFleet({
+      mqttUrl: MQTT_URL,
+      players: ONLINE.map((code) => ({ code, record: { name: `Screen ${code}`, orientation: ScreenOrientation.Portrait } })),
+      ackLatencyMs: { min: 5, max: 20 },
+      logger: pino({ level: 'silent' }),
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await late?.stop({ clearRetained: true });
+    await fleet?.stop({ clearRetained: true });
+    await rig?.stop();
+    await gw?.close();
+  }, 30_000);
+
+  let planId: number;
+
+  it('refuses bad plans with the catalogue messages and changes nothing', async () => {
+    const before = await stored();
+    const refused = await editor.post('/api/signage/plan/add', {
+      ...plan(),
+      publishName: ' !!! ',
+      playMode: AdPlayMode.OnDemand,
+      playLimitCount: 10_000_001,
+      onDemandType: 3,
+      schedule: { ...plan().schedule, startTime: '18:00', endTime: '09:00' },
+    });
+    expect(refused.status).toBe(400);
+    const fields = (refused.body.data as { errors: { field: string; reason: string }[] }).errors.map((f) => [f.field, f.reason]);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        ['publishName', 'A meaningful publish name is required'],
+        ['playLimitCount', 'The play count is a whole number from 1 to 10000000'],
+        ['onDemandType', 'The on-demand type is fixed at 2'],
+      ]),
+    );
+    expect((await editor.post('/api/signage/plan/add', plan({ adIds: [] }))).body.data).toEqual({
+      errors: [{ field: 'adIds', reason: 'Choose at least one ad to publish', message: 'Ads: Choose at least one ad to publish' }],
+    });
+    expect((await editor.post('/api/signage/plan/add', plan({ adIds: [987654] }))).body.message).toMatch(/987654/);
+    const badIds = await editor.post<{ errors: { field: string }[] }>('/api/signage/plan/add', {
+      ...plan({ publishMode: AdPublishMode.Devices, deviceIds: ['x', 0] as unknown as number[] }),
+      adIds: [2 ** 40],
+    });
+    expect(badIds.body.data.errors.map((e) => e.field)).toEqual(['deviceIds', 'adIds']);
+    expect((await editor.post('/api/signage/plan/add', plan({ groupId: 987654 }))).status).toBe(400);
+    // Visitors see no floor screens: nothing of the plans either.
+    expect((await visitor.post('/api/signage/plan/add', plan())).status).toBe(403);
+    expect((await visitor.post('/api/signage/plan/page', { pageNum: 1, pageSize: 10 })).status).toBe(403);
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses to publish to an empty group, and sends nothing', async () => {
+    const saved = await editor.post<AdPlanDetail>('/api/signage/plan/add', plan({ publishName: 'Nobody sees', groupId: emptyGroupId }));
+    expect(saved.status).toBe(200);
+    const before = await stored();
+    const refused = await editor.post('/api/signage/plan/publish', { id: saved.body.data.id });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('This group has no devices and cannot be selected');
+    expect(await stored()).toEqual(before);
+    expect((await editor.post('/api/signage/plan/delete', { id: saved.body.data.id })).status).toBe(200);
+  });
+
+  it('publishes by group: each screen moves live to download completed; the offline one expires to unknown with its expiry shown', async () => {
+    const saved = await editor.post<AdPlanDetail>('/api/signage/plan/add', plan());
+    expect(saved.status).toBe(200);
+    planId = saved.body.data.id;
+    expect(saved.body.data).toMatchObject({ status: AdPlanStatus.Unpublished, adNames: ['Poster'], groupName: 'Hall', expiryDate: '2099-12-31' });
+    expect((await receivers(planId)).receiveCounts[AdReceiveStatus.NotPublished]).toBe(3);
+
+    const published = await editor.post<{ dispatchId: string }>('/api/signage/plan/publish', { id: planId });
+    expect(published.status).toBe(200);
+    const { dispatchId } = published.body.data;
+
+    // While the late screen is off, its row waits with its expiry shown.
+    const waiting = await receivers(planId);
+    const lateRow = waiting.list.find((r) => r.deviceCode === LATE)!;
+    expect([AdReceiveStatus.PublishedNotReceived]).toContain(lateRow.receiveStatus);
+    expect(lateRow.expiresAt).not.toBeNull();
+
+    const done = await waitFor(async () => {
+      const page = await receivers(planId);
+      return page.receiveCounts[AdReceiveStatus.DownloadCompleted] === 2 && page.receiveCounts[AdReceiveStatus.Unknown] === 1 ? page : undefined;
+    }, 30_000);
+    expect(Object.fromEntries(done.list.map((r) => [r.deviceCode, r.receiveStatus]))).toEqual({
+      'FPL-1': AdReceiveStatus.DownloadCompleted,
+      'FPL-2': AdReceiveStatus.DownloadCompleted,
+      [LATE]: AdReceiveStatus.Unknown,
+    });
+    // Each online screen was seen live reaching download completed on the socket, after its receipts.
+    const seen = (code: string) =>
+      rig.rowEvents
+        .filter((e) => e.dispatchId === dispatchId)
+        .flatMap((e) => e.rows.filter((r) => r.deviceId === ids.get(code)))
+        .map((r) => adReceiveStatusOf(r));
+    for (const code of ONLINE) expect(seen(code).at(-1)).toBe(AdReceiveStatus.DownloadCompleted);
+    await waitFor(() => (seen(LATE).at(-1) === AdReceiveStatus.Unknown ? true : undefined));
+    await waitFor(() => (ONLINE.every((code) => fleet.player(code)?.plans.some((p) => p.planId === `plan-${planId}` && p.ready)) ? true : undefined));
+
+    const listed = (await editor.post<PageResult<AdPlanRow>>('/api/signage/plan/page', { pageNum: 1, pageSize: 10, status: 'published' })).body.data;
+    expect(listed.list.map((p) => [p.id, p.targetCount, p.dispatchId])).toEqual([[planId, 3, dispatchId]]);
+    expect(
+      (await editor.post<PageResult<AdPlanRow>>('/api/signage/plan/page', { pageNum: 1, pageSize: 10, date: '2026-11-30' })).body.data.total,
+    ).toBe(0);
+    const detail = (await editor.get<AdPlanDetail>(`/api/signage/plan/detail?id=${planId}`)).body.data;
+    expect(detail.receiveCounts).toMatchObject({ [AdReceiveStatus.DownloadCompleted]: 2, [AdReceiveStatus.Unknown]: 1 });
+  }, 60_000);
+
+  it('retries the failed screen only: the late screen, now on, downloads it', async () => {
+    late = await startSignageFleet({
+      mqttUrl: MQTT_URL,
+      players: [{ code: LATE, record: { name: `Screen ${LATE}`, orientation: ScreenOrientation.Portrait } }],
+      ackLatencyMs: { min: 5, max: 20 },
+      logger: pino({ level: 'silent' }),
+    });
+    const retried = await editor.post<{ retried: number }>('/api/signage/plan/retryFailed', { id: planId });
+    expect(retried.status).toBe(200);
+    expect(retried.body.data.retried).toBe(1);
+    const page = await waitFor(async () => {
+      const p = await receivers(planId);
+      return p.receiveCounts[AdReceiveStatus.DownloadCompleted] === 3 ? p : undefined;
+    }, 30_000);
+    // The two that had it were not asked again.
+    const attempts = await gw.db.query<{ device_id: number; attempts: number; state: string }>(
+      `SELECT device_id, attempts, state FROM dispatch_item WHERE dispatch_id = $1 ORDER BY device_id`,
+      [page.dispatchId],
+    );
+    expect(attempts.every((a) => a.state === DispatchItemState.Delivered)).toBe(true);
+    expect((await editor.post('/api/signage/plan/retryFailed', { id: planId })).body.message).toBe(
+      'This dispatch has no failed or expired commands to retry',
+    );
+  }, 60_000);
+
+  it('shows conflicts in the calendar, and keeps an ad a plan uses', async () => {
+    const other = await editor.post<AdPlanDetail>(
+      '/api/signage/plan/add',
+      plan({
+        publishName: 'Lunch offer',
+        publishMode: AdPublishMode.Devices,
+        groupId: null,
+        deviceIds: [ids.get('FPL-1')!],
+        publishType: PublishType.Append,
+        schedule: { startDate: '2026-12-07', endDate: '2026-12-13', allDay: false, startTime: '12:00', endTime: '14:00', weekdays: ['1'] },
+      }),
+    );
+    expect(other.status).toBe(200);
+    const calendar = (await editor.get<AdPlanCalendarEntry[]>('/api/signage/plan/calendar?from=2026-12-07&to=2026-12-13')).body.data;
+    const byId = new Map(calendar.map((entry) => [entry.id, entry]));
+    expect(byId.get(other.body.data.id)!.occurrences).toEqual([{ date: '2026-12-07', start: 720, end: 840 }]);
+    expect(byId.get(other.body.data.id)!.conflicts).toEqual([
+      { id: planId, publishName: 'Winter sale', at: { date: '2026-12-07', start: 720, end: 840 } },
+    ]);
+    expect(byId.get(planId)!.conflicts.map((c) => c.id)).toEqual([other.body.data.id]);
+    expect((await editor.get('/api/signage/plan/calendar?from=2026-12-07&to=2027-03-01')).status).toBe(400);
+
+    const deleting = await editor.post('/api/signage/ad/delete', { ids: [ad.id] });
+    expect(deleting.status).toBe(409);
+    expect(deleting.body.message).toContain('"Winter sale"');
+  });
+});

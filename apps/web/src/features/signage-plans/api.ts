@@ -1,0 +1,145 @@
+import { useCallback } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  DeviceFamily,
+  adReceiveStatusOf,
+  type AdPlanCalendarEntry,
+  type AdPlanDetail,
+  type AdPlanPageQuery,
+  type AdPlanReceiversPage,
+  type AdPlanRequest,
+  type AdPlanRow,
+  type DispatchProgressEvent,
+  type DispatchRowsChangedEvent,
+  type LampControlResult,
+  type PageResult,
+} from '@sc/contracts';
+import { get, post } from '@/api/request';
+import { reloadQueries } from '@/realtime/reload';
+import { useLiveFeed } from '@/realtime/use-socket';
+
+export const planKeys = {
+  all: ['signagePlans'] as const,
+  page: (query: AdPlanPageQuery) => ['signagePlans', 'page', query] as const,
+  detail: (id: number) => ['signagePlans', 'detail', id] as const,
+  receiversOf: (id: number) => ['signagePlans', 'receivers', id] as const,
+  receivers: (id: number, pageNum: number) => ['signagePlans', 'receivers', id, pageNum] as const,
+  calendar: (from: string, to: string) => ['signagePlans', 'calendar', from, to] as const,
+};
+
+/** The receive-status view shows this many screens at a time. */
+export const RECEIVERS_PAGE = 50;
+
+export function usePlanPage(query: AdPlanPageQuery) {
+  return useQuery({
+    queryKey: planKeys.page(query),
+    queryFn: ({ signal }) => post<PageResult<AdPlanRow>>('/signage/plan/page', query, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function usePlanDetail(id: number | null) {
+  return useQuery({
+    queryKey: planKeys.detail(id ?? 0),
+    queryFn: ({ signal }) => get<AdPlanDetail>('/signage/plan/detail', { id: id! }, { signal }),
+    enabled: id !== null,
+    gcTime: 0,
+  });
+}
+
+export function usePlanCalendar(from: string, to: string) {
+  return useQuery({
+    queryKey: planKeys.calendar(from, to),
+    queryFn: ({ signal }) => get<AdPlanCalendarEntry[]>('/signage/plan/calendar', { from, to }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A page of a plan's screens with their receive status; the socket keeps it moving (useLivePlanReceivers). */
+export function usePlanReceivers(id: number, pageNum: number) {
+  return useQuery({
+    queryKey: planKeys.receivers(id, pageNum),
+    queryFn: ({ signal }) => post<AdPlanReceiversPage>('/signage/plan/receivers', { id, pageNum, pageSize: RECEIVERS_PAGE }, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+  });
+}
+
+function useInvalidatePlans() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: planKeys.all });
+}
+
+/** Adds (no id) or edits a plan; the server checks it again and answers its field errors. */
+export function useSavePlan() {
+  const invalidate = useInvalidatePlans();
+  return useMutation({
+    mutationFn: (plan: AdPlanRequest & { id?: number }) =>
+      post<AdPlanDetail>(plan.id === undefined ? '/signage/plan/add' : '/signage/plan/edit', plan),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeletePlan() {
+  const invalidate = useInvalidatePlans();
+  return useMutation({ mutationFn: (id: number) => post<null>('/signage/plan/delete', { id }), onSuccess: invalidate });
+}
+
+export function usePublishPlan() {
+  const invalidate = useInvalidatePlans();
+  return useMutation({ mutationFn: (id: number) => post<LampControlResult>('/signage/plan/publish', { id }), onSuccess: invalidate });
+}
+
+export function useRetryPlan() {
+  const invalidate = useInvalidatePlans();
+  return useMutation({ mutationFn: (id: number) => post<{ retried: number }>('/signage/plan/retryFailed', { id }), onSuccess: invalidate });
+}
+
+/**
+ * Moves the open receive-status pages as the screens report (DispatchRowsChanged of their plan's dispatch): each row
+ * takes its new ledger state and receipt and its receive status from them (adReceiveStatusOf), nothing fetched.
+ */
+export function patchReceivers(queryClient: QueryClient, event: DispatchRowsChangedEvent): void {
+  const changed = new Map(event.rows.map((row) => [row.deviceId, row]));
+  for (const [key, page] of queryClient.getQueriesData<AdPlanReceiversPage>({ queryKey: ['signagePlans', 'receivers'] })) {
+    if (!page || page.dispatchId !== event.dispatchId || !page.list.some((r) => changed.has(r.deviceId))) continue;
+    queryClient.setQueryData<AdPlanReceiversPage>(key, {
+      ...page,
+      list: page.list.map((r) => {
+        const row = changed.get(r.deviceId);
+        if (!row) return r;
+        const open = row.state === 'queued' || row.state === 'sent';
+        return {
+          ...r,
+          state: row.state,
+          receipt: row.receipt,
+          lastError: row.lastError,
+          updatedAt: row.updatedAt,
+          receiveStatus: adReceiveStatusOf(row),
+          expiresAt: open ? r.expiresAt : null,
+        };
+      }),
+    });
+  }
+}
+
+/**
+ * Keeps a plan's receive-status view live without polling: rows move with DispatchRowsChanged; the totals are read
+ * again when the dispatch's counts move (DispatchProgress), and everything when the feed may have missed events.
+ */
+export function useLivePlanReceivers(id: number, dispatchId: string | null): void {
+  const queryClient = useQueryClient();
+  const resync = useCallback(() => void reloadQueries(queryClient, planKeys.receiversOf(id)), [queryClient, id]);
+  useLiveFeed(
+    'DispatchRowsChanged',
+    DeviceFamily.Signage,
+    useCallback((event: DispatchRowsChangedEvent) => patchReceivers(queryClient, event), [queryClient]),
+    resync,
+  );
+  useLiveFeed(
+    'DispatchProgress',
+    DeviceFamily.Signage,
+    useCallback((event: DispatchProgressEvent) => (event.dispatchId === dispatchId ? resync() : undefined), [dispatchId, resync]),
+    resync,
+  );
+}

@@ -1,0 +1,134 @@
+// Ad Plan Management in a real browser on the built gateway, with the signage worker as its own process and two
+// simulated floor screens on the real broker: /floor-screen leads to the page; a plan is made in the editor for a group
+// (the empty group is offered but cannot be chosen), published ('Published successfully'), and each screen's receive
+// status moves on screen to download completed as the screens report, pushed over the socket.
+import pino from 'pino';
+import sharp from 'sharp';
+import type { Browser } from 'playwright-core';
+import { AdReceiveStatus, ScreenOrientation, type MaterialRow } from '@sc/contracts';
+import { ApiClient } from '@sc/testing';
+import { startSignageFleet, type SignageFleet } from '../apps/device-sim/src/families/signage.sim';
+import { signagePlans as texts } from '../apps/web/src/i18n/locales/en/signagePlans';
+import { closePage, launchBrowser, login, newPage, pageErrors, screenshot, socketConnected, socketFrame, waitForPath } from './support/browser';
+import { freePort, startGatewayProcess, type RunningGateway } from './support/gateway-process';
+import { MQTT_URL, signIn, startWorkerProcess, uniqueCodePrefix, type RunningWorker } from './support/pipeline';
+
+const SIGNAGE_WORKER = require.resolve('../dist/apps/worker-signage/main.js');
+const PLACED = { cMark: 'CM', address: 'Station hall', latitude: 22.5, longitude: 114.1 };
+
+describe('floor screens: an ad plan published from the browser, its receive status live', () => {
+  let gw: RunningGateway;
+  let worker: RunningWorker;
+  let browser: Browser;
+  let fleet: SignageFleet | undefined;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    [gw, browser] = await Promise.all([
+      startGatewayProcess({ PORT: String(port), MEDIA_LINK_BASE_URL: `http://127.0.0.1:${port}` }),
+      launchBrowser(),
+    ]);
+    worker = await startWorkerProcess(gw, {}, SIGNAGE_WORKER);
+  }, 90_000);
+
+  afterAll(async () => {
+    await fleet?.stop({ clearRetained: true });
+    await browser?.close();
+    await worker?.stop();
+    await gw?.stop();
+  });
+
+  it('makes a plan for a group, publishes it and shows each screen reach download completed', async () => {
+    const prefix = uniqueCodePrefix('AP');
+    const codes = [`${prefix}1`, `${prefix}2`];
+    const admin = await signIn(gw);
+    const png = await sharp({ create: { width: 360, height: 640, channels: 3, background: '#1366ec' } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([png]), 'poster.png');
+    const image = (await new ApiClient(gw.uploadUrl, 'en-US').as(admin.token).post<MaterialRow>('/api/signage/material/upload', form)).body.data;
+    const ad = await admin.post<{ id: number }>('/api/signage/ad/add', {
+      name: `${prefix} poster`,
+      coverMaterialId: image.id,
+      orientation: ScreenOrientation.Portrait,
+      totalDuration: 10,
+      splitCount: 1,
+      zones: [[{ materialId: image.id, seconds: 10 }]],
+      music: [],
+      auditRequired: false,
+    });
+    expect(ad.status).toBe(200);
+    const group = `${prefix} hall`;
+    const groupId = (await admin.post<{ id: number }>('/api/signage/groupAddOrEdit', { name: group })).body.data.id;
+    await admin.post('/api/signage/groupAddOrEdit', { name: `${prefix} nobody` });
+    const ids: number[] = [];
+    for (const code of codes)
+      ids.push((await admin.post<{ id: number }>('/api/signage/deviceAddOrEdit', { name: code, code, ...PLACED })).body.data.id);
+    expect((await admin.post('/api/signage/bind', { ids, groupId })).status).toBe(200);
+    fleet = await startSignageFleet({
+      mqttUrl: MQTT_URL,
+      players: codes.map((code) => ({ code, record: { name: code, orientation: ScreenOrientation.Portrait } })),
+      ackLatencyMs: { min: 5, max: 20 },
+      logger: pino({ level: 'silent' }),
+    });
+
+    const page = await newPage(browser, undefined, { language: 'en', baseUrl: gw.baseUrl });
+    const errors = pageErrors(page);
+    // The rows move by what the socket pushes: the screens' ledger rows (DispatchRowsChanged).
+    const rowsPushed = socketFrame(page, '["DispatchRowsChanged",');
+    const rowsWatched = socketFrame(page, '"event":"DispatchRowsChanged"');
+    try {
+      await login(page, gw.baseUrl, 'admin');
+      const connected = socketConnected(page);
+      // Spec section 2: the section leads to Ad Plan Management.
+      await page.goto(`${gw.baseUrl}/floor-screen`);
+      await waitForPath(page, '/floor-screen/ad-plan');
+      await page.getByTestId('plan-table').waitFor();
+      await connected;
+
+      await page.getByTestId('plan-add').click();
+      await page.getByTestId('plan-name').fill(`${prefix} winter`);
+      await page.getByTestId('plan-mode').getByText(texts.publishMode.group).click();
+      await page.getByTestId('plan-group').click();
+      // The empty group is listed, but cannot be chosen.
+      const empty = page.getByRole('option', { name: texts.emptyGroup.replace('{{name}}', `${prefix} nobody`) });
+      expect(await empty.getAttribute('data-combobox-disabled')).toBe('true');
+      await page.getByRole('option', { name: new RegExp(`^${group}`) }).click();
+      await page.getByTestId('plan-ads').click();
+      await page.getByRole('option', { name: `${prefix} poster` }).click();
+      await page.keyboard.press('Escape');
+      await screenshot(page, 'signage-plan-editor');
+      await page.getByTestId('plan-save').click();
+      const row = page.getByTestId(`plan-row-${prefix} winter`);
+      await row.locator('[data-status="unpublished"]').waitFor();
+
+      // Its receive-status view, open before it is published: the screens it will go to, then each taking it.
+      await row.getByTestId('plan-receivers').click();
+      const view = page.getByTestId('plan-receivers-view');
+      for (const code of codes) await view.locator(`[data-testid="plan-receiver-${code}"][data-status="${AdReceiveStatus.NotPublished}"]`).waitFor();
+      await rowsWatched;
+      await view.getByTestId('plan-receivers-publish').click();
+      await page.getByTestId('plan-publish-confirm').click();
+      await page.getByText(texts.published).first().waitFor();
+      // Its rows move as the screens report.
+      for (const code of codes)
+        await view.locator(`[data-testid="plan-receiver-${code}"][data-status="${AdReceiveStatus.DownloadCompleted}"]`).waitFor({ timeout: 20_000 });
+      await view.locator(`[data-status="${AdReceiveStatus.DownloadCompleted}"][data-count="2"]`).waitFor();
+      expect(await rowsPushed).toContain('"dispatchId"');
+      await screenshot(page, 'signage-plan-receivers');
+      expect(await view.getByTestId('plan-receive-status').first().textContent()).toBe(texts.receiveStatus.downloadCompleted);
+      await page.keyboard.press('Escape');
+      await row.locator('[data-status="published"]').waitFor();
+      // The calendar shows this week's plans: this one plays today, all day, with no other plan on its screens.
+      await page.getByTestId('plan-tab-calendar').click();
+      const week = page.getByTestId(`plan-calendar-${prefix} winter`);
+      await week.getByText('00:00–24:00').waitFor();
+      expect(await week.getAttribute('data-conflicts')).toBe('0');
+      await screenshot(page, 'signage-plan-calendar');
+      expect(errors).toEqual([]);
+    } finally {
+      await closePage(page);
+    }
+  }, 60_000);
+});
