@@ -32,6 +32,7 @@ import { Route as AuthShellFloorScreenAdvertRouteImport } from './routes/_auth/_
 import { Route as AuthShellFloorScreenDeviceRouteImport } from './routes/_auth/_shell/floor-screen/device'
 import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
 import { Route as AuthShellLedManageLedEquipmentManageRouteImport } from './routes/_auth/_shell/ledManage/ledEquipmentManage'
+import { Route as AuthShellLedManageLedMediaLibRouteImport } from './routes/_auth/_shell/ledManage/ledMediaLib'
 import { Route as AuthShellProfileInforManageRouteImport } from './routes/_auth/_shell/profile/inforManage'
 import { Route as AuthShellRegionManageRegionManageRouteImport } from './routes/_auth/_shell/regionManage/regionManage'
 import { Route as AuthShellSmartLampEnergyRouteImport } from './routes/_auth/_shell/smartLamp/energy'
@@ -171,6 +172,12 @@ const AuthShellLedManageLedEquipmentManageRoute =
     path: '/ledManage/ledEquipmentManage',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellLedManageLedMediaLibRoute =
+  AuthShellLedManageLedMediaLibRouteImport.update({
+    id: '/ledManage/ledMediaLib',
+    path: '/ledManage/ledMediaLib',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellProfileInforManageRoute =
   AuthShellProfileInforManageRouteImport.update({
     id: '/profile/inforManage',
@@ -266,6 +273,7 @@ export interface FileRoutesByFullPath {
   '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
+  '/ledManage/ledMediaLib': typeof AuthShellLedManageLedMediaLibRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
@@ -301,6 +309,7 @@ export interface FileRoutesByTo {
   '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
+  '/ledManage/ledMediaLib': typeof AuthShellLedManageLedMediaLibRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
@@ -339,6 +348,7 @@ export interface FileRoutesById {
   '/_auth/_shell/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/_auth/_shell/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
+  '/_auth/_shell/ledManage/ledMediaLib': typeof AuthShellLedManageLedMediaLibRoute
   '/_auth/_shell/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/_auth/_shell/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/_auth/_shell/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
@@ -376,6 +386,7 @@ export interface FileRouteTypes {
     | '/floor-screen/device'
     | '/lampPole/poleManage'
     | '/ledManage/ledEquipmentManage'
+    | '/ledManage/ledMediaLib'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
     | '/smartLamp/energy'
@@ -411,6 +422,7 @@ export interface FileRouteTypes {
     | '/floor-screen/device'
     | '/lampPole/poleManage'
     | '/ledManage/ledEquipmentManage'
+    | '/ledManage/ledMediaLib'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
     | '/smartLamp/energy'
@@ -448,6 +460,7 @@ export interface FileRouteTypes {
     | '/_auth/_shell/floor-screen/device'
     | '/_auth/_shell/lampPole/poleManage'
     | '/_auth/_shell/ledManage/ledEquipmentManage'
+    | '/_auth/_shell/ledManage/ledMediaLib'
     | '/_auth/_shell/profile/inforManage'
     | '/_auth/_shell/regionManage/regionManage'
     | '/_auth/_shell/smartLamp/energy'
@@ -631,6 +644,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellLedManageLedEquipmentManageRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/ledManage/ledMediaLib': {
+      id: '/_auth/_shell/ledManage/ledMediaLib'
+      path: '/ledManage/ledMediaLib'
+      fullPath: '/ledManage/ledMediaLib'
+      preLoaderRoute: typeof AuthShellLedManageLedMediaLibRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/profile/inforManage': {
       id: '/_auth/_shell/profile/inforManage'
       path: '/profile/inforManage'
@@ -732,6 +752,7 @@ interface AuthShellRouteChildren {
   AuthShellFloorScreenDeviceRoute: typeof AuthShellFloorScreenDeviceRoute
   AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
   AuthShellLedManageLedEquipmentManageRoute: typeof AuthShellLedManageLedEquipmentManageRoute
+  AuthShellLedManageLedMediaLibRoute: typeof AuthShellLedManageLedMediaLibRoute
   AuthShellProfileInforManageRoute: typeof AuthShellProfileInforManageRoute
   AuthShellRegionManageRegionManageRoute: typeof AuthShellRegionManageRegionManageRoute
   AuthShellSmartLampEnergyRoute: typeof AuthShellSmartLampEnergyRoute
@@ -769,6 +790,7 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
   AuthShellLampPolePoleManageRoute: AuthShellLampPolePoleManageRoute,
   AuthShellLedManageLedEquipmentManageRoute:
     AuthShellLedManageLedEquipmentManageRoute,
+  AuthShellLedManageLedMediaLibRoute: AuthShellLedManageLedMediaLibRoute,
   AuthShellProfileInforManageRoute: AuthShellProfileInforManageRoute,
   AuthShellRegionManageRegionManageRoute:
     AuthShellRegionManageRegionManageRoute,

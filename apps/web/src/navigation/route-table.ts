@@ -187,7 +187,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   },
   {
     // Spec section 2: /ledManage redirects to ledEquipmentManage. The spec gates no LED route: the roles of the family's
-    // live events (the gateway's). Only the built page is listed; the media library, real-time play and tasks come later.
+    // live events (the gateway's).
     path: '/ledManage',
     title: 'ledManage',
     icon: IconLayoutBoard,
@@ -201,6 +201,14 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         roles: [Role.Admin, Role.Editor],
         namespaces: ['dispatch', 'led', 'region'],
         buttons: [...RECORDS, Button.OpenAndClose, Button.EditMqtt],
+      },
+      {
+        // Uploading is Add, deleting Delete.
+        path: '/ledManage/ledMediaLib',
+        title: 'ledMediaLib',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['led'],
+        buttons: [Button.View, Button.Add, Button.Delete],
       },
     ],
   },
