@@ -69,6 +69,7 @@ export const AUDITED_ACTIONS = {
   'Upload LED media': 'uploadLedMedia',
   'Delete LED media': 'deleteLedMedia',
   'Play LED media now': 'playLedNow',
+  'Stop LED real-time play': 'stopLedPlay',
   'Save LED task': 'saveLedTask',
   'Delete LED task': 'deleteLedTask',
   'Publish LED task': 'publishLedTask',

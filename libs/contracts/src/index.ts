@@ -35,5 +35,6 @@ export * from './broadcast-media';
 export * from './signage';
 export * from './led';
 export * from './led-media';
+export * from './led-tasks';
 export * from './families';
 export * from './signage-materials';

@@ -43,7 +43,6 @@ export class LedMediaController {
 
   /** A signed link to show or play the medium in the console (media elements cannot send the session's header). */
   @Get('mediaPreview')
-  @RequireButton(Button.View)
   preview(@Query() q: IdQueryDto): Promise<MediaLink> {
     return this.media.previewLink(q.id);
   }

@@ -8,14 +8,16 @@ import { LedMediaController, LedMediaUploadController } from './led-media.contro
 import { LedMediaCoverLinks, LedMediaFileLinks } from './led-media-links';
 import { LedMediaService } from './led-media.service';
 import { LedService } from './led.service';
+import { LedTasksController } from './led-tasks.controller';
+import { LedTasksService } from './led-tasks.service';
 
 const MEDIA_PROVIDERS = [LedMediaService, MaterialProbe, LedMediaFileLinks, LedMediaCoverLinks, UploadService];
 
-/** LED screens on the console port: their list and export, records, commands and daylight rule; the media library. */
+/** LED screens on the console port: their list and export, records, commands and daylight rule; media, real-time play, tasks. */
 @Module({
   imports: [DispatchModule],
-  controllers: [LedController, LedMediaController],
-  providers: [LedService, ListExporter, ...MEDIA_PROVIDERS],
+  controllers: [LedController, LedMediaController, LedTasksController],
+  providers: [LedService, LedTasksService, ListExporter, ...MEDIA_PROVIDERS],
 })
 export class LedModule {}
 

@@ -208,7 +208,23 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         title: 'ledMediaLib',
         roles: [Role.Admin, Role.Editor],
         namespaces: ['led'],
-        buttons: [Button.View, Button.Add, Button.Delete],
+        buttons: [Button.Add, Button.Delete],
+      },
+      {
+        // Playing now and stopping switch what a screen shows: Open and close.
+        path: '/ledManage/ledRealTimePlay',
+        title: 'ledRealTimePlay',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['dispatch', 'led', 'region'],
+        buttons: [Button.OpenAndClose],
+      },
+      {
+        // Saving is Add or Edit, publishing and retrying Add, deleting Delete.
+        path: '/ledManage/ledTaskManage',
+        title: 'ledTaskManage',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['led'],
+        buttons: [...RECORDS],
       },
     ],
   },

@@ -369,6 +369,7 @@ export const enUSAnswers = {
   ledTaskOneFile: 'At most 1 file',
   ledTaskNeedsFile: 'Please select a file',
   ledTaskPeriodsTooMany: 'At most {{max}} task periods',
+  ledTimePeriodsTooMany: 'At most {{max}} time periods',
   ledMediaNotFound: 'This medium no longer exists',
 };
 

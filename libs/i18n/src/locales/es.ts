@@ -362,6 +362,7 @@ export const esAnswers: Answers = {
   ledTaskOneFile: 'Como máximo 1 archivo',
   ledTaskNeedsFile: 'Seleccione un archivo',
   ledTaskPeriodsTooMany: 'Como máximo {{max}} periodos de tarea',
+  ledTimePeriodsTooMany: 'Como máximo {{max}} franjas horarias',
   ledMediaNotFound: 'Este medio ya no existe',
 };
 

@@ -361,6 +361,7 @@ export const jaAnswers: Answers = {
   ledTaskOneFile: 'ファイルは1つまでです',
   ledTaskNeedsFile: 'ファイルを選択してください',
   ledTaskPeriodsTooMany: 'タスク期間は{{max}}個までです',
+  ledTimePeriodsTooMany: '時間帯は{{max}}個までです',
   ledMediaNotFound: 'このメディアはもう存在しません',
 };
 

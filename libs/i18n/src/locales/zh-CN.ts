@@ -360,6 +360,7 @@ export const zhCNAnswers: Answers = {
   ledTaskOneFile: '最多1个文件',
   ledTaskNeedsFile: '请选择文件',
   ledTaskPeriodsTooMany: '最多{{max}}个任务时段',
+  ledTimePeriodsTooMany: '最多{{max}}个时间段',
   ledMediaNotFound: '该媒体已不存在',
 };
 

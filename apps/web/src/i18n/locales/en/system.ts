@@ -178,6 +178,7 @@ export const system = {
       uploadLedMedia: 'Upload LED media',
       deleteLedMedia: 'Delete LED media',
       playLedNow: 'Play on LED screens now',
+      stopLedPlay: 'Stop real-time play on LED screens',
       saveLedTask: 'Save LED task',
       deleteLedTask: 'Delete LED task',
       publishLedTask: 'Publish LED task',

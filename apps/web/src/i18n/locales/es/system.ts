@@ -180,6 +180,7 @@ export const system: Shape<typeof en> = {
       uploadLedMedia: 'Subir medio LED',
       deleteLedMedia: 'Eliminar medio LED',
       playLedNow: 'Reproducir ahora en pantallas LED',
+      stopLedPlay: 'Detener la reproducción en directo LED',
       saveLedTask: 'Guardar tarea LED',
       deleteLedTask: 'Eliminar tarea LED',
       publishLedTask: 'Publicar tarea LED',

@@ -180,6 +180,7 @@ export const system: Shape<typeof en> = {
       uploadLedMedia: 'LEDメディアをアップロード',
       deleteLedMedia: 'LEDメディアを削除',
       playLedNow: 'LEDスクリーンで今すぐ再生',
+      stopLedPlay: 'LEDスクリーンのリアルタイム再生を停止',
       saveLedTask: 'LEDタスクを保存',
       deleteLedTask: 'LEDタスクを削除',
       publishLedTask: 'LEDタスクを配信',

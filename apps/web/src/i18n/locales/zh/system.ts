@@ -180,6 +180,7 @@ export const system: Shape<typeof en> = {
       uploadLedMedia: '上传LED媒体',
       deleteLedMedia: '删除LED媒体',
       playLedNow: 'LED屏实时播放',
+      stopLedPlay: '停止LED屏实时播放',
       saveLedTask: '保存LED任务',
       deleteLedTask: '删除LED任务',
       publishLedTask: '发布LED任务',
