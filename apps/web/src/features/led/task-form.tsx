@@ -83,11 +83,13 @@ function RowList<P>({
   );
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** A day from today, YYYY-MM-DD (the browser's calendar). */
+const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * Add or edit an LED task: name, file (at most 1), play mode, 1 to 7 time periods and 1 to 7 task periods (checked
- * here with the server's own rules and messages: 'Order Wrong', 'Time Repeats', 'At most 1 file'…), its screens.
+ * here with the server's own rules and messages: 'Order Wrong', 'Time Repeats', 'At most 1 file'…), its screens. A
+ * new task plays all day (00:00 to 00:00, midnight to midnight) for a week from today until told otherwise.
  */
 export function LedTaskFormModal({ task, onClose }: { task: LedTaskRow | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -97,8 +99,8 @@ export function LedTaskFormModal({ task, onClose }: { task: LedTaskRow | null; o
   const [name, setName] = useState(task?.name ?? '');
   const [mediaIds, setMediaIds] = useState<string[]>(task ? [String(task.media.id)] : []);
   const [playMode, setPlayMode] = useState<LedPlayMode>(task?.playMode ?? LedPlayMode.Synchronous);
-  const [timePeriods, setTimePeriods] = useState<LedTimePeriod[]>(task?.timePeriods ?? [{ start: '08:00', end: '20:00' }]);
-  const [taskPeriods, setTaskPeriods] = useState<LedTaskPeriod[]>(task?.taskPeriods ?? [{ startDate: today(), endDate: today() }]);
+  const [timePeriods, setTimePeriods] = useState<LedTimePeriod[]>(task?.timePeriods ?? [{ start: '00:00', end: '00:00' }]);
+  const [taskPeriods, setTaskPeriods] = useState<LedTaskPeriod[]>(task?.taskPeriods ?? [{ startDate: dayFromToday(0), endDate: dayFromToday(6) }]);
   const [screenIds, setScreenIds] = useState<string[]>((task?.screenIds ?? []).map(String));
   const [errors, setErrors] = useState<Errors>({});
   const request = (): LedTaskRequest => ({
