@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, MultiSelect, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { MultiSelect, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
   LED_PLAY_MODES,
@@ -16,6 +15,7 @@ import {
 import { fieldErrors } from '@/api/field-errors';
 import { DayField, TimeField } from '@/components/date-inputs';
 import { FormDialog } from '@/components/form-actions';
+import { RowListField, type RowListIds } from '@/components/schedule-fields';
 import { notifySuccess } from '@/components/notify';
 import { useLedPage } from './api';
 import { useLedMediaPage } from './media-api';
@@ -23,65 +23,14 @@ import { useLedTaskActions } from './tasks-api';
 
 type Errors = Record<string, string>;
 
-/** A list of 1 to 7 rows (time periods or task periods): each row's two inputs, add and remove, the list's own error. */
-function RowList<P>({
-  label,
-  hint,
-  rows,
-  blank,
-  onChange,
-  error,
-  input,
-  testId,
-}: {
-  label: string;
-  hint: string;
-  rows: P[];
-  blank: P;
-  onChange: (rows: P[]) => void;
-  error?: string;
-  input: (row: P, i: number, set: (row: P) => void) => React.ReactNode;
-  testId: string;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Stack gap="xs" data-testid={testId}>
-      <Group justify="space-between">
-        <Text size="sm" fw={500}>
-          {label}
-        </Text>
-        <Button
-          size="compact-sm"
-          variant="light"
-          leftSection={<IconPlus size={14} />}
-          disabled={rows.length >= LED_TASK_LIMITS.timePeriods}
-          onClick={() => onChange([...rows, blank])}
-          data-testid={`${testId}-add`}
-        >
-          {t('led:task.addRow')}
-        </Button>
-      </Group>
-      <Text size="xs" c={error ? 'red' : 'dimmed'} data-testid={`${testId}-hint`}>
-        {error ?? hint}
-      </Text>
-      {rows.map((row, i) => (
-        <Group key={i} align="flex-start" gap="xs" wrap="nowrap" data-testid={`${testId}-${i}`}>
-          {input(row, i, (next) => onChange(rows.map((r, j) => (j === i ? next : r))))}
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            mt={6}
-            aria-label={t('led:task.removeRow')}
-            onClick={() => onChange(rows.filter((_, j) => j !== i))}
-            data-testid={`${testId}-remove-${i}`}
-          >
-            <IconTrash size={16} />
-          </ActionIcon>
-        </Group>
-      ))}
-    </Stack>
-  );
-}
+/** The test ids of an LED task form's list (`led-task-time`, `led-task-days`). */
+const idsOf = (testId: string): RowListIds => ({
+  list: testId,
+  add: `${testId}-add`,
+  hint: `${testId}-hint`,
+  row: (i) => `${testId}-${i}`,
+  remove: (i) => `${testId}-remove-${i}`,
+});
 
 /** A day from today, YYYY-MM-DD (the browser's calendar). */
 const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -128,7 +77,6 @@ export function LedTaskFormModal({ task, onClose }: { task: LedTaskRow | null; o
       setErrors(fieldErrors(error));
     }
   };
-  const rowError = (list: string, i: number, field: string) => errors[`${list}[${i}].${field}`];
   return (
     <FormDialog
       opened
@@ -170,50 +118,58 @@ export function LedTaskFormModal({ task, onClose }: { task: LedTaskRow | null; o
           data-testid="led-task-play-mode"
         />
       </Stack>
-      <RowList<LedTimePeriod>
+      <RowListField
         label={t('led:task.fields.timePeriods')}
         hint={t('led:task.timePeriodsHint', { max: LED_TASK_LIMITS.timePeriods })}
-        rows={timePeriods}
-        blank={{ start: '', end: '' }}
-        onChange={setTimePeriods}
         error={errors.timePeriods}
-        testId="led-task-time"
-        input={(row, i, set) =>
+        count={timePeriods.length}
+        max={LED_TASK_LIMITS.timePeriods}
+        onAdd={() => setTimePeriods([...timePeriods, { start: '', end: '' }])}
+        onRemove={(i) => setTimePeriods(timePeriods.filter((_, j) => j !== i))}
+        addLabel={t('led:task.addRow')}
+        removeLabel={t('led:task.removeRow')}
+        ids={idsOf('led-task-time')}
+      >
+        {(i) =>
           (['start', 'end'] as const).map((end) => (
             <TimeField
               key={end}
               aria-label={`${t(`led:task.${end}`)} ${i + 1}`}
               style={{ flex: 1 }}
-              value={row[end]}
-              onChange={(value) => set({ ...row, [end]: value })}
-              error={rowError('timePeriods', i, end)}
+              value={timePeriods[i][end]}
+              onChange={(value) => setTimePeriods(timePeriods.map((p, j) => (j === i ? { ...p, [end]: value } : p)))}
+              error={errors[`timePeriods[${i}].${end}`]}
               data-testid={`led-task-time-${i}-${end}`}
             />
           ))
         }
-      />
-      <RowList<LedTaskPeriod>
+      </RowListField>
+      <RowListField
         label={t('led:task.fields.taskPeriods')}
         hint={t('led:task.taskPeriodsHint', { max: LED_TASK_LIMITS.taskPeriods })}
-        rows={taskPeriods}
-        blank={{ startDate: '', endDate: '' }}
-        onChange={setTaskPeriods}
         error={errors.taskPeriods}
-        testId="led-task-days"
-        input={(row, i, set) =>
+        count={taskPeriods.length}
+        max={LED_TASK_LIMITS.taskPeriods}
+        onAdd={() => setTaskPeriods([...taskPeriods, { startDate: '', endDate: '' }])}
+        onRemove={(i) => setTaskPeriods(taskPeriods.filter((_, j) => j !== i))}
+        addLabel={t('led:task.addRow')}
+        removeLabel={t('led:task.removeRow')}
+        ids={idsOf('led-task-days')}
+      >
+        {(i) =>
           (['startDate', 'endDate'] as const).map((end) => (
             <DayField
               key={end}
               aria-label={`${t(`led:task.${end}`)} ${i + 1}`}
               style={{ flex: 1 }}
-              value={row[end]}
-              onChange={(value) => set({ ...row, [end]: value })}
-              error={rowError('taskPeriods', i, end)}
+              value={taskPeriods[i][end]}
+              onChange={(value) => setTaskPeriods(taskPeriods.map((p, j) => (j === i ? { ...p, [end]: value } : p)))}
+              error={errors[`taskPeriods[${i}].${end}`]}
               data-testid={`led-task-days-${i}-${end}`}
             />
           ))
         }
-      />
+      </RowListField>
       <MultiSelect
         label={t('led:task.fields.screens')}
         searchable
