@@ -223,7 +223,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         path: '/ledManage/ledTaskManage',
         title: 'ledTaskManage',
         roles: [Role.Admin, Role.Editor],
-        namespaces: ['led'],
+        namespaces: ['led', 'schedule'],
         buttons: [...RECORDS],
       },
     ],
