@@ -51,6 +51,9 @@ const ROUTES = {
   '/broadcastManage/broadcastTask': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/broadcastTask'],
   '/broadcastManage/immediatelyBroadcastTask': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/immediatelyBroadcastTask'],
   '/ledManage/ledEquipmentManage': ['_auth', '_auth/_shell', '_auth/_shell/ledManage/ledEquipmentManage'],
+  '/ledManage/ledMediaLib': ['_auth', '_auth/_shell', '_auth/_shell/ledManage/ledMediaLib'],
+  '/ledManage/ledRealTimePlay': ['_auth', '_auth/_shell', '_auth/_shell/ledManage/ledRealTimePlay'],
+  '/ledManage/ledTaskManage': ['_auth', '_auth/_shell', '_auth/_shell/ledManage/ledTaskManage'],
 };
 
 /** RouteEntry.namespaces of a path in the console's route table (apps/web/src/navigation/route-table.ts). */

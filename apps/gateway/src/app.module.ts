@@ -10,7 +10,7 @@ import type { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { HealthController } from './health/health.controller';
 import { ImportDownloadsModule, ImportsModule } from './imports/imports.module';
-import { LedModule } from './led/led.module';
+import { LedModule, LedUploadModule } from './led/led.module';
 import { LightingModule } from './lighting/lighting.module';
 import { StripsModule } from './strips/strips.module';
 import { SignageMaterialsModule, SignageMaterialsUploadModule } from './signage-materials/signage-materials.module';
@@ -70,6 +70,7 @@ export class UploadAppModule {
         BroadcastUploadModule,
         SignageMaterialsUploadModule,
         SignageScreenshotUploadModule,
+        LedUploadModule,
       ],
       controllers: [FilesController],
       providers: [UploadService, WorkbookReader],

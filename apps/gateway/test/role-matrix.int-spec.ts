@@ -32,6 +32,8 @@ const SIGNED = new Set([
   'GET /api/broadcast/mediaFile',
   'GET /api/signage/material/file',
   'GET /api/signage/material/cover',
+  'GET /api/led/mediaFile',
+  'GET /api/led/mediaCover',
   'GET /api/signage/screenshot/image',
   'PUT /api/signage/screenshot/upload',
   'POST /api/signage/screenshot/upload',
@@ -232,6 +234,16 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'POST /api/led/ledBrightness', allowed: ['editor', 'admin'] },
   { route: 'POST /api/led/ledReboot', allowed: ['editor', 'admin'] },
   { route: 'POST /api/led/ledDaylight', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/led/mediaPage', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/led/mediaUpload', upload: true, allowed: ['editor', 'admin'] },
+  { route: 'GET /api/led/mediaDel', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/led/realTimePlay', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/led/realTimeStop', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/led/taskPage', allowed: ['editor', 'admin'] },
+  { route: 'GET /api/led/taskScreens', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/led/taskAddOrEdit', allowed: ['editor', 'admin'] },
+  { route: 'GET /api/led/taskDel', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/led/taskPublish', allowed: ['editor', 'admin'] },
 ];
 
 describe('role matrix over every route', () => {

@@ -33,6 +33,9 @@ import { Route as AuthShellFloorScreenAdvertRouteImport } from './routes/_auth/_
 import { Route as AuthShellFloorScreenDeviceRouteImport } from './routes/_auth/_shell/floor-screen/device'
 import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
 import { Route as AuthShellLedManageLedEquipmentManageRouteImport } from './routes/_auth/_shell/ledManage/ledEquipmentManage'
+import { Route as AuthShellLedManageLedMediaLibRouteImport } from './routes/_auth/_shell/ledManage/ledMediaLib'
+import { Route as AuthShellLedManageLedRealTimePlayRouteImport } from './routes/_auth/_shell/ledManage/ledRealTimePlay'
+import { Route as AuthShellLedManageLedTaskManageRouteImport } from './routes/_auth/_shell/ledManage/ledTaskManage'
 import { Route as AuthShellProfileInforManageRouteImport } from './routes/_auth/_shell/profile/inforManage'
 import { Route as AuthShellRegionManageRegionManageRouteImport } from './routes/_auth/_shell/regionManage/regionManage'
 import { Route as AuthShellSmartLampEnergyRouteImport } from './routes/_auth/_shell/smartLamp/energy'
@@ -178,6 +181,24 @@ const AuthShellLedManageLedEquipmentManageRoute =
     path: '/ledManage/ledEquipmentManage',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellLedManageLedMediaLibRoute =
+  AuthShellLedManageLedMediaLibRouteImport.update({
+    id: '/ledManage/ledMediaLib',
+    path: '/ledManage/ledMediaLib',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellLedManageLedRealTimePlayRoute =
+  AuthShellLedManageLedRealTimePlayRouteImport.update({
+    id: '/ledManage/ledRealTimePlay',
+    path: '/ledManage/ledRealTimePlay',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellLedManageLedTaskManageRoute =
+  AuthShellLedManageLedTaskManageRouteImport.update({
+    id: '/ledManage/ledTaskManage',
+    path: '/ledManage/ledTaskManage',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellProfileInforManageRoute =
   AuthShellProfileInforManageRouteImport.update({
     id: '/profile/inforManage',
@@ -274,6 +295,9 @@ export interface FileRoutesByFullPath {
   '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
+  '/ledManage/ledMediaLib': typeof AuthShellLedManageLedMediaLibRoute
+  '/ledManage/ledRealTimePlay': typeof AuthShellLedManageLedRealTimePlayRoute
+  '/ledManage/ledTaskManage': typeof AuthShellLedManageLedTaskManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
@@ -310,6 +334,9 @@ export interface FileRoutesByTo {
   '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
+  '/ledManage/ledMediaLib': typeof AuthShellLedManageLedMediaLibRoute
+  '/ledManage/ledRealTimePlay': typeof AuthShellLedManageLedRealTimePlayRoute
+  '/ledManage/ledTaskManage': typeof AuthShellLedManageLedTaskManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
@@ -349,6 +376,9 @@ export interface FileRoutesById {
   '/_auth/_shell/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
   '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/_auth/_shell/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
+  '/_auth/_shell/ledManage/ledMediaLib': typeof AuthShellLedManageLedMediaLibRoute
+  '/_auth/_shell/ledManage/ledRealTimePlay': typeof AuthShellLedManageLedRealTimePlayRoute
+  '/_auth/_shell/ledManage/ledTaskManage': typeof AuthShellLedManageLedTaskManageRoute
   '/_auth/_shell/profile/inforManage': typeof AuthShellProfileInforManageRoute
   '/_auth/_shell/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/_auth/_shell/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
@@ -387,6 +417,9 @@ export interface FileRouteTypes {
     | '/floor-screen/device'
     | '/lampPole/poleManage'
     | '/ledManage/ledEquipmentManage'
+    | '/ledManage/ledMediaLib'
+    | '/ledManage/ledRealTimePlay'
+    | '/ledManage/ledTaskManage'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
     | '/smartLamp/energy'
@@ -423,6 +456,9 @@ export interface FileRouteTypes {
     | '/floor-screen/device'
     | '/lampPole/poleManage'
     | '/ledManage/ledEquipmentManage'
+    | '/ledManage/ledMediaLib'
+    | '/ledManage/ledRealTimePlay'
+    | '/ledManage/ledTaskManage'
     | '/profile/inforManage'
     | '/regionManage/regionManage'
     | '/smartLamp/energy'
@@ -461,6 +497,9 @@ export interface FileRouteTypes {
     | '/_auth/_shell/floor-screen/device'
     | '/_auth/_shell/lampPole/poleManage'
     | '/_auth/_shell/ledManage/ledEquipmentManage'
+    | '/_auth/_shell/ledManage/ledMediaLib'
+    | '/_auth/_shell/ledManage/ledRealTimePlay'
+    | '/_auth/_shell/ledManage/ledTaskManage'
     | '/_auth/_shell/profile/inforManage'
     | '/_auth/_shell/regionManage/regionManage'
     | '/_auth/_shell/smartLamp/energy'
@@ -651,6 +690,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellLedManageLedEquipmentManageRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/ledManage/ledMediaLib': {
+      id: '/_auth/_shell/ledManage/ledMediaLib'
+      path: '/ledManage/ledMediaLib'
+      fullPath: '/ledManage/ledMediaLib'
+      preLoaderRoute: typeof AuthShellLedManageLedMediaLibRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/ledManage/ledRealTimePlay': {
+      id: '/_auth/_shell/ledManage/ledRealTimePlay'
+      path: '/ledManage/ledRealTimePlay'
+      fullPath: '/ledManage/ledRealTimePlay'
+      preLoaderRoute: typeof AuthShellLedManageLedRealTimePlayRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/ledManage/ledTaskManage': {
+      id: '/_auth/_shell/ledManage/ledTaskManage'
+      path: '/ledManage/ledTaskManage'
+      fullPath: '/ledManage/ledTaskManage'
+      preLoaderRoute: typeof AuthShellLedManageLedTaskManageRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/profile/inforManage': {
       id: '/_auth/_shell/profile/inforManage'
       path: '/profile/inforManage'
@@ -753,6 +813,9 @@ interface AuthShellRouteChildren {
   AuthShellFloorScreenDeviceRoute: typeof AuthShellFloorScreenDeviceRoute
   AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
   AuthShellLedManageLedEquipmentManageRoute: typeof AuthShellLedManageLedEquipmentManageRoute
+  AuthShellLedManageLedMediaLibRoute: typeof AuthShellLedManageLedMediaLibRoute
+  AuthShellLedManageLedRealTimePlayRoute: typeof AuthShellLedManageLedRealTimePlayRoute
+  AuthShellLedManageLedTaskManageRoute: typeof AuthShellLedManageLedTaskManageRoute
   AuthShellProfileInforManageRoute: typeof AuthShellProfileInforManageRoute
   AuthShellRegionManageRegionManageRoute: typeof AuthShellRegionManageRegionManageRoute
   AuthShellSmartLampEnergyRoute: typeof AuthShellSmartLampEnergyRoute
@@ -791,6 +854,10 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
   AuthShellLampPolePoleManageRoute: AuthShellLampPolePoleManageRoute,
   AuthShellLedManageLedEquipmentManageRoute:
     AuthShellLedManageLedEquipmentManageRoute,
+  AuthShellLedManageLedMediaLibRoute: AuthShellLedManageLedMediaLibRoute,
+  AuthShellLedManageLedRealTimePlayRoute:
+    AuthShellLedManageLedRealTimePlayRoute,
+  AuthShellLedManageLedTaskManageRoute: AuthShellLedManageLedTaskManageRoute,
   AuthShellProfileInforManageRoute: AuthShellProfileInforManageRoute,
   AuthShellRegionManageRegionManageRoute:
     AuthShellRegionManageRegionManageRoute,

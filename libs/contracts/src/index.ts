@@ -34,5 +34,7 @@ export * from './broadcast-groups';
 export * from './broadcast-media';
 export * from './signage';
 export * from './led';
+export * from './led-media';
+export * from './led-tasks';
 export * from './families';
 export * from './signage-materials';

@@ -1,4 +1,5 @@
 import type { OnlineState, ScreenState } from './devices';
+import type { LedPlaying } from './led-tasks';
 import type { PageQuery } from './envelope';
 import type { DevicePlacement } from './poles';
 import type { SchedulePlace } from './strategy';
@@ -60,6 +61,8 @@ export interface LedRow extends LedRecord, DevicePlacement {
   reportedAt: string | null;
   daylight: LedDaylightRule | null;
   daylightPhase: DaylightPhase | null;
+  /** What it shows now, as it last reported it (null: nothing). */
+  playing: LedPlaying | null;
 }
 
 export interface LedPageQuery extends PageQuery {

@@ -7,6 +7,9 @@ import type {
   LedBrightnessParams,
   LedScreenParams,
   LedSyncTimeParams,
+  LedPlayParams,
+  LedTaskParams,
+  LedForgetTaskParams,
   LedVolumeParams,
   OFFLINE_SCHEMA,
   StripEffectParams,
@@ -216,4 +219,8 @@ export type LedCommand =
   | CommandMessage<'volume', LedVolumeParams>
   | CommandMessage<'screen', LedScreenParams>
   | CommandMessage<'reboot', Record<string, never>>
-  | CommandMessage<'syncTime', LedSyncTimeParams>;
+  | CommandMessage<'syncTime', LedSyncTimeParams>
+  | CommandMessage<'play', LedPlayParams>
+  | CommandMessage<'stopPlay', Record<string, never>>
+  | CommandMessage<'task', LedTaskParams>
+  | CommandMessage<'forgetTask', LedForgetTaskParams>;

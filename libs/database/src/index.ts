@@ -35,6 +35,7 @@ import { DispatchReceipts1732199950000 } from './migrations/1732199950000-dispat
 import { SignageAds1732199960000 } from './migrations/1732199960000-signage-ads';
 import { SignagePlays1732199970000 } from './migrations/1732199970000-signage-plays';
 import { SignageScreenshots1732199985000 } from './migrations/1732199985000-signage-screenshots';
+import { LedMediaTasks1732199990000 } from './migrations/1732199990000-led-media-tasks';
 import { SignageAdPlans1732199995000 } from './migrations/1732199995000-signage-ad-plans';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 
@@ -80,6 +81,7 @@ export const MIGRATIONS = [
   SignageAds1732199960000,
   SignagePlays1732199970000,
   SignageScreenshots1732199985000,
+  LedMediaTasks1732199990000,
   SignageAdPlans1732199995000,
 ];
 

@@ -22,6 +22,7 @@ export {
   adPlanWindowAt,
   windowAt,
   scheduleTimeStatus,
+  schedulesTimeStatus,
   playingAt,
   immediateDone,
   onDemandDone,

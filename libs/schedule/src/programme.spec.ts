@@ -1,5 +1,15 @@
 import { PlaybackMode, TaskTimeStatus, broadcastScheduleProblems, type BroadcastSchedule } from '@sc/contracts';
-import { nextWindow, playingAt, scheduleTimeStatus, shuffledOrder, windowAt, immediateDone, onDemandDone, type HeldTask } from './programme';
+import {
+  nextWindow,
+  playingAt,
+  scheduleTimeStatus,
+  schedulesTimeStatus,
+  shuffledOrder,
+  windowAt,
+  immediateDone,
+  onDemandDone,
+  type HeldTask,
+} from './programme';
 
 const TOKYO = 'Asia/Tokyo';
 const at = (iso: string) => new Date(iso);
@@ -151,5 +161,27 @@ describe('broadcast schedule checks', () => {
       'startDate:dateInvalid',
     ]);
     expect(keys({ ...mornings, endDate: '2026-11-01' })).toEqual(['endDate:orderWrong']);
+  });
+});
+
+describe('LED task time status over task periods and time zones', () => {
+  const periods = [{ start: '19:00', end: '22:00' }];
+  const schedules = [
+    { weekdays: [], periods, startDate: '2026-12-01', endDate: '2026-12-05' },
+    { weekdays: [], periods, startDate: '2026-12-10', endDate: '2026-12-12' },
+  ];
+
+  it('is not started before the first period, in progress between two task periods, ended after the last', () => {
+    expect(schedulesTimeStatus(schedules, new Date('2026-11-30T12:00:00Z'), ['Asia/Shanghai'])).toBe(TaskTimeStatus.NotStarted);
+    expect(schedulesTimeStatus(schedules, new Date('2026-12-07T12:00:00Z'), ['Asia/Shanghai'])).toBe(TaskTimeStatus.InProgress);
+    expect(schedulesTimeStatus(schedules, new Date('2026-12-13T00:00:00Z'), ['Asia/Shanghai'])).toBe(TaskTimeStatus.Ended);
+  });
+
+  it("reads each screen's own zone: begun in Shanghai, not yet in Madrid", () => {
+    // 2026-12-01 19:30 in Shanghai is 12:30 in Madrid, before its first period (19:00).
+    const at = new Date('2026-12-01T11:30:00Z');
+    expect(schedulesTimeStatus(schedules, at, ['Europe/Madrid'])).toBe(TaskTimeStatus.NotStarted);
+    expect(schedulesTimeStatus(schedules, at, ['Asia/Shanghai'])).toBe(TaskTimeStatus.InProgress);
+    expect(schedulesTimeStatus(schedules, at, ['Asia/Shanghai', 'Europe/Madrid'])).toBe(TaskTimeStatus.InProgress);
   });
 });

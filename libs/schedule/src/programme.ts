@@ -187,3 +187,14 @@ export function adPlanSchedule(plan: AdPlanSchedule): BroadcastSchedule {
 export function adPlanWindowAt(plan: AdPlanSchedule, at: Date, timeZone: string): PlayWindow | null {
   return windowAt(adPlanSchedule(plan), at, timeZone);
 }
+
+/**
+ * The time status of several schedules (an LED task's task periods) on devices in several time zones: the one status
+ * they all have, else in progress (some ended and some not started is between two of its periods, or a task that has
+ * begun in one zone and not yet in another).
+ */
+export function schedulesTimeStatus(schedules: readonly BroadcastSchedule[], at: Date, timeZones: readonly string[]): TaskTimeStatus {
+  const statuses = new Set(timeZones.flatMap((zone) => schedules.map((schedule) => scheduleTimeStatus(schedule, at, zone))));
+  if (statuses.size === 0) return TaskTimeStatus.NotStarted;
+  return statuses.size === 1 ? [...statuses][0] : TaskTimeStatus.InProgress;
+}

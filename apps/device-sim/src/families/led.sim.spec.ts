@@ -1,8 +1,8 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { LED_STATE_SCHEMA, ScreenState, type LedStateMessage } from '@sc/contracts';
+import { LED_STATE_SCHEMA, LedPlayMode, ScreenState, type LedStateMessage, type LedTaskParams } from '@sc/contracts';
 import type { DeviceContext } from '../kit';
-import { REBOOT_MS, ledFamily, type LedState } from './led.sim';
+import { REBOOT_MS, followLed, ledFamily, type LedState } from './led.sim';
 
 const later = '2099-01-01T00:00:00.000Z';
 const validState = addFormats(new Ajv({ strict: false }), ['date-time']).compile(LED_STATE_SCHEMA);
@@ -57,5 +57,44 @@ describe('simulated LED screen', () => {
     expect(report(screen)).toMatchObject({ screen: ScreenState.Black, brightness: 60 });
     expect(screen.reboots).toBe(1);
     expect(pending).toEqual([]);
+  });
+
+  it('plays a held task in its periods by the clock of its time zone: synchronous from the period start, asynchronous from when it took it', () => {
+    const screen = family.initial({ code: 'LED-1' }, context);
+    const task = (taskId: number, playMode: LedPlayMode): LedTaskParams => ({
+      taskId,
+      name: `Task ${taskId}`,
+      playMode,
+      timeZone: 'Asia/Shanghai',
+      timePeriods: [{ start: '19:00', end: '22:00' }],
+      taskPeriods: [{ startDate: '2026-12-01', endDate: '2026-12-03' }],
+      file: { mediaId: 9, name: 'Clip', type: 2, url: 'http://x', sha256: 'a'.repeat(64), bytes: 1, width: 64, height: 32 },
+    });
+    const tookAt = Date.parse('2026-12-01T11:30:00Z');
+    screen.tasks.set(1, { params: task(1, LedPlayMode.Asynchronous), ready: true, readyAt: tookAt });
+    // 19:40 in Shanghai (11:40Z), in the 19:00 period: asynchronous, it plays from when it took the task (11:30Z).
+    expect(followLed(screen, Date.parse('2026-12-01T11:40:00Z'))).toBe(true);
+    expect(screen.playing).toMatchObject({ source: 'task', taskId: 1, since: '2026-12-01T11:30:00.000Z' });
+    expect(validState(report(screen))).toBe(true);
+    screen.tasks.set(1, { params: task(1, LedPlayMode.Synchronous), ready: true, readyAt: tookAt });
+    followLed(screen, Date.parse('2026-12-01T11:40:00Z'));
+    // Synchronous: from the period's start (19:00 in Shanghai), as every screen of the task.
+    expect(screen.playing?.since).toBe('2026-12-01T11:00:00.000Z');
+    // 22:30 in Shanghai: outside its periods; after its last day: nothing.
+    expect(followLed(screen, Date.parse('2026-12-01T14:30:00Z'))).toBe(true);
+    expect(screen.playing).toBeNull();
+    expect(followLed(screen, Date.parse('2026-12-04T11:30:00Z'))).toBe(false);
+    // Real-time play wins over tasks until stopped.
+    screen.realtime = { file: task(1, LedPlayMode.Synchronous).file, since: tookAt };
+    followLed(screen, Date.parse('2026-12-01T11:40:00Z'));
+    expect(screen.playing).toMatchObject({ source: 'realtime', taskId: null, mediaId: 9 });
+    family.apply(
+      screen,
+      { id: 's', type: 'stopPlay', params: {}, expiresAt: later },
+      { ...context, clock: () => Date.parse('2026-12-01T11:40:00Z') },
+    );
+    expect(screen.playing).toMatchObject({ source: 'task', taskId: 1 });
+    family.apply(screen, { id: 'f', type: 'forgetTask', params: { taskId: 1 }, expiresAt: later }, context);
+    expect(screen.playing).toBeNull();
   });
 });

@@ -1,9 +1,35 @@
-import { LED_FAMILY, ScreenState, type LedCommand, type LedStateMessage } from '@sc/contracts';
-import { FleetRunner, loadSeeds, seedsOf, type DeviceFleet, type DeviceSource, type SimulatedFamily, type SimulationOptions } from '../kit';
+import { windowAt } from '@sc/schedule';
+import {
+  LED_FAMILY,
+  LedPlayMode,
+  ScreenState,
+  ledTaskSchedules,
+  type LedCommand,
+  type LedPlayParams,
+  type LedPlaying,
+  type LedStateMessage,
+  type LedTaskParams,
+} from '@sc/contracts';
+import {
+  FleetRunner,
+  fetchChecked,
+  loadSeeds,
+  seedsOf,
+  slots,
+  type DeviceContext,
+  type DeviceFleet,
+  type DeviceSource,
+  type Slots,
+  type SimulatedFamily,
+  type SimulationOptions,
+} from '../kit';
 
 // LED screens: pole-mounted panels, each on its own connection, that take a brightness, a volume, bright or black,
 // a reboot and a time sync, and report them (the kit's heartbeat sends their state again when they have been quiet).
 // A reboot is a restart: the screen answers, drops off (its Last Will), and connects again with its settings.
+// Real-time play and tasks name a file: the screen fetches it from its signed link (receipts as it comes in), checks
+// it, acks, and then shows it: a real-time play at once until another or stopPlay, its tasks in their periods by its
+// clock (in the task's time zone). It reports what it shows (`playing`) whenever that changes.
 
 const HARDWARE = 'LED-P4-OUT';
 const SOFTWARE = '3.2.1';
@@ -19,10 +45,64 @@ export interface LedState {
   clockOffsetMs: number;
   /** Restarts so far. */
   reboots: number;
+  /** The medium pushed in real time (once its file is in), and when it began showing it. */
+  realtime: { file: LedPlayParams['file']; since: number } | null;
+  /** The tasks it holds, by task id, ready once their file is in. */
+  tasks: Map<number, { params: LedTaskParams; ready: boolean; readyAt: number }>;
+  playing: LedPlaying | null;
+}
+
+/** Which held task plays at `now` (the first ready one in its periods, by task id), with when its period began. */
+function taskAt(screen: LedState, now: number): { params: LedTaskParams; since: number } | null {
+  const at = new Date(now);
+  for (const id of [...screen.tasks.keys()].sort((a, b) => a - b)) {
+    const kept = screen.tasks.get(id)!;
+    if (!kept.ready) continue;
+    for (const schedule of ledTaskSchedules(kept.params)) {
+      const window = windowAt(schedule, at, kept.params.timeZone);
+      if (!window) continue;
+      // Synchronous: every screen at the same point, from the period's start; asynchronous: from when this one took it.
+      const since = kept.params.playMode === LedPlayMode.Synchronous ? window.start.getTime() : Math.max(window.start.getTime(), kept.readyAt);
+      return { params: kept.params, since };
+    }
+  }
+  return null;
+}
+
+/** What the screen shows at `now`: real-time play first, else a task in its periods; true when that changed. */
+export function followLed(screen: LedState, now: number): boolean {
+  const task = screen.realtime ? null : taskAt(screen, now);
+  const next: LedPlaying | null = screen.realtime
+    ? {
+        source: 'realtime',
+        mediaId: screen.realtime.file.mediaId,
+        name: screen.realtime.file.name,
+        taskId: null,
+        since: new Date(screen.realtime.since).toISOString(),
+      }
+    : task
+      ? {
+          source: 'task',
+          mediaId: task.params.file.mediaId,
+          name: task.params.file.name,
+          taskId: task.params.taskId,
+          since: new Date(task.since).toISOString(),
+        }
+      : null;
+  const same = JSON.stringify(next) === JSON.stringify(screen.playing);
+  screen.playing = next;
+  return !same;
+}
+
+/** Fetches a command's file (receipts as it comes in, the fleet's downloads bounded by `slot`). */
+function fetchFile(file: LedPlayParams['file'], ctx: DeviceContext<LedState>, slot: Slots): Promise<void> {
+  const one = { label: `media ${file.mediaId}`, url: file.url, bytes: file.bytes, sha256: file.sha256 };
+  return slot(() => fetchChecked([one], (received) => ctx.receipt?.(received, file.bytes)));
 }
 
 /** The LED screen family's behaviour on the simulator kit. */
-export function ledFamily(): SimulatedFamily<LedState, LedCommand> {
+export function ledFamily(options: { downloadConcurrency?: number } = {}): SimulatedFamily<LedState, LedCommand> {
+  const slot = slots(options.downloadConcurrency ?? Infinity);
   return {
     declaration: LED_FAMILY,
     initial: (_seed, ctx) => ({
@@ -33,6 +113,9 @@ export function ledFamily(): SimulatedFamily<LedState, LedCommand> {
       // Out of true by up to a minute until synchronised.
       clockOffsetMs: Math.round((ctx.random() - 0.5) * 120_000),
       reboots: 0,
+      realtime: null,
+      tasks: new Map(),
+      playing: null,
     }),
     apply(screen, command, ctx) {
       switch (command.type) {
@@ -57,8 +140,41 @@ export function ledFamily(): SimulatedFamily<LedState, LedCommand> {
             s.reboots++;
           });
           break;
+        case 'play': {
+          const file = command.params.file;
+          return fetchFile(file, ctx, slot).then(() => {
+            screen.realtime = { file, since: ctx.clock() };
+            followLed(screen, ctx.clock());
+          });
+        }
+        case 'stopPlay':
+          screen.realtime = null;
+          followLed(screen, ctx.clock());
+          break;
+        case 'task': {
+          const params = command.params;
+          const kept = { params, ready: false, readyAt: 0 };
+          screen.tasks.set(params.taskId, kept);
+          followLed(screen, ctx.clock());
+          return fetchFile(params.file, ctx, slot).then(
+            () => {
+              kept.ready = true;
+              kept.readyAt = ctx.clock();
+              followLed(screen, ctx.clock());
+            },
+            (err: Error) => {
+              if (screen.tasks.get(params.taskId) === kept) screen.tasks.delete(params.taskId);
+              throw err;
+            },
+          );
+        }
+        case 'forgetTask':
+          screen.tasks.delete(command.params.taskId);
+          followLed(screen, ctx.clock());
+          break;
       }
     },
+    tick: (screen, ctx) => followLed(screen, ctx.clock()),
     report: (screen, device): LedStateMessage => ({
       online: true,
       brightness: screen.brightness,
@@ -68,6 +184,7 @@ export function ledFamily(): SimulatedFamily<LedState, LedCommand> {
       ipAddress: `10.30.${device.code.length % 250}.${(hash(device.code) % 250) + 1}`,
       hardwareVersion: HARDWARE,
       softwareVersion: SOFTWARE,
+      playing: screen.playing,
     }),
   };
 }
@@ -82,9 +199,11 @@ function hash(text: string): number {
 export interface LedFleetOptions extends Omit<SimulationOptions, 'individualConnections'> {
   /** Explicit codes, `count` generated codes (default prefix 'LED-'), or the registry's screens. */
   screens: DeviceSource;
+  /** Downloads under way at once over the fleet (unbounded by default). */
+  downloadConcurrency?: number;
 }
 
-export interface LedSnapshot extends Omit<LedState, 'clockOffsetMs'> {
+export interface LedSnapshot extends Omit<LedState, 'clockOffsetMs' | 'tasks' | 'realtime'> {
   code: string;
   online: boolean;
   /** Commands applied so far (never more than once per id). */
@@ -99,7 +218,7 @@ class LedScreens extends FleetRunner<LedState, LedCommand> implements LedFleet {
   screen(code: string): LedSnapshot | undefined {
     const device = this.device(code);
     if (!device) return undefined;
-    const { clockOffsetMs: _offset, ...state } = device.state;
+    const { clockOffsetMs: _offset, tasks: _tasks, realtime: _realtime, ...state } = device.state;
     return { code, online: device.online, applied: device.applied, ...state };
   }
 }
@@ -107,5 +226,9 @@ class LedScreens extends FleetRunner<LedState, LedCommand> implements LedFleet {
 /** Connects every screen on a connection of its own and publishes its retained state. */
 export async function startLedFleet(options: LedFleetOptions): Promise<LedFleet> {
   const { seeds, registered } = await seedsOf(options.screens, 'LED-', (url) => loadSeeds(url, LED_FAMILY, { schedules: false, gateways: false }));
-  return new LedScreens(ledFamily(), { ...options, devicesPerGateway: 1000, gatewayPrefix: 'LED-', registered }, seeds).run();
+  return new LedScreens(
+    ledFamily({ downloadConcurrency: options.downloadConcurrency }),
+    { ...options, devicesPerGateway: 1000, gatewayPrefix: 'LED-', registered },
+    seeds,
+  ).run();
 }

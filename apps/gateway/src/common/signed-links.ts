@@ -78,6 +78,16 @@ export abstract class SignedFileLinks extends SignedLinks {
     return { url, expiresAt, sha256: record.sha256, fileSize: record.fileSize };
   }
 
+  /**
+   * A link that stays the same for a while, so the browser keeps the picture between pages of a list (a cover): it
+   * expires at the second multiple of MEDIA_LINK_TTL_SECONDS to come, so it is valid for one to two of them.
+   */
+  stable(record: { id: number; sha256: string; fileSize: number }, now = Date.now()): string {
+    const ttl = this.defaultTtlSeconds;
+    const start = Math.floor(now / 1000 / ttl) * ttl;
+    return this.sign(record, { now: start * 1000, ttlSeconds: 2 * ttl }).url;
+  }
+
   /** The link alone, for a file shown rather than downloaded and checked (a picture in the console). */
   link(id: number, options: { ttlSeconds?: number; now?: number; absolute?: boolean } = {}): { url: string; expiresAt: string } {
     const { path, expires } = this.signedPath(id, options.ttlSeconds ?? this.defaultTtlSeconds, options.now ?? Date.now());

@@ -1,13 +1,26 @@
 import { Module } from '@nestjs/common';
 import { DispatchModule } from '../dispatch/dispatch.module';
 import { ListExporter } from '../exports/list-export';
+import { MaterialProbe } from '../uploads/material-probe';
+import { UploadService } from '../uploads/upload.service';
 import { LedController } from './led.controller';
+import { LedMediaController, LedMediaUploadController } from './led-media.controller';
+import { LedMediaCoverLinks, LedMediaFileLinks } from './led-media-links';
+import { LedMediaService } from './led-media.service';
 import { LedService } from './led.service';
+import { LedTasksController } from './led-tasks.controller';
+import { LedTasksService } from './led-tasks.service';
 
-/** LED screens on the console port: their list and export, records, commands and daylight rule. */
+const MEDIA_PROVIDERS = [LedMediaService, MaterialProbe, LedMediaFileLinks, LedMediaCoverLinks, UploadService];
+
+/** LED screens on the console port: their list and export, records, commands and daylight rule; media, real-time play, tasks. */
 @Module({
   imports: [DispatchModule],
-  controllers: [LedController],
-  providers: [LedService, ListExporter],
+  controllers: [LedController, LedMediaController, LedTasksController],
+  providers: [LedService, LedTasksService, ListExporter, ...MEDIA_PROVIDERS],
 })
 export class LedModule {}
+
+/** LED media uploads, on the upload port. */
+@Module({ controllers: [LedMediaUploadController], providers: MEDIA_PROVIDERS })
+export class LedUploadModule {}

@@ -28,7 +28,7 @@ const LED_COLUMNS = `d.id, d.name, d.code AS sn, s.ip_address AS "IPAddress", s.
   s.network_status AS "networkStatus", s.brightness, s.volume, s.screen_state AS screen, s.clock_zone AS "clockZone",
   s.hardware_version AS "hardwareVersion", s.software_version AS "softwareVersion", s.reported_at AS "reportedAt",
   CASE WHEN s.daylight_day IS NULL THEN NULL ELSE json_build_object('dayBrightness', s.daylight_day, 'nightBrightness', s.daylight_night) END AS daylight,
-  s.daylight_phase AS "daylightPhase"`;
+  s.daylight_phase AS "daylightPhase", s.playing`;
 
 /** How LED screen selections are refused. */
 export const LED_SELECTION: SelectionWording = {

@@ -15,14 +15,4 @@ export class MaterialFileLinks extends SignedFileLinks {
 @Injectable()
 export class MaterialCoverLinks extends SignedFileLinks {
   protected readonly kind = { path: MATERIAL_COVER_PATH, label: 'signage-material-cover' };
-
-  /**
-   * A cover link that stays the same for a while, so the browser keeps the picture between pages of the list: it
-   * expires at the second multiple of MEDIA_LINK_TTL_SECONDS to come, so it is valid for one to two of them.
-   */
-  stable(material: { id: number; sha256: string; fileSize: number }, now = Date.now()): string {
-    const ttl = this.defaultTtlSeconds;
-    const start = Math.floor(now / 1000 / ttl) * ttl;
-    return this.sign(material, { now: start * 1000, ttlSeconds: 2 * ttl }).url;
-  }
 }

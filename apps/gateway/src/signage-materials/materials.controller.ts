@@ -1,22 +1,15 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Button, MEDIA_LINK_PARAMS, type MaterialRow, type MediaLink, type PageResult } from '@sc/contracts';
-import { Audit, Public, RequireButton, RequireRoles } from '../common/decorators';
+import { Button, type MaterialRow, type MediaLink, type PageResult } from '@sc/contracts';
+import { Audit, RequireButton, RequireRoles } from '../common/decorators';
+import { SignedQuery } from '../common/signed-query';
 import { sendFile } from '../common/file-response';
 import { IdQueryDto } from '../common/fields';
 import type { AppRequest } from '../common/request-context';
 import { MaterialPageDto, MaterialRenameDto, MaterialStatusDto, MaterialStorageAreaDto } from './dto/materials.dto';
 import { MATERIAL_ROLES } from './material-roles';
 import { MaterialsService } from './materials.service';
-
-/** The query of a signed link (docs/signage-materials.md). */
-const SignedQuery = applyDecorators(
-  Public(),
-  ApiQuery({ name: MEDIA_LINK_PARAMS.id, type: String, required: false }),
-  ApiQuery({ name: MEDIA_LINK_PARAMS.expires, type: String, required: false, description: 'Seconds since the epoch' }),
-  ApiQuery({ name: MEDIA_LINK_PARAMS.signature, type: String, required: false }),
-);
 
 /**
  * Floor-screen materials (/floor-screen/advert, Material Management) on the console port: administrators and editors;

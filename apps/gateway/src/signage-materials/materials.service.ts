@@ -1,19 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
-import { dirname, extname, join } from 'node:path';
+import { join } from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
 import { MATERIAL_NAME_FIELD, MATERIAL_NAME_MAX, type MaterialRow, type MediaLink, type PageResult } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
-import { storedFile, type FileToSend } from '../common/file-response';
+import type { FileToSend } from '../common/file-response';
 import type { AppRequest, Caller } from '../common/request-context';
 import { Where, likeContains, newestFirstPage } from '../common/sql';
 import { InjectDb } from '../infra/database';
-import { UploadService, uploadedName } from '../uploads/upload.service';
+import { takeMediaUpload } from '../uploads/media-intake';
+import { StoredMediaTable } from '../uploads/stored-media';
+import { UploadService } from '../uploads/upload.service';
 import { UserSlots } from '../uploads/user-slots';
 import type { MaterialPageDto, MaterialRenameDto, MaterialStatusDto, MaterialStorageAreaDto } from './dto/materials.dto';
 import { MaterialCoverLinks, MaterialFileLinks } from './material-links';
-import { MATERIAL_RULE, MaterialProbe } from './material-probe';
+import { MATERIAL_RULE, MaterialProbe } from '../uploads/material-probe';
 import { MATERIAL_USAGE, type MaterialUsage } from './material-usage';
 import { shownList } from '../common/shown-list';
 
@@ -48,7 +48,11 @@ export class MaterialsService {
     private readonly fileLinks: MaterialFileLinks,
     private readonly coverLinks: MaterialCoverLinks,
     @Inject(MATERIAL_USAGE) private readonly usage: MaterialUsage,
-  ) {}
+  ) {
+    this.stored = new StoredMediaTable(db, uploads, 'signage_material', 'material');
+  }
+
+  private readonly stored: StoredMediaTable;
 
   async page(q: MaterialPageDto): Promise<PageResult<MaterialRow>> {
     const where = new Where()
@@ -83,30 +87,22 @@ export class MaterialsService {
     }
   }
 
-  private async receive(req: AppRequest, caller: Caller): Promise<MaterialRow> {
-    const upload = await this.uploads.receive(req, MATERIAL_RULE);
-    let kept: string | null = null;
-    let cover: string | null = null;
-    try {
-      const name = uploadedName(upload, MATERIAL_NAME_FIELD, MATERIAL_NAME_MAX);
-      const facts = await this.probe.inspect(upload.path, upload.originalName);
-      const coverPath = join(COVER_FOLDER, `${randomUUID()}.jpg`);
-      await mkdir(dirname(this.uploads.pathOf(coverPath)), { recursive: true, mode: 0o750 });
-      if (await this.probe.cover(upload.path, facts, this.uploads.pathOf(coverPath))) cover = coverPath;
-      kept = await this.uploads.keep(upload, MATERIAL_FOLDER);
+  private receive(req: AppRequest, caller: Caller): Promise<MaterialRow> {
+    const place = { rule: MATERIAL_RULE, folder: MATERIAL_FOLDER, nameField: MATERIAL_NAME_FIELD, nameMax: MATERIAL_NAME_MAX };
+    return takeMediaUpload(this.uploads, this.probe, req, place, async ({ upload, name, facts, filePath, coverPath }) => {
       const [{ id }]: { id: number }[] = await this.db.query(
         `INSERT INTO signage_material (name, cover_path, type, file_size, width, height, duration_seconds, file_path, original_name,
                                        sha256, mime, uploaded_by, uploader)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
         [
           name,
-          cover,
+          coverPath,
           facts.type,
           upload.sizeBytes,
           facts.width,
           facts.height,
           facts.duration,
-          kept,
+          filePath,
           upload.originalName.slice(0, 255),
           upload.sha256,
           facts.mime,
@@ -114,14 +110,8 @@ export class MaterialsService {
           caller.username,
         ],
       );
-      return await this.detail(id);
-    } catch (err) {
-      if (kept) await rm(this.uploads.pathOf(kept), { force: true });
-      if (cover) await rm(this.uploads.pathOf(cover), { force: true });
-      throw err;
-    } finally {
-      if (!kept) await this.uploads.discard(upload);
-    }
+      return this.detail(id);
+    });
   }
 
   async rename(dto: MaterialRenameDto): Promise<MaterialRow> {
@@ -144,20 +134,10 @@ export class MaterialsService {
 
   /** Deletes a material no ad uses (MaterialUsage, asked with its row locked), then its file and cover. */
   async remove(id: number): Promise<void> {
-    const paths = await this.db.transaction(async (tx) => {
-      const [row]: { file: string; cover: string | null }[] = await tx.query(
-        `SELECT file_path AS file, cover_path AS cover FROM signage_material WHERE id = $1 FOR UPDATE`,
-        [id],
-      );
-      if (!row) throw AppException.notFound();
+    await this.stored.remove(id, async (tx) => {
       const ads = await this.usage.adsUsing(tx, id);
-      if (ads.length > 0) {
-        throw AppException.conflict('materialInUse', { names: shownList(ads, NAMES_SHOWN, true) });
-      }
-      await tx.query(`DELETE FROM signage_material WHERE id = $1`, [id]);
-      return [row.file, row.cover];
+      return ads.length > 0 ? AppException.conflict('materialInUse', { names: shownList(ads, NAMES_SHOWN, true) }) : null;
     });
-    await Promise.all(paths.filter((p): p is string => p !== null).map((p) => rm(this.uploads.pathOf(p), { force: true })));
   }
 
   /** A signed link for the console's player: valid long enough to play the whole material and seek in it. */
@@ -167,27 +147,12 @@ export class MaterialsService {
   }
 
   /** The material's file for a valid signed link; 403 for any other link, 404 when the material or its file is gone. */
-  async fileOf(query: Record<string, unknown>): Promise<FileToSend> {
-    const id = this.fileLinks.verify(query);
-    if (id === null) throw AppException.forbidden('mediaLinkInvalid');
-    const [row]: { path: string; sha256: string; mime: string }[] = await this.db.query(
-      `SELECT file_path AS path, sha256, mime FROM signage_material WHERE id = $1`,
-      [id],
-    );
-    if (!row) throw AppException.notFound();
-    return this.stored(row.path, { contentType: row.mime, etag: row.sha256, fileName: `material-${id}${extname(row.path)}` });
+  fileOf(query: Record<string, unknown>): Promise<FileToSend> {
+    return this.stored.file(this.fileLinks, query);
   }
 
   /** The material's cover for a valid signed link. */
-  async coverOf(query: Record<string, unknown>): Promise<FileToSend> {
-    const id = this.coverLinks.verify(query);
-    if (id === null) throw AppException.forbidden('mediaLinkInvalid');
-    const [row]: { path: string | null }[] = await this.db.query(`SELECT cover_path AS path FROM signage_material WHERE id = $1`, [id]);
-    if (!row?.path) throw AppException.notFound();
-    return this.stored(row.path, { contentType: 'image/jpeg', etag: `cover-${id}-${row.path.slice(-40, -4)}`, fileName: `cover-${id}.jpg` });
-  }
-
-  private async stored(relative: string, file: Omit<FileToSend, 'path' | 'size'>): Promise<FileToSend> {
-    return storedFile(this.uploads.pathOf(relative), file);
+  coverOf(query: Record<string, unknown>): Promise<FileToSend> {
+    return this.stored.cover(this.coverLinks, query);
   }
 }

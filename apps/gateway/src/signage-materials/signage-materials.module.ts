@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { UploadService } from '../uploads/upload.service';
 import { MaterialCoverLinks, MaterialFileLinks } from './material-links';
-import { MaterialProbe } from './material-probe';
+import { MaterialProbe } from '../uploads/material-probe';
 import { MaterialUploadController } from './material-upload.controller';
 import { AdMaterialUsage } from '../signage-ads/ad-material-usage';
 import { MATERIAL_USAGE } from './material-usage';

@@ -13,7 +13,7 @@ import { InjectDb } from '../infra/database';
 import { RedisService } from '../infra/redis.service';
 import { MATERIAL_FOLDER } from '../signage-materials/materials.service';
 import { UploadService } from '../uploads/upload.service';
-import { sniffContainer } from '../signage-materials/material-probe';
+import { sniffContainer } from '../uploads/material-probe';
 import type { DispatchContent } from '../dispatch/device-control.service';
 import { SCREENSHOT_UPLOAD_TTL_SECONDS, ScreenshotImageLinks, ScreenshotUploadLinks } from './screenshot-links';
 

@@ -58,6 +58,69 @@ export interface PeriodsForm<P> {
   removeListItem(path: 'periods', index: number): void;
 }
 
+/** The test ids of a list of rows: the list, its add button, its hint, each row and each row's remove button. */
+export interface RowListIds {
+  list: string;
+  add: string;
+  hint: string;
+  row: (index: number) => string;
+  remove: (index: number) => string;
+}
+
+/**
+ * A list of rows edited in place (periods of a day, date ranges): each row's inputs (`children`), removed one by one
+ * and added up to `max`. An error of the list as a whole stands in place of the hint.
+ */
+export function RowListField({
+  label,
+  hint,
+  error,
+  count,
+  max,
+  onAdd,
+  onRemove,
+  addLabel,
+  removeLabel,
+  ids,
+  children,
+}: {
+  label: string;
+  hint: string;
+  error?: ReactNode;
+  count: number;
+  max: number;
+  onAdd: () => void;
+  onRemove: (index: number) => void;
+  addLabel: string;
+  removeLabel: string;
+  ids: RowListIds;
+  children: (index: number) => ReactNode;
+}) {
+  return (
+    <Stack gap="xs" data-testid={ids.list}>
+      <Group justify="space-between">
+        <Text size="sm" fw={500}>
+          {label}
+        </Text>
+        <Button size="compact-sm" variant="light" leftSection={<IconPlus size={14} />} disabled={count >= max} onClick={onAdd} data-testid={ids.add}>
+          {addLabel}
+        </Button>
+      </Group>
+      <Text size="xs" c={error ? 'red' : 'dimmed'} data-testid={ids.hint}>
+        {error ?? hint}
+      </Text>
+      {Array.from({ length: count }, (_, i) => (
+        <Group key={i} align="flex-start" gap="xs" wrap="nowrap" data-testid={ids.row(i)}>
+          {children(i)}
+          <ActionIcon variant="subtle" color="red" mt={6} aria-label={removeLabel} onClick={() => onRemove(i)} data-testid={ids.remove(i)}>
+            <IconTrash size={16} />
+          </ActionIcon>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
 /**
  * The periods of a day, in order: a start and an end each (24-hour clock), anything a period holds besides
  * (`extra`), removed one by one and added up to `max`. An error of the list as a whole stands in place of the hint;
@@ -82,29 +145,27 @@ export function PeriodListField<P extends { start: string; end: string }>({
   testId: string;
 }) {
   const { t } = useTranslation();
-  const periods = form.values.periods;
   return (
-    <Stack gap="xs" data-testid={`${testId}-periods`}>
-      <Group justify="space-between">
-        <Text size="sm" fw={500}>
-          {label}
-        </Text>
-        <Button
-          size="compact-sm"
-          variant="light"
-          leftSection={<IconPlus size={14} />}
-          disabled={periods.length >= max}
-          onClick={() => form.insertListItem('periods', { ...blank })}
-          data-testid={`${testId}-add-period`}
-        >
-          {t('schedule:addPeriod')}
-        </Button>
-      </Group>
-      <Text size="xs" c={form.errors.periods ? 'red' : 'dimmed'} data-testid={`${testId}-periods-hint`}>
-        {form.errors.periods ?? hint}
-      </Text>
-      {periods.map((_, i) => (
-        <Group key={i} align="flex-start" gap="xs" wrap="nowrap" data-testid={`${testId}-period-${i}`}>
+    <RowListField
+      label={label}
+      hint={hint}
+      error={form.errors.periods}
+      count={form.values.periods.length}
+      max={max}
+      onAdd={() => form.insertListItem('periods', { ...blank })}
+      onRemove={(i) => form.removeListItem('periods', i)}
+      addLabel={t('schedule:addPeriod')}
+      removeLabel={t('schedule:removePeriod')}
+      ids={{
+        list: `${testId}-periods`,
+        add: `${testId}-add-period`,
+        hint: `${testId}-periods-hint`,
+        row: (i) => `${testId}-period-${i}`,
+        remove: (i) => `${testId}-remove-period-${i}`,
+      }}
+    >
+      {(i) => (
+        <>
           {(['start', 'end'] as const).map((end) => (
             <TimeField
               key={end}
@@ -115,18 +176,8 @@ export function PeriodListField<P extends { start: string; end: string }>({
             />
           ))}
           {extra?.(i)}
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            mt={6}
-            aria-label={t('schedule:removePeriod')}
-            onClick={() => form.removeListItem('periods', i)}
-            data-testid={`${testId}-remove-period-${i}`}
-          >
-            <IconTrash size={16} />
-          </ActionIcon>
-        </Group>
-      ))}
-    </Stack>
+        </>
+      )}
+    </RowListField>
   );
 }

@@ -187,7 +187,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   },
   {
     // Spec section 2: /ledManage redirects to ledEquipmentManage. The spec gates no LED route: the roles of the family's
-    // live events (the gateway's). Only the built page is listed; the media library, real-time play and tasks come later.
+    // live events (the gateway's).
     path: '/ledManage',
     title: 'ledManage',
     icon: IconLayoutBoard,
@@ -201,6 +201,30 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         roles: [Role.Admin, Role.Editor],
         namespaces: ['dispatch', 'led', 'region'],
         buttons: [...RECORDS, Button.OpenAndClose, Button.EditMqtt],
+      },
+      {
+        // Uploading is Add, deleting Delete.
+        path: '/ledManage/ledMediaLib',
+        title: 'ledMediaLib',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['led'],
+        buttons: [Button.Add, Button.Delete],
+      },
+      {
+        // Playing now and stopping switch what a screen shows: Open and close.
+        path: '/ledManage/ledRealTimePlay',
+        title: 'ledRealTimePlay',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['dispatch', 'led', 'region'],
+        buttons: [Button.OpenAndClose],
+      },
+      {
+        // Saving is Add or Edit, publishing and retrying Add, deleting Delete.
+        path: '/ledManage/ledTaskManage',
+        title: 'ledTaskManage',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['led', 'schedule'],
+        buttons: [...RECORDS],
       },
     ],
   },

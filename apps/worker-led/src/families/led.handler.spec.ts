@@ -13,6 +13,7 @@ const screen = (fields: Partial<LedFields> = {}): LedFields => ({
   hardwareVersion: '',
   softwareVersion: '',
   reportedAt: null,
+  playing: null,
   ...fields,
 });
 const report = (state: Partial<LedStateMessage>): LedEvent => ({
@@ -57,6 +58,17 @@ describe('LED screen state', () => {
   });
 });
 
+const FILE = {
+  mediaId: 7,
+  name: 'Welcome',
+  type: 1,
+  url: 'https://city.example.org/api/led/mediaFile?id=7&expires=1&signature=x',
+  sha256: 'a'.repeat(64),
+  bytes: 1024,
+  width: 640,
+  height: 320,
+};
+
 describe('LED screen commands', () => {
   const ajv = addFormats(new Ajv({ strict: false }));
 
@@ -67,6 +79,21 @@ describe('LED screen commands', () => {
       ['screen', { screen: ScreenState.Black }],
       ['reboot', {}],
       ['syncTime', { timeZone: 'Asia/Tokyo', utc: AT }],
+      ['play', { file: FILE }],
+      ['stopPlay', {}],
+      [
+        'task',
+        {
+          taskId: 3,
+          name: 'Evening',
+          playMode: 1,
+          timeZone: 'Asia/Shanghai',
+          timePeriods: [{ start: '19:00', end: '22:00' }],
+          taskPeriods: [{ startDate: '2026-12-01', endDate: '2026-12-31' }],
+          file: FILE,
+        },
+      ],
+      ['forgetTask', { taskId: 3 }],
     ];
     for (const [action, params] of cases) {
       const command = ledCommandOf(action, params);
@@ -77,6 +104,14 @@ describe('LED screen commands', () => {
     expect(ledCommandOf('screen', { screen: ScreenState.Bright })).toEqual({ type: 'screen', params: { state: ScreenState.Bright } });
   });
 
+  it('records what a screen reports playing, and nothing once it is offline', () => {
+    const playing = { source: 'task' as const, mediaId: 7, name: 'Welcome', taskId: 3, since: AT };
+    const on = reduceLed(screen(), report({ online: true, brightness: 50, volume: 10, screen: ScreenState.Bright, playing }));
+    expect(on.playing).toEqual(playing);
+    expect(reduceLed(on, report({ online: true, brightness: 50, volume: 10, screen: ScreenState.Bright })).playing).toEqual(playing);
+    expect(reduceLed(on, { kind: 'offline', at: AT } as LedEvent).playing).toBeNull();
+  });
+
   it('sends nothing for params out of bounds or an unknown action (the row fails)', () => {
     expect(ledCommandOf('brightness', {})).toBeNull();
     expect(ledCommandOf('brightness', { brightness: -1 })).toBeNull();
@@ -84,5 +119,7 @@ describe('LED screen commands', () => {
     expect(ledCommandOf('screen', { screen: 3 })).toBeNull();
     expect(ledCommandOf('syncTime', { timeZone: '' })).toBeNull();
     expect(ledCommandOf('play', {})).toBeNull();
+    expect(ledCommandOf('task', { taskId: 3, file: FILE })).toBeNull();
+    expect(ledCommandOf('forgetTask', { taskId: 'x' })).toBeNull();
   });
 });

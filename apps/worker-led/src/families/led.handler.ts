@@ -1,4 +1,15 @@
-import { LED_BOUNDS, LED_FAMILY, OnlineState, ScreenState, numberProblem, type LedCommand, type LedStateMessage } from '@sc/contracts';
+import {
+  LED_BOUNDS,
+  LED_FAMILY,
+  OnlineState,
+  ScreenState,
+  numberProblem,
+  type LedCommand,
+  type LedPlayParams,
+  type LedPlaying,
+  type LedStateMessage,
+  type LedTaskParams,
+} from '@sc/contracts';
 import type { CommandBody, DeviceEvent, FamilyHandler, StoredFields } from '@sc/device-runtime';
 
 /** What LED screens report: the declared payloads of LED_FAMILY. */
@@ -8,6 +19,11 @@ export type LedFields = StoredFields<typeof LED_FAMILY.family>;
 
 const percentOf = (value: unknown, bounds: typeof LED_BOUNDS.brightness | typeof LED_BOUNDS.volume): number | null =>
   typeof value === 'number' && !numberProblem(value, bounds) ? value : null;
+
+const isFile = (file: unknown): file is LedPlayParams['file'] => {
+  const f = file as Partial<LedPlayParams['file']> | null;
+  return typeof f?.url === 'string' && typeof f.sha256 === 'string' && Number.isInteger(f.bytes) && Number.isInteger(f.mediaId);
+};
 
 const isScreenState = (value: unknown): value is ScreenState => value === ScreenState.Bright || value === ScreenState.Black;
 
@@ -34,6 +50,21 @@ export function ledCommandOf(action: string, params: unknown): LedCommandBody | 
       return typeof p.timeZone === 'string' && p.timeZone.length > 0 && typeof p.utc === 'string'
         ? { type: 'syncTime', params: { timeZone: p.timeZone, utc: p.utc } }
         : null;
+    // The gateway builds these against their schemas, each screen's file link signed for it (the row's own params).
+    case 'play':
+      return isFile(p.file) ? { type: 'play', params: { file: p.file } } : null;
+    case 'stopPlay':
+      return { type: 'stopPlay', params: {} };
+    case 'task':
+      return Number.isInteger(p.taskId) &&
+        isFile(p.file) &&
+        typeof p.timeZone === 'string' &&
+        Array.isArray(p.timePeriods) &&
+        Array.isArray(p.taskPeriods)
+        ? { type: 'task', params: p as LedTaskParams }
+        : null;
+    case 'forgetTask':
+      return Number.isInteger(p.taskId) ? { type: 'forgetTask', params: { taskId: p.taskId as number } } : null;
     default:
       return null;
   }
@@ -76,11 +107,13 @@ export function reduceLed(screen: LedFields, event: LedEvent): LedFields {
         clockZone: s.timeZone ?? screen.clockZone,
         hardwareVersion: s.hardwareVersion ?? screen.hardwareVersion,
         softwareVersion: s.softwareVersion ?? screen.softwareVersion,
+        playing: s.playing === undefined ? screen.playing : (s.playing as LedPlaying | null),
         reportedAt: event.at,
       };
     }
     case 'offline':
-      return { ...screen, networkStatus: OnlineState.Offline };
+      // An offline screen shows nothing the console knows of.
+      return { ...screen, networkStatus: OnlineState.Offline, playing: null };
     case 'sending':
       return screen;
     case 'answered':
@@ -100,6 +133,7 @@ export const ledHandler: FamilyHandler<typeof LED_FAMILY.family, LedReports> = {
     hardwareVersion: { column: 'hardware_version', type: 'text' },
     softwareVersion: { column: 'software_version', type: 'text' },
     reportedAt: { column: 'reported_at', type: 'timestamptz' },
+    playing: { column: 'playing', type: 'jsonb' },
   },
   reduce: reduceLed,
   command: ledCommandOf as (action: string, params: unknown) => CommandBody | null,

@@ -112,7 +112,7 @@ function emptyCounts(): DispatchCounts {
 }
 
 /** A row's receipt as DispatchReceipt (null without one), from `dispatch_receipt r`. */
-const RECEIPT_JSON = `CASE WHEN r.stage IS NULL THEN NULL
+export const RECEIPT_JSON = `CASE WHEN r.stage IS NULL THEN NULL
   ELSE json_build_object('stage', r.stage, 'received', r.received, 'total', r.total, 'at', r.updated_at) END`;
 /**
  * A dispatch row's device `code` or `name`, by a lookup per row: in the registry, or in the family's own table for a

@@ -369,6 +369,13 @@ export const enUSAnswers = {
   timeZoneInvalid: 'Use a time zone like Asia/Shanghai',
   ledScreenBright: 'Bright',
   ledScreenBlack: 'Black',
+  ledMediaWrongType: 'Only pictures (JPEG, PNG, WebP, GIF) and videos (MP4, WebM) can be uploaded',
+  ledMediaInUse: 'This medium is played by the LED tasks {{names}}; take it out of them first',
+  ledTaskOneFile: 'At most 1 file',
+  ledTaskNeedsFile: 'Please select a file',
+  ledTaskPeriodsTooMany: 'At most {{max}} task periods',
+  ledTimePeriodsTooMany: 'At most {{max}} time periods',
+  ledMediaNotFound: 'This medium no longer exists',
 };
 
 /**

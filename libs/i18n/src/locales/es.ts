@@ -362,6 +362,13 @@ export const esAnswers: Answers = {
   timeZoneInvalid: 'Use una zona horaria como Europe/Madrid',
   ledScreenBright: 'Encendida',
   ledScreenBlack: 'En negro',
+  ledMediaWrongType: 'Solo se pueden subir imágenes (JPEG, PNG, WebP, GIF) y vídeos (MP4, WebM)',
+  ledMediaInUse: 'Este medio lo reproducen las tareas LED {{names}}; quítelo de ellas primero',
+  ledTaskOneFile: 'Como máximo 1 archivo',
+  ledTaskNeedsFile: 'Seleccione un archivo',
+  ledTaskPeriodsTooMany: 'Como máximo {{max}} periodos de tarea',
+  ledTimePeriodsTooMany: 'Como máximo {{max}} franjas horarias',
+  ledMediaNotFound: 'Este medio ya no existe',
 };
 
 export const esAnswerFields: AnswerFields = {

@@ -361,6 +361,13 @@ export const jaAnswers: Answers = {
   timeZoneInvalid: 'Asia/Tokyo のようなタイムゾーンを入力してください',
   ledScreenBright: '点灯',
   ledScreenBlack: '消灯（黒画面）',
+  ledMediaWrongType: 'アップロードできるのは画像（JPEG、PNG、WebP、GIF）と動画（MP4、WebM）のみです',
+  ledMediaInUse: 'このメディアはLEDタスク {{names}} で再生されています。先にタスクから外してください',
+  ledTaskOneFile: 'ファイルは1つまでです',
+  ledTaskNeedsFile: 'ファイルを選択してください',
+  ledTaskPeriodsTooMany: 'タスク期間は{{max}}個までです',
+  ledTimePeriodsTooMany: '時間帯は{{max}}個までです',
+  ledMediaNotFound: 'このメディアはもう存在しません',
 };
 
 export const jaAnswerFields: AnswerFields = {

@@ -360,6 +360,13 @@ export const zhCNAnswers: Answers = {
   timeZoneInvalid: '请输入时区，如 Asia/Shanghai',
   ledScreenBright: '亮屏',
   ledScreenBlack: '黑屏',
+  ledMediaWrongType: '只能上传图片（JPEG、PNG、WebP、GIF）和视频（MP4、WebM）',
+  ledMediaInUse: '该媒体正被LED任务 {{names}} 使用，请先将其移出',
+  ledTaskOneFile: '最多1个文件',
+  ledTaskNeedsFile: '请选择文件',
+  ledTaskPeriodsTooMany: '最多{{max}}个任务时段',
+  ledTimePeriodsTooMany: '最多{{max}}个时间段',
+  ledMediaNotFound: '该媒体已不存在',
 };
 
 export const zhCNAnswerFields: AnswerFields = {

@@ -7,6 +7,7 @@ import {
   type LedDaylightRequest,
   type LedDaylightResult,
   type LedPageQuery,
+  type LedRealTimePlayRequest,
   type LedRow,
   type LedScreenRequest,
   type LedSelection,
@@ -78,4 +79,12 @@ const LIVE_LED = { detailKey: ledKeys.detail };
 /** Keeps the screen lists live without polling: online or offline, brightness, volume, bright or black, heartbeat. */
 export function useLiveLed(): void {
   useLiveRows<LedRow>(DeviceFamily.Led, ledKeys.all, LIVE_LED);
+}
+
+/** Real-time play: one medium on the selected screens now, or back to their tasks. */
+export function useRealTimePlay() {
+  return {
+    play: useMutation({ mutationFn: (body: LedRealTimePlayRequest) => post<LampControlResult>('/led/realTimePlay', body) }),
+    stop: useMutation({ mutationFn: (body: LedSelection) => post<LampControlResult>('/led/realTimeStop', body) }),
+  };
 }

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { open } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
 import {
-  MATERIAL_EXTENSIONS,
   MATERIAL_IMAGE_MAX_PIXELS,
   MATERIAL_UPLOAD,
   MATERIAL_TYPES,
@@ -14,8 +13,8 @@ import type { MessageKey } from '@sc/i18n';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { looksLikeMp3Start } from '../broadcast/mp3-probe';
-import { ffprobe, positive, runMediaTool, type FfprobeOutput } from '../uploads/ffprobe';
-import type { UploadRule } from '../uploads/upload.service';
+import { ffprobe, positive, runMediaTool, type FfprobeOutput } from './ffprobe';
+import type { UploadRule } from './upload.service';
 
 // sharp keeps no decoded images between calls: a gateway's memory is not an image cache.
 sharp.cache(false);
@@ -53,22 +52,32 @@ const TOO_LARGE: MessageKey = 'materialTooLarge';
 const megabytes = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
 /**
- * The upload rule of floor-screen materials: an extension of one of the types, at most the largest type's size while
+ * The upload rule of media of the given types: an extension of one of them, at most the largest type's size while
  * streaming and the type's own size past that (MATERIAL_UPLOAD), and first bytes of one of the accepted containers.
+ * `wrongTypeKey` names what may be uploaded.
  */
-export const MATERIAL_RULE: UploadRule = {
-  maxBytes: Math.max(...MATERIAL_TYPES.map((type) => MATERIAL_UPLOAD[type].maxBytes)),
-  tooLargeKey: TOO_LARGE,
-  tooLargeParams: { maxMb: megabytes(Math.max(...MATERIAL_TYPES.map((type) => MATERIAL_UPLOAD[type].maxBytes))) },
-  wrongTypeKey: 'materialWrongType',
-  extensions: [...MATERIAL_EXTENSIONS],
-  sniff: (head) => sniffContainer(head) !== null,
-  limitFor: (extension) => {
-    const type = materialTypeOfName(extension);
-    const maxBytes = type ? MATERIAL_UPLOAD[type].maxBytes : 0;
-    return { maxBytes, tooLargeKey: TOO_LARGE, tooLargeParams: { maxMb: megabytes(maxBytes) } };
-  },
-};
+export function materialRule(types: readonly MaterialTypeValue[], wrongTypeKey: MessageKey): UploadRule {
+  const largest = Math.max(...types.map((type) => MATERIAL_UPLOAD[type].maxBytes));
+  return {
+    maxBytes: largest,
+    tooLargeKey: TOO_LARGE,
+    tooLargeParams: { maxMb: megabytes(largest) },
+    wrongTypeKey,
+    extensions: types.flatMap((type) => MATERIAL_UPLOAD[type].extensions),
+    sniff: (head) => {
+      const container = sniffContainer(head);
+      return container !== null && CONTAINER_TYPES[container].some((type) => types.includes(type));
+    },
+    limitFor: (extension) => {
+      const type = materialTypeOfName(extension);
+      const maxBytes = type && types.includes(type) ? MATERIAL_UPLOAD[type].maxBytes : 0;
+      return { maxBytes, tooLargeKey: TOO_LARGE, tooLargeParams: { maxMb: megabytes(maxBytes) } };
+    },
+  };
+}
+
+/** The upload rule of floor-screen materials: images, videos and music. */
+export const MATERIAL_RULE: UploadRule = materialRule(MATERIAL_TYPES, 'materialWrongType');
 
 /** What a material keeps of its content. */
 export interface MaterialFacts {

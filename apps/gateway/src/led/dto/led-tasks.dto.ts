@@ -1,0 +1,60 @@
+import { IntersectionType, ApiProperty } from '@nestjs/swagger';
+import { IsArray } from 'class-validator';
+import {
+  LED_PLAY_MODES,
+  LED_TASK_NAME_MAX,
+  type LedPlayMode,
+  type LedRealTimePlayRequest,
+  type LedTaskPageQuery,
+  type LedTaskPeriod,
+  type LedTaskRequest,
+  type LedTimePeriod,
+} from '@sc/contracts';
+import { EnumField, IdArrayField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { LED_COMMAND_MAX_IDS, LedSelectionDto } from './led.dto';
+
+/** Real-time play: one medium on the selected screens (or a region's) now. */
+export class LedRealTimePlayDto extends LedSelectionDto implements LedRealTimePlayRequest {
+  @IntField({ min: 1, emptyKey: 'ledTaskNeedsFile', description: 'The medium of the library to show' })
+  mediaId!: number;
+}
+
+/**
+ * The shape only: the rules (1 to 7 time periods ordered and not repeated, at most 1 file, 1 to 7 task periods) are
+ * checked by ledTaskProblems, the console's own check, so that both answer with the same messages.
+ */
+export class LedTaskDto implements LedTaskRequest {
+  @IntField({ min: 1, required: false, description: 'The task to change; omit to add one' })
+  id?: number;
+
+  @TextField({ max: LED_TASK_NAME_MAX, example: 'Evening programme', emptyKey: 'nameEmpty' })
+  name!: string;
+
+  @IsArray({ message: msg('ledTaskNeedsFile') })
+  @ApiProperty({ type: [Number], description: 'The file: one medium of the library (at most 1)', example: [1] })
+  mediaIds!: number[];
+
+  @EnumField(LED_PLAY_MODES, { description: '1 synchronous, 2 asynchronous' })
+  playMode!: LedPlayMode;
+
+  @IsArray({ message: msg('timeEmpty') })
+  @ApiProperty({ description: "1 to 7 local 'HH:mm' periods of the day, in order", example: [{ start: '18:00', end: '22:00' }] })
+  timePeriods!: LedTimePeriod[];
+
+  @IsArray({ message: msg('timeEmpty') })
+  @ApiProperty({
+    description: "1 to 7 date ranges ('yyyy-MM-dd', both included), in order",
+    example: [{ startDate: '2026-12-01', endDate: '2026-12-31' }],
+  })
+  taskPeriods!: LedTaskPeriod[];
+
+  @IdArrayField({ max: LED_COMMAND_MAX_IDS, description: 'The screens (device ids)' })
+  screenIds!: number[];
+}
+
+class LedTaskFilters {
+  @TextField({ max: LED_TASK_NAME_MAX, required: false, description: 'Part of the name, any case' })
+  name?: string;
+}
+
+export class LedTaskPageDto extends IntersectionType(PageDto, LedTaskFilters) implements LedTaskPageQuery {}

@@ -1,0 +1,226 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
+import {
+  LED_FAMILY,
+  ledTaskProblems,
+  ledTaskSchedules,
+  type LampControlResult,
+  type LedMediaRef,
+  type LedPlayParams,
+  type LedTaskParams,
+  type LedTaskRow,
+  type LedTaskScreenRow,
+  type PageResult,
+} from '@sc/contracts';
+import { RECEIPT_JSON } from '@sc/device-runtime';
+import type { MessageKey } from '@sc/i18n';
+import { schedulesTimeStatus } from '@sc/schedule';
+import { AppException } from '../common/app-exception';
+import { devicesByIds } from '../common/device-selection';
+import type { Caller } from '../common/request-context';
+import { Where, likeContains, newestFirstPage } from '../common/sql';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { DeviceControlService } from '../dispatch/device-control.service';
+import { InjectDb } from '../infra/database';
+import type { LedRealTimePlayDto, LedTaskDto, LedTaskPageDto } from './dto/led-tasks.dto';
+import type { LedSelectionDto } from './dto/led.dto';
+import { LedMediaFileLinks } from './led-media-links';
+import { LED_SELECTION } from './led.service';
+
+type LedFile = LedPlayParams['file'];
+type StoredMedia = LedMediaRef & { sha256: string; fileSize: number; duration: number | null };
+
+const TASK_COLUMNS = `t.id, t.name, t.play_mode AS "playMode", t.time_periods AS "timePeriods", t.task_periods AS "taskPeriods",
+  t.dispatch_id AS "dispatchId", t.published_at AS "publishedAt", t.created_by AS "createdBy", t.updated_at AS "updatedAt",
+  json_build_object('id', m.id, 'name', m.name, 'type', m.media_type, 'width', m.width, 'height', m.height) AS media,
+  coalesce((SELECT array_agg(ts.device_id ORDER BY ts.device_id) FROM led_task_screen ts WHERE ts.task_id = t.id), '{}') AS "screenIds",
+  coalesce((SELECT array_agg(DISTINCT s.time_zone) FROM led_task_screen ts JOIN led_screen s ON s.device_id = ts.device_id
+             WHERE ts.task_id = t.id), '{}') AS zones`;
+const TASK_FROM = `led_task t JOIN led_media m ON m.id = t.media_id`;
+
+type StoredTask = Omit<LedTaskRow, 'timeStatus'> & { zones: string[] };
+
+/**
+ * LED real-time play and LED tasks (docs/led-screens.md): a medium pushed to screens now, and tasks (one file, a play
+ * mode, 1 to 7 time periods, 1 to 7 task periods, their screens) published through the command ledger. Every screen
+ * fetches the file from a signed link of its own command, says how far it got (receipts) and acks once it holds it.
+ */
+@Injectable()
+export class LedTasksService {
+  constructor(
+    @InjectDb() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly devices: DeviceControlService,
+    private readonly fileLinks: LedMediaFileLinks,
+  ) {}
+
+  /** The medium as a screen fetches it: a signed link valid while the ledger may send the command, and a download's time. */
+  private fileOf(media: StoredMedia): LedFile {
+    const link = this.fileLinks.sign(media, { absolute: true, ttlSeconds: this.config.dispatchTtlSeconds + this.fileLinks.defaultTtlSeconds });
+    return {
+      mediaId: media.id,
+      name: media.name,
+      type: media.type,
+      url: link.url,
+      sha256: media.sha256,
+      bytes: media.fileSize,
+      width: media.width,
+      height: media.height,
+      ...(media.duration === null ? {} : { duration: media.duration }),
+    };
+  }
+
+  /** A medium of the library, locked against deletion until the transaction ends; refused under `field` when gone. */
+  private async media(tx: EntityManager, id: number, field: string): Promise<StoredMedia> {
+    const [row]: StoredMedia[] = await tx.query(
+      `SELECT id, name, media_type AS type, width, height, sha256, file_size::float8 AS "fileSize", duration_seconds::float8 AS duration
+         FROM led_media WHERE id = $1 FOR SHARE`,
+      [id],
+    );
+    if (!row) throw AppException.field(field, 'ledMediaNotFound');
+    return row;
+  }
+
+  /** Shows one medium on the selected screens now (real-time play), through the ledger with receipts. */
+  realTimePlay(caller: Caller, dto: LedRealTimePlayDto): Promise<LampControlResult> {
+    return this.devices.dispatch(caller, LED_FAMILY, dto, 'play', LED_SELECTION, async (tx) => ({
+      params: { file: this.fileOf(await this.media(tx, dto.mediaId, 'mediaId')) },
+    }));
+  }
+
+  /** Ends real-time play on the selected screens: they go back to their tasks. */
+  stopPlay(caller: Caller, dto: LedSelectionDto): Promise<LampControlResult> {
+    return this.devices.dispatch(caller, LED_FAMILY, dto, 'stopPlay', LED_SELECTION, () => ({ params: {} }));
+  }
+
+  async page(q: LedTaskPageDto): Promise<PageResult<LedTaskRow>> {
+    const where = new Where().addIf(q.name, `lower(t.name) LIKE ?`, q.name && likeContains(q.name));
+    const page = await newestFirstPage<StoredTask>(this.db, { select: TASK_COLUMNS, from: TASK_FROM, alias: 't', where }, q);
+    const now = new Date();
+    return { ...page, list: page.list.map((row) => shown(row, now)) };
+  }
+
+  async detail(id: number, db: DataSource | EntityManager = this.db): Promise<LedTaskRow> {
+    const [row]: StoredTask[] = await db.query(`SELECT ${TASK_COLUMNS} FROM ${TASK_FROM} WHERE t.id = $1`, [id]);
+    if (!row) throw AppException.notFound();
+    return shown(row, new Date());
+  }
+
+  /**
+   * Adds (no id, Add) or changes (Edit) a task, checked with the rules the console applies: a changed task reaches its
+   * screens when it is published again.
+   */
+  async save(caller: Caller, dto: LedTaskDto): Promise<{ id: number }> {
+    const problems = ledTaskProblems(dto);
+    if (problems.length > 0)
+      throw AppException.badRequest(
+        'validationField',
+        {},
+        problems.map((p) => ({ field: p.field, key: p.key as MessageKey, params: p.params })),
+      );
+    return this.db.transaction(async (tx) => {
+      await this.media(tx, dto.mediaIds[0], 'mediaIds');
+      const screens = await devicesByIds(tx, LED_FAMILY, dto.screenIds, LED_SELECTION.unknown);
+      const values = [dto.name.trim(), dto.mediaIds[0], dto.playMode, JSON.stringify(dto.timePeriods), JSON.stringify(dto.taskPeriods)];
+      let id = dto.id;
+      if (id === undefined) {
+        [{ id }] = await tx.query(
+          `INSERT INTO led_task (name, media_id, play_mode, time_periods, task_periods, created_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+          [...values, caller.username],
+        );
+      } else {
+        const [, affected] = (await tx.query(
+          `UPDATE led_task SET name = $2, media_id = $3, play_mode = $4, time_periods = $5, task_periods = $6, updated_at = now() WHERE id = $1`,
+          [id, ...values],
+        )) as [unknown, number];
+        if (!affected) throw AppException.notFound();
+        await tx.query(`DELETE FROM led_task_screen WHERE task_id = $1`, [id]);
+      }
+      await tx.query(`INSERT INTO led_task_screen (task_id, device_id) SELECT $1, unnest($2::int[])`, [id, screens]);
+      return { id: id as number };
+    });
+  }
+
+  /** Deletes a task; screens it was published to are told to drop it (through the ledger, Delete button). */
+  async remove(caller: Caller, id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [task]: { dispatchId: string | null }[] = await tx.query(`SELECT dispatch_id AS "dispatchId" FROM led_task WHERE id = $1 FOR UPDATE`, [
+        id,
+      ]);
+      if (!task) throw AppException.notFound();
+      const screens: { id: number }[] = await tx.query(
+        `SELECT d.id FROM led_task_screen ts JOIN device d ON d.id = ts.device_id WHERE ts.task_id = $1 ORDER BY d.id FOR SHARE OF d`,
+        [id],
+      );
+      if (task.dispatchId && screens.length > 0)
+        await this.devices.dispatchIn(
+          tx,
+          caller,
+          LED_FAMILY,
+          'forgetTask',
+          screens.map((s) => s.id),
+          { params: { taskId: id } },
+        );
+      await tx.query(`DELETE FROM led_task WHERE id = $1`, [id]);
+    });
+  }
+
+  /**
+   * Publishes a task to its screens: one ledger row each, with its own time zone (its record's) in its command; the
+   * task remembers this publication, whose rows are its screens' receive status.
+   */
+  async publish(caller: Caller, id: number): Promise<LampControlResult> {
+    const task = await this.detail(id);
+    if (task.screenIds.length === 0) throw AppException.badRequest(LED_SELECTION.empty);
+    return this.devices.dispatch(caller, LED_FAMILY, { ids: task.screenIds }, 'task', LED_SELECTION, async (tx, deviceIds) => {
+      const [locked]: { mediaId: number }[] = await tx.query(`SELECT media_id AS "mediaId" FROM led_task WHERE id = $1 FOR SHARE`, [id]);
+      if (!locked) throw AppException.notFound();
+      const file = this.fileOf(await this.media(tx, locked.mediaId, 'mediaIds'));
+      const zones: { id: number; zone: string }[] = await tx.query(
+        `SELECT device_id AS id, time_zone AS zone FROM led_screen WHERE device_id = ANY($1::int[])`,
+        [deviceIds],
+      );
+      const zoneOf = new Map(zones.map((z) => [z.id, z.zone]));
+      const base: Omit<LedTaskParams, 'timeZone'> = {
+        taskId: id,
+        name: task.name,
+        playMode: task.playMode,
+        timePeriods: task.timePeriods,
+        taskPeriods: task.taskPeriods,
+        file,
+      };
+      return {
+        params: { ...base, timeZone: 'UTC' },
+        itemParams: deviceIds.map((device) => ({ ...base, timeZone: zoneOf.get(device) ?? 'UTC' })),
+        recorded: async (t, dispatchId) => {
+          await t.query(`UPDATE led_task SET dispatch_id = $2, published_at = now() WHERE id = $1`, [id, dispatchId]);
+        },
+      };
+    });
+  }
+
+  /** Each screen of a task: its ledger row of the latest publication with its receipt, what it plays, its time status. */
+  async screens(id: number): Promise<LedTaskScreenRow[]> {
+    const task = await this.detail(id);
+    const rows: Omit<LedTaskScreenRow, 'timeStatus'>[] = await this.db.query(
+      `SELECT d.id AS "deviceId", d.name, d.code AS sn, s.time_zone AS "timeZone", s.network_status AS "networkStatus",
+              i.state, ${RECEIPT_JSON} AS receipt, i.last_error AS "lastError", (s.playing->>'taskId')::int AS "playingTaskId"
+         FROM led_task_screen ts
+         JOIN device d ON d.id = ts.device_id
+         JOIN led_screen s ON s.device_id = d.id
+         LEFT JOIN dispatch_item i ON i.dispatch_id = $2::uuid AND i.device_id = ts.device_id
+         LEFT JOIN dispatch_receipt r ON r.dispatch_id = i.dispatch_id AND r.device_id = i.device_id
+        WHERE ts.task_id = $1
+        ORDER BY d.id`,
+      [id, task.dispatchId],
+    );
+    const schedules = ledTaskSchedules(task);
+    const now = new Date();
+    return rows.map((row) => ({ ...row, timeStatus: schedulesTimeStatus(schedules, now, [row.timeZone]) }));
+  }
+}
+
+/** A task row with its time status over its screens, each in its own time zone. */
+function shown({ zones, ...row }: StoredTask, now: Date): LedTaskRow {
+  return { ...row, timeStatus: schedulesTimeStatus(ledTaskSchedules(row), now, zones) };
+}

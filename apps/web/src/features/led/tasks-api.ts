@@ -1,0 +1,94 @@
+import { useCallback } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  DeviceFamily,
+  type DeviceStateChangedEvent,
+  type DispatchRowsChangedEvent,
+  type LampControlResult,
+  type LedTaskPageQuery,
+  type LedTaskRequest,
+  type LedTaskRow,
+  type LedTaskScreenRow,
+  type PageResult,
+} from '@sc/contracts';
+import { get, post } from '@/api/request';
+import { reloadQueries } from '@/realtime/reload';
+import { useLiveFeed } from '@/realtime/use-socket';
+
+export const ledTaskKeys = {
+  all: ['ledTasks'] as const,
+  page: (query: LedTaskPageQuery) => ['ledTasks', 'page', query] as const,
+  screens: (id: number) => ['ledTasks', 'screens', id] as const,
+};
+
+export function useLedTaskPage(query: LedTaskPageQuery) {
+  return useQuery({
+    queryKey: ledTaskKeys.page(query),
+    queryFn: ({ signal }) => post<PageResult<LedTaskRow>>('/led/taskPage', query, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useLedTaskScreens(id: number) {
+  return useQuery({
+    queryKey: ledTaskKeys.screens(id),
+    queryFn: ({ signal }) => get<LedTaskScreenRow[]>('/led/taskScreens', { id }, { signal }),
+    // Receipts, acks and what the screens play arrive live; read again only after a reconnect or a new publication.
+    staleTime: Infinity,
+  });
+}
+
+export function useLedTaskActions() {
+  const queryClient = useQueryClient();
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: ledTaskKeys.all });
+  return {
+    save: useMutation({ mutationFn: (body: LedTaskRequest) => post<{ id: number }>('/led/taskAddOrEdit', body), onSuccess: invalidate }),
+    remove: useMutation({ mutationFn: (id: number) => get<null>('/led/taskDel', { id }), onSuccess: invalidate }),
+    publish: useMutation({ mutationFn: (id: number) => post<LampControlResult>('/led/taskPublish', { id }), onSuccess: invalidate }),
+    retry: useMutation({ mutationFn: (dispatchId: string) => post<unknown>('/dispatch/retryFailed', { id: dispatchId }), onSuccess: invalidate }),
+  };
+}
+
+/**
+ * Keeps a task's screen rows moving without polling: the ledger's rows of its publication as they move
+ * (DispatchRowsChanged: receipts, acks, failures), and what each screen reports playing (DeviceStateChanged).
+ */
+export function useLiveTaskScreens(id: number, dispatchId: string | null): void {
+  const queryClient = useQueryClient();
+  const key = ledTaskKeys.screens(id);
+  const resync = useCallback(() => void reloadQueries(queryClient, key), [queryClient, key]);
+  useLiveFeed(
+    'DispatchRowsChanged',
+    DeviceFamily.Led,
+    useCallback(
+      (event: DispatchRowsChangedEvent) => {
+        if (event.dispatchId !== dispatchId) return;
+        const changed = new Map(event.rows.map((row) => [row.deviceId, row]));
+        queryClient.setQueryData<LedTaskScreenRow[]>(key, (rows) =>
+          rows?.map((row) => {
+            const moved = changed.get(row.deviceId);
+            return moved ? { ...row, state: moved.state, receipt: moved.receipt, lastError: moved.lastError } : row;
+          }),
+        );
+      },
+      [queryClient, key, dispatchId],
+    ),
+    resync,
+  );
+  useLiveFeed(
+    'DeviceStateChanged',
+    DeviceFamily.Led,
+    useCallback(
+      (event: DeviceStateChangedEvent) => {
+        if (event.family !== DeviceFamily.Led) return;
+        const changed = new Map(event.changes.filter((c) => c.changed.playing !== undefined).map((c) => [c.recordId, c.changed.playing ?? null]));
+        if (changed.size === 0) return;
+        queryClient.setQueryData<LedTaskScreenRow[]>(key, (rows) =>
+          rows?.map((row) => (changed.has(row.deviceId) ? { ...row, playingTaskId: changed.get(row.deviceId)?.taskId ?? null } : row)),
+        );
+      },
+      [queryClient, key],
+    ),
+    resync,
+  );
+}

@@ -1,0 +1,102 @@
+// LED media and tasks end to end: the built gateway and LED worker as their own processes, two simulated LED screens
+// as a process of their own on the real broker, and the console in a real browser: a picture uploaded to the media
+// library (upload port), a task made with it for both screens and published; each screen's receive status moves live
+// in the task's drawer (no polling) until both report playing it.
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { led as texts } from '../apps/web/src/i18n/locales/en/led';
+import { DEMO_PASSWORD } from '../apps/gateway/src/demo/demo-data';
+import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected } from './support/browser';
+import { startSimulatorProcess, type RunningSimulator } from './support/device-sim-process';
+import { freePort, startGatewayProcess, type RunningGateway } from './support/gateway-process';
+import { LED_WORKER, startWorkerProcess, uniqueCodePrefix, type RunningWorker } from './support/pipeline';
+
+describe('LED media library and tasks in the browser with simulated screens', () => {
+  let gw: RunningGateway;
+  let worker: RunningWorker;
+  let browser: Browser;
+  let png: Buffer;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    [gw, browser, png] = await Promise.all([
+      // The screens fetch the file from the gateway's signed link.
+      startGatewayProcess({ PORT: String(port), MEDIA_LINK_BASE_URL: `http://127.0.0.1:${port}` }),
+      launchBrowser(),
+      sharp({ create: { width: 640, height: 320, channels: 3, background: '#1366ec' } })
+        .png()
+        .toBuffer(),
+    ]);
+    worker = await startWorkerProcess(gw, {}, LED_WORKER);
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await worker?.stop();
+    await gw?.stop();
+  });
+
+  it('uploads a picture, publishes a task to two screens and follows their receive status live to playing', async () => {
+    const prefix = uniqueCodePrefix('T');
+    const codes = [`${prefix}00001`, `${prefix}00002`];
+    const admin = await gw.client().login('admin', DEMO_PASSWORD);
+    for (const [i, sn] of codes.entries()) {
+      await admin.post('/api/led/ledAddOrEdit', { name: `${prefix} screen ${i + 1}`, sn, IPAddress: `10.30.8.${i + 1}`, width: 640, height: 320 });
+    }
+    const page: Page = await newPage(browser, undefined, { language: 'en', baseUrl: gw.baseUrl });
+    let sim: RunningSimulator | undefined;
+    try {
+      sim = await startSimulatorProcess(['--family', 'led', '--count', '2', '--prefix', prefix, '--ack-latency', '20-50']);
+      await login(page, gw.baseUrl, 'admin');
+
+      // The media library: a picture uploaded to the upload port, listed with the resolution read from it.
+      await page.goto(`${gw.baseUrl}/ledManage/ledMediaLib`);
+      await page.getByTestId('led-media-upload-open').click();
+      await page
+        .getByTestId('led-media-upload-form')
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'welcome.png', mimeType: 'image/png', buffer: png });
+      await page.getByTestId('led-media-upload-submit').click();
+      const media = page.getByTestId('led-media-row-welcome');
+      await media.waitFor({ timeout: 20_000 });
+      expect(await media.getByTestId('led-media-resolution').textContent()).toBe('640×320');
+
+      // A task with it for both screens, all day this week (the form's default periods).
+      const connected = socketConnected(page);
+      await page.goto(`${gw.baseUrl}/ledManage/ledTaskManage`);
+      await connected;
+      await page.getByTestId('led-task-add').click();
+      await page.getByTestId('led-task-name').fill(`${prefix} welcome`);
+      await page.getByTestId('led-task-file').click();
+      await page.getByRole('option', { name: /welcome/ }).click();
+      await page.getByTestId('led-task-name').click();
+      await page.getByTestId('led-task-screens').click();
+      for (const i of [1, 2]) await page.getByRole('option', { name: new RegExp(`${prefix} screen ${i}`) }).click();
+      await page.getByTestId('led-task-name').click();
+      await page.getByTestId('led-task-save').click();
+      const row = page.getByTestId(`led-task-row-${prefix} welcome`);
+      await row.waitFor({ timeout: 10_000 });
+      expect(await row.getByTestId('led-task-time-status').textContent()).toBe(texts.task.timeStatus.inProgress);
+
+      // Published: the drawer's rows move by pushed events only, from to be sent to playing.
+      const reads: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/led/taskScreens') reads.push(request.url());
+      });
+      await row.getByTestId('led-task-publish').click();
+      const drawer = page.getByTestId('led-task-screens-table');
+      for (const sn of codes) {
+        await drawer
+          .getByTestId(`led-task-screen-${sn}`)
+          .locator('[data-testid="led-task-receive"][data-status="playing"]')
+          .waitFor({ timeout: 20_000 });
+      }
+      expect(await drawer.getByTestId(`led-task-screen-${codes[0]}`).getByTestId('led-task-receive').textContent()).toBe(texts.task.receive.playing);
+      expect(reads.length).toBe(1);
+      expect(pageErrors(page)).toEqual([]);
+    } finally {
+      await sim?.stop();
+      await closePage(page);
+    }
+  }, 60_000);
+});
