@@ -80,8 +80,9 @@ export async function newPage(browser: Browser, viewport: Viewport = DESKTOP, op
     if (!options.baseUrl) throw new Error('newPage: language needs baseUrl');
     await context.addCookies([{ name: 'language', value: options.language, url: options.baseUrl }]);
   }
-  // A missing element fails a test in seconds, well within Jest's own time-out.
-  context.setDefaultTimeout(10_000);
+  // A missing element fails a test within Jest's own time-out (a minute, tests/support/jest-e2e-setup.ts), with room
+  // for a page that loads slowly while another test file keeps the two cores busy.
+  context.setDefaultTimeout(20_000);
   return track(await context.newPage());
 }
 
