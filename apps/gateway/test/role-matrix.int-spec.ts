@@ -229,6 +229,8 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'POST /api/led/ledBrightness', allowed: ['editor', 'admin'] },
   { route: 'POST /api/led/ledReboot', allowed: ['editor', 'admin'] },
   { route: 'POST /api/led/ledDaylight', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/signage/playReport', allowed: ['editor', 'admin'] },
+  { route: 'GET /api/signage/playExport', allowed: ['editor', 'admin'] },
 ];
 
 describe('role matrix over every route', () => {

@@ -30,6 +30,7 @@ import { Route as AuthShellBroadcastManageTerminalDetailRouteImport } from './ro
 import { Route as AuthShellBroadcastManageTerminalManagementRouteImport } from './routes/_auth/_shell/broadcastManage/terminalManagement'
 import { Route as AuthShellFloorScreenAdvertRouteImport } from './routes/_auth/_shell/floor-screen/advert'
 import { Route as AuthShellFloorScreenDeviceRouteImport } from './routes/_auth/_shell/floor-screen/device'
+import { Route as AuthShellFloorScreenPlaysRouteImport } from './routes/_auth/_shell/floor-screen/plays'
 import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
 import { Route as AuthShellLedManageLedEquipmentManageRouteImport } from './routes/_auth/_shell/ledManage/ledEquipmentManage'
 import { Route as AuthShellProfileInforManageRouteImport } from './routes/_auth/_shell/profile/inforManage'
@@ -159,6 +160,12 @@ const AuthShellFloorScreenDeviceRoute =
     path: '/floor-screen/device',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellFloorScreenPlaysRoute =
+  AuthShellFloorScreenPlaysRouteImport.update({
+    id: '/floor-screen/plays',
+    path: '/floor-screen/plays',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellLampPolePoleManageRoute =
   AuthShellLampPolePoleManageRouteImport.update({
     id: '/lampPole/poleManage',
@@ -264,6 +271,7 @@ export interface FileRoutesByFullPath {
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
+  '/floor-screen/plays': typeof AuthShellFloorScreenPlaysRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
@@ -299,6 +307,7 @@ export interface FileRoutesByTo {
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
+  '/floor-screen/plays': typeof AuthShellFloorScreenPlaysRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
@@ -337,6 +346,7 @@ export interface FileRoutesById {
   '/_auth/_shell/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/_auth/_shell/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/_auth/_shell/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
+  '/_auth/_shell/floor-screen/plays': typeof AuthShellFloorScreenPlaysRoute
   '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/_auth/_shell/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
   '/_auth/_shell/profile/inforManage': typeof AuthShellProfileInforManageRoute
@@ -374,6 +384,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/terminalManagement'
     | '/floor-screen/advert'
     | '/floor-screen/device'
+    | '/floor-screen/plays'
     | '/lampPole/poleManage'
     | '/ledManage/ledEquipmentManage'
     | '/profile/inforManage'
@@ -409,6 +420,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/terminalManagement'
     | '/floor-screen/advert'
     | '/floor-screen/device'
+    | '/floor-screen/plays'
     | '/lampPole/poleManage'
     | '/ledManage/ledEquipmentManage'
     | '/profile/inforManage'
@@ -446,6 +458,7 @@ export interface FileRouteTypes {
     | '/_auth/_shell/broadcastManage/terminalManagement'
     | '/_auth/_shell/floor-screen/advert'
     | '/_auth/_shell/floor-screen/device'
+    | '/_auth/_shell/floor-screen/plays'
     | '/_auth/_shell/lampPole/poleManage'
     | '/_auth/_shell/ledManage/ledEquipmentManage'
     | '/_auth/_shell/profile/inforManage'
@@ -617,6 +630,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellFloorScreenDeviceRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/floor-screen/plays': {
+      id: '/_auth/_shell/floor-screen/plays'
+      path: '/floor-screen/plays'
+      fullPath: '/floor-screen/plays'
+      preLoaderRoute: typeof AuthShellFloorScreenPlaysRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/lampPole/poleManage': {
       id: '/_auth/_shell/lampPole/poleManage'
       path: '/lampPole/poleManage'
@@ -730,6 +750,7 @@ interface AuthShellRouteChildren {
   AuthShellBroadcastManageTerminalManagementRoute: typeof AuthShellBroadcastManageTerminalManagementRoute
   AuthShellFloorScreenAdvertRoute: typeof AuthShellFloorScreenAdvertRoute
   AuthShellFloorScreenDeviceRoute: typeof AuthShellFloorScreenDeviceRoute
+  AuthShellFloorScreenPlaysRoute: typeof AuthShellFloorScreenPlaysRoute
   AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
   AuthShellLedManageLedEquipmentManageRoute: typeof AuthShellLedManageLedEquipmentManageRoute
   AuthShellProfileInforManageRoute: typeof AuthShellProfileInforManageRoute
@@ -766,6 +787,7 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
     AuthShellBroadcastManageTerminalManagementRoute,
   AuthShellFloorScreenAdvertRoute: AuthShellFloorScreenAdvertRoute,
   AuthShellFloorScreenDeviceRoute: AuthShellFloorScreenDeviceRoute,
+  AuthShellFloorScreenPlaysRoute: AuthShellFloorScreenPlaysRoute,
   AuthShellLampPolePoleManageRoute: AuthShellLampPolePoleManageRoute,
   AuthShellLedManageLedEquipmentManageRoute:
     AuthShellLedManageLedEquipmentManageRoute,

@@ -35,6 +35,7 @@ import { DispatchReceipts1732199950000 } from './migrations/1732199950000-dispat
 import { SignageAds1732199960000 } from './migrations/1732199960000-signage-ads';
 import { SignagePlays1732199970000 } from './migrations/1732199970000-signage-plays';
 import { SignageScreenshots1732199985000 } from './migrations/1732199985000-signage-screenshots';
+import { SignagePlayHourly1732199990000 } from './migrations/1732199990000-signage-play-hourly';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 
 export { redactUrl } from './redact-url';
@@ -79,6 +80,7 @@ export const MIGRATIONS = [
   SignageAds1732199960000,
   SignagePlays1732199970000,
   SignageScreenshots1732199985000,
+  SignagePlayHourly1732199990000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -226,6 +226,13 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         namespaces: ['signageAds', 'signageMaterials'],
         buttons: RECORDS,
       },
+      {
+        // Proof of play: reads only (its export included), for the module's roles.
+        path: '/floor-screen/plays',
+        title: 'floorScreenPlays',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['signagePlays', 'region', 'system'],
+      },
     ],
   },
   {

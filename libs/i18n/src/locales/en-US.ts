@@ -348,6 +348,8 @@ export const enUSAnswers = {
   signageSelectionEmpty: 'Please select devices, a region or groups',
   signageSelectionAmbiguous: 'Select devices, a region or groups: only one of them',
   unknownSignageDevices: 'These floor screens do not exist: {{ids}}',
+  playReportEndBeforeStart: 'The end date must not be before the start date',
+  playReportTooLong: 'A report covers at most {{max}} days',
   regionHasNoSignage: 'There are no floor screens in the selected region',
   signageAlreadyBound: 'These devices are already in a group; move them instead: {{names}}',
   signageBindingIncomplete: 'Device binding needs complete information (cMark, address, latitude and longitude): {{names}}',
@@ -397,6 +399,13 @@ export const enUSAnswerFields = {
   splitCount: 'Split-screen count',
   music: 'Background music',
   adZone: 'Screen {{n}}',
+  playAd: 'Ad',
+  playDevice: 'Floor screen',
+  playDeviceCode: 'Device code',
+  playDay: 'Day',
+  plays: 'Plays',
+  playedSeconds: 'Played seconds',
+  by: 'Summed by',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

@@ -26,6 +26,8 @@ export const common = {
     ledManage: 'LED Screens',
     ledEquipmentManage: 'LED Equipment',
     floorScreenDevice: 'Device Management',
+    floorScreenPlays: 'Proof of Play',
+    floorScreenLog: 'Operation Log',
     lampAlarm: 'Lamp Alarms',
     energy: 'Lamp Energy',
     entry: 'Platform Home',

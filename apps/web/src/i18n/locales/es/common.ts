@@ -28,6 +28,8 @@ export const common: Shape<typeof en> = {
     ledManage: 'Pantallas LED',
     ledEquipmentManage: 'Equipos LED',
     floorScreenDevice: 'Gestión de dispositivos',
+    floorScreenPlays: 'Prueba de emisión',
+    floorScreenLog: 'Registro de operaciones',
     lampAlarm: 'Alarmas de farolas',
     energy: 'Energía de farolas',
     entry: 'Inicio de la plataforma',

@@ -21,6 +21,7 @@ import { signageMaterials } from './signageMaterials';
 import { led } from './led';
 import { signage } from './signage';
 import { signageAds } from './signageAds';
+import { signagePlays } from './signagePlays';
 
 /** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
 const catalogue = {
@@ -48,5 +49,6 @@ const catalogue = {
   led,
   signage,
   signageAds,
+  signagePlays,
 };
 export default catalogue;

@@ -28,6 +28,8 @@ export const common: Shape<typeof en> = {
     ledManage: 'LEDスクリーン',
     ledEquipmentManage: 'LED機器管理',
     floorScreenDevice: 'デバイス管理',
+    floorScreenPlays: '再生実績',
+    floorScreenLog: '操作ログ',
     lampAlarm: '街灯アラーム',
     energy: '街灯エネルギー',
     entry: 'プラットフォームホーム',
