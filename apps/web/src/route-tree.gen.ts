@@ -30,6 +30,7 @@ import { Route as AuthShellBroadcastManageTerminalDetailRouteImport } from './ro
 import { Route as AuthShellBroadcastManageTerminalManagementRouteImport } from './routes/_auth/_shell/broadcastManage/terminalManagement'
 import { Route as AuthShellFloorScreenAdvertRouteImport } from './routes/_auth/_shell/floor-screen/advert'
 import { Route as AuthShellFloorScreenDeviceRouteImport } from './routes/_auth/_shell/floor-screen/device'
+import { Route as AuthShellFloorScreenLogRouteImport } from './routes/_auth/_shell/floor-screen/log'
 import { Route as AuthShellFloorScreenPlaysRouteImport } from './routes/_auth/_shell/floor-screen/plays'
 import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
 import { Route as AuthShellLedManageLedEquipmentManageRouteImport } from './routes/_auth/_shell/ledManage/ledEquipmentManage'
@@ -160,6 +161,11 @@ const AuthShellFloorScreenDeviceRoute =
     path: '/floor-screen/device',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellFloorScreenLogRoute = AuthShellFloorScreenLogRouteImport.update({
+  id: '/floor-screen/log',
+  path: '/floor-screen/log',
+  getParentRoute: () => AuthShellRoute,
+} as any)
 const AuthShellFloorScreenPlaysRoute =
   AuthShellFloorScreenPlaysRouteImport.update({
     id: '/floor-screen/plays',
@@ -271,6 +277,7 @@ export interface FileRoutesByFullPath {
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
+  '/floor-screen/log': typeof AuthShellFloorScreenLogRoute
   '/floor-screen/plays': typeof AuthShellFloorScreenPlaysRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
@@ -307,6 +314,7 @@ export interface FileRoutesByTo {
   '/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
+  '/floor-screen/log': typeof AuthShellFloorScreenLogRoute
   '/floor-screen/plays': typeof AuthShellFloorScreenPlaysRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
@@ -346,6 +354,7 @@ export interface FileRoutesById {
   '/_auth/_shell/broadcastManage/terminalManagement': typeof AuthShellBroadcastManageTerminalManagementRoute
   '/_auth/_shell/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/_auth/_shell/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
+  '/_auth/_shell/floor-screen/log': typeof AuthShellFloorScreenLogRoute
   '/_auth/_shell/floor-screen/plays': typeof AuthShellFloorScreenPlaysRoute
   '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/_auth/_shell/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
@@ -384,6 +393,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/terminalManagement'
     | '/floor-screen/advert'
     | '/floor-screen/device'
+    | '/floor-screen/log'
     | '/floor-screen/plays'
     | '/lampPole/poleManage'
     | '/ledManage/ledEquipmentManage'
@@ -420,6 +430,7 @@ export interface FileRouteTypes {
     | '/broadcastManage/terminalManagement'
     | '/floor-screen/advert'
     | '/floor-screen/device'
+    | '/floor-screen/log'
     | '/floor-screen/plays'
     | '/lampPole/poleManage'
     | '/ledManage/ledEquipmentManage'
@@ -458,6 +469,7 @@ export interface FileRouteTypes {
     | '/_auth/_shell/broadcastManage/terminalManagement'
     | '/_auth/_shell/floor-screen/advert'
     | '/_auth/_shell/floor-screen/device'
+    | '/_auth/_shell/floor-screen/log'
     | '/_auth/_shell/floor-screen/plays'
     | '/_auth/_shell/lampPole/poleManage'
     | '/_auth/_shell/ledManage/ledEquipmentManage'
@@ -630,6 +642,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellFloorScreenDeviceRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/floor-screen/log': {
+      id: '/_auth/_shell/floor-screen/log'
+      path: '/floor-screen/log'
+      fullPath: '/floor-screen/log'
+      preLoaderRoute: typeof AuthShellFloorScreenLogRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/floor-screen/plays': {
       id: '/_auth/_shell/floor-screen/plays'
       path: '/floor-screen/plays'
@@ -750,6 +769,7 @@ interface AuthShellRouteChildren {
   AuthShellBroadcastManageTerminalManagementRoute: typeof AuthShellBroadcastManageTerminalManagementRoute
   AuthShellFloorScreenAdvertRoute: typeof AuthShellFloorScreenAdvertRoute
   AuthShellFloorScreenDeviceRoute: typeof AuthShellFloorScreenDeviceRoute
+  AuthShellFloorScreenLogRoute: typeof AuthShellFloorScreenLogRoute
   AuthShellFloorScreenPlaysRoute: typeof AuthShellFloorScreenPlaysRoute
   AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
   AuthShellLedManageLedEquipmentManageRoute: typeof AuthShellLedManageLedEquipmentManageRoute
@@ -787,6 +807,7 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
     AuthShellBroadcastManageTerminalManagementRoute,
   AuthShellFloorScreenAdvertRoute: AuthShellFloorScreenAdvertRoute,
   AuthShellFloorScreenDeviceRoute: AuthShellFloorScreenDeviceRoute,
+  AuthShellFloorScreenLogRoute: AuthShellFloorScreenLogRoute,
   AuthShellFloorScreenPlaysRoute: AuthShellFloorScreenPlaysRoute,
   AuthShellLampPolePoleManageRoute: AuthShellLampPolePoleManageRoute,
   AuthShellLedManageLedEquipmentManageRoute:

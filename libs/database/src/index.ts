@@ -36,6 +36,7 @@ import { SignageAds1732199960000 } from './migrations/1732199960000-signage-ads'
 import { SignagePlays1732199970000 } from './migrations/1732199970000-signage-plays';
 import { SignageScreenshots1732199985000 } from './migrations/1732199985000-signage-screenshots';
 import { SignagePlayHourly1732199990000 } from './migrations/1732199990000-signage-play-hourly';
+import { OperationLogModule1732199995000 } from './migrations/1732199995000-operation-log-module';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 
 export { redactUrl } from './redact-url';
@@ -81,6 +82,7 @@ export const MIGRATIONS = [
   SignagePlays1732199970000,
   SignageScreenshots1732199985000,
   SignagePlayHourly1732199990000,
+  OperationLogModule1732199995000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -233,6 +233,13 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         roles: [Role.Admin, Role.Editor],
         namespaces: ['signagePlays', 'region', 'system'],
       },
+      {
+        // The module's operation log: the one log (/systemSetting/log) filtered to the floor screens, administrators' as it is.
+        path: '/floor-screen/log',
+        title: 'floorScreenLog',
+        roles: [Role.Admin],
+        namespaces: ['system'],
+      },
     ],
   },
   {
