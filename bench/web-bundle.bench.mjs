@@ -42,6 +42,8 @@ const ROUTES = {
   '/floor-screen/device': ['_auth', '_auth/_shell', '_auth/_shell/floor-screen/device'],
   '/floor-screen/advert': ['_auth', '_auth/_shell', '_auth/_shell/floor-screen/advert'],
   '/floor-screen/ad-plan': ['_auth', '_auth/_shell', '_auth/_shell/floor-screen/ad-plan'],
+  '/floor-screen/plays': ['_auth', '_auth/_shell', '_auth/_shell/floor-screen/plays'],
+  '/floor-screen/log': ['_auth', '_auth/_shell', '_auth/_shell/floor-screen/log'],
   '/broadcastManage/terminalDetail': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/terminalDetail'],
   '/broadcastManage/groupManagement': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/groupManagement'],
   '/broadcastManage/groupManagementCreate': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/groupManagementCreate'],

@@ -53,6 +53,7 @@ describe('operation log', () => {
       {
         id: expect.any(Number),
         description: 'Create user',
+        module: 'system',
         methodName: 'UsersController.create',
         requestParams: { query: {}, body: { username: 'logged-user', password: '******', groupId: editorsGroup } },
         operator: 'admin',
@@ -179,5 +180,42 @@ describe('operation log', () => {
     expect(range.total).toBe(2);
     expect((await logPage({ startTime: '2026-03-02T13:00:00+04:00', endTime: '2026-03-31T00:00:00Z' })).list.map((r) => r.id)).toEqual([c]);
     expect((await logPage({ endTime: '2026-02-28T23:59:59Z' })).list).toEqual([]);
+  });
+
+  it("files each call under its module: the floor screens' log, by action, operator, time and device", async () => {
+    const editor = await gw.signedIn('editor');
+    const save = (body: Record<string, unknown>) => editor.post<{ id: number }>('/api/signage/deviceAddOrEdit', body);
+    const first = (await save({ name: 'Logged screen', code: 'LOG-FS-1' })).body.data.id;
+    const second = (await save({ name: 'Other screen', code: 'LOG-FS-2' })).body.data.id;
+    expect((await save({ id: first, name: 'Logged screen, renamed', code: 'LOG-FS-1' })).body.code).toBe(200);
+    expect((await editor.post('/api/signage/mute', { ids: [second, first] })).body.code).toBe(200);
+    // Refused (no name): logged as a failure of the module.
+    expect((await save({ id: first, name: '', code: 'LOG-FS-1' })).status).toBe(400);
+    expect((await editor.post('/api/led/ledAddOrEdit', { name: 'Not a floor screen' })).status).toBe(400);
+
+    const signage = await logPage({ module: 'signage' });
+    expect(signage.list.map((r) => [r.description, r.status, r.module])).toEqual([
+      ['Save floor screen', 'failure', 'signage'],
+      ['Mute floor screens', 'success', 'signage'],
+      ['Save floor screen', 'success', 'signage'],
+      ['Save floor screen', 'success', 'signage'],
+      ['Save floor screen', 'success', 'signage'],
+    ]);
+    expect((await logPage({ module: 'led' })).list.map((r) => [r.description, r.module])).toEqual([['Save LED screen', 'led']]);
+    expect((await logPage({ module: 'system', description: 'Create user' })).total).toBe(2);
+    // A device: the calls naming it by id, or among ids.
+    expect((await logPage({ module: 'signage', deviceId: first })).list.map((r) => r.description)).toEqual([
+      'Save floor screen',
+      'Mute floor screens',
+      'Save floor screen',
+    ]);
+    expect((await logPage({ module: 'signage', deviceId: second })).list.map((r) => r.description)).toEqual(['Mute floor screens']);
+    expect((await logPage({ module: 'signage', description: 'Mute floor screens', operator: 'editor' })).total).toBe(1);
+    expect((await logPage({ module: 'signage', startTime: '2099-01-01T00:00:00Z' })).total).toBe(0);
+
+    const bad = await admin.post('/api/log/operationPage', { pageNum: 1, pageSize: 10, module: 'parking' });
+    expect({ status: bad.status, message: bad.body.message }).toEqual({ status: 400, message: expect.stringContaining('Invalid value') });
+    // The log stays the administrators'.
+    expect((await editor.post('/api/log/operationPage', { pageNum: 1, pageSize: 10, module: 'signage' })).status).toBe(403);
   });
 });

@@ -244,6 +244,8 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'POST /api/led/taskAddOrEdit', allowed: ['editor', 'admin'] },
   { route: 'GET /api/led/taskDel', allowed: ['editor', 'admin'] },
   { route: 'POST /api/led/taskPublish', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/signage/playReport', allowed: ['editor', 'admin'] },
+  { route: 'GET /api/signage/playExport', allowed: ['editor', 'admin'] },
 ];
 
 describe('role matrix over every route', () => {

@@ -31,6 +31,8 @@ import { Route as AuthShellBroadcastManageTerminalManagementRouteImport } from '
 import { Route as AuthShellFloorScreenAdPlanRouteImport } from './routes/_auth/_shell/floor-screen/ad-plan'
 import { Route as AuthShellFloorScreenAdvertRouteImport } from './routes/_auth/_shell/floor-screen/advert'
 import { Route as AuthShellFloorScreenDeviceRouteImport } from './routes/_auth/_shell/floor-screen/device'
+import { Route as AuthShellFloorScreenLogRouteImport } from './routes/_auth/_shell/floor-screen/log'
+import { Route as AuthShellFloorScreenPlaysRouteImport } from './routes/_auth/_shell/floor-screen/plays'
 import { Route as AuthShellLampPolePoleManageRouteImport } from './routes/_auth/_shell/lampPole/poleManage'
 import { Route as AuthShellLedManageLedEquipmentManageRouteImport } from './routes/_auth/_shell/ledManage/ledEquipmentManage'
 import { Route as AuthShellLedManageLedMediaLibRouteImport } from './routes/_auth/_shell/ledManage/ledMediaLib'
@@ -169,6 +171,17 @@ const AuthShellFloorScreenDeviceRoute =
     path: '/floor-screen/device',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellFloorScreenLogRoute = AuthShellFloorScreenLogRouteImport.update({
+  id: '/floor-screen/log',
+  path: '/floor-screen/log',
+  getParentRoute: () => AuthShellRoute,
+} as any)
+const AuthShellFloorScreenPlaysRoute =
+  AuthShellFloorScreenPlaysRouteImport.update({
+    id: '/floor-screen/plays',
+    path: '/floor-screen/plays',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellLampPolePoleManageRoute =
   AuthShellLampPolePoleManageRouteImport.update({
     id: '/lampPole/poleManage',
@@ -293,6 +306,8 @@ export interface FileRoutesByFullPath {
   '/floor-screen/ad-plan': typeof AuthShellFloorScreenAdPlanRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
+  '/floor-screen/log': typeof AuthShellFloorScreenLogRoute
+  '/floor-screen/plays': typeof AuthShellFloorScreenPlaysRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
   '/ledManage/ledMediaLib': typeof AuthShellLedManageLedMediaLibRoute
@@ -332,6 +347,8 @@ export interface FileRoutesByTo {
   '/floor-screen/ad-plan': typeof AuthShellFloorScreenAdPlanRoute
   '/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
+  '/floor-screen/log': typeof AuthShellFloorScreenLogRoute
+  '/floor-screen/plays': typeof AuthShellFloorScreenPlaysRoute
   '/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
   '/ledManage/ledMediaLib': typeof AuthShellLedManageLedMediaLibRoute
@@ -374,6 +391,8 @@ export interface FileRoutesById {
   '/_auth/_shell/floor-screen/ad-plan': typeof AuthShellFloorScreenAdPlanRoute
   '/_auth/_shell/floor-screen/advert': typeof AuthShellFloorScreenAdvertRoute
   '/_auth/_shell/floor-screen/device': typeof AuthShellFloorScreenDeviceRoute
+  '/_auth/_shell/floor-screen/log': typeof AuthShellFloorScreenLogRoute
+  '/_auth/_shell/floor-screen/plays': typeof AuthShellFloorScreenPlaysRoute
   '/_auth/_shell/lampPole/poleManage': typeof AuthShellLampPolePoleManageRoute
   '/_auth/_shell/ledManage/ledEquipmentManage': typeof AuthShellLedManageLedEquipmentManageRoute
   '/_auth/_shell/ledManage/ledMediaLib': typeof AuthShellLedManageLedMediaLibRoute
@@ -415,6 +434,8 @@ export interface FileRouteTypes {
     | '/floor-screen/ad-plan'
     | '/floor-screen/advert'
     | '/floor-screen/device'
+    | '/floor-screen/log'
+    | '/floor-screen/plays'
     | '/lampPole/poleManage'
     | '/ledManage/ledEquipmentManage'
     | '/ledManage/ledMediaLib'
@@ -454,6 +475,8 @@ export interface FileRouteTypes {
     | '/floor-screen/ad-plan'
     | '/floor-screen/advert'
     | '/floor-screen/device'
+    | '/floor-screen/log'
+    | '/floor-screen/plays'
     | '/lampPole/poleManage'
     | '/ledManage/ledEquipmentManage'
     | '/ledManage/ledMediaLib'
@@ -495,6 +518,8 @@ export interface FileRouteTypes {
     | '/_auth/_shell/floor-screen/ad-plan'
     | '/_auth/_shell/floor-screen/advert'
     | '/_auth/_shell/floor-screen/device'
+    | '/_auth/_shell/floor-screen/log'
+    | '/_auth/_shell/floor-screen/plays'
     | '/_auth/_shell/lampPole/poleManage'
     | '/_auth/_shell/ledManage/ledEquipmentManage'
     | '/_auth/_shell/ledManage/ledMediaLib'
@@ -676,6 +701,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellFloorScreenDeviceRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/floor-screen/log': {
+      id: '/_auth/_shell/floor-screen/log'
+      path: '/floor-screen/log'
+      fullPath: '/floor-screen/log'
+      preLoaderRoute: typeof AuthShellFloorScreenLogRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/floor-screen/plays': {
+      id: '/_auth/_shell/floor-screen/plays'
+      path: '/floor-screen/plays'
+      fullPath: '/floor-screen/plays'
+      preLoaderRoute: typeof AuthShellFloorScreenPlaysRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/lampPole/poleManage': {
       id: '/_auth/_shell/lampPole/poleManage'
       path: '/lampPole/poleManage'
@@ -811,6 +850,8 @@ interface AuthShellRouteChildren {
   AuthShellFloorScreenAdPlanRoute: typeof AuthShellFloorScreenAdPlanRoute
   AuthShellFloorScreenAdvertRoute: typeof AuthShellFloorScreenAdvertRoute
   AuthShellFloorScreenDeviceRoute: typeof AuthShellFloorScreenDeviceRoute
+  AuthShellFloorScreenLogRoute: typeof AuthShellFloorScreenLogRoute
+  AuthShellFloorScreenPlaysRoute: typeof AuthShellFloorScreenPlaysRoute
   AuthShellLampPolePoleManageRoute: typeof AuthShellLampPolePoleManageRoute
   AuthShellLedManageLedEquipmentManageRoute: typeof AuthShellLedManageLedEquipmentManageRoute
   AuthShellLedManageLedMediaLibRoute: typeof AuthShellLedManageLedMediaLibRoute
@@ -851,6 +892,8 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
   AuthShellFloorScreenAdPlanRoute: AuthShellFloorScreenAdPlanRoute,
   AuthShellFloorScreenAdvertRoute: AuthShellFloorScreenAdvertRoute,
   AuthShellFloorScreenDeviceRoute: AuthShellFloorScreenDeviceRoute,
+  AuthShellFloorScreenLogRoute: AuthShellFloorScreenLogRoute,
+  AuthShellFloorScreenPlaysRoute: AuthShellFloorScreenPlaysRoute,
   AuthShellLampPolePoleManageRoute: AuthShellLampPolePoleManageRoute,
   AuthShellLedManageLedEquipmentManageRoute:
     AuthShellLedManageLedEquipmentManageRoute,

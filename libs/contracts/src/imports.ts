@@ -15,8 +15,8 @@ export const IMPORT_FILE_NAMES: Readonly<Record<ImportKind, { name: string; plur
   terminal: { name: 'broadcast-terminal', plural: 'broadcast-terminals' },
 };
 
-/** What a list export is about: every import kind, and the lists that are exported only (LED screens). Its call is `${kind}Export`. */
-export type ExportKind = ImportKind | 'led';
+/** What a list export is about: every import kind, and the lists that are exported only (LED screens, floor-screen plays). Its call is `${kind}Export`. */
+export type ExportKind = ImportKind | 'led' | 'play';
 
 /** What an export's file is called (`${name}.xlsx`). */
 export const EXPORT_FILE_NAMES: Readonly<Record<ExportKind, string>> = {
@@ -26,6 +26,7 @@ export const EXPORT_FILE_NAMES: Readonly<Record<ExportKind, string>> = {
   lamp: IMPORT_FILE_NAMES.lamp.plural,
   terminal: IMPORT_FILE_NAMES.terminal.plural,
   led: 'led-screens',
+  play: 'floor-screen-plays',
 };
 
 /** The form fields sent with the file to an import call (besides `file`). */

@@ -22,6 +22,7 @@ export * from './strategy';
 export * from './strategy-rules';
 export * from './broadcast-programme';
 export * from './signage-plans';
+export * from './signage-plays';
 export * from './signage-ads';
 export * from './broadcast-tasks';
 export * from './broadcast-task-status';

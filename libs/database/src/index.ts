@@ -37,6 +37,8 @@ import { SignagePlays1732199970000 } from './migrations/1732199970000-signage-pl
 import { SignageScreenshots1732199985000 } from './migrations/1732199985000-signage-screenshots';
 import { LedMediaTasks1732199990000 } from './migrations/1732199990000-led-media-tasks';
 import { SignageAdPlans1732199995000 } from './migrations/1732199995000-signage-ad-plans';
+import { SignagePlayHourly1732199996000 } from './migrations/1732199996000-signage-play-hourly';
+import { OperationLogModule1732199997000 } from './migrations/1732199997000-operation-log-module';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 
 export { redactUrl } from './redact-url';
@@ -83,6 +85,8 @@ export const MIGRATIONS = [
   SignageScreenshots1732199985000,
   LedMediaTasks1732199990000,
   SignageAdPlans1732199995000,
+  SignagePlayHourly1732199996000,
+  OperationLogModule1732199997000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -86,7 +86,22 @@ export class ListExporter {
         });
       }
     }
-    const header = source.columns.map((key) => translateField(lng, key));
-    sendXlsx(reply, fileName, xlsxStream(source.sheetName, header, pages()));
+    sendSheet(reply, fileName, source.sheetName, source.columns, lng, pages());
   }
+}
+
+/**
+ * Sends rows as a one-sheet xlsx download, streamed as `pages` come: the header is each column's label in the
+ * caller's language. For exports that are not a list of records by id (a report's sums).
+ */
+export function sendSheet(
+  reply: FastifyReply,
+  fileName: string,
+  sheetName: string,
+  columns: readonly FieldKey[],
+  lng: Language,
+  pages: AsyncIterable<readonly (readonly unknown[])[]>,
+): void {
+  const header = columns.map((key) => translateField(lng, key));
+  sendXlsx(reply, fileName, xlsxStream(sheetName, header, pages));
 }

@@ -1,7 +1,7 @@
 import { HttpStatus, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { catchError, from, mergeMap, throwError, type Observable } from 'rxjs';
-import { OperationStatus } from '@sc/contracts';
+import { OperationStatus, moduleOfPath } from '@sc/contracts';
 import { renderError, toAppException } from '../common/all-exceptions.filter';
 import { AUDIT_KEY } from '../common/decorators';
 import { clientIp, type AppRequest } from '../common/request-context';
@@ -25,11 +25,14 @@ export class OperationLogInterceptor implements NestInterceptor {
     const req = ctx.switchToHttp().getRequest<AppRequest>();
     const started = Date.now();
     const methodName = `${ctx.getClass().name}.${ctx.getHandler().name}`;
+    // The route's path as declared (not as called: no query string), whose first segment names the module.
+    const module = moduleOfPath(req.routeOptions?.url ?? req.url);
     const write = (status: OperationStatus, errorMessage: string | null) => {
       const body: unknown = req.body;
       const named = body && typeof body === 'object' ? (body as Record<string, unknown>).username : undefined;
       return this.log.record({
         description,
+        module,
         methodName,
         requestParams: loggedParams(req.query, body),
         // A sign-in has no caller yet: the user name it was for.

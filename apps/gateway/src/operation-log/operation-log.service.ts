@@ -1,12 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { OperationLogRow, OperationStatus, PageResult } from '@sc/contracts';
+import type { OperationLogRow, OperationModule, OperationStatus, PageResult } from '@sc/contracts';
 import { Where, likeContains, pagedQuery } from '../common/sql';
 import type { OperationLogPageDto } from './dto/operation-log.dto';
 import { InjectDb } from '../infra/database';
 
 export interface OperationRecord {
   description: string;
+  module: OperationModule | null;
   methodName: string;
   requestParams: unknown;
   operator: string;
@@ -27,8 +28,8 @@ export class OperationLogService {
   async record(entry: OperationRecord): Promise<void> {
     try {
       await this.db.query(
-        `INSERT INTO operation_log (description, method_name, request_params, operator, operator_id, operation_ip, status, error_message, duration_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        `INSERT INTO operation_log (description, method_name, request_params, operator, operator_id, operation_ip, status, error_message, duration_ms, module)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
         [
           entry.description,
           entry.methodName,
@@ -39,6 +40,7 @@ export class OperationLogService {
           entry.status,
           entry.errorMessage?.slice(0, 512) ?? null,
           entry.durationMs,
+          entry.module,
         ],
       );
     } catch (err) {
@@ -48,7 +50,7 @@ export class OperationLogService {
 
   page(q: OperationLogPageDto): Promise<PageResult<OperationLogRow>> {
     return pagedQuery<OperationLogRow>(this.db, {
-      select: `id::int AS id, description, method_name AS "methodName", request_params AS "requestParams", operator,
+      select: `id::int AS id, module, description, method_name AS "methodName", request_params AS "requestParams", operator,
                operation_ip AS "operationIp", operation_time AS "operationTime", status, error_message AS "errorMessage",
                duration_ms AS "durationMs"`,
       from: 'operation_log',
@@ -57,7 +59,14 @@ export class OperationLogService {
         .addIf(q.status, `status = ?`)
         .addIf(q.startTime, `operation_time >= ?`)
         .addIf(q.endTime, `operation_time <= ?`)
-        .addIf(q.description, `lower(description) LIKE ?`, q.description && likeContains(q.description)),
+        .addIf(q.description, `lower(description) LIKE ?`, q.description && likeContains(q.description))
+        .addIf(q.module, `module = ?`)
+        // The calls that name the record: its id in the query or the body, or among the body's ids.
+        .addIf(
+          q.deviceId,
+          `EXISTS (SELECT 1 FROM (SELECT ?::int AS id) d WHERE d.id::text IN (request_params->'query'->>'id', request_params->'body'->>'id')
+             OR jsonb_typeof(request_params->'body'->'ids') = 'array' AND request_params->'body'->'ids' @> to_jsonb(d.id))`,
+        ),
       orderBy: 'operation_time DESC, id DESC',
       outerOrderBy: 'page."operationTime" DESC, page.id DESC',
       pageNum: q.pageNum,

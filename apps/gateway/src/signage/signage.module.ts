@@ -5,17 +5,19 @@ import { SignageDevicesController } from './devices.controller';
 import { SignageDevicesService } from './devices.service';
 import { SignageGroupsController } from './groups.controller';
 import { SignageGroupsService } from './groups.service';
+import { SignagePlaysController } from './plays.controller';
+import { SignagePlaysService } from './plays.service';
 import { ScreenshotImageLinks, ScreenshotUploadLinks } from './screenshot-links';
 import { ScreenshotUploadController } from './screenshot-upload.controller';
 import { SignageScreenshotsService } from './screenshots.service';
 
 const SCREENSHOT_PROVIDERS = [SignageScreenshotsService, ScreenshotUploadLinks, ScreenshotImageLinks, UploadService];
 
-/** Floor screens on the console port: players, their groups, their commands and their screenshots (docs/signage-devices.md). */
+/** Floor screens on the console port: players, their groups, their commands, their screenshots (docs/signage-devices.md) and what they played (docs/signage-ads.md). */
 @Module({
   imports: [DispatchModule],
-  controllers: [SignageDevicesController, SignageGroupsController],
-  providers: [SignageDevicesService, SignageGroupsService, ...SCREENSHOT_PROVIDERS],
+  controllers: [SignageDevicesController, SignageGroupsController, SignagePlaysController],
+  providers: [SignageDevicesService, SignageGroupsService, SignagePlaysService, ...SCREENSHOT_PROVIDERS],
 })
 export class SignageModule {}
 

@@ -259,6 +259,20 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         namespaces: ['signageAds', 'signageMaterials'],
         buttons: RECORDS,
       },
+      {
+        // Proof of play: reads only (its export included), for the module's roles.
+        path: '/floor-screen/plays',
+        title: 'floorScreenPlays',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['signagePlays', 'region', 'system'],
+      },
+      {
+        // The module's operation log: the one log (/systemSetting/log) filtered to the floor screens, administrators' as it is.
+        path: '/floor-screen/log',
+        title: 'floorScreenLog',
+        roles: [Role.Admin],
+        namespaces: ['system'],
+      },
     ],
   },
   {

@@ -353,6 +353,8 @@ export const enUSAnswers = {
   adPlanAdsNotAudited: 'These ads must be audited before they are published: {{names}}',
   calendarRangeTooLong: 'The calendar shows at most {{max}} days at a time',
   unknownSignageDevices: 'These floor screens do not exist: {{ids}}',
+  playReportEndBeforeStart: 'The end date must not be before the start date',
+  playReportTooLong: 'A report covers at most {{max}} days',
   regionHasNoSignage: 'There are no floor screens in the selected region',
   signageAlreadyBound: 'These devices are already in a group; move them instead: {{names}}',
   signageBindingIncomplete: 'Device binding needs complete information (cMark, address, latitude and longitude): {{names}}',
@@ -418,6 +420,13 @@ export const enUSAnswerFields = {
   playIntervalSeconds: 'Play interval (s)',
   onDemandType: 'On-demand type',
   publishType: 'Publish type',
+  playAd: 'Ad',
+  playDevice: 'Floor screen',
+  playDeviceCode: 'Device code',
+  playDay: 'Day',
+  plays: 'Plays',
+  playedSeconds: 'Played seconds',
+  by: 'Summed by',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

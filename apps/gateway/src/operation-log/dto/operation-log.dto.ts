@@ -1,6 +1,6 @@
 import { IntersectionType } from '@nestjs/swagger';
-import { OperationStatus, type OperationLogQuery } from '@sc/contracts';
-import { DateField, EnumField, PageDto, TextField } from '../../common/fields';
+import { OPERATION_MODULES, OperationModule, OperationStatus, type OperationLogQuery } from '@sc/contracts';
+import { DateField, EnumField, IntField, PageDto, TextField } from '../../common/fields';
 
 class OperationLogFilters {
   @TextField({ max: 64, required: false })
@@ -17,6 +17,12 @@ class OperationLogFilters {
 
   @TextField({ max: 128, required: false })
   description?: string;
+
+  @EnumField(OPERATION_MODULES, { required: false, description: 'Calls of this module of the console' })
+  module?: OperationModule;
+
+  @IntField({ min: 1, required: false, description: 'Calls that name this record (with a module: a device of it) by id or among ids' })
+  deviceId?: number;
 }
 
 export class OperationLogPageDto extends IntersectionType(PageDto, OperationLogFilters) implements OperationLogQuery {}

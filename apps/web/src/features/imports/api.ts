@@ -18,15 +18,17 @@ import { downloadFile } from '@/api/download';
 
 /**
  * Where each kind's calls live: single lamps, gateways and loops under /light, poles under /lamp (spec section 7),
- * broadcast terminals under /broadcast, LED screens (exported only) under /led.
+ * broadcast terminals under /broadcast, LED screens (exported only) under /led, floor-screen plays (a report, exported
+ * only) under /signage.
  */
-const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led'> = {
+const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signage'> = {
   light: 'light',
   gateway: 'light',
   loop: 'light',
   lamp: 'lamp',
   terminal: 'broadcast',
   led: 'led',
+  play: 'signage',
 };
 
 export const importPath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Import`;
@@ -97,6 +99,7 @@ const EXPORT_FILTERS: Record<ExportKind, readonly string[]> = {
   lamp: ['name', 'regionId', 'groupId'],
   terminal: ['terminalName', 'regionId', 'status'],
   led: ['name', 'regionId', 'networkStatus'],
+  play: ['startDate', 'endDate', 'by', 'regionId', 'groupId', 'deviceId', 'adId'],
 };
 
 /** Downloads a list as filtered on screen: `search` is the page's search (its paging and other keys are left out). */

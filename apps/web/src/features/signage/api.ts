@@ -26,8 +26,10 @@ export const signageKeys = {
   screenshot: (deviceId: number, at: string | null) => ['signage', 'screenshot', deviceId, at] as const,
 };
 
-export function useSignagePage(query: SignageDevicePageQuery) {
+/** A page of players; `enabled` false asks nothing (a filter not shown). */
+export function useSignagePage(query: SignageDevicePageQuery, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: signageKeys.page(query),
     queryFn: ({ signal }) => post<PageResult<SignageDeviceRow>>('/signage/devicePage', query, { signal }),
     placeholderData: keepPreviousData,

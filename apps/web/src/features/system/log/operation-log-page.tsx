@@ -4,7 +4,7 @@ import { Select } from '@/components/select';
 import { IconUser } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { OperationStatus, type OperationLogQuery, type OperationLogRow } from '@sc/contracts';
+import { OperationModule, OperationStatus, type OperationLogQuery, type OperationLogRow } from '@sc/contracts';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { formatTime, parseTime } from '@/utils/format';
@@ -13,6 +13,7 @@ import { localIso } from '../shared/date-fields';
 import { compact, paging } from '@/navigation/search-params';
 import { TABLE_STYLES, TableStatusRow } from '../shared/table-states';
 import { ColumnCells, ColumnHeads, OneLine, PinnedActionsCell, TableBox, useTableColumns } from '@/components/table-columns';
+import { useSignagePage } from '@/features/signage/api';
 import { useOperationLog } from './api';
 import { KNOWN_ACTIONS, useActionLabel } from './log-labels';
 import { RequestParamsCell, RequestParamsModal } from './request-params';
@@ -21,6 +22,8 @@ import type { LogSearch } from './search';
 const route = getRouteApi('/_auth/_shell/systemSetting/log');
 
 interface Draft {
+  module: string | null;
+  deviceId: string | null;
   operator: string;
   status: string | null;
   description: string | null;
@@ -29,6 +32,8 @@ interface Draft {
 }
 
 const toDraft = (s: LogSearch): Draft => ({
+  module: s.module ?? null,
+  deviceId: s.deviceId === undefined ? null : String(s.deviceId),
   operator: s.operator ?? '',
   status: s.status ?? null,
   description: s.description ?? null,
@@ -36,17 +41,49 @@ const toDraft = (s: LogSearch): Draft => ({
   endTime: s.endTime ?? '',
 });
 
+const MODULES: readonly OperationModule[] = [
+  OperationModule.System,
+  OperationModule.Lighting,
+  OperationModule.Broadcast,
+  OperationModule.Led,
+  OperationModule.Signage,
+];
+
 /** System setting › Operation log: who called which audited API, when, from where, with what and how it ended (administrators only). */
 export function OperationLogPage() {
   const { t } = useTranslation();
   const search = route.useSearch();
   const navigate = route.useNavigate();
+  return <OperationLogView title={t('common:route.log')} search={search} go={(next, replace) => void navigate({ search: next, replace })} />;
+}
+
+/**
+ * The operation log as a page shows it: filtered by module (or of one `module`, the page of a module's log), device
+ * (the floor screens' calls that name one), operator, action, status and time range, kept in the address by `go`.
+ */
+export function OperationLogView({
+  title,
+  search,
+  go,
+  module,
+}: {
+  title: string;
+  search: LogSearch;
+  go: (next: LogSearch, replace?: boolean) => void;
+  module?: OperationModule;
+}) {
+  const { t } = useTranslation();
   const actionLabel = useActionLabel();
+  const shownModule = module ?? search.module;
+  const [deviceName, setDeviceName] = useState('');
+  const devices = useSignagePage({ pageNum: 1, pageSize: 50, name: deviceName.trim() || undefined }, shownModule === OperationModule.Signage);
 
   const { pageNum, pageSize } = paging(search);
   const query: OperationLogQuery = {
     pageNum,
     pageSize,
+    module: shownModule,
+    deviceId: search.deviceId,
     operator: search.operator,
     status: search.status,
     description: search.description,
@@ -56,7 +93,9 @@ export function OperationLogPage() {
   const log = useOperationLog(query);
   const rows = useMemo(() => log.data?.list ?? [], [log.data]);
   const total = log.data?.total ?? 0;
-  const filtered = Boolean(search.operator || search.status || search.description || search.startTime || search.endTime);
+  const filtered = Boolean(
+    search.module || search.deviceId || search.operator || search.status || search.description || search.startTime || search.endTime,
+  );
 
   const [draft, setDraft] = useState<Draft>(() => toDraft(search));
   useEffect(() => setDraft(toDraft(search)), [search]);
@@ -130,9 +169,9 @@ export function OperationLogPage() {
 
   useEffect(() => {
     if (log.data && log.data.list.length === 0 && total > 0 && pageNum > 1) {
-      void navigate({ search: (prev) => ({ ...prev, pageNum: Math.max(1, Math.ceil(total / pageSize)) }), replace: true });
+      go({ ...search, pageNum: Math.max(1, Math.ceil(total / pageSize)) }, true);
     }
-  }, [log.data, total, pageNum, pageSize, navigate]);
+  }, [log.data, total, pageNum, pageSize, go, search]);
 
   // Known operations in the interface language, plus any other description seen on this page.
   const descriptionOptions = useMemo(() => {
@@ -149,6 +188,8 @@ export function OperationLogPage() {
   const apply = () => {
     const next: LogSearch = compact({
       pageSize: search.pageSize,
+      module: module ? undefined : ((draft.module as OperationModule | null) ?? undefined),
+      deviceId: draft.deviceId === null ? undefined : Number(draft.deviceId),
       operator: draft.operator.trim() || undefined,
       status: (draft.status as OperationStatus | null) ?? undefined,
       description: draft.description ?? undefined,
@@ -156,17 +197,44 @@ export function OperationLogPage() {
       endTime: draft.endTime || undefined,
     });
     if (JSON.stringify(next) === JSON.stringify(compact({ ...search, pageNum: undefined }))) void log.refetch();
-    else void navigate({ search: next });
+    else go(next);
   };
 
   const clear = () => {
     setDraft(toDraft({}));
-    void navigate({ search: compact({ pageSize: search.pageSize }) });
+    go(compact({ pageSize: search.pageSize }));
   };
 
   return (
-    <PagePanel title={t('common:route.log')}>
+    <PagePanel title={title}>
       <FilterBar onSubmit={apply} onReset={clear} testId="log">
+        {!module && (
+          <Select
+            label={t('system:log.module')}
+            placeholder={t('system:log.modulePlaceholder')}
+            data={MODULES.map((value) => ({ value, label: t(`system:log.modules.${value}`) }))}
+            value={draft.module}
+            onChange={(value) => setDraft((d) => ({ ...d, module: value, deviceId: value === OperationModule.Signage ? d.deviceId : null }))}
+            clearable
+            w={{ base: '100%', xs: 160 }}
+            data-testid="log-filter-module"
+          />
+        )}
+        {(module ?? draft.module) === OperationModule.Signage && (
+          <Select
+            label={t('system:log.device')}
+            placeholder={t('system:log.devicePlaceholder')}
+            data={(devices.data?.list ?? []).map((d) => ({ value: String(d.id), label: `${d.name} (${d.code})` }))}
+            value={draft.deviceId}
+            onChange={(value) => setDraft((d) => ({ ...d, deviceId: value }))}
+            onSearchChange={setDeviceName}
+            searchable
+            clearable
+            nothingFoundMessage={t('common:feedback.noData')}
+            w={{ base: '100%', xs: 200 }}
+            data-testid="log-filter-device"
+          />
+        )}
         <TextInput
           label={t('system:log.operator')}
           name="operator"
@@ -244,9 +312,7 @@ export function OperationLogPage() {
         total={total}
         pageNum={pageNum}
         pageSize={pageSize}
-        onChange={(page) =>
-          void navigate({ search: (prev) => compact({ ...prev, pageNum: page.pageNum > 1 ? page.pageNum : undefined, pageSize: page.pageSize }) })
-        }
+        onChange={(page) => go(compact({ ...search, pageNum: page.pageNum > 1 ? page.pageNum : undefined, pageSize: page.pageSize }))}
       />
 
       <RequestParamsModal row={params.row} opened={params.opened} onClose={() => setParams((p) => ({ ...p, opened: false }))} />

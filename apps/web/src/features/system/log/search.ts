@@ -1,8 +1,11 @@
-import type { OperationStatus } from '@sc/contracts';
+import type { OperationModule, OperationStatus } from '@sc/contracts';
 import { allOf, PAGED, searchOf, type PageSearch } from '@/navigation/search-params';
 
 /** The operation log's page and filters, kept in the address. */
 export interface LogSearch extends PageSearch {
+  module?: OperationModule;
+  /** With the floor screens' module: the calls that name this player. */
+  deviceId?: number;
   operator?: string;
   status?: OperationStatus;
   description?: string;
@@ -13,6 +16,8 @@ export interface LogSearch extends PageSearch {
 
 export const validateLogSearch = searchOf<LogSearch>({
   ...PAGED,
+  module: { oneOf: allOf<OperationModule>()('system', 'lighting', 'broadcast', 'led', 'signage') },
+  deviceId: 'id',
   operator: { text: 64 },
   status: { oneOf: allOf<OperationStatus>()('success', 'failure') },
   description: { text: 128 },

@@ -30,6 +30,8 @@ export const common = {
     ledTaskManage: 'LED Tasks',
     floorScreenDevice: 'Device Management',
     adPlan: 'Ad Plan Management',
+    floorScreenPlays: 'Proof of Play',
+    floorScreenLog: 'Operation Log',
     lampAlarm: 'Lamp Alarms',
     energy: 'Lamp Energy',
     entry: 'Platform Home',

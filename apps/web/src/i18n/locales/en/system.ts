@@ -112,6 +112,11 @@ export const system = {
     copied: 'Copied',
     errorMessage: 'Error message',
     none: 'None',
+    module: 'Module',
+    modulePlaceholder: 'All modules',
+    modules: { system: 'System', lighting: 'Lighting', broadcast: 'Broadcast', led: 'LED screens', signage: 'Floor screens' },
+    device: 'Device',
+    devicePlaceholder: 'All devices',
     actions: {
       signIn: 'Sign in',
       signOut: 'Sign out',

@@ -32,6 +32,8 @@ export const common: Shape<typeof en> = {
     ledTaskManage: 'Tareas LED',
     floorScreenDevice: 'Gestión de dispositivos',
     adPlan: 'Gestión de planes de anuncios',
+    floorScreenPlays: 'Prueba de emisión',
+    floorScreenLog: 'Registro de operaciones',
     lampAlarm: 'Alarmas de farolas',
     energy: 'Energía de farolas',
     entry: 'Inicio de la plataforma',

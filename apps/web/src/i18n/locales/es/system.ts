@@ -114,6 +114,11 @@ export const system: Shape<typeof en> = {
     copied: 'Copiado',
     errorMessage: 'Mensaje de error',
     none: 'Ninguno',
+    module: 'Módulo',
+    modulePlaceholder: 'Todos los módulos',
+    modules: { system: 'Sistema', lighting: 'Alumbrado', broadcast: 'Megafonía', led: 'Pantallas LED', signage: 'Pantallas de pie' },
+    device: 'Dispositivo',
+    devicePlaceholder: 'Todos los dispositivos',
     actions: {
       signIn: 'Iniciar sesión',
       signOut: 'Cerrar sesión',

@@ -32,6 +32,8 @@ export const common: Shape<typeof en> = {
     ledTaskManage: 'LEDタスク管理',
     floorScreenDevice: 'デバイス管理',
     adPlan: '広告プラン管理',
+    floorScreenPlays: '再生実績',
+    floorScreenLog: '操作ログ',
     lampAlarm: '街灯アラーム',
     energy: '街灯エネルギー',
     entry: 'プラットフォームホーム',

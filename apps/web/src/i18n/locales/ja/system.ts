@@ -114,6 +114,11 @@ export const system: Shape<typeof en> = {
     copied: 'コピーしました',
     errorMessage: 'エラーメッセージ',
     none: 'なし',
+    module: 'モジュール',
+    modulePlaceholder: 'すべてのモジュール',
+    modules: { system: 'システム', lighting: '照明', broadcast: '放送', led: 'LED スクリーン', signage: 'フロアスクリーン' },
+    device: 'デバイス',
+    devicePlaceholder: 'すべてのデバイス',
     actions: {
       signIn: 'サインイン',
       signOut: 'サインアウト',

@@ -32,6 +32,8 @@ export const common: Shape<typeof en> = {
     ledTaskManage: 'LED任务管理',
     floorScreenDevice: '设备管理',
     adPlan: '广告计划管理',
+    floorScreenPlays: '播放统计',
+    floorScreenLog: '操作日志',
     lampAlarm: '单灯告警',
     energy: '单灯能耗',
     entry: '平台首页',

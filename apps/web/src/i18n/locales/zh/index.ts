@@ -22,6 +22,7 @@ import { led } from './led';
 import { signage } from './signage';
 import { signageAds } from './signageAds';
 import { signagePlans } from './signagePlans';
+import { signagePlays } from './signagePlays';
 
 /** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
 const catalogue = {
@@ -50,5 +51,6 @@ const catalogue = {
   signage,
   signageAds,
   signagePlans,
+  signagePlays,
 };
 export default catalogue;

@@ -114,6 +114,11 @@ export const system: Shape<typeof en> = {
     copied: '已复制',
     errorMessage: '错误信息',
     none: '无',
+    module: '模块',
+    modulePlaceholder: '全部模块',
+    modules: { system: '系统', lighting: '照明', broadcast: '广播', led: 'LED 屏', signage: '落地屏' },
+    device: '设备',
+    devicePlaceholder: '全部设备',
     actions: {
       signIn: '登录',
       signOut: '退出登录',
