@@ -107,10 +107,10 @@ describe('LED media library', () => {
        VALUES ('Evening loop', $1, 1, '[]', '[]', 'admin')`,
       [video.id],
     );
-    const refused = await editor.get(`/api/led/mediaDel?id=${video.id}`);
+    const refused = await editor.post('/api/led/mediaDel', { id: video.id });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain('Evening loop');
-    expect((await editor.get(`/api/led/mediaDel?id=${picture.id}`)).status).toBe(200);
+    expect((await editor.post('/api/led/mediaDel', { id: picture.id })).status).toBe(200);
     expect(await stored()).toEqual({ rows: 1, files: 1, covers: 1 });
   });
 });

@@ -177,7 +177,32 @@ describe('LED real-time play and tasks through the ledger with simulated screens
     const zh = await new ApiClient(gw.baseUrl, 'zh-CN').as(editor.token).post('/api/led/taskAddOrEdit', task({ mediaIds: [video.id, picture.id] }));
     expect(JSON.stringify(zh.body)).toContain('最多1个文件');
     expect((await visitor.post('/api/led/taskAddOrEdit', task())).status).toBe(403);
+    // Files that are no record ids are the catalogue's message, not a server error.
+    for (const mediaIds of [['abc'], [1.5], [{}], [99999999999]]) {
+      const bad = await editor.post('/api/led/taskAddOrEdit', task({ mediaIds: mediaIds as number[] }));
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(bad.body)).toContain('Invalid value');
+    }
     expect(await count()).toBe(0);
+  });
+
+  it('keeps only the known fields of periods, so the command matches its schema', async () => {
+    const saved = await editor.post<{ id: number }>(
+      '/api/led/taskAddOrEdit',
+      task({
+        name: 'Extra keys',
+        timePeriods: [{ start: '08:00', end: '09:00', colour: 'red' } as never],
+        taskPeriods: [{ startDate: FROM, endDate: TO, note: 'x' } as never],
+      }),
+    );
+    expect(saved.status).toBe(200);
+    const [row] = await gw.db.query<{ time_periods: unknown; task_periods: unknown }>(
+      `SELECT time_periods, task_periods FROM led_task WHERE id = $1`,
+      [saved.body.data.id],
+    );
+    expect(row.time_periods).toEqual([{ start: '08:00', end: '09:00' }]);
+    expect(row.task_periods).toEqual([{ startDate: FROM, endDate: TO }]);
+    expect((await editor.post('/api/led/taskDel', { id: saved.body.data.id })).status).toBe(200);
   });
 
   it('publishes a task with 3 periods: each screen to be sent → downloading → received → playing, live; time status per zone', async () => {
@@ -191,14 +216,14 @@ describe('LED real-time play and tasks through the ledger with simulated screens
       task({ name: 'Next year', taskPeriods: [{ startDate: '2099-01-01', endDate: '2099-01-02' }] }),
     );
     expect((await editor.get<LedTaskRow>(`/api/led/taskDetail?id=${later.body.data.id}`)).body.data.timeStatus).toBe(TaskTimeStatus.NotStarted);
-    await editor.get(`/api/led/taskDel?id=${later.body.data.id}`);
+    await editor.post('/api/led/taskDel', { id: later.body.data.id });
     expect((await taskScreens(id)).map((s) => ledReceiveStatusOf(s.state ? { state: s.state, receipt: s.receipt } : null, false))).toEqual([
       LedReceiveStatus.ToBeSent,
       LedReceiveStatus.ToBeSent,
       LedReceiveStatus.ToBeSent,
     ]);
     // Deleting the video it plays is refused.
-    expect((await editor.get(`/api/led/mediaDel?id=${video.id}`)).status).toBe(409);
+    expect((await editor.post('/api/led/mediaDel', { id: video.id })).status).toBe(409);
 
     const published = await editor.post<LampControlResult>('/api/led/taskPublish', { id });
     expect(published.status).toBe(200);
@@ -244,8 +269,54 @@ describe('LED real-time play and tasks through the ledger with simulated screens
     expect(retried.status).toBe(200);
     await waitFor(async () => ((await dispatch(published)).status === DispatchStatus.AllSuccessful ? true : undefined), 15_000);
 
-    expect((await editor.get(`/api/led/taskDel?id=${id}`)).status).toBe(200);
+    expect((await editor.post('/api/led/taskDel', { id })).status).toBe(200);
     const forget = await gw.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM dispatch WHERE family = 'led' AND action = 'forgetTask'`);
     expect(forget[0].n).toBe(1);
   }, 60_000);
+
+  it('a new publication supersedes the earlier one; screens dropped from the task and, on delete, every screen sent it are told to forget it', async () => {
+    gw.config.dispatchTtlSeconds = 60;
+    const itemOf = async (dispatchId: string, deviceId: number) =>
+      (
+        await gw.db.query<{ state: string; last_error: string | null }>(
+          `SELECT state, last_error FROM dispatch_item WHERE dispatch_id = $1 AND device_id = $2`,
+          [dispatchId, deviceId],
+        )
+      )[0];
+    const forgets = async (taskId: number) =>
+      (
+        await gw.db.query<{ device_id: number }>(
+          `SELECT i.device_id FROM dispatch d JOIN dispatch_item i ON i.dispatch_id = d.id
+            WHERE d.family = 'led' AND d.action = 'forgetTask' AND (d.params->>'taskId')::int = $1 ORDER BY i.device_id`,
+          [taskId],
+        )
+      ).map((r) => r.device_id);
+    // The Madrid screen is silent: its row of the first publication stays open.
+    await fleet.takeOffline(CODES[2]);
+    const id = (await editor.post<{ id: number }>('/api/led/taskAddOrEdit', task({ name: 'Moving', screenIds: [ids[0], ids[2]] }))).body.data.id;
+    const first = (await editor.post<LampControlResult>('/api/led/taskPublish', { id })).body.data.dispatchId;
+    expect((await editor.post('/api/led/taskAddOrEdit', task({ id, name: 'Moving', screenIds: [ids[0], ids[1]] }))).status).toBe(200);
+    const second = (await editor.post<LampControlResult>('/api/led/taskPublish', { id })).body.data.dispatchId;
+    expect(await itemOf(first, ids[2])).toEqual({ state: DispatchItemState.Expired, last_error: 'superseded' });
+    expect(await forgets(id)).toEqual([ids[2]]);
+    await waitFor(async () => ((await dispatch(second)).status === DispatchStatus.AllSuccessful ? true : undefined), 15_000);
+
+    expect((await editor.post('/api/led/taskDel', { id })).status).toBe(200);
+    expect(await forgets(id)).toEqual([ids[0], ids[1], ids[2]]);
+  }, 60_000);
+
+  it('stop supersedes an unanswered play, and a medium an open play names cannot be deleted', async () => {
+    const play = (await editor.post<LampControlResult>('/api/led/realTimePlay', { mediaId: picture.id, ids: [ids[2]] })).body.data.dispatchId;
+    const refused = await editor.post('/api/led/mediaDel', { id: picture.id });
+    expect(refused.status).toBe(409);
+    expect(JSON.stringify(refused.body)).toContain('Sends to devices still open that need it: 1');
+    expect((await editor.post('/api/led/realTimeStop', { ids: [ids[2]] })).status).toBe(200);
+    const [row] = await gw.db.query<{ state: string; last_error: string | null }>(
+      `SELECT state, last_error FROM dispatch_item WHERE dispatch_id = $1`,
+      [play],
+    );
+    expect(row).toEqual({ state: DispatchItemState.Expired, last_error: 'superseded' });
+    expect((await editor.post('/api/led/mediaDel', { id: picture.id })).status).toBe(200);
+    await fleet.bringOnline(CODES[2]);
+  }, 30_000);
 });

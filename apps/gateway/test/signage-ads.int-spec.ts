@@ -239,10 +239,27 @@ describe('floor-screen ads', () => {
     expect({ status: none.status, message: none.body.message }).toEqual({ status: 400, message: 'Batch delete needs at least one selected ad' });
     expect((await editor.post('/api/signage/ad/delete', { ids: [ad.id, 999_999] })).status).toBe(404);
     expect(await stored()).toEqual(before);
+    // A publication still on its way to a screen names the ad and its video: neither can go until it is answered.
+    const [{ id: sending }] = await gw.db.query<{ id: string }>(
+      `INSERT INTO dispatch (id, family, action, params, created_by, expires_at)
+       VALUES (gen_random_uuid(), 'signage', 'publish', $1, 'editor', now() + interval '1 hour') RETURNING id`,
+      [JSON.stringify({ ads: [{ adId: ad.id }], files: [{ materialId: video.id }] })],
+    );
+    await gw.db.query(`INSERT INTO dispatch_item (dispatch_id, device_id, command_id, state) VALUES ($1, 1, gen_random_uuid(), 'sent')`, [sending]);
+    const refused = await editor.post('/api/signage/ad/delete', { ids: [ad.id] });
+    expect({ status: refused.status, message: refused.body.message }).toEqual({
+      status: 409,
+      message: 'Sends to devices still open that need it: 1; wait until they are answered or expire',
+    });
+    expect(await stored()).toEqual(before);
+    await gw.db.query(`UPDATE dispatch_item SET state = 'delivered' WHERE dispatch_id = $1`, [sending]);
     const all = (await page()).list.map((a) => a.id);
     expect((await editor.post('/api/signage/ad/delete', { ids: all })).status).toBe(200);
     expect(await stored()).toEqual({ ads: [], links: [] });
     expect((await editor.get(`/api/signage/ad/detail?id=${ad.id}`)).status).toBe(404);
+    await gw.db.query(`UPDATE dispatch_item SET state = 'sent' WHERE dispatch_id = $1`, [sending]);
+    expect((await editor.get(`/api/signage/material/del?id=${video.id}`)).status).toBe(409);
+    await gw.db.query(`UPDATE dispatch_item SET state = 'failed' WHERE dispatch_id = $1`, [sending]);
     expect((await editor.get(`/api/signage/material/del?id=${video.id}`)).status).toBe(200);
   });
 });

@@ -32,12 +32,13 @@ export class LedMediaController {
     return this.media.detail(q.id);
   }
 
-  /** Refused while an LED task plays the medium. */
-  @Get('mediaDel')
+  /** Refused while an LED task plays the medium or an open real-time play or task send names it. */
+  @Post('mediaDel')
+  @HttpCode(200)
   @RequireButton(Button.Delete)
   @Audit('Delete LED media')
-  async remove(@Query() q: IdQueryDto): Promise<null> {
-    await this.media.remove(q.id);
+  async remove(@Body() dto: IdQueryDto): Promise<null> {
+    await this.media.remove(dto.id);
     return null;
   }
 

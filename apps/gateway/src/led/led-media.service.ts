@@ -16,20 +16,17 @@ import type { FileToSend } from '../common/file-response';
 import type { AppRequest, Caller } from '../common/request-context';
 import { shownList } from '../common/shown-list';
 import { Where, likeContains, newestFirstPage } from '../common/sql';
+import { LED_MEDIUM_SENT, stillBeingSent } from '../dispatch/open-sends';
 import { InjectDb } from '../infra/database';
-import { takeMediaUpload } from '../uploads/media-intake';
+import { MEDIA_UPLOADS_AT_ONCE, mediaUploading, takeMediaUpload } from '../uploads/media-intake';
 import { StoredMediaTable } from '../uploads/stored-media';
 import { MaterialProbe, materialRule } from '../uploads/material-probe';
 import { UploadService } from '../uploads/upload.service';
-import { UserSlots } from '../uploads/user-slots';
 import type { LedMediaPageDto } from './dto/led-media.dto';
 import { LedMediaCoverLinks, LedMediaFileLinks } from './led-media-links';
 
 /** Where LED media are kept, under UPLOAD_DIR (their covers in `covers` beside them). */
 export const LED_MEDIA_FOLDER = 'led-media';
-/** Uploads this process receives and checks at once (one per user in any case). */
-export const LED_MEDIA_UPLOADS_AT_ONCE = 4;
-const uploading = new UserSlots({ user: 'materialUploadBusyUser', server: 'materialUploadBusyServer' });
 const LED_MEDIA_RULE = materialRule(
   LED_MEDIA_TYPES.map((type) => LED_MEDIA_MATERIAL[type]),
   'ledMediaWrongType',
@@ -79,7 +76,7 @@ export class LedMediaService {
 
   /** Takes an upload of the upload port (one per user at a time): a picture or a video, checked by its content. */
   async upload(req: AppRequest, caller: Caller): Promise<LedMediaRow> {
-    const release = uploading.take(caller.userId, LED_MEDIA_UPLOADS_AT_ONCE);
+    const release = mediaUploading.take(caller.userId, MEDIA_UPLOADS_AT_ONCE);
     try {
       const place = { rule: LED_MEDIA_RULE, folder: LED_MEDIA_FOLDER, nameField: LED_MEDIA_NAME_FIELD, nameMax: LED_MEDIA_NAME_MAX };
       return await takeMediaUpload(this.uploads, this.probe, req, place, async ({ upload, name, facts, filePath, coverPath }) => {
@@ -112,21 +109,21 @@ export class LedMediaService {
   }
 
   /**
-   * Deletes a medium no LED task plays (asked with its row locked; saving a task locks its medium FOR SHARE, so neither
+   * Deletes a medium no LED task plays and no open real-time play or task send names (asked with its row locked; saving a task locks its medium FOR SHARE, so neither
    * misses the other), then its file and cover.
    */
   async remove(id: number): Promise<void> {
     await this.stored.remove(id, async (tx) => {
       const tasks: { name: string }[] = await tx.query(`SELECT name FROM led_task WHERE media_id = $1 ORDER BY id`, [id]);
-      return tasks.length > 0
-        ? AppException.conflict('ledMediaInUse', {
-            names: shownList(
-              tasks.map((t) => t.name),
-              NAMES_SHOWN,
-              true,
-            ),
-          })
-        : null;
+      if (tasks.length > 0)
+        return AppException.conflict('ledMediaInUse', {
+          names: shownList(
+            tasks.map((t) => t.name),
+            NAMES_SHOWN,
+            true,
+          ),
+        });
+      return stillBeingSent(tx, LED_MEDIUM_SENT, [id]);
     });
   }
 

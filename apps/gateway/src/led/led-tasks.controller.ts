@@ -64,11 +64,12 @@ export class LedTasksController {
     return this.tasks.save(caller, dto);
   }
 
-  @Get('taskDel')
+  @Post('taskDel')
+  @HttpCode(200)
   @RequireButton(Button.Delete)
   @Audit('Delete LED task')
-  async remove(@CurrentCaller() caller: Caller, @Query() q: IdQueryDto): Promise<null> {
-    await this.tasks.remove(caller, q.id);
+  async remove(@CurrentCaller() caller: Caller, @Body() dto: IdQueryDto): Promise<null> {
+    await this.tasks.remove(caller, dto.id);
     return null;
   }
 

@@ -12,7 +12,7 @@ import {
   type LedTaskScreenRow,
   type PageResult,
 } from '@sc/contracts';
-import { RECEIPT_JSON } from '@sc/device-runtime';
+import { RECEIPT_JSON, commandLedger } from '@sc/device-runtime';
 import type { MessageKey } from '@sc/i18n';
 import { schedulesTimeStatus } from '@sc/schedule';
 import { AppException } from '../common/app-exception';
@@ -22,6 +22,7 @@ import { Where, likeContains, newestFirstPage } from '../common/sql';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DeviceControlService } from '../dispatch/device-control.service';
 import { InjectDb } from '../infra/database';
+import { sqlOf } from '../infra/sql';
 import type { LedRealTimePlayDto, LedTaskDto, LedTaskPageDto } from './dto/led-tasks.dto';
 import type { LedSelectionDto } from './dto/led.dto';
 import { LedMediaFileLinks } from './led-media-links';
@@ -39,6 +40,9 @@ const TASK_COLUMNS = `t.id, t.name, t.play_mode AS "playMode", t.time_periods AS
 const TASK_FROM = `led_task t JOIN led_media m ON m.id = t.media_id`;
 
 type StoredTask = Omit<LedTaskRow, 'timeStatus'> & { zones: string[] };
+
+/** The real-time play commands: a newer one supersedes the older ones still unanswered on the same screens. */
+const REAL_TIME_ACTIONS = ['play', 'stopPlay'];
 
 /**
  * LED real-time play and LED tasks (docs/led-screens.md): a medium pushed to screens now, and tasks (one file, a play
@@ -81,16 +85,24 @@ export class LedTasksService {
     return row;
   }
 
-  /** Shows one medium on the selected screens now (real-time play), through the ledger with receipts. */
+  /**
+   * Shows one medium on the selected screens now (real-time play), through the ledger with receipts. Earlier play and
+   * stop commands to them still unanswered are superseded, so a late retry of an older one cannot undo this one.
+   */
   realTimePlay(caller: Caller, dto: LedRealTimePlayDto): Promise<LampControlResult> {
-    return this.devices.dispatch(caller, LED_FAMILY, dto, 'play', LED_SELECTION, async (tx) => ({
-      params: { file: this.fileOf(await this.media(tx, dto.mediaId, 'mediaId')) },
-    }));
+    return this.devices.dispatch(caller, LED_FAMILY, dto, 'play', LED_SELECTION, async (tx, deviceIds) => {
+      const file = this.fileOf(await this.media(tx, dto.mediaId, 'mediaId'));
+      await commandLedger.supersedeActions(sqlOf(tx), LED_FAMILY.family, REAL_TIME_ACTIONS, deviceIds);
+      return { params: { file } };
+    });
   }
 
-  /** Ends real-time play on the selected screens: they go back to their tasks. */
+  /** Ends real-time play on the selected screens: they go back to their tasks. Supersedes as realTimePlay does. */
   stopPlay(caller: Caller, dto: LedSelectionDto): Promise<LampControlResult> {
-    return this.devices.dispatch(caller, LED_FAMILY, dto, 'stopPlay', LED_SELECTION, () => ({ params: {} }));
+    return this.devices.dispatch(caller, LED_FAMILY, dto, 'stopPlay', LED_SELECTION, async (tx, deviceIds) => {
+      await commandLedger.supersedeActions(sqlOf(tx), LED_FAMILY.family, REAL_TIME_ACTIONS, deviceIds);
+      return { params: {} };
+    });
   }
 
   async page(q: LedTaskPageDto): Promise<PageResult<LedTaskRow>> {
@@ -121,7 +133,10 @@ export class LedTasksService {
     return this.db.transaction(async (tx) => {
       await this.media(tx, dto.mediaIds[0], 'mediaIds');
       const screens = await devicesByIds(tx, LED_FAMILY, dto.screenIds, LED_SELECTION.unknown);
-      const values = [dto.name.trim(), dto.mediaIds[0], dto.playMode, JSON.stringify(dto.timePeriods), JSON.stringify(dto.taskPeriods)];
+      // Only the fields the command carries are kept (LED_TASK_SCHEMA takes no other).
+      const timePeriods = dto.timePeriods.map(({ start, end }) => ({ start, end }));
+      const taskPeriods = dto.taskPeriods.map(({ startDate, endDate }) => ({ startDate, endDate }));
+      const values = [dto.name.trim(), dto.mediaIds[0], dto.playMode, JSON.stringify(timePeriods), JSON.stringify(taskPeriods)];
       let id = dto.id;
       if (id === undefined) {
         [{ id }] = await tx.query(
@@ -141,41 +156,36 @@ export class LedTasksService {
     });
   }
 
-  /** Deletes a task; screens it was published to are told to drop it (through the ledger, Delete button). */
+  /**
+   * Deletes a task: its publication's unanswered rows are superseded and every screen it was sent to (those not
+   * deleted since) is told to drop it (`forgetTask`), in one transaction.
+   */
   async remove(caller: Caller, id: number): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const [task]: { dispatchId: string | null }[] = await tx.query(`SELECT dispatch_id AS "dispatchId" FROM led_task WHERE id = $1 FOR UPDATE`, [
-        id,
-      ]);
-      if (!task) throw AppException.notFound();
-      const screens: { id: number }[] = await tx.query(
-        `SELECT d.id FROM led_task_screen ts JOIN device d ON d.id = ts.device_id WHERE ts.task_id = $1 ORDER BY d.id FOR SHARE OF d`,
-        [id],
-      );
-      if (task.dispatchId && screens.length > 0)
-        await this.devices.dispatchIn(
-          tx,
-          caller,
-          LED_FAMILY,
-          'forgetTask',
-          screens.map((s) => s.id),
-          { params: { taskId: id } },
-        );
+      const task = await this.locked(tx, id);
+      const sentTo = await this.supersedeSend(tx, task);
+      if (sentTo.length > 0) await this.forget(tx, caller, id, sentTo);
       await tx.query(`DELETE FROM led_task WHERE id = $1`, [id]);
     });
   }
 
   /**
    * Publishes a task to its screens: one ledger row each, with its own time zone (its record's) in its command; the
-   * task remembers this publication, whose rows are its screens' receive status.
+   * task remembers this publication, whose rows are its screens' receive status. The task is locked and read in the
+   * transaction; its earlier publication's unanswered rows are superseded and the screens it went to that are no
+   * longer the task's are told to drop it (`forgetTask`).
    */
   async publish(caller: Caller, id: number): Promise<LampControlResult> {
-    const task = await this.detail(id);
-    if (task.screenIds.length === 0) throw AppException.badRequest(LED_SELECTION.empty);
-    return this.devices.dispatch(caller, LED_FAMILY, { ids: task.screenIds }, 'task', LED_SELECTION, async (tx, deviceIds) => {
-      const [locked]: { mediaId: number }[] = await tx.query(`SELECT media_id AS "mediaId" FROM led_task WHERE id = $1 FOR SHARE`, [id]);
-      if (!locked) throw AppException.notFound();
-      const file = this.fileOf(await this.media(tx, locked.mediaId, 'mediaIds'));
+    return this.db.transaction(async (tx) => {
+      const task = await this.locked(tx, id);
+      const deviceIds: number[] = (
+        await tx.query(
+          `SELECT d.id FROM led_task_screen ts JOIN device d ON d.id = ts.device_id WHERE ts.task_id = $1 ORDER BY d.id FOR KEY SHARE OF d`,
+          [id],
+        )
+      ).map((r: { id: number }) => r.id);
+      if (deviceIds.length === 0) throw AppException.badRequest(LED_SELECTION.empty);
+      const file = this.fileOf(await this.media(tx, task.media.id, 'mediaIds'));
       const zones: { id: number; zone: string }[] = await tx.query(
         `SELECT device_id AS id, time_zone AS zone FROM led_screen WHERE device_id = ANY($1::int[])`,
         [deviceIds],
@@ -189,14 +199,43 @@ export class LedTasksService {
         taskPeriods: task.taskPeriods,
         file,
       };
-      return {
+      const kept = new Set(deviceIds);
+      const dropped = (await this.supersedeSend(tx, task)).filter((device) => !kept.has(device));
+      if (dropped.length > 0) await this.forget(tx, caller, id, dropped);
+      const dispatchId = await this.devices.dispatchIn(tx, caller, LED_FAMILY, 'task', deviceIds, {
         params: { ...base, timeZone: 'UTC' },
         itemParams: deviceIds.map((device) => ({ ...base, timeZone: zoneOf.get(device) ?? 'UTC' })),
-        recorded: async (t, dispatchId) => {
-          await t.query(`UPDATE led_task SET dispatch_id = $2, published_at = now() WHERE id = $1`, [id, dispatchId]);
-        },
-      };
+      });
+      await tx.query(`UPDATE led_task SET dispatch_id = $2, published_at = now() WHERE id = $1`, [id, dispatchId]);
+      return { dispatchId };
     });
+  }
+
+  /** A task locked for a change of what its screens hold (publish, delete), read in the same transaction. */
+  private async locked(tx: EntityManager, id: number): Promise<StoredTask> {
+    const [row]: unknown[] = await tx.query(`SELECT id FROM led_task WHERE id = $1 FOR UPDATE`, [id]);
+    if (!row) throw AppException.notFound();
+    const [task]: StoredTask[] = await tx.query(`SELECT ${TASK_COLUMNS} FROM ${TASK_FROM} WHERE t.id = $1`, [id]);
+    return task;
+  }
+
+  /**
+   * Supersedes the unanswered rows of a task's latest publication; answers the screens that publication went to
+   * which still exist (locked against deletion), in id order.
+   */
+  private async supersedeSend(tx: EntityManager, task: StoredTask): Promise<number[]> {
+    if (!task.dispatchId) return [];
+    await commandLedger.supersede(sqlOf(tx), task.dispatchId);
+    const rows: { id: number }[] = await tx.query(
+      `SELECT d.id FROM dispatch_item i JOIN device d ON d.id = i.device_id WHERE i.dispatch_id = $1 ORDER BY d.id FOR KEY SHARE OF d`,
+      [task.dispatchId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Tells screens to drop a task (`forgetTask`), in the caller's transaction. */
+  private forget(tx: EntityManager, caller: Caller, taskId: number, deviceIds: readonly number[]): Promise<string> {
+    return this.devices.dispatchIn(tx, caller, LED_FAMILY, 'forgetTask', deviceIds, { params: { taskId } });
   }
 
   /** Each screen of a task: its ledger row of the latest publication with its receipt, what it plays, its time status. */

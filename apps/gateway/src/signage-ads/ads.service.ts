@@ -18,6 +18,7 @@ import type { MessageKey } from '@sc/i18n';
 import { AppException, type FieldProblem } from '../common/app-exception';
 import type { Caller } from '../common/request-context';
 import { Where, likeContains, newestFirstPage } from '../common/sql';
+import { SIGNAGE_AD_SENT, stillBeingSent } from '../dispatch/open-sends';
 import { InjectDb } from '../infra/database';
 import { MaterialCoverLinks } from '../signage-materials/material-links';
 import type { AdAddDto, AdAuditDto, AdDeleteDto, AdEditDto, AdPageDto } from './dto/ads.dto';
@@ -184,7 +185,10 @@ export class AdsService {
     return ad;
   }
 
-  /** Deletes the ads, all or none: refused for an empty selection, an ad that does not exist, or one an ad plan uses. */
+  /**
+   * Deletes the ads, all or none: refused for an empty selection, an ad that does not exist, one an ad plan uses, or
+   * one an open publication still names.
+   */
   async remove(dto: AdDeleteDto): Promise<void> {
     const ids = [...new Set(dto.ids)];
     if (ids.length === 0) throw AppException.badRequest('adBatchDeleteEmpty');
@@ -193,6 +197,8 @@ export class AdsService {
       if (rows.length !== ids.length) throw AppException.notFound();
       const plans = await this.plans.plansUsing(tx, ids);
       if (plans.length > 0) throw AppException.conflict('adInPlans', { names: quoted(plans) });
+      const sending = await stillBeingSent(tx, SIGNAGE_AD_SENT, ids);
+      if (sending) throw sending;
       await tx.query(`DELETE FROM signage_ad WHERE id = ANY($1::int[])`, [ids]);
     });
   }

@@ -6,11 +6,11 @@ import { AppException } from '../common/app-exception';
 import type { FileToSend } from '../common/file-response';
 import type { AppRequest, Caller } from '../common/request-context';
 import { Where, likeContains, newestFirstPage } from '../common/sql';
+import { SIGNAGE_MATERIAL_SENT, stillBeingSent } from '../dispatch/open-sends';
 import { InjectDb } from '../infra/database';
-import { takeMediaUpload } from '../uploads/media-intake';
+import { MEDIA_UPLOADS_AT_ONCE, mediaUploading, takeMediaUpload } from '../uploads/media-intake';
 import { StoredMediaTable } from '../uploads/stored-media';
 import { UploadService } from '../uploads/upload.service';
-import { UserSlots } from '../uploads/user-slots';
 import type { MaterialPageDto, MaterialRenameDto, MaterialStatusDto, MaterialStorageAreaDto } from './dto/materials.dto';
 import { MaterialCoverLinks, MaterialFileLinks } from './material-links';
 import { MATERIAL_RULE, MaterialProbe } from '../uploads/material-probe';
@@ -20,10 +20,6 @@ import { shownList } from '../common/shown-list';
 /** Where materials are kept, under UPLOAD_DIR, and their covers beside them (docs/signage-materials.md). */
 export const MATERIAL_FOLDER = 'signage-materials';
 export const COVER_FOLDER = join(MATERIAL_FOLDER, 'covers');
-
-/** Uploads this process receives and checks at once (one per user in any case): a video's check runs ffprobe and ffmpeg. */
-export const MATERIAL_UPLOADS_AT_ONCE = 4;
-const uploading = new UserSlots({ user: 'materialUploadBusyUser', server: 'materialUploadBusyServer' });
 
 /** Ads named in a refusal at most. */
 const NAMES_SHOWN = 5;
@@ -79,7 +75,7 @@ export class MaterialsService {
    * checked by its content, given a cover, then kept under MATERIAL_FOLDER. Nothing of a refused file stays, row or file.
    */
   async upload(req: AppRequest, caller: Caller): Promise<MaterialRow> {
-    const release = uploading.take(caller.userId, MATERIAL_UPLOADS_AT_ONCE);
+    const release = mediaUploading.take(caller.userId, MEDIA_UPLOADS_AT_ONCE);
     try {
       return await this.receive(req, caller);
     } finally {
@@ -132,11 +128,15 @@ export class MaterialsService {
     return this.detail(id);
   }
 
-  /** Deletes a material no ad uses (MaterialUsage, asked with its row locked), then its file and cover. */
+  /**
+   * Deletes a material no ad uses (MaterialUsage, asked with its row locked) and no open ad plan publication names,
+   * then its file and cover.
+   */
   async remove(id: number): Promise<void> {
     await this.stored.remove(id, async (tx) => {
       const ads = await this.usage.adsUsing(tx, id);
-      return ads.length > 0 ? AppException.conflict('materialInUse', { names: shownList(ads, NAMES_SHOWN, true) }) : null;
+      if (ads.length > 0) return AppException.conflict('materialInUse', { names: shownList(ads, NAMES_SHOWN, true) });
+      return stillBeingSent(tx, SIGNAGE_MATERIAL_SENT, [id]);
     });
   }
 

@@ -4,6 +4,12 @@ import { dirname, join } from 'node:path';
 import type { AppRequest } from '../common/request-context';
 import type { MaterialFacts, MaterialProbe } from './material-probe';
 import { type StoredUpload, type UploadRule, type UploadService, uploadedName } from './upload.service';
+import { UserSlots } from './user-slots';
+
+/** Media uploads this process receives and checks at once, of every kind together (one per user in any case). */
+export const MEDIA_UPLOADS_AT_ONCE = 4;
+/** The slots of every media upload (floor-screen materials, LED media): one per user, MEDIA_UPLOADS_AT_ONCE in all. */
+export const mediaUploading = new UserSlots({ user: 'materialUploadBusyUser', server: 'materialUploadBusyServer' });
 
 /** Where a kind of media is kept (under UPLOAD_DIR, covers in `covers` beside it) and how its uploads are named. */
 export interface MediaPlace {

@@ -236,21 +236,47 @@ export const commandLedger = {
 
   /**
    * Before a new schedule goes to these devices: expires the still-open rows of the family's earlier schedule
-   * dispatches to them, so the worker neither sends nor re-sends an older schedule after the newer one. Rows are
-   * locked in a fixed order before the devices are touched, as the worker does.
+   * dispatches to them (`supersedeActions`), in turn with the family's other schedule distributions and retries.
    */
   async supersedeSchedules(sql: SqlExecutor, family: FamilyName, deviceIds: readonly number[]): Promise<number> {
     await commandLedger.lockSchedules(sql, family);
+    return commandLedger.supersedeActions(sql, family, ['schedule'], deviceIds);
+  },
+
+  /**
+   * Before a new command goes to these devices: expires the still-open rows of the family's earlier dispatches of
+   * these actions to them (a schedule replaced, a real-time play stopped), so the worker neither sends nor re-sends an
+   * older command after the newer one. Rows are locked in a fixed order before the devices are touched, as the worker does.
+   */
+  async supersedeActions(sql: SqlExecutor, family: FamilyName, actions: readonly string[], deviceIds: readonly number[]): Promise<number> {
     const { rowCount } = await sql.query(
       `WITH open AS (
          SELECT i.dispatch_id, i.device_id FROM dispatch_item i JOIN dispatch d ON d.id = i.dispatch_id
-          WHERE i.device_id = ANY($1::int[]) AND i.state = ANY($3::text[]) AND d.family = $2 AND d.action = 'schedule'
+          WHERE i.device_id = ANY($1::int[]) AND i.state = ANY($3::text[]) AND d.family = $2 AND d.action = ANY($6::text[])
           ORDER BY i.dispatch_id, i.device_id FOR UPDATE OF i)
        UPDATE dispatch_item i SET state = $4, last_error = $5, next_attempt_at = NULL, updated_at = now()
          FROM open WHERE i.dispatch_id = open.dispatch_id AND i.device_id = open.device_id AND i.state = ANY($3::text[])`,
-      [deviceIds, family, OPEN, DispatchItemState.Expired, SUPERSEDED],
+      [deviceIds, family, OPEN, DispatchItemState.Expired, SUPERSEDED, actions],
     );
     return rowCount ?? 0;
+  },
+
+  /**
+   * The dispatches of a family's actions with still-open (queued or sent) rows whose command names any of `ids` at
+   * the JSON path `path` (a jsonpath filter comparing with `$id`, e.g. `$.file ? (@.mediaId == $id)`): what a file
+   * or record still being sent is needed by. Answers their ids, oldest first.
+   */
+  async openNaming(sql: SqlExecutor, family: FamilyName, actions: readonly string[], path: string, ids: readonly number[]): Promise<string[]> {
+    const { rows } = await sql.query<{ id: string }>(
+      `SELECT d.id FROM dispatch d
+        WHERE d.family = $1 AND d.action = ANY($2::text[])
+          AND EXISTS (SELECT 1 FROM dispatch_item i, unnest($5::int[]) AS x(id)
+                       WHERE i.dispatch_id = d.id AND i.state = ANY($3::text[])
+                         AND jsonb_path_exists(coalesce(i.params, d.params), $4::jsonpath, jsonb_build_object('id', x.id)))
+        ORDER BY d.created_at, d.id`,
+      [family, actions, OPEN, path, ids],
+    );
+    return rows.map((r) => r.id);
   },
 
   /**

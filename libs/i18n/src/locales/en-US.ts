@@ -373,6 +373,7 @@ export const enUSAnswers = {
   ledScreenBlack: 'Black',
   ledMediaWrongType: 'Only pictures (JPEG, PNG, WebP, GIF) and videos (MP4, WebM) can be uploaded',
   ledMediaInUse: 'This medium is played by the LED tasks {{names}}; take it out of them first',
+  stillBeingSent: 'Sends to devices still open that need it: {{count}}; wait until they are answered or expire',
   ledTaskOneFile: 'At most 1 file',
   ledTaskNeedsFile: 'Please select a file',
   ledTaskPeriodsTooMany: 'At most {{max}} task periods',

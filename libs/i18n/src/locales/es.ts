@@ -366,6 +366,7 @@ export const esAnswers: Answers = {
   ledScreenBlack: 'En negro',
   ledMediaWrongType: 'Solo se pueden subir imágenes (JPEG, PNG, WebP, GIF) y vídeos (MP4, WebM)',
   ledMediaInUse: 'Este medio lo reproducen las tareas LED {{names}}; quítelo de ellas primero',
+  stillBeingSent: 'Envíos a dispositivos aún abiertos que lo necesitan: {{count}}; espere a que respondan o caduquen',
   ledTaskOneFile: 'Como máximo 1 archivo',
   ledTaskNeedsFile: 'Seleccione un archivo',
   ledTaskPeriodsTooMany: 'Como máximo {{max}} periodos de tarea',

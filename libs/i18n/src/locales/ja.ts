@@ -365,6 +365,7 @@ export const jaAnswers: Answers = {
   ledScreenBlack: '消灯（黒画面）',
   ledMediaWrongType: 'アップロードできるのは画像（JPEG、PNG、WebP、GIF）と動画（MP4、WebM）のみです',
   ledMediaInUse: 'このメディアはLEDタスク {{names}} で再生されています。先にタスクから外してください',
+  stillBeingSent: 'これを必要とする未完了のデバイス送信: {{count}} 件。応答または期限切れを待ってください',
   ledTaskOneFile: 'ファイルは1つまでです',
   ledTaskNeedsFile: 'ファイルを選択してください',
   ledTaskPeriodsTooMany: 'タスク期間は{{max}}個までです',

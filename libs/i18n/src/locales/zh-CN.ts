@@ -364,6 +364,7 @@ export const zhCNAnswers: Answers = {
   ledScreenBlack: '黑屏',
   ledMediaWrongType: '只能上传图片（JPEG、PNG、WebP、GIF）和视频（MP4、WebM）',
   ledMediaInUse: '该媒体正被LED任务 {{names}} 使用，请先将其移出',
+  stillBeingSent: '仍有需要它的设备下发未完成：{{count}} 次，请等待其应答或过期',
   ledTaskOneFile: '最多1个文件',
   ledTaskNeedsFile: '请选择文件',
   ledTaskPeriodsTooMany: '最多{{max}}个任务时段',

@@ -10,7 +10,7 @@ import {
   type LedTaskRequest,
   type LedTimePeriod,
 } from '@sc/contracts';
-import { EnumField, IdArrayField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { EachId, EnumField, IdArrayField, IntField, PageDto, TextField, msg } from '../../common/fields';
 import { LED_COMMAND_MAX_IDS, LedSelectionDto } from './led.dto';
 
 /** Real-time play: one medium on the selected screens (or a region's) now. */
@@ -31,6 +31,7 @@ export class LedTaskDto implements LedTaskRequest {
   name!: string;
 
   @IsArray({ message: msg('ledTaskNeedsFile') })
+  @EachId()
   @ApiProperty({ type: [Number], description: 'The file: one medium of the library (at most 1)', example: [1] })
   mediaIds!: number[];
 

@@ -117,16 +117,28 @@ export function useLiveDispatches(family: FamilyName): void {
  * with DispatchProgress. Rows not on an open page are left for when that page is read.
  */
 export function patchDispatchRows(queryClient: QueryClient, event: DispatchRowsChangedEvent): void {
-  const changed = new Map(event.rows.map((row) => [row.deviceId, row]));
   patchLive<DispatchDetail>(queryClient, dispatchKeys.detail(event.dispatchId), (page) => {
-    if (!page.items.some((item) => changed.has(item.deviceId))) return page;
-    return {
-      ...page,
-      items: page.items.map((item) => {
-        const row = changed.get(item.deviceId);
-        return row ? { ...item, state: row.state, receipt: row.receipt, lastError: row.lastError, updatedAt: row.updatedAt } : item;
-      }),
-    };
+    const items = movedRows(page.items, event, ['state', 'receipt', 'lastError', 'updatedAt']);
+    return items === page.items ? page : { ...page, items };
+  });
+}
+
+type MovedRow = DispatchRowsChangedEvent['rows'][number];
+
+/**
+ * Rows of a dispatch's devices as an event moved them (the `fields` it carries, copied onto each row it names); the
+ * same list when it names none of them. For any list showing a dispatch's rows (its detail, an LED task's screens).
+ */
+export function movedRows<T extends { deviceId: number }>(
+  rows: T[],
+  event: DispatchRowsChangedEvent,
+  fields: readonly (keyof MovedRow & keyof T)[],
+): T[] {
+  const changed = new Map(event.rows.map((row) => [row.deviceId, row]));
+  if (!rows.some((row) => changed.has(row.deviceId))) return rows;
+  return rows.map((row) => {
+    const moved = changed.get(row.deviceId);
+    return moved ? { ...row, ...Object.fromEntries(fields.map((field) => [field, moved[field]])) } : row;
   });
 }
 

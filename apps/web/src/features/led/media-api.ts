@@ -34,7 +34,7 @@ export function useUploadLedMedia(base: string | undefined) {
 export function useDeleteLedMedia() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => get<null>('/led/mediaDel', { id }, { silent: true }),
+    mutationFn: (id: number) => post<null>('/led/mediaDel', { id }, { silent: true }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ledMediaKeys.all }),
   });
 }

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   DeviceFamily,
   type DeviceStateChangedEvent,
@@ -12,6 +12,8 @@ import {
   type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
+import { movedRows } from '@/features/dispatch/api';
+import { patchLive } from '@/realtime/live-patch';
 import { reloadQueries } from '@/realtime/reload';
 import { useLiveFeed } from '@/realtime/use-socket';
 
@@ -43,10 +45,26 @@ export function useLedTaskActions() {
   const invalidate = () => queryClient.invalidateQueries({ queryKey: ledTaskKeys.all });
   return {
     save: useMutation({ mutationFn: (body: LedTaskRequest) => post<{ id: number }>('/led/taskAddOrEdit', body), onSuccess: invalidate }),
-    remove: useMutation({ mutationFn: (id: number) => get<null>('/led/taskDel', { id }), onSuccess: invalidate }),
+    remove: useMutation({ mutationFn: (id: number) => post<null>('/led/taskDel', { id }), onSuccess: invalidate }),
     publish: useMutation({ mutationFn: (id: number) => post<LampControlResult>('/led/taskPublish', { id }), onSuccess: invalidate }),
     retry: useMutation({ mutationFn: (dispatchId: string) => post<unknown>('/dispatch/retryFailed', { id: dispatchId }), onSuccess: invalidate }),
   };
+}
+
+/** A task's screen rows as its publication's ledger rows moved (DispatchRowsChanged), also in a read on its way. */
+export function patchTaskScreenRows(queryClient: QueryClient, id: number, dispatchId: string | null, event: DispatchRowsChangedEvent): void {
+  if (event.dispatchId !== dispatchId) return;
+  patchLive<LedTaskScreenRow[]>(queryClient, ledTaskKeys.screens(id), (rows) => movedRows(rows, event, ['state', 'receipt', 'lastError']));
+}
+
+/** A task's screen rows with what the screens report playing (DeviceStateChanged), also in a read on its way. */
+export function patchTaskScreensPlaying(queryClient: QueryClient, id: number, event: DeviceStateChangedEvent): void {
+  if (event.family !== DeviceFamily.Led) return;
+  const changed = new Map(event.changes.filter((c) => c.changed.playing !== undefined).map((c) => [c.recordId, c.changed.playing ?? null]));
+  if (changed.size === 0) return;
+  patchLive<LedTaskScreenRow[]>(queryClient, ledTaskKeys.screens(id), (rows) =>
+    rows.map((row) => (changed.has(row.deviceId) ? { ...row, playingTaskId: changed.get(row.deviceId)?.taskId ?? null } : row)),
+  );
 }
 
 /**
@@ -55,40 +73,17 @@ export function useLedTaskActions() {
  */
 export function useLiveTaskScreens(id: number, dispatchId: string | null): void {
   const queryClient = useQueryClient();
-  const key = ledTaskKeys.screens(id);
-  const resync = useCallback(() => void reloadQueries(queryClient, key), [queryClient, key]);
+  const resync = useCallback(() => void reloadQueries(queryClient, ledTaskKeys.screens(id)), [queryClient, id]);
   useLiveFeed(
     'DispatchRowsChanged',
     DeviceFamily.Led,
-    useCallback(
-      (event: DispatchRowsChangedEvent) => {
-        if (event.dispatchId !== dispatchId) return;
-        const changed = new Map(event.rows.map((row) => [row.deviceId, row]));
-        queryClient.setQueryData<LedTaskScreenRow[]>(key, (rows) =>
-          rows?.map((row) => {
-            const moved = changed.get(row.deviceId);
-            return moved ? { ...row, state: moved.state, receipt: moved.receipt, lastError: moved.lastError } : row;
-          }),
-        );
-      },
-      [queryClient, key, dispatchId],
-    ),
+    useCallback((event: DispatchRowsChangedEvent) => patchTaskScreenRows(queryClient, id, dispatchId, event), [queryClient, id, dispatchId]),
     resync,
   );
   useLiveFeed(
     'DeviceStateChanged',
     DeviceFamily.Led,
-    useCallback(
-      (event: DeviceStateChangedEvent) => {
-        if (event.family !== DeviceFamily.Led) return;
-        const changed = new Map(event.changes.filter((c) => c.changed.playing !== undefined).map((c) => [c.recordId, c.changed.playing ?? null]));
-        if (changed.size === 0) return;
-        queryClient.setQueryData<LedTaskScreenRow[]>(key, (rows) =>
-          rows?.map((row) => (changed.has(row.deviceId) ? { ...row, playingTaskId: changed.get(row.deviceId)?.taskId ?? null } : row)),
-        );
-      },
-      [queryClient, key],
-    ),
+    useCallback((event: DeviceStateChangedEvent) => patchTaskScreensPlaying(queryClient, id, event), [queryClient, id]),
     resync,
   );
 }
