@@ -209,8 +209,20 @@ describe('floor-screen ad plans', () => {
       ackLatencyMs: { min: 5, max: 20 },
       logger: pino({ level: 'silent' }),
     });
-    const retried = await editor.post<{ retried: number }>('/api/signage/plan/retryFailed', { id: planId });
+    // The links the late screen was sent have expired since: any retry (here the ledger's own, as the dispatch page
+    // asks) signs them again, or the screen's downloads would be refused.
+    const { dispatchId } = await receivers(planId);
+    for (const table of ['dispatch', 'dispatch_item'])
+      await gw.db.query(
+        `UPDATE ${table} SET params = regexp_replace(params::text, 'expires=[0-9]+', 'expires=1000000000', 'g')::jsonb
+          WHERE ${table === 'dispatch' ? 'id' : 'dispatch_id'} = $1 AND params IS NOT NULL`,
+        [dispatchId],
+      );
+    const retried = await editor.post<{ retried: number }>('/api/dispatch/retryFailed', { id: dispatchId });
     expect(retried.status).toBe(200);
+    const [renewed] = await gw.db.query<{ params: { files: { url: string }[] } }>(`SELECT params FROM dispatch WHERE id = $1`, [dispatchId]);
+    const expiry = Number(new URL(renewed.params.files[0].url).searchParams.get('expires'));
+    expect(expiry).toBeGreaterThan(Date.now() / 1000 + gw.config.dispatchTtlSeconds);
     expect(retried.body.data.retried).toBe(1);
     const page = await waitFor(async () => {
       const p = await receivers(planId);
@@ -252,5 +264,34 @@ describe('floor-screen ad plans', () => {
     const deleting = await editor.post('/api/signage/ad/delete', { ids: [ad.id] });
     expect(deleting.status).toBe(409);
     expect(deleting.body.message).toContain('"Winter sale"');
+  });
+
+  it("calls a plan expired by the default place's date, not the database's", async () => {
+    const [{ today }] = await gw.db.query<{ today: string }>(`SELECT current_date::text AS today`);
+    const dateIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+    // Far east or far west of the database, one of these zones is on another day at any hour.
+    const timeZone = ['Etc/GMT-14', 'Etc/GMT+12'].find((zone) => dateIn(zone) !== today)!;
+    const place = dateIn(timeZone);
+    const lastDay = place < today ? place : today;
+    const added = await editor.post<AdPlanDetail>(
+      '/api/signage/plan/add',
+      plan({ publishName: 'Last day', schedule: { startDate: lastDay, endDate: lastDay, allDay: true, weekdays: [] } }),
+    );
+    expect(added.status).toBe(200);
+    const saved = added.body.data;
+    const before = gw.config.defaultPlace.timeZone;
+    gw.config.defaultPlace.timeZone = timeZone;
+    try {
+      // Over in the place (its day is later) or still on there (its day is earlier), whatever the database's date says.
+      const expected = lastDay < place ? AdPlanStatus.Expired : AdPlanStatus.Unpublished;
+      expect((await editor.get<AdPlanDetail>(`/api/signage/plan/detail?id=${saved.id}`)).body.data.status).toBe(expected);
+      const expiredIds = (
+        await editor.post<PageResult<AdPlanRow>>('/api/signage/plan/page', { pageNum: 1, pageSize: 50, status: AdPlanStatus.Expired })
+      ).body.data.list.map((p) => p.id);
+      expect(expiredIds.includes(saved.id)).toBe(expected === AdPlanStatus.Expired);
+    } finally {
+      gw.config.defaultPlace.timeZone = before;
+    }
+    expect((await editor.post('/api/signage/plan/delete', { id: saved.id })).status).toBe(200);
   });
 });
