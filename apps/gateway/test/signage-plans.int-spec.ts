@@ -1,3 +1,4 @@
+import { Pool } from 'pg';
 import pino from 'pino';
 import sharp from 'sharp';
 import {
@@ -16,6 +17,7 @@ import {
   type AdPlanRequest,
   type AdPlanRow,
   type MaterialRow,
+  type LampControlResult,
   type PageResult,
 } from '@sc/contracts';
 import { ApiClient, waitFor } from '@sc/testing';
@@ -264,6 +266,37 @@ describe('floor-screen ad plans', () => {
     const deleting = await editor.post('/api/signage/ad/delete', { ids: [ad.id] });
     expect(deleting.status).toBe(409);
     expect(deleting.body.message).toContain('"Winter sale"');
+  });
+
+  it('publishes what the plan says once it holds its row: screens and content from the same reading', async () => {
+    const added = await editor.post<AdPlanDetail>('/api/signage/plan/add', plan({ publishName: 'Edited meanwhile' }));
+    expect(added.status).toBe(200);
+    const id = added.body.data.id;
+    const pool = new Pool({ connectionString: gw.db.url, max: 1 });
+    const other = await pool.connect();
+    try {
+      // Someone edits the plan (group to one chosen screen) while the publish waits for its row.
+      await other.query('BEGIN');
+      await other.query(`SELECT id FROM signage_ad_plan WHERE id = $1 FOR UPDATE`, [id]);
+      const publishing = editor.post<LampControlResult>('/api/signage/plan/publish', { id });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await other.query(`UPDATE signage_ad_plan SET publish_mode = $2, device_ids = $3, group_id = NULL WHERE id = $1`, [
+        id,
+        AdPublishMode.Devices,
+        [ids.get('FPL-1')],
+      ]);
+      await other.query('COMMIT');
+      const published = await publishing;
+      expect(published.status).toBe(200);
+      const rows = await gw.db.query<{ device_id: number }>(`SELECT device_id FROM dispatch_item WHERE dispatch_id = $1`, [
+        published.body.data.dispatchId,
+      ]);
+      expect(rows.map((r) => r.device_id)).toEqual([ids.get('FPL-1')]);
+    } finally {
+      other.release();
+      await pool.end();
+    }
+    expect((await editor.post('/api/signage/plan/delete', { id })).status).toBe(200);
   });
 
   it("calls a plan expired by the default place's date, not the database's", async () => {
