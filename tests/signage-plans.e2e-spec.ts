@@ -98,6 +98,10 @@ describe('floor screens: an ad plan published from the browser, its receive stat
       await page.getByTestId('plan-ads').click();
       await page.getByRole('option', { name: `${prefix} poster` }).click();
       await page.keyboard.press('Escape');
+      // It plays from today (the browser's date) for a year: a plan whose last day is over at the default place is
+      // expired, and that place may already be on tomorrow.
+      await page.getByTestId('plan-end-date').fill(`${new Date().getUTCFullYear() + 1}-12-31`);
+      await page.getByTestId('plan-name').click();
       await screenshot(page, 'signage-plan-editor');
       await page.getByTestId('plan-save').click();
       const row = page.getByTestId(`plan-row-${prefix} winter`);
@@ -120,10 +124,10 @@ describe('floor screens: an ad plan published from the browser, its receive stat
       expect(await view.getByTestId('plan-receive-status').first().textContent()).toBe(texts.receiveStatus.downloadCompleted);
       await page.keyboard.press('Escape');
       await row.locator('[data-status="published"]').waitFor();
-      // The calendar shows this week's plans: this one plays today, all day, with no other plan on its screens.
+      // The calendar shows this week's plans: this one plays from today, all day, with no other plan on its screens.
       await page.getByTestId('plan-tab-calendar').click();
       const week = page.getByTestId(`plan-calendar-${prefix} winter`);
-      await week.getByText('00:00–24:00').waitFor();
+      await week.getByText('00:00–24:00').first().waitFor();
       expect(await week.getAttribute('data-conflicts')).toBe('0');
       await screenshot(page, 'signage-plan-calendar');
       expect(errors).toEqual([]);

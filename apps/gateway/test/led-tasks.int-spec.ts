@@ -265,8 +265,19 @@ describe('LED real-time play and tasks through the ledger with simulated screens
     }, 20_000);
     expect(detail.items.find((i) => i.deviceId === ids[2])?.state).not.toBe(DispatchItemState.Delivered);
     await fleet.bringOnline(CODES[2]);
+    // The link the silent screen was sent has expired since: the retry signs it again, or its download is refused.
+    await gw.db.query(
+      `UPDATE dispatch_item SET params = regexp_replace(params::text, 'expires=[0-9]+', 'expires=1000000000', 'g')::jsonb
+        WHERE dispatch_id = $1 AND params IS NOT NULL`,
+      [published],
+    );
     const retried = await editor.post<{ requeued: number }>('/api/dispatch/retryFailed', { id: published });
     expect(retried.status).toBe(200);
+    const [renewed] = await gw.db.query<{ url: string }>(
+      `SELECT params->'file'->>'url' AS url FROM dispatch_item WHERE dispatch_id = $1 AND device_id = $2`,
+      [published, ids[2]],
+    );
+    expect(Number(new URL(renewed.url).searchParams.get('expires'))).toBeGreaterThan(Date.now() / 1000 + gw.config.dispatchTtlSeconds);
     await waitFor(async () => ((await dispatch(published)).status === DispatchStatus.AllSuccessful ? true : undefined), 15_000);
 
     expect((await editor.post('/api/led/taskDel', { id })).status).toBe(200);

@@ -1,3 +1,4 @@
+import { Pool } from 'pg';
 import pino from 'pino';
 import sharp from 'sharp';
 import {
@@ -16,6 +17,7 @@ import {
   type AdPlanRequest,
   type AdPlanRow,
   type MaterialRow,
+  type LampControlResult,
   type PageResult,
 } from '@sc/contracts';
 import { ApiClient, waitFor } from '@sc/testing';
@@ -209,8 +211,20 @@ describe('floor-screen ad plans', () => {
       ackLatencyMs: { min: 5, max: 20 },
       logger: pino({ level: 'silent' }),
     });
-    const retried = await editor.post<{ retried: number }>('/api/signage/plan/retryFailed', { id: planId });
+    // The links the late screen was sent have expired since: any retry (here the ledger's own, as the dispatch page
+    // asks) signs them again, or the screen's downloads would be refused.
+    const { dispatchId } = await receivers(planId);
+    for (const table of ['dispatch', 'dispatch_item'])
+      await gw.db.query(
+        `UPDATE ${table} SET params = regexp_replace(params::text, 'expires=[0-9]+', 'expires=1000000000', 'g')::jsonb
+          WHERE ${table === 'dispatch' ? 'id' : 'dispatch_id'} = $1 AND params IS NOT NULL`,
+        [dispatchId],
+      );
+    const retried = await editor.post<{ retried: number }>('/api/dispatch/retryFailed', { id: dispatchId });
     expect(retried.status).toBe(200);
+    const [renewed] = await gw.db.query<{ params: { files: { url: string }[] } }>(`SELECT params FROM dispatch WHERE id = $1`, [dispatchId]);
+    const expiry = Number(new URL(renewed.params.files[0].url).searchParams.get('expires'));
+    expect(expiry).toBeGreaterThan(Date.now() / 1000 + gw.config.dispatchTtlSeconds);
     expect(retried.body.data.retried).toBe(1);
     const page = await waitFor(async () => {
       const p = await receivers(planId);
@@ -252,5 +266,65 @@ describe('floor-screen ad plans', () => {
     const deleting = await editor.post('/api/signage/ad/delete', { ids: [ad.id] });
     expect(deleting.status).toBe(409);
     expect(deleting.body.message).toContain('"Winter sale"');
+  });
+
+  it('publishes what the plan says once it holds its row: screens and content from the same reading', async () => {
+    const added = await editor.post<AdPlanDetail>('/api/signage/plan/add', plan({ publishName: 'Edited meanwhile' }));
+    expect(added.status).toBe(200);
+    const id = added.body.data.id;
+    const pool = new Pool({ connectionString: gw.db.url, max: 1 });
+    const other = await pool.connect();
+    try {
+      // Someone edits the plan (group to one chosen screen) while the publish waits for its row.
+      await other.query('BEGIN');
+      await other.query(`SELECT id FROM signage_ad_plan WHERE id = $1 FOR UPDATE`, [id]);
+      const publishing = editor.post<LampControlResult>('/api/signage/plan/publish', { id });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await other.query(`UPDATE signage_ad_plan SET publish_mode = $2, device_ids = $3, group_id = NULL WHERE id = $1`, [
+        id,
+        AdPublishMode.Devices,
+        [ids.get('FPL-1')],
+      ]);
+      await other.query('COMMIT');
+      const published = await publishing;
+      expect(published.status).toBe(200);
+      const rows = await gw.db.query<{ device_id: number }>(`SELECT device_id FROM dispatch_item WHERE dispatch_id = $1`, [
+        published.body.data.dispatchId,
+      ]);
+      expect(rows.map((r) => r.device_id)).toEqual([ids.get('FPL-1')]);
+    } finally {
+      other.release();
+      await pool.end();
+    }
+    expect((await editor.post('/api/signage/plan/delete', { id })).status).toBe(200);
+  });
+
+  it("calls a plan expired by the default place's date, not the database's", async () => {
+    const [{ today }] = await gw.db.query<{ today: string }>(`SELECT current_date::text AS today`);
+    const dateIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+    // Far east or far west of the database, one of these zones is on another day at any hour.
+    const timeZone = ['Etc/GMT-14', 'Etc/GMT+12'].find((zone) => dateIn(zone) !== today)!;
+    const place = dateIn(timeZone);
+    const lastDay = place < today ? place : today;
+    const added = await editor.post<AdPlanDetail>(
+      '/api/signage/plan/add',
+      plan({ publishName: 'Last day', schedule: { startDate: lastDay, endDate: lastDay, allDay: true, weekdays: [] } }),
+    );
+    expect(added.status).toBe(200);
+    const saved = added.body.data;
+    const before = gw.config.defaultPlace.timeZone;
+    gw.config.defaultPlace.timeZone = timeZone;
+    try {
+      // Over in the place (its day is later) or still on there (its day is earlier), whatever the database's date says.
+      const expected = lastDay < place ? AdPlanStatus.Expired : AdPlanStatus.Unpublished;
+      expect((await editor.get<AdPlanDetail>(`/api/signage/plan/detail?id=${saved.id}`)).body.data.status).toBe(expected);
+      const expiredIds = (
+        await editor.post<PageResult<AdPlanRow>>('/api/signage/plan/page', { pageNum: 1, pageSize: 50, status: AdPlanStatus.Expired })
+      ).body.data.list.map((p) => p.id);
+      expect(expiredIds.includes(saved.id)).toBe(expected === AdPlanStatus.Expired);
+    } finally {
+      gw.config.defaultPlace.timeZone = before;
+    }
+    expect((await editor.post('/api/signage/plan/delete', { id: saved.id })).status).toBe(200);
   });
 });

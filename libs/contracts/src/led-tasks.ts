@@ -3,8 +3,8 @@
 // (checked alike in the browser and on the server) and how a screen's receive status reads.
 import type { BroadcastSchedule } from './broadcast-programme';
 import { LedPlayMode, type MediaType } from './devices';
-import { DispatchItemState } from './lighting';
-import type { DispatchReceipt } from './receipts';
+import type { DispatchItemState } from './lighting';
+import { receiveStatusOf, type DispatchReceipt } from './receipts';
 import { LIMITS, type TaskTimeStatus } from './statuses';
 import { isCalendarDate, periodProblems, type RuleProblem } from './strategy-rules';
 
@@ -122,16 +122,14 @@ export function ledReceiveStatusOf(
   row: { state: DispatchItemState; receipt: Pick<DispatchReceipt, 'stage'> | null } | null,
   playing: boolean,
 ): LedReceiveStatus {
-  if (!row) return LedReceiveStatus.ToBeSent;
-  switch (row.state) {
-    case DispatchItemState.Delivered:
-      return playing ? LedReceiveStatus.Playing : LedReceiveStatus.Received;
-    case DispatchItemState.Failed:
-    case DispatchItemState.Expired:
-      return LedReceiveStatus.Failed;
-    default:
-      return row.receipt ? LedReceiveStatus.Downloading : LedReceiveStatus.ToBeSent;
-  }
+  return receiveStatusOf(row, {
+    none: LedReceiveStatus.ToBeSent,
+    waiting: LedReceiveStatus.ToBeSent,
+    received: LedReceiveStatus.Downloading,
+    downloading: LedReceiveStatus.Downloading,
+    delivered: playing ? LedReceiveStatus.Playing : LedReceiveStatus.Received,
+    failed: LedReceiveStatus.Failed,
+  });
 }
 
 /** Server catalogue keys an LED task can break beyond the period rules. */

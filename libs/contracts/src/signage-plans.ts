@@ -2,8 +2,8 @@
 // here so that the console checks a form with the very rules the server applies and draws the calendar the server
 // reasons about. Shared by the gateway, the signage worker, the simulated players and the pages.
 import { OnlineState, WEEKDAYS, type Weekday } from './devices';
-import { DispatchItemState } from './lighting';
-import type { DispatchReceipt } from './receipts';
+import type { DispatchItemState } from './lighting';
+import { receiveStatusOf, type DispatchReceipt, type ReceiveStatuses } from './receipts';
 import { AdPlayMode, AdReceiveStatus, LIMITS, PublishType } from './statuses';
 import { isCalendarDate, periodProblems, type RuleProblem } from './strategy-rules';
 
@@ -191,19 +191,17 @@ export function adPlansOverlap(a: AdPlanSchedule, b: AdPlanSchedule): AdPlanOccu
  * published but not received while the command travels; received, then downloading, as the screen's receipts say;
  * download completed once it acked with every file in; unknown when it refused, failed or did not answer in time.
  */
+const AD_RECEIVE_STATUSES: ReceiveStatuses<AdReceiveStatus> = {
+  none: AdReceiveStatus.NotPublished,
+  waiting: AdReceiveStatus.PublishedNotReceived,
+  received: AdReceiveStatus.ReceivedNotDownloaded,
+  downloading: AdReceiveStatus.Downloading,
+  delivered: AdReceiveStatus.DownloadCompleted,
+  failed: AdReceiveStatus.Unknown,
+};
+
 export function adReceiveStatusOf(row: { state: DispatchItemState; receipt: Pick<DispatchReceipt, 'stage'> | null } | null): AdReceiveStatus {
-  if (!row) return AdReceiveStatus.NotPublished;
-  switch (row.state) {
-    case DispatchItemState.Delivered:
-      return AdReceiveStatus.DownloadCompleted;
-    case DispatchItemState.Failed:
-    case DispatchItemState.Expired:
-      return AdReceiveStatus.Unknown;
-    default:
-      if (row.receipt?.stage === 'downloading') return AdReceiveStatus.Downloading;
-      if (row.receipt?.stage === 'received') return AdReceiveStatus.ReceivedNotDownloaded;
-      return AdReceiveStatus.PublishedNotReceived;
-  }
+  return receiveStatusOf(row, AD_RECEIVE_STATUSES);
 }
 
 /** A plan's state in the list: saved and never published, published (its screens were sent it), or past its last day. */

@@ -172,16 +172,22 @@ describe('LED task time status over task periods and time zones', () => {
   ];
 
   it('is not started before the first period, in progress between two task periods, ended after the last', () => {
-    expect(schedulesTimeStatus(schedules, new Date('2026-11-30T12:00:00Z'), ['Asia/Shanghai'])).toBe(TaskTimeStatus.NotStarted);
-    expect(schedulesTimeStatus(schedules, new Date('2026-12-07T12:00:00Z'), ['Asia/Shanghai'])).toBe(TaskTimeStatus.InProgress);
-    expect(schedulesTimeStatus(schedules, new Date('2026-12-13T00:00:00Z'), ['Asia/Shanghai'])).toBe(TaskTimeStatus.Ended);
+    expect(schedulesTimeStatus(schedules, new Date('2026-11-30T12:00:00Z'), ['Asia/Shanghai'], 'UTC')).toBe(TaskTimeStatus.NotStarted);
+    expect(schedulesTimeStatus(schedules, new Date('2026-12-07T12:00:00Z'), ['Asia/Shanghai'], 'UTC')).toBe(TaskTimeStatus.InProgress);
+    expect(schedulesTimeStatus(schedules, new Date('2026-12-13T00:00:00Z'), ['Asia/Shanghai'], 'UTC')).toBe(TaskTimeStatus.Ended);
   });
 
   it("reads each screen's own zone: begun in Shanghai, not yet in Madrid", () => {
     // 2026-12-01 19:30 in Shanghai is 12:30 in Madrid, before its first period (19:00).
     const at = new Date('2026-12-01T11:30:00Z');
-    expect(schedulesTimeStatus(schedules, at, ['Europe/Madrid'])).toBe(TaskTimeStatus.NotStarted);
-    expect(schedulesTimeStatus(schedules, at, ['Asia/Shanghai'])).toBe(TaskTimeStatus.InProgress);
-    expect(schedulesTimeStatus(schedules, at, ['Asia/Shanghai', 'Europe/Madrid'])).toBe(TaskTimeStatus.InProgress);
+    expect(schedulesTimeStatus(schedules, at, ['Europe/Madrid'], 'UTC')).toBe(TaskTimeStatus.NotStarted);
+    expect(schedulesTimeStatus(schedules, at, ['Asia/Shanghai'], 'UTC')).toBe(TaskTimeStatus.InProgress);
+    expect(schedulesTimeStatus(schedules, at, ['Asia/Shanghai', 'Europe/Madrid'], 'UTC')).toBe(TaskTimeStatus.InProgress);
+  });
+
+  it('reads a task without screens in the fallback zone: over once its periods are over there', () => {
+    expect(schedulesTimeStatus(schedules, new Date('2026-12-13T00:00:00Z'), [], 'Asia/Shanghai')).toBe(TaskTimeStatus.Ended);
+    expect(schedulesTimeStatus(schedules, new Date('2026-12-07T12:00:00Z'), [], 'Asia/Shanghai')).toBe(TaskTimeStatus.InProgress);
+    expect(schedulesTimeStatus(schedules, new Date('2026-11-30T12:00:00Z'), [], 'Asia/Shanghai')).toBe(TaskTimeStatus.NotStarted);
   });
 });

@@ -191,10 +191,17 @@ export function adPlanWindowAt(plan: AdPlanSchedule, at: Date, timeZone: string)
 /**
  * The time status of several schedules (an LED task's task periods) on devices in several time zones: the one status
  * they all have, else in progress (some ended and some not started is between two of its periods, or a task that has
- * begun in one zone and not yet in another).
+ * begun in one zone and not yet in another). With no zones (no screens), they are read in `fallbackZone` (the default
+ * place's); no schedules at all is not started.
  */
-export function schedulesTimeStatus(schedules: readonly BroadcastSchedule[], at: Date, timeZones: readonly string[]): TaskTimeStatus {
-  const statuses = new Set(timeZones.flatMap((zone) => schedules.map((schedule) => scheduleTimeStatus(schedule, at, zone))));
+export function schedulesTimeStatus(
+  schedules: readonly BroadcastSchedule[],
+  at: Date,
+  timeZones: readonly string[],
+  fallbackZone: string,
+): TaskTimeStatus {
+  const zones = timeZones.length > 0 ? timeZones : [fallbackZone];
+  const statuses = new Set(zones.flatMap((zone) => schedules.map((schedule) => scheduleTimeStatus(schedule, at, zone))));
   if (statuses.size === 0) return TaskTimeStatus.NotStarted;
   return statuses.size === 1 ? [...statuses][0] : TaskTimeStatus.InProgress;
 }

@@ -79,6 +79,15 @@ export abstract class SignedFileLinks extends SignedLinks {
   }
 
   /**
+   * A link a device's command carries (absolute): valid while the ledger may still send the command (a dispatch's
+   * expiry period, DISPATCH_TTL_SECONDS) and the usual link's time after it to download. Every family's commands use
+   * this lifetime, and a retry signs them again with it (DispatchRenewals).
+   */
+  forDevice(record: { id: number; sha256: string; fileSize: number }, now = Date.now()): MediaLink {
+    return this.sign(record, { absolute: true, now, ttlSeconds: this.config.dispatchTtlSeconds + this.defaultTtlSeconds });
+  }
+
+  /**
    * A link that stays the same for a while, so the browser keeps the picture between pages of a list (a cover): it
    * expires at the second multiple of MEDIA_LINK_TTL_SECONDS to come, so it is valid for one to two of them.
    */

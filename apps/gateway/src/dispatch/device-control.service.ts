@@ -83,7 +83,8 @@ export interface DispatchContent {
 }
 
 /**
- * One control action of any family: the button the family declares for the action, the selection (ids, a region or groups),
+ * One control action of any family: the button the family declares for the action, the selection (ids, a region or
+ * groups, or a function that works them out in the transaction),
  * the devices locked against deletion, and the dispatch, its rows and its hand-over to the family's worker written
  * in one transaction. Any problem refuses the whole request, so a refused request dispatches nothing.
  */
@@ -97,16 +98,22 @@ export class DeviceControlService {
   async dispatch(
     caller: Caller,
     family: FamilyDeclaration & { family: FamilyName },
-    selection: DeviceSelection,
+    selection: DeviceSelection | ((tx: EntityManager) => Promise<DeviceSelection>),
     action: string,
     wording: SelectionWording,
     content: (tx: EntityManager, deviceIds: number[]) => Promise<DispatchContent> | DispatchContent,
   ): Promise<LampControlResult> {
     assertMayControl(caller, family.family, action);
-    const byIds = checkSelection(selection, wording) === 'ids';
+    let byIds = typeof selection === 'function' ? false : checkSelection(selection, wording) === 'ids';
     try {
       const dispatchId = await this.db.transaction(async (tx) => {
-        const deviceIds = await selectDevices(tx, family, selection, wording);
+        // A selection worked out from a record (an ad plan's screens) is read in the transaction, the record locked.
+        let chosen = selection as DeviceSelection;
+        if (typeof selection === 'function') {
+          chosen = await selection(tx);
+          byIds = checkSelection(chosen, wording) === 'ids';
+        }
+        const deviceIds = await selectDevices(tx, family, chosen, wording);
         const { params, itemParams, recorded } = await content(tx, deviceIds);
         const id = await this.dispatchIn(tx, caller, family, action, deviceIds, { params, itemParams });
         await recorded?.(tx, id);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DispatchController } from './dispatch.controller';
 import { DeviceControlService } from './device-control.service';
+import { DispatchRenewals } from './dispatch-renewals';
 import { DispatchService } from './dispatch.service';
 import { OutboxRelay } from './outbox-relay';
 
@@ -10,7 +11,7 @@ import { OutboxRelay } from './outbox-relay';
  */
 @Module({
   controllers: [DispatchController],
-  providers: [DispatchService, DeviceControlService, OutboxRelay],
-  exports: [DispatchService, DeviceControlService],
+  providers: [DispatchService, DeviceControlService, DispatchRenewals, OutboxRelay],
+  exports: [DispatchService, DeviceControlService, DispatchRenewals],
 })
 export class DispatchModule {}

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { controlButton, familyDeclaration, familyEventRoles, type DispatchDetail, type DispatchDetailQuery } from '@sc/contracts';
 import { commandLedger } from '@sc/device-runtime';
 import { AppException } from '../common/app-exception';
@@ -7,6 +7,7 @@ import type { Caller } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { InjectDb } from '../infra/database';
 import { sqlOf } from '../infra/sql';
+import { DispatchRenewals } from './dispatch-renewals';
 
 export interface RetryResult {
   dispatchId: string;
@@ -31,6 +32,7 @@ export class DispatchService {
   constructor(
     @InjectDb() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly renewals: DispatchRenewals,
   ) {}
 
   async detail(caller: Caller, query: DispatchDetailQuery): Promise<DispatchDetail> {
@@ -45,10 +47,10 @@ export class DispatchService {
    * Queues the failed and expired commands of a dispatch again, with new command ids, and gives the batch another
    * expiry period; the same button as the original action is needed. A schedule is sent again only to devices whose
    * record still holds it: one that has been given another schedule since keeps that one (otherwise the device would
-   * run the old schedule while the console shows the new one). `renew` changes what the rows will carry before they are
-   * queued again, in the same transaction (an ad plan's fresh file links).
+   * run the old schedule while the console shows the new one). What the rows carry is renewed first when the family's
+   * action registered how (DispatchRenewals: fresh file links), in the same transaction.
    */
-  async retryFailed(caller: Caller, id: string, renew?: (tx: EntityManager) => Promise<void>): Promise<RetryResult> {
+  async retryFailed(caller: Caller, id: string): Promise<RetryResult> {
     return this.db.transaction(async (tx) => {
       const sql = sqlOf(tx);
       const dispatch = await commandLedger.lock(sql, id);
@@ -58,7 +60,11 @@ export class DispatchService {
       if (!declaration) throw AppException.notFound();
       const holder = dispatch.action === 'schedule' ? declaration.table : undefined;
       if (holder) await commandLedger.lockSchedules(sql, dispatch.family);
-      await renew?.(tx);
+      const renew = this.renewals.of(dispatch.family, dispatch.action);
+      if (renew) {
+        const now = Date.now();
+        await commandLedger.renewParams(sql, id, (params) => renew(params, now));
+      }
       const retried = await commandLedger.requeueFailed(sql, id, holder);
       if (!retried) throw AppException.badRequest((await commandLedger.unanswered(sql, id)) > 0 ? 'retrySuperseded' : 'nothingToRetry');
       await commandLedger.reopen(sql, id, this.config.dispatchTtlSeconds);

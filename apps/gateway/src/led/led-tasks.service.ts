@@ -21,6 +21,7 @@ import type { Caller } from '../common/request-context';
 import { Where, likeContains, newestFirstPage } from '../common/sql';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DeviceControlService } from '../dispatch/device-control.service';
+import { DispatchRenewals } from '../dispatch/dispatch-renewals';
 import { InjectDb } from '../infra/database';
 import { sqlOf } from '../infra/sql';
 import type { LedRealTimePlayDto, LedTaskDto, LedTaskPageDto } from './dto/led-tasks.dto';
@@ -56,11 +57,23 @@ export class LedTasksService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly devices: DeviceControlService,
     private readonly fileLinks: LedMediaFileLinks,
-  ) {}
+    renewals: DispatchRenewals,
+  ) {
+    // A retry of real-time play or of a task sends its file with a fresh link (whichever route asks for it).
+    const renew = <P extends { file: LedFile }>(params: P, now: number): P => ({
+      ...params,
+      file: {
+        ...params.file,
+        url: this.fileLinks.forDevice({ id: params.file.mediaId, sha256: params.file.sha256, fileSize: params.file.bytes }, now).url,
+      },
+    });
+    renewals.register<LedPlayParams>(LED_FAMILY.family, 'play', renew);
+    renewals.register<LedTaskParams>(LED_FAMILY.family, 'task', renew);
+  }
 
   /** The medium as a screen fetches it: a signed link valid while the ledger may send the command, and a download's time. */
   private fileOf(media: StoredMedia): LedFile {
-    const link = this.fileLinks.sign(media, { absolute: true, ttlSeconds: this.config.dispatchTtlSeconds + this.fileLinks.defaultTtlSeconds });
+    const link = this.fileLinks.forDevice(media);
     return {
       mediaId: media.id,
       name: media.name,
@@ -109,13 +122,13 @@ export class LedTasksService {
     const where = new Where().addIf(q.name, `lower(t.name) LIKE ?`, q.name && likeContains(q.name));
     const page = await newestFirstPage<StoredTask>(this.db, { select: TASK_COLUMNS, from: TASK_FROM, alias: 't', where }, q);
     const now = new Date();
-    return { ...page, list: page.list.map((row) => shown(row, now)) };
+    return { ...page, list: page.list.map((row) => shown(row, now, this.config.defaultPlace.timeZone)) };
   }
 
   async detail(id: number, db: DataSource | EntityManager = this.db): Promise<LedTaskRow> {
     const [row]: StoredTask[] = await db.query(`SELECT ${TASK_COLUMNS} FROM ${TASK_FROM} WHERE t.id = $1`, [id]);
     if (!row) throw AppException.notFound();
-    return shown(row, new Date());
+    return shown(row, new Date(), this.config.defaultPlace.timeZone);
   }
 
   /**
@@ -255,11 +268,11 @@ export class LedTasksService {
     );
     const schedules = ledTaskSchedules(task);
     const now = new Date();
-    return rows.map((row) => ({ ...row, timeStatus: schedulesTimeStatus(schedules, now, [row.timeZone]) }));
+    return rows.map((row) => ({ ...row, timeStatus: schedulesTimeStatus(schedules, now, [row.timeZone], this.config.defaultPlace.timeZone) }));
   }
 }
 
-/** A task row with its time status over its screens, each in its own time zone. */
-function shown({ zones, ...row }: StoredTask, now: Date): LedTaskRow {
-  return { ...row, timeStatus: schedulesTimeStatus(ledTaskSchedules(row), now, zones) };
+/** A task row with its time status over its screens, each in its own time zone (without screens, the default place's). */
+function shown({ zones, ...row }: StoredTask, now: Date, fallbackZone: string): LedTaskRow {
+  return { ...row, timeStatus: schedulesTimeStatus(ledTaskSchedules(row), now, zones, fallbackZone) };
 }

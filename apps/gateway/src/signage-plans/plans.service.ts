@@ -41,6 +41,7 @@ import { shownList } from '../common/shown-list';
 import { Where, likeContains, newestFirstPage } from '../common/sql';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DeviceControlService, type DeviceSelection, type DispatchContent } from '../dispatch/device-control.service';
+import { DispatchRenewals } from '../dispatch/dispatch-renewals';
 import { DispatchService, type RetryResult } from '../dispatch/dispatch.service';
 import { InjectDb } from '../infra/database';
 import { sqlOf } from '../infra/sql';
@@ -57,14 +58,21 @@ export const CALENDAR_MAX_DAYS = 62;
 const CALENDAR_MAX_PLANS = 500;
 const NAMES_SHOWN = 5;
 
-/** expired once its last day is over (in the server's date), else published once sent, else unpublished. */
-const STATUS_SQL = `CASE WHEN p.end_date < current_date THEN '${AdPlanStatus.Expired}'
+/**
+ * expired once its last day is over in `timeZone` (the default place's, where the screens play by default; not the
+ * database's own date), else published once sent, else unpublished.
+ */
+const statusSql = (
+  timeZone: string,
+): string => `CASE WHEN p.end_date < (now() AT TIME ZONE '${timeZone.replace(/'/g, "''")}')::date THEN '${AdPlanStatus.Expired}'
   WHEN p.dispatch_id IS NOT NULL THEN '${AdPlanStatus.Published}' ELSE '${AdPlanStatus.Unpublished}' END`;
 
-const PLAN_COLUMNS = `p.id, p.publish_name AS "publishName", p.publish_mode AS "publishMode", p.device_ids AS "deviceIds",
+const planColumns = (
+  timeZone: string,
+): string => `p.id, p.publish_name AS "publishName", p.publish_mode AS "publishMode", p.device_ids AS "deviceIds",
   p.group_id AS "groupId", g.name AS "groupName", p.ad_ids AS "adIds", p.schedule, p.play_mode AS "playMode",
   p.play_limit_count AS "playLimitCount", p.play_interval_seconds AS "playIntervalSeconds", p.on_demand_type AS "onDemandType",
-  p.publish_type AS "publishType", ${STATUS_SQL} AS status, cardinality(p.target_ids) AS "targetCount", p.target_ids AS "targetIds",
+  p.publish_type AS "publishType", ${statusSql(timeZone)} AS status, cardinality(p.target_ids) AS "targetCount", p.target_ids AS "targetIds",
   p.dispatch_id AS "dispatchId", p.published_at AS "publishedAt", p.published_by AS "publishedBy", to_char(p.end_date, 'YYYY-MM-DD') AS "expiryDate",
   p.creator AS "createdBy", p.created_at AS "createdAt", p.updated_at AS "updatedAt",
   ARRAY(SELECT a.name FROM unnest(p.ad_ids) WITH ORDINALITY u(id, n) JOIN signage_ad a ON a.id = u.id ORDER BY u.n) AS "adNames"`;
@@ -140,14 +148,34 @@ export class AdPlansService {
     private readonly control: DeviceControlService,
     private readonly dispatches: DispatchService,
     private readonly fileLinks: MaterialFileLinks,
-  ) {}
+    renewals: DispatchRenewals,
+  ) {
+    renewals.register(SIGNAGE_FAMILY.family, 'publish', (params: SignagePublishParams, now) => this.renewPublish(params, now));
+  }
+
+  /** A `publish` command's params with its file links signed again from `now` (a retry, whichever route asks for it). */
+  private renewPublish(params: SignagePublishParams, now: number): SignagePublishParams {
+    return {
+      ...params,
+      files: params.files.map((f) => ({ ...f, url: this.fileLinks.forDevice({ id: f.materialId, sha256: f.sha256, fileSize: f.bytes }, now).url })),
+    };
+  }
+
+  /** The default place's time zone, whose date says when a plan has expired. */
+  private get timeZone(): string {
+    return this.config.defaultPlace.timeZone;
+  }
+
+  private get columns(): string {
+    return planColumns(this.timeZone);
+  }
 
   async page(q: AdPlanPageDto): Promise<PageResult<AdPlanRow>> {
     const where = new Where()
       .addIf(q.publishName, `lower(p.publish_name) LIKE ?`, q.publishName && likeContains(q.publishName))
-      .addIf(q.status, `${STATUS_SQL} = ?`)
+      .addIf(q.status, `${statusSql(this.timeZone)} = ?`)
       .addIf(q.date, `?::date BETWEEN p.start_date AND p.end_date`);
-    const page = await newestFirstPage<StoredPlan>(this.db, { select: PLAN_COLUMNS, from: PLAN_FROM, alias: 'p', where }, q);
+    const page = await newestFirstPage<StoredPlan>(this.db, { select: this.columns, from: PLAN_FROM, alias: 'p', where }, q);
     return { ...page, list: page.list.map(({ targetIds: _targets, ...row }) => row) };
   }
 
@@ -158,7 +186,7 @@ export class AdPlansService {
   }
 
   private async stored(db: EntityManager, id: number, lock = false): Promise<StoredPlan> {
-    const [row]: StoredPlan[] = await db.query(`SELECT ${PLAN_COLUMNS} FROM ${PLAN_FROM} WHERE p.id = $1 ${lock ? 'FOR UPDATE OF p' : ''}`, [id]);
+    const [row]: StoredPlan[] = await db.query(`SELECT ${this.columns} FROM ${PLAN_FROM} WHERE p.id = $1 ${lock ? 'FOR UPDATE OF p' : ''}`, [id]);
     if (!row) throw AppException.notFound('adPlanNotFound');
     return row;
   }
@@ -249,11 +277,14 @@ export class AdPlansService {
    * ads. A plan published before is published again: the earlier publication's unanswered rows are superseded.
    */
   async publish(caller: Caller, id: number): Promise<LampControlResult> {
-    const first = await this.stored(this.db.manager, id);
-    assertPlan(first);
-    const selection: DeviceSelection = first.publishMode === AdPublishMode.Group ? { groupIds: [first.groupId!] } : { ids: first.deviceIds ?? [] };
+    // The plan is locked first, and its screens and content both come from that one reading of it.
+    let plan: StoredPlan;
+    const selection = async (tx: EntityManager): Promise<DeviceSelection> => {
+      plan = await this.stored(tx, id, true);
+      assertPlan(plan);
+      return plan.publishMode === AdPublishMode.Group ? { groupIds: [plan.groupId!] } : { ids: plan.deviceIds ?? [] };
+    };
     return this.control.dispatch(caller, SIGNAGE_FAMILY, selection, 'publish', SIGNAGE_SELECTION, async (tx, deviceIds) => {
-      const plan = await this.stored(tx, id, true);
       if (plan.dispatchId) await commandLedger.supersede(sqlOf(tx), plan.dispatchId);
       const content = await this.publishContent(tx, plan, deviceIds);
       return {
@@ -295,20 +326,12 @@ export class AdPlansService {
         zones: ad.zones.map((zone) => zone.map(({ materialId, seconds }) => ({ materialId, seconds }))),
         music: ad.music,
       })),
-      files: materials.map((m) => {
-        const link = this.fileLinks.sign(m, { absolute: true, now, ttlSeconds: this.linkTtlSeconds });
-        return { materialId: m.id, url: link.url, sha256: m.sha256, bytes: m.fileSize };
-      }),
+      files: materials.map((m) => ({ materialId: m.id, url: this.fileLinks.forDevice(m, now).url, sha256: m.sha256, bytes: m.fileSize })),
     };
     const zones = await this.timeZones(tx, deviceIds);
     const zoneList = deviceIds.map((id) => zones.get(id) ?? this.config.defaultPlace.timeZone);
     if (zoneList.every((zone) => zone === zoneList[0])) return { params: { ...params, timeZone: zoneList[0] } };
     return { params: { ...params, timeZone: this.config.defaultPlace.timeZone }, itemParams: zoneList.map((timeZone) => ({ ...params, timeZone })) };
-  }
-
-  /** A file link lives as long as a row may still be taken: the dispatch's expiry period, and at least the usual link's. */
-  private get linkTtlSeconds(): number {
-    return Math.max(this.fileLinks.defaultTtlSeconds, this.config.dispatchTtlSeconds + 60);
   }
 
   /** Each screen's clock: its region's time zone, or its nearest ancestor region's that names one. */
@@ -328,37 +351,13 @@ export class AdPlansService {
   }
 
   /**
-   * Sends the plan again to the screens whose rows failed or expired (Retry failed only), with fresh file links (the
-   * first ones may have expired since); screens that have it are not asked again.
+   * Sends the plan again to the screens whose rows failed or expired (Retry failed only), as any dispatch is retried:
+   * with fresh file links (renewPublish); screens that have it are not asked again.
    */
   async retryFailed(caller: Caller, id: number): Promise<RetryResult> {
     const plan = await this.stored(this.db.manager, id);
     if (!plan.dispatchId) throw AppException.badRequest('nothingToRetry');
-    return this.dispatches.retryFailed(caller, plan.dispatchId, async (tx) => {
-      const now = Date.now();
-      const fresh = (params: SignagePublishParams): SignagePublishParams => ({
-        ...params,
-        files: params.files.map((f) => ({
-          ...f,
-          url: this.fileLinks.sign(
-            { id: f.materialId, sha256: f.sha256, fileSize: f.bytes },
-            { absolute: true, now, ttlSeconds: this.linkTtlSeconds },
-          ).url,
-        })),
-      });
-      const [dispatch]: { params: SignagePublishParams }[] = await tx.query(`SELECT params FROM dispatch WHERE id = $1`, [plan.dispatchId]);
-      await tx.query(`UPDATE dispatch SET params = $2 WHERE id = $1`, [plan.dispatchId, JSON.stringify(fresh(dispatch.params))]);
-      const own: { deviceId: number; params: SignagePublishParams }[] = await tx.query(
-        `SELECT device_id AS "deviceId", params FROM dispatch_item WHERE dispatch_id = $1 AND params IS NOT NULL AND state IN ('failed', 'expired')`,
-        [plan.dispatchId],
-      );
-      if (own.length > 0)
-        await tx.query(
-          `UPDATE dispatch_item i SET params = t.params FROM unnest($2::int[], $3::jsonb[]) AS t(device_id, params)
-            WHERE i.dispatch_id = $1 AND i.device_id = t.device_id`,
-          [plan.dispatchId, own.map((r) => r.deviceId), own.map((r) => JSON.stringify(fresh(r.params)))],
-        );
-    });
+    return this.dispatches.retryFailed(caller, plan.dispatchId);
   }
 
   /**
@@ -436,7 +435,7 @@ export class AdPlansService {
     if (!(days >= 0)) throw AppException.field('to', 'orderWrong');
     if (days > CALENDAR_MAX_DAYS) throw AppException.field('to', 'calendarRangeTooLong', { max: CALENDAR_MAX_DAYS });
     const plans: StoredPlan[] = await this.db.query(
-      `SELECT ${PLAN_COLUMNS} FROM ${PLAN_FROM} WHERE p.start_date <= $2::date AND p.end_date >= $1::date ORDER BY p.id DESC LIMIT ${CALENDAR_MAX_PLANS}`,
+      `SELECT ${this.columns} FROM ${PLAN_FROM} WHERE p.start_date <= $2::date AND p.end_date >= $1::date ORDER BY p.id DESC LIMIT ${CALENDAR_MAX_PLANS}`,
       [q.from, q.to],
     );
     const members: { id: number; groupId: number }[] = await this.db.query(

@@ -317,6 +317,26 @@ export const commandLedger = {
     return rows.length;
   },
 
+  /**
+   * Rewrites what a dispatch's failed and expired rows will carry when they are queued again (`requeueFailed`): the
+   * dispatch's shared params and those rows' own, each through `renew` (fresh signed file links, say), in the
+   * caller's transaction. Rows still open or answered keep what they were sent.
+   */
+  async renewParams(sql: SqlExecutor, id: string, renew: (params: unknown) => unknown): Promise<void> {
+    const { rows: shared } = await sql.query<{ params: unknown }>(`SELECT params FROM dispatch WHERE id = $1`, [id]);
+    if (shared[0]) await sql.query(`UPDATE dispatch SET params = $2 WHERE id = $1`, [id, JSON.stringify(renew(shared[0].params))]);
+    const { rows: own } = await sql.query<{ device_id: number; params: unknown }>(
+      `SELECT device_id, params FROM dispatch_item WHERE dispatch_id = $1 AND params IS NOT NULL AND state IN ($2, $3)`,
+      [id, DispatchItemState.Failed, DispatchItemState.Expired],
+    );
+    if (own.length > 0)
+      await sql.query(
+        `UPDATE dispatch_item i SET params = t.params FROM unnest($2::int[], $3::jsonb[]) AS t(device_id, params)
+          WHERE i.dispatch_id = $1 AND i.device_id = t.device_id`,
+        [id, own.map((r) => r.device_id), own.map((r) => JSON.stringify(renew(r.params)))],
+      );
+  },
+
   /** Rows of a dispatch that failed or expired (and were not requeued). */
   async unanswered(sql: SqlExecutor, id: string): Promise<number> {
     const counts = (await commandLedger.counts(sql, [id])).get(id) ?? emptyCounts();

@@ -5,6 +5,7 @@ import type {
   DispatchDetailQuery,
   DispatchItemState,
   DispatchProgressEvent,
+  DispatchRowChange,
   DispatchRowsChangedEvent,
   FamilyName,
 } from '@sc/contracts';
@@ -117,30 +118,31 @@ export function useLiveDispatches(family: FamilyName): void {
  * with DispatchProgress. Rows not on an open page are left for when that page is read.
  */
 export function patchDispatchRows(queryClient: QueryClient, event: DispatchRowsChangedEvent): void {
-  patchLive<DispatchDetail>(queryClient, dispatchKeys.detail(event.dispatchId), (page) => {
-    const items = movedRows(page.items, event, ['state', 'receipt', 'lastError', 'updatedAt']);
-    return items === page.items ? page : { ...page, items };
-  });
+  patchLive<DispatchDetail>(queryClient, dispatchKeys.detail(event.dispatchId), (page) => withRowChanges(page, 'items', event));
 }
-
-type MovedRow = DispatchRowsChangedEvent['rows'][number];
 
 /**
- * Rows of a dispatch's devices as an event moved them (the `fields` it carries, copied onto each row it names); the
- * same list when it names none of them. For any list showing a dispatch's rows (its detail, an LED task's screens).
+ * `page` with the rows under `field` moved by a DispatchRowsChanged event: each changed row takes its ledger row's
+ * state, receipt, error and time, and what `more` works out from that row (a family's receive status); the page
+ * itself when none of its rows changed. Shared by every view of ledger rows kept live.
  */
-export function movedRows<T extends { deviceId: number }>(
-  rows: T[],
+export function withRowChanges<P, K extends keyof P>(
+  page: P,
+  field: K,
   event: DispatchRowsChangedEvent,
-  fields: readonly (keyof MovedRow & keyof T)[],
-): T[] {
+  more: (row: DispatchRowChange, item: RowOf<P[K]>) => Partial<RowOf<P[K]>> = () => ({}),
+): P {
+  const items = page[field] as unknown as readonly RowOf<P[K]>[];
   const changed = new Map(event.rows.map((row) => [row.deviceId, row]));
-  if (!rows.some((row) => changed.has(row.deviceId))) return rows;
-  return rows.map((row) => {
-    const moved = changed.get(row.deviceId);
-    return moved ? { ...row, ...Object.fromEntries(fields.map((field) => [field, moved[field]])) } : row;
+  if (!items.some((item) => changed.has(item.deviceId))) return page;
+  const moved = items.map((item) => {
+    const row = changed.get(item.deviceId);
+    return row ? { ...item, state: row.state, receipt: row.receipt, lastError: row.lastError, updatedAt: row.updatedAt, ...more(row, item) } : item;
   });
+  return { ...page, [field]: moved };
 }
+
+type RowOf<L> = L extends readonly (infer R extends { deviceId: number })[] ? R : never;
 
 /** Keeps the open pages' rows of a family's dispatches moving row by row (patchDispatchRows). */
 export function useLiveDispatchRows(family: FamilyName): void {

@@ -12,7 +12,7 @@ import {
   type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
-import { movedRows } from '@/features/dispatch/api';
+import { withRowChanges } from '@/features/dispatch/api';
 import { patchLive } from '@/realtime/live-patch';
 import { reloadQueries } from '@/realtime/reload';
 import { useLiveFeed } from '@/realtime/use-socket';
@@ -54,7 +54,7 @@ export function useLedTaskActions() {
 /** A task's screen rows as its publication's ledger rows moved (DispatchRowsChanged), also in a read on its way. */
 export function patchTaskScreenRows(queryClient: QueryClient, id: number, dispatchId: string | null, event: DispatchRowsChangedEvent): void {
   if (event.dispatchId !== dispatchId) return;
-  patchLive<LedTaskScreenRow[]>(queryClient, ledTaskKeys.screens(id), (rows) => movedRows(rows, event, ['state', 'receipt', 'lastError']));
+  patchLive<LedTaskScreenRow[]>(queryClient, ledTaskKeys.screens(id), (rows) => withRowChanges({ rows }, 'rows', event).rows);
 }
 
 /** A task's screen rows with what the screens report playing (DeviceStateChanged), also in a read on its way. */

@@ -15,6 +15,8 @@ import {
   type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
+import { withRowChanges } from '@/features/dispatch/api';
+import { patchLive } from '@/realtime/live-patch';
 import { reloadQueries } from '@/realtime/reload';
 import { useLiveFeed } from '@/realtime/use-socket';
 
@@ -96,31 +98,20 @@ export function useRetryPlan() {
 }
 
 /**
- * Moves the open receive-status pages as the screens report (DispatchRowsChanged of their plan's dispatch): each row
- * takes its new ledger state and receipt and its receive status from them (adReceiveStatusOf), nothing fetched.
+ * Moves the open receive-status pages of a plan as its screens report (DispatchRowsChanged of the plan's dispatch):
+ * each row takes its new ledger state and receipt and its receive status from them (adReceiveStatusOf), nothing
+ * fetched. The pages are the plan's, and each is checked for the event's dispatch when the change is written: a page
+ * still being read for a new publication takes the change when its answer lands (patchLive).
  */
-export function patchReceivers(queryClient: QueryClient, event: DispatchRowsChangedEvent): void {
-  const changed = new Map(event.rows.map((row) => [row.deviceId, row]));
-  for (const [key, page] of queryClient.getQueriesData<AdPlanReceiversPage>({ queryKey: ['signagePlans', 'receivers'] })) {
-    if (!page || page.dispatchId !== event.dispatchId || !page.list.some((r) => changed.has(r.deviceId))) continue;
-    queryClient.setQueryData<AdPlanReceiversPage>(key, {
-      ...page,
-      list: page.list.map((r) => {
-        const row = changed.get(r.deviceId);
-        if (!row) return r;
-        const open = row.state === 'queued' || row.state === 'sent';
-        return {
-          ...r,
-          state: row.state,
-          receipt: row.receipt,
-          lastError: row.lastError,
-          updatedAt: row.updatedAt,
+export function patchReceivers(queryClient: QueryClient, planId: number, event: DispatchRowsChangedEvent): void {
+  patchLive<AdPlanReceiversPage>(queryClient, planKeys.receiversOf(planId), (page) =>
+    page.dispatchId !== event.dispatchId
+      ? page
+      : withRowChanges(page, 'list', event, (row, item) => ({
           receiveStatus: adReceiveStatusOf(row),
-          expiresAt: open ? r.expiresAt : null,
-        };
-      }),
-    });
-  }
+          expiresAt: row.state === 'queued' || row.state === 'sent' ? item.expiresAt : null,
+        })),
+  );
 }
 
 /**
@@ -133,7 +124,7 @@ export function useLivePlanReceivers(id: number, dispatchId: string | null): voi
   useLiveFeed(
     'DispatchRowsChanged',
     DeviceFamily.Signage,
-    useCallback((event: DispatchRowsChangedEvent) => patchReceivers(queryClient, event), [queryClient]),
+    useCallback((event: DispatchRowsChangedEvent) => patchReceivers(queryClient, id, event), [queryClient, id]),
     resync,
   );
   useLiveFeed(

@@ -37,7 +37,7 @@ describe('ad plan receive status moved live', () => {
     const other = page('d2', [receiver(1)]);
     client.setQueryData(planKeys.receivers(2, 1), other);
     const at = '2026-11-27T10:00:05.000Z';
-    patchReceivers(client, {
+    patchReceivers(client, 1, {
       dispatchId: 'd1',
       family: DeviceFamily.Signage,
       at,
@@ -58,5 +58,30 @@ describe('ad plan receive status moved live', () => {
       [AdReceiveStatus.Unknown, null],
     ]);
     expect(client.getQueryData(planKeys.receivers(2, 1))).toBe(other);
+  });
+
+  it('keeps the download progress of a new publication that arrives while its page is being read', async () => {
+    const client = new QueryClient();
+    // The page shows the plan's earlier publication; the console reads it again after publishing anew.
+    client.setQueryData(planKeys.receivers(1, 1), page('old', [receiver(1)]));
+    let answer: (page: AdPlanReceiversPage) => void = () => undefined;
+    const reading = client.fetchQuery({
+      queryKey: planKeys.receivers(1, 1),
+      queryFn: () => new Promise<AdPlanReceiversPage>((resolve) => (answer = resolve)),
+    });
+    const at = '2026-11-27T10:00:05.000Z';
+    patchReceivers(client, 1, {
+      dispatchId: 'new',
+      family: DeviceFamily.Signage,
+      at,
+      rows: [
+        { deviceId: 1, state: DispatchItemState.Sent, receipt: { stage: 'downloading', received: 5, total: 10, at }, lastError: null, updatedAt: at },
+      ],
+    });
+    // The answer was made before the screen's receipt.
+    answer(page('new', [receiver(1)]));
+    await reading;
+    const shown = client.getQueryData<AdPlanReceiversPage>(planKeys.receivers(1, 1))!;
+    expect(shown.list.map((r) => [r.receiveStatus, r.receipt?.received])).toEqual([[AdReceiveStatus.Downloading, 5]]);
   });
 });
