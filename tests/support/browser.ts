@@ -98,7 +98,7 @@ export function pathOf(page: Page): string {
 }
 
 /** Waits until the page is at `path` (exact path, any query unless the path has one). */
-export async function waitForPath(page: Page, path: string, timeout = 10_000): Promise<void> {
+export async function waitForPath(page: Page, path: string, timeout = 20_000): Promise<void> {
   const [pathname, search] = path.split('?');
   await page.waitForURL((url) => url.pathname === pathname && (search === undefined || url.search === `?${search}`), { timeout });
 }
