@@ -87,6 +87,11 @@ export abstract class SignedFileLinks extends SignedLinks {
     return this.sign(record, { absolute: true, now, ttlSeconds: this.config.dispatchTtlSeconds + this.defaultTtlSeconds });
   }
 
+  /** A link for the console's player: valid long enough to play the whole medium (its duration) and seek in it. */
+  forPreview(record: { id: number; sha256: string; fileSize: number; duration?: number | null }): MediaLink {
+    return this.sign(record, { ttlSeconds: Math.ceil(record.duration ?? 0) + this.defaultTtlSeconds });
+  }
+
   /**
    * A link that stays the same for a while, so the browser keeps the picture between pages of a list (a cover): it
    * expires at the second multiple of MEDIA_LINK_TTL_SECONDS to come, so it is valid for one to two of them.

@@ -129,8 +129,7 @@ export class LedMediaService {
 
   /** A signed link for the console's preview: valid long enough to play the whole medium. */
   async previewLink(id: number): Promise<MediaLink> {
-    const media = await this.detail(id);
-    return this.fileLinks.sign(media, { ttlSeconds: Math.ceil(media.duration ?? 0) + this.fileLinks.defaultTtlSeconds });
+    return this.fileLinks.forPreview(await this.detail(id));
   }
 
   /** The medium's file for a valid signed link; 403 for any other link, 404 when it or its file is gone. */

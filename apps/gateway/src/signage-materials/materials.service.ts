@@ -142,8 +142,7 @@ export class MaterialsService {
 
   /** A signed link for the console's player: valid long enough to play the whole material and seek in it. */
   async previewLink(id: number): Promise<MediaLink> {
-    const material = await this.detail(id);
-    return this.fileLinks.sign(material, { ttlSeconds: Math.ceil(material.duration ?? 0) + this.fileLinks.defaultTtlSeconds });
+    return this.fileLinks.forPreview(await this.detail(id));
   }
 
   /** The material's file for a valid signed link; 403 for any other link, 404 when the material or its file is gone. */
