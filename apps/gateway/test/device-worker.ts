@@ -57,6 +57,8 @@ export async function watchFamily(
     reconnection: false,
   });
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('connect_error', reject));
-  await new Promise<void>((resolve) => socket.timeout(2000).emit('watch', [{ event, family }], () => resolve()));
+  // The feed is joined once the gateway answers (a busy machine may take seconds).
+  const joined = await socket.timeout(20_000).emitWithAck('watch', [{ event, family }]);
+  if (!joined.some((topic) => topic.event === event && topic.family === family)) throw new Error(`the socket may not watch ${event} of ${family}`);
   return socket;
 }

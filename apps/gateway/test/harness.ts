@@ -8,6 +8,7 @@ import { AccessCache } from '../src/auth/access-cache.service';
 import { loadConfig, type AppConfig } from '../src/config/app-config';
 import { DEMO_PASSWORD, loadDemoData } from '../src/demo/demo-data';
 import { createConsoleApp, createUploadApp } from '../src/http-app';
+import { BusForwarder } from '../src/realtime/bus-forwarder';
 
 export { DEMO_PASSWORD };
 
@@ -42,6 +43,8 @@ async function listen(config: AppConfig): Promise<Listening> {
   const apps: NestFastifyApplication[] = [await createConsoleApp(config, accessCache), await createUploadApp(config, accessCache)];
   await apps[0].listen(0, '127.0.0.1');
   await apps[1].listen(0, '127.0.0.1');
+  // The workers' events reach sockets from here on (start-up itself does not wait for the subscription).
+  await apps[0].get(BusForwarder).ready;
   const baseUrl = (await apps[0].getUrl()).replace('[::1]', '127.0.0.1');
   const uploadUrl = (await apps[1].getUrl()).replace('[::1]', '127.0.0.1');
   return { apps, accessCache, baseUrl, uploadUrl };

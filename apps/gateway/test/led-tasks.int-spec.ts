@@ -1,7 +1,7 @@
 import pino from 'pino';
 import sharp from 'sharp';
 import { DateTime } from 'luxon';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import {
   DispatchItemState,
   DispatchStatus,
@@ -10,7 +10,6 @@ import {
   LedReceiveStatus,
   MqttService,
   OnlineState,
-  SOCKET_PATH,
   TaskTimeStatus,
   ledReceiveStatusOf,
   type ClientToServerEvents,
@@ -29,7 +28,7 @@ import { ApiClient, mp4Clip, waitFor } from '@sc/testing';
 import { startLedFleet, type LedFleet } from '../../device-sim/src/families/led.sim';
 import { LED_FAMILIES } from '../../worker-led/src/led-worker';
 import { startTestGateway, type TestGateway } from './harness';
-import { MQTT_URL, startTestWorker } from './device-worker';
+import { MQTT_URL, startTestWorker, watchFamily } from './device-worker';
 import type { DeviceWorker } from '@sc/device-runtime';
 
 const CODES = ['LED-K1', 'LED-K2', 'LED-K3'];
@@ -53,6 +52,7 @@ describe('LED real-time play and tasks through the ledger with simulated screens
   let fleet: LedFleet;
   let socket: Socket<ServerToClientEvents, ClientToServerEvents>;
   const rowEvents: DispatchRowsChangedEvent[] = [];
+  let socketClosed: string | null = null;
   const ids: number[] = [];
   let picture: LedMediaRow;
   let video: LedMediaRow;
@@ -101,12 +101,9 @@ describe('LED real-time play and tasks through the ledger with simulated screens
     picture = await upload(png, 'welcome.png');
     video = await upload(await mp4Clip({ seconds: 2, width: 320, height: 160 }), 'clip.mp4');
     worker = await startTestWorker(gw, { name: 'led', families: LED_FAMILIES, service: MqttService.WorkerLed }, 'led-tasks', { ackTimeoutMs: 500 });
-    socket = io(gw.baseUrl, { path: SOCKET_PATH, auth: { token: editor.token }, transports: ['websocket'], reconnection: false });
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('connect_error', reject));
+    socket = await watchFamily(gw, editor.token, LED_FAMILY.family, 'DispatchRowsChanged');
     socket.on('DispatchRowsChanged', (event) => rowEvents.push(event));
-    await new Promise<void>((resolve) =>
-      socket.timeout(2000).emit('watch', [{ event: 'DispatchRowsChanged', family: LED_FAMILY.family }], () => resolve()),
-    );
+    socket.on('disconnect', (reason) => (socketClosed = reason));
     fleet = await startLedFleet({
       mqttUrl: MQTT_URL,
       screens: CODES,
@@ -141,7 +138,9 @@ describe('LED real-time play and tasks through the ledger with simulated screens
       return playing.length === 2 ? true : undefined;
     }, 5000);
     expect((await screens()).find((s) => s.id === ids[2])?.playing).toBeNull();
-    expect(rowEvents.some((e) => e.dispatchId === answer.body.data.dispatchId)).toBe(true);
+    // Announced with the dispatch's next progress, a moment after the ledger has the rows.
+    await waitFor(() => (rowEvents.some((e) => e.dispatchId === answer.body.data.dispatchId) ? true : socketClosed ? false : undefined), 5000);
+    expect(socketClosed).toBeNull();
 
     await editor.post('/api/led/realTimeStop', { ids: [ids[0], ids[1]] });
     await waitFor(async () => ((await screens()).every((s) => s.playing === null) ? true : undefined), 5000);
