@@ -75,7 +75,15 @@ export interface NewPageOptions {
 
 /** A page in a context of its own (cookies and storage not shared), with its errors collected. */
 export async function newPage(browser: Browser, viewport: Viewport = DESKTOP, options: NewPageOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport, storageState: options.storageState, locale: 'en-US', timezoneId: options.timezoneId });
+  // The system asks for reduced motion, which the console honours (no transitions): an element a test clicks is where
+  // it will stay, even when a busy machine draws a frame every few hundred milliseconds.
+  const context = await browser.newContext({
+    viewport,
+    storageState: options.storageState,
+    locale: 'en-US',
+    timezoneId: options.timezoneId,
+    reducedMotion: 'reduce',
+  });
   if (options.language) {
     if (!options.baseUrl) throw new Error('newPage: language needs baseUrl');
     await context.addCookies([{ name: 'language', value: options.language, url: options.baseUrl }]);

@@ -23,6 +23,8 @@ export function buildTheme(themeColor: string, size: ElementSize): MantineThemeO
     primaryShade: 6,
     scale: SCALE[size],
     defaultRadius: 'sm',
+    // Operators who ask their system for less motion get none: menus, drawers and dialogs open at once.
+    respectReducedMotion: true,
     fontFamily:
       'Inter, -apple-system, BlinkMacSystemFont, "Segoe UI", "PingFang SC", "Hiragino Sans", "Microsoft YaHei", "Noto Sans CJK SC", "Noto Sans JP", sans-serif',
     headings: { fontWeight: '600' },
