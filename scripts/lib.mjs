@@ -36,6 +36,30 @@ export function run(command, args, options = {}) {
   return 0;
 }
 
+/**
+ * Runs several commands side by side, each one's output held and shown whole when it ends (so the lines do not mix),
+ * and stops the script when any failed.
+ */
+export async function runTogether(commands) {
+  const results = await Promise.all(
+    commands.map(
+      ([command, args]) =>
+        new Promise((resolve) => {
+          const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+          const output = [];
+          child.stdout.on('data', (chunk) => output.push(chunk));
+          child.stderr.on('data', (chunk) => output.push(chunk));
+          child.on('error', (error) => resolve({ command, args, status: 1, output: [Buffer.from(String(error))] }));
+          child.on('close', (status, signal) => resolve({ command, args, status: status ?? signal, output }));
+        }),
+    ),
+  );
+  for (const { output } of results) process.stdout.write(Buffer.concat(output));
+  const failed = results.find((r) => r.status !== 0);
+  if (failed)
+    fail(`${[failed.command, ...failed.args].join(' ')} failed (exit ${failed.status}).`, typeof failed.status === 'number' ? failed.status : 1);
+}
+
 function newestMtime(path) {
   if (!existsSync(path)) return 0;
   const stat = statSync(path);

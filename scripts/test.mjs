@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { projectBrokerUnlessGiven } from './broker.mjs';
-import { checkNode, ensureBuilt, ensureDependencies, fail, root, run, say } from './lib.mjs';
+import { checkNode, ensureBuilt, ensureDependencies, fail, root, run, runTogether, say } from './lib.mjs';
 
 checkNode();
 ensureDependencies();
@@ -22,11 +22,12 @@ say('Checking that PostgreSQL, Redis and the MQTT broker answer…');
 ensureBuilt();
 run('node', ['dist/apps/gateway/main.js', 'check']);
 
-say('Type checking…');
-run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-say('Linting…');
-run('npx', ['eslint', '.']);
-run('npx', ['prettier', '--check', '.', '--log-level', 'warn']);
+say('Type checking and linting…');
+await runTogether([
+  ['npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
+  ['npx', ['eslint', '.']],
+  ['npx', ['prettier', '--check', '.', '--log-level', 'warn']],
+]);
 
 say('Running the tests…');
 // Unit, integration and end to end first; the faults (tests/faults, e.g. restarting Redis) disturb services every test

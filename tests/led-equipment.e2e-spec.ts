@@ -1,11 +1,9 @@
 // LED screens end to end: gateway and LED worker as their own processes, a simulated screen as a process of its own on
-// the real broker, and /ledManage/ledEquipmentManage in a real browser, in English and in Chinese: a screen added in
+// the real broker, and /ledManage/ledEquipmentManage in a real browser, in Chinese: a screen added in
 // its dialog (its login shown once) comes online, takes a brightness that shows on its row live from the screen, refuses
 // an empty brightness with the spec's message changing nothing, and reboots: offline, then back with its settings.
 import type { Browser, Page } from 'playwright-core';
-import { enUS } from '@sc/i18n/locales/en-US';
 import { zhCN } from '@sc/i18n/locales/zh-CN';
-import { led as enTexts } from '../apps/web/src/i18n/locales/en/led';
 import { led as zhTexts } from '../apps/web/src/i18n/locales/zh/led';
 import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected, waitForPath } from './support/browser';
 import { startSimulatorProcess, type RunningSimulator } from './support/device-sim-process';
@@ -28,10 +26,7 @@ describe('LED screens: the equipment page with a simulated screen', () => {
     await gw?.stop();
   });
 
-  it.each([
-    ['en', enTexts, enUS.messages.brightnessEmpty],
-    ['zh', zhTexts, zhCN.messages.brightnessEmpty],
-  ] as const)(
+  it.each([['zh', zhTexts, zhCN.messages.brightnessEmpty]] as const)(
     'adds a screen, sets its brightness live, refuses an empty one and reboots it (%s)',
     async (language, texts, brightnessEmpty) => {
       const prefix = uniqueCodePrefix('L');

@@ -1,6 +1,6 @@
 // Floor-screen ads in a real browser against the built gateway: an image and a video uploaded (through the API, to the
 // upload port), a 3-split portrait ad built in the editor, previewed (each zone shows its material, the video plays),
-// saved and listed; an ad of 601 s and 10 splits refused with their messages; in English and in Chinese.
+// saved and listed; an ad of 601 s and 10 splits refused with their messages; in English.
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import type { MaterialRow } from '@sc/contracts';
@@ -51,7 +51,6 @@ describe('floor-screen ads in the browser', () => {
       split: 'The split-screen count is 1 to 9',
       taken: 'cannot be added twice',
     },
-    { language: 'zh' as const, ad: '春季促销', duration: '总时长须为 5 到 600 秒', split: '分屏数须为 1 到 9', taken: '不能重复添加' },
   ])(
     'builds a 3-split portrait ad in the editor, previews and saves it ($language)',
     async ({ language, ad, duration, split, taken }) => {
