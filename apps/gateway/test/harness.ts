@@ -43,8 +43,9 @@ async function listen(config: AppConfig): Promise<Listening> {
   const apps: NestFastifyApplication[] = [await createConsoleApp(config, accessCache), await createUploadApp(config, accessCache)];
   await apps[0].listen(0, '127.0.0.1');
   await apps[1].listen(0, '127.0.0.1');
-  // The workers' events reach sockets from here on (start-up itself does not wait for the subscription).
-  await apps[0].get(BusForwarder).ready;
+  // The workers' events reach sockets from here on (start-up itself does not wait for the subscription). A gateway
+  // started against a Redis that does not answer never subscribes: it is not waited for past a few seconds.
+  await Promise.race([apps[0].get(BusForwarder).ready, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
   const baseUrl = (await apps[0].getUrl()).replace('[::1]', '127.0.0.1');
   const uploadUrl = (await apps[1].getUrl()).replace('[::1]', '127.0.0.1');
   return { apps, accessCache, baseUrl, uploadUrl };
