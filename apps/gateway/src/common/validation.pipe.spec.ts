@@ -89,13 +89,16 @@ describe('createValidationPipe', () => {
   });
 
   it('keeps a bounded memo: an input pushed out by newer ones is validated again', async () => {
-    const fresh = createValidationPipe();
+    // The memo holds 100,000 characters here (2,000,000 in the gateway).
+    const fresh = createValidationPipe(100_000);
     const meta = { type: 'body' as const, metatype: UserPageDto, data: '' };
     const input = (n: number) => ({ pageNum: 1, pageSize: 20, username: `u${n}`.padEnd(30, 'a') });
     const first = await fresh.transform(input(1), meta);
     expect(await fresh.transform(input(1), meta)).toBe(first);
-    // Inputs of about 75 characters: some 26,000 fit in the memo’s 2,000,000; 40,000 push the first out.
-    for (let n = 2; n <= 40_000; n++) await fresh.transform(input(n), meta);
+    // Keys of about 80 characters: some 1,200 fit in 100,000; 1,000 inputs keep the first, 2,000 push it out.
+    for (let n = 2; n <= 1_000; n++) await fresh.transform(input(n), meta);
+    expect(await fresh.transform(input(1), meta)).toBe(first);
+    for (let n = 1_001; n <= 2_000; n++) await fresh.transform(input(n), meta);
     expect(await fresh.transform(input(1), meta)).not.toBe(first);
   });
 

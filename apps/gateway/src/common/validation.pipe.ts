@@ -89,10 +89,11 @@ function deepFreeze<T>(value: T): T {
  * The same input always validates the same way, and consoles send the same few requests over and over (paging,
  * auto-refresh), so the validated object of a recent input is reused, frozen so that no handler can change it.
  */
-export function createValidationPipe(): PipeTransform {
+export function createValidationPipe(memoLimitChars = MEMO_CHARS): PipeTransform {
   const strict = pipe(true);
   const lenient = pipe(false);
-  // One memo for every input class, oldest first (Map keeps insertion order), bounded by MEMO_CHARS.
+  // One memo for every input class, oldest first (Map keeps insertion order), bounded by MEMO_CHARS (a test's own bound
+  // shows the eviction with fewer inputs).
   const classIds = new WeakMap<object, number>();
   let nextClassId = 1;
   const memo = new Map<string, unknown>();
@@ -116,7 +117,7 @@ export function createValidationPipe(): PipeTransform {
       memo.set(key, valid);
       memoChars += key.length;
       for (const oldest of memo.keys()) {
-        if (memoChars <= MEMO_CHARS) break;
+        if (memoChars <= memoLimitChars) break;
         memo.delete(oldest);
         memoChars -= oldest.length;
       }
