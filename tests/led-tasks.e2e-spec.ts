@@ -4,6 +4,8 @@
 // in the task's drawer (no polling) until both report playing it.
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
+import type { LedMediaRow } from '@sc/contracts';
+import { ApiClient } from '@sc/testing';
 import { led as texts } from '../apps/web/src/i18n/locales/en/led';
 import { DEMO_PASSWORD } from '../apps/gateway/src/demo/demo-data';
 import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected } from './support/browser';
@@ -96,6 +98,49 @@ describe('LED media library and tasks in the browser with simulated screens', ()
       expect(pageErrors(page)).toEqual([]);
     } finally {
       await sim?.stop();
+      await closePage(page);
+    }
+  }, 60_000);
+
+  it('aims a task at a region picked from the region tree and at a screen found by search; the list counts all their screens', async () => {
+    const prefix = uniqueCodePrefix('R');
+    const admin = await gw.client().login('admin', DEMO_PASSWORD);
+    const region = await admin.post<{ id: number }>('/api/bi/area/add', { regionName: `${prefix} square` });
+    expect(region.status).toBe(200);
+    for (const i of [1, 2, 3]) {
+      await admin.post('/api/led/ledAddOrEdit', {
+        name: `${prefix} square ${i}`,
+        sn: `${prefix}0000${i}`,
+        IPAddress: `10.30.9.${i}`,
+        width: 640,
+        height: 320,
+        regionId: region.body.data.id,
+      });
+    }
+    await admin.post('/api/led/ledAddOrEdit', { name: `${prefix} lone`, sn: `${prefix}00009`, IPAddress: '10.30.9.9', width: 640, height: 320 });
+    const form = new FormData();
+    form.append('file', new Blob([png]), 'square.png');
+    await new ApiClient(gw.uploadUrl).as(admin.token).post<LedMediaRow>('/api/led/mediaUpload', form);
+    const page: Page = await newPage(browser, undefined, { language: 'en', baseUrl: gw.baseUrl });
+    try {
+      await login(page, gw.baseUrl, 'admin');
+      await page.goto(`${gw.baseUrl}/ledManage/ledTaskManage`);
+      await page.getByTestId('led-task-add').click();
+      await page.getByTestId('led-task-name').fill(`${prefix} square task`);
+      await page.getByTestId('led-task-file').click();
+      await page.getByRole('option', { name: /square/ }).click();
+      await page.getByTestId('led-task-regions').fill(`${prefix} square`);
+      await page.getByRole('option', { name: `${prefix} square` }).click();
+      // The screen picker asks the server: the lone screen is found by its serial number.
+      await page.getByTestId('led-task-screens').fill(`${prefix}00009`);
+      await page.getByRole('option', { name: new RegExp(`${prefix} lone`) }).click();
+      await page.getByTestId('led-task-name').click();
+      await page.getByTestId('led-task-save').click();
+      const row = page.getByTestId(`led-task-row-${prefix} square task`);
+      await row.waitFor({ timeout: 10_000 });
+      expect(await row.getByTestId('led-task-screen-count').textContent()).toBe('4');
+      expect(pageErrors(page)).toEqual([]);
+    } finally {
       await closePage(page);
     }
   }, 60_000);

@@ -1,7 +1,7 @@
 // Shared by the device benchmarks: a database of their own, the built gateway, the worker of the family measured (lamps:
-// worker-lighting; broadcast terminals: worker-broadcast) and the device simulator as separate processes on loopback,
-// CPU and memory read from /proc, and clean-up of everything they made (database, Redis keys, retained MQTT messages,
-// upload directory). Plain Node; only loopback addresses are ever contacted.
+// worker-lighting; broadcast terminals: worker-broadcast; LED screens: worker-led) and the device simulator as separate
+// processes on loopback, CPU and memory read from /proc, and clean-up of everything they made (database, Redis keys,
+// retained MQTT messages, upload directory). Plain Node; only loopback addresses are ever contacted.
 import Redis from 'ioredis';
 import pg from 'pg';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -48,6 +48,19 @@ export const FAMILIES = {
     // Terminals hang off no gateway: each has an MQTT connection of its own, as on the street.
     fleetArgs: (count, prefix) => ['--family', 'broadcast', '--count', String(count), '--prefix', prefix],
     // Terminals download their media from the links the gateway signs: under the address it listens on.
+    gatewayEnv: (baseUrl) => ({ MEDIA_LINK_BASE_URL: baseUrl }),
+  },
+  led: {
+    noun: 'screen',
+    deviceType: 4,
+    table: 'led_screen',
+    worker: 'worker-led',
+    // An IP address, a panel size and a time zone are required; made up like the terminals' (none is ever contacted).
+    rows: `INSERT INTO led_screen (device_id, ip_address, width, height, time_zone)
+           SELECT id, '10.' || (id / 65536 % 256) || '.' || (id / 256 % 256) || '.' || (id % 256), 640, 320, 'Asia/Shanghai' FROM d`,
+    // Screens, like terminals, each have an MQTT connection of their own.
+    fleetArgs: (count, prefix) => ['--family', 'led', '--count', String(count), '--prefix', prefix],
+    // Screens fetch their files from the links the gateway signs.
     gatewayEnv: (baseUrl) => ({ MEDIA_LINK_BASE_URL: baseUrl }),
   },
 };
@@ -238,6 +251,17 @@ export async function ambientLoad(ms = 2000) {
   const to = machineTicks();
   return (100 * (to.total - from.total - (to.idle - from.idle))) / Math.max(1, to.total - from.total);
 }
+
+/** Measures and logs how busy the machine is before a load (ambientLoad); answers the percentage. */
+export async function logAmbientLoad() {
+  const ambient = await ambientLoad();
+  log(`  machine busy before the load: ${ambient.toFixed(0)} %${ambient > 15 ? ' (something else is running: expect lower numbers)' : ''}`);
+  return ambient;
+}
+
+/** A result table's CPU cells (cpuBetween of gateway, worker and fleet), in % of one core. */
+export const cpuCells = (cpu) =>
+  `${cpu.gateway.toFixed(0)} % | ${cpu.worker.toFixed(0)} % | ${cpu.fleet.toFixed(0)} % | ${cpu.postgres.toFixed(0)} % | ${cpu.mosquitto.toFixed(0)} % |`;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The platform: a database, the gateway, the family's worker, the simulated fleet.
@@ -546,6 +570,14 @@ export class BenchPlatform {
     throw new Error(`${name} was not ready within ${timeoutMs / 1000} s:\n${this.output(name).slice(-3000)}`);
   }
 
+  /** A multipart upload on the upload port as admin; answers the data of its envelope, or throws with the answer. */
+  async upload(path, form) {
+    const res = await fetch(`${this.uploadUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${this.token}` }, body: form });
+    const body = await res.json();
+    if (body?.code !== 200) throw new Error(`${path} answered ${res.status} ${JSON.stringify(body)}`);
+    return body.data;
+  }
+
   async post(path, body) {
     const res = await fetch(`${this.baseUrl}${path}`, {
       method: 'POST',
@@ -656,6 +688,43 @@ export function finish(missed, met) {
   if (missed.length) log(`TARGETS MISSED: ${missed.join('; ')}`);
   else log(met);
   process.exitCode = missed.length ? 1 : 0;
+}
+
+/**
+ * How long the delivered rows (of one dispatch, else all) took from their send to their stored ack, as a line after
+ * `label` (null: none delivered).
+ */
+export async function ackTimesLine(databaseUrl, { dispatchId = null, label = 'send → stored ack' } = {}) {
+  const { n, p } = await withClient(databaseUrl, async (c) => {
+    const { rows } = await c.query(
+      `SELECT count(*)::int AS n,
+              percentile_cont(ARRAY[0.5, 0.9, 0.99]) WITHIN GROUP (ORDER BY extract(epoch FROM updated_at - sent_at) * 1000) AS p
+         FROM dispatch_item WHERE state = 'delivered' AND ($1::uuid IS NULL OR dispatch_id = $1::uuid)`,
+      [dispatchId],
+    );
+    return rows[0];
+  });
+  return n > 0 ? `  ${label}: ${fmt(n)} rows, p50 ${fmt(p[0])} ms, p90 ${fmt(p[1])} ms, p99 ${fmt(p[2])} ms` : null;
+}
+
+/**
+ * The simulator's final counters as a line, after adding to `missed` what they refuse: the devices applied other than
+ * what the ledger says it delivered (`delivered` over the runs), or not every one of the `devices` applied each of the
+ * `sent` commands exactly once. `noun` names the devices ('terminal', 'screen'), `what` the commands ('task').
+ */
+export function fleetAppliedLine(fleetStats, { noun, what = 'task', sent, devices, delivered, missed }) {
+  const perDevice = Object.entries(fleetStats.appliedPerDevice ?? {})
+    .map(([applied, n]) => `${fmt(Number(n))} applied ${applied}`)
+    .join(', ');
+  if (fleetStats.commandsApplied !== delivered)
+    missed.push(`the ${noun}s applied ${fleetStats.commandsApplied} ${what}s, the ledger says ${delivered} delivered`);
+  const once = fleetStats.appliedPerDevice ?? {};
+  if (Object.keys(once).length !== 1 || once[sent] !== devices)
+    missed.push(`not every ${noun} applied each of the ${sent} ${what}(s) exactly once: ${perDevice}`);
+  return (
+    `  simulator: ${fmt(fleetStats.commandsReceived)} commands received, ${fmt(fleetStats.commandsApplied)} applied (${noun}s: ${perDevice}), ` +
+    `${fmt(fleetStats.duplicatesIgnored)} redeliveries ignored, ${fmt(fleetStats.acksSent)} acks, ${fmt(fleetStats.statesSent)} states, ${fmt(fleetStats.publishErrors)} publish errors`
+  );
 }
 
 /** How many ledger rows took how many sends (more than 1: re-sent after the ack time-out), in the run's database. */

@@ -66,8 +66,14 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs(['--family', 'broadcast', '--count', '3', '--multiplexed'], {})).toThrow('a connection of their own');
     expect(() => parseCliArgs(['--family', 'broadcast', '--count', '3', '--lamps-per-gateway', '5'], {})).toThrow('--lamps-per-gateway is for lamps');
     expect(() => parseCliArgs(['--count', '3', '--activity-rate', '5'], {})).toThrow('--activity-rate is for broadcast terminals');
-    expect(() => parseCliArgs(['--count', '3', '--download-concurrency', '5'], {})).toThrow('--download-concurrency is for broadcast terminals');
+    expect(() => parseCliArgs(['--count', '3', '--download-concurrency', '5'], {})).toThrow(
+      '--download-concurrency is for broadcast terminals and LED screens',
+    );
     expect(() => parseCliArgs(['--family', 'broadcast', '--count', '3', '--activity-rate', 'lots'], {})).toThrow('--activity-rate must be');
+  });
+
+  it("bounds the LED screens' downloads as the terminals'", () => {
+    expect(parseCliArgs(['--family', 'led', '--count', '3', '--download-concurrency', '7'], {}).downloadConcurrency).toBe(7);
   });
 
   it('starts the simulated clock where and as fast as asked', () => {

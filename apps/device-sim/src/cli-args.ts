@@ -12,7 +12,7 @@ export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--f
 --control-stdin: read commands from standard input, one a line: 'activity RATE' sets the activity rate (a benchmark's
   sweep), answered by a 'device-sim activity' log line with the fleet's counters; 'clock' reads the devices' clock and
   'clock TIME [SPEED]' moves it (a test's), answered by a 'device-sim clock' log line with the simulated time.
---download-concurrency: media downloads under way at once over the fleet (broadcast; default unbounded).
+--download-concurrency: media downloads under way at once over the fleet (broadcast, led; default unbounded).
 --lamps-per-gateway, --individual, --multiplexed: lamps only (terminals always have connections of their own).
 --clear-retained: on stop, empty the retained states of the simulated devices and gateways.
 Environment: MQTT_URL (default mqtt://127.0.0.1:1883), MQTT_DEVICE_URL (the devices' listener; default MQTT_URL), DATABASE_URL (for --from-db), LOG_LEVEL; MQTT_CREDENTIAL_SECRET
@@ -97,8 +97,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
   }
   const activityPerSecond = number('activity-rate', values['activity-rate'], 0, 0, 1_000_000);
   if (activityPerSecond > 0 && family !== 'broadcast') throw new Error('--activity-rate is for broadcast terminals (--family broadcast)');
-  if (values['download-concurrency'] !== undefined && values.count !== undefined && family !== 'broadcast')
-    throw new Error('--download-concurrency is for broadcast terminals');
+  if (values['download-concurrency'] !== undefined && values.count !== undefined && family === 'lamp')
+    throw new Error('--download-concurrency is for broadcast terminals and LED screens');
   // Without --count the simulator speaks for the registry's lamps: the devices the platform knows.
   const lamps: FleetOptions['lamps'] =
     values.count !== undefined

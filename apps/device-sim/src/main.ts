@@ -47,7 +47,9 @@ async function main(): Promise<void> {
   const players = fromDb && (await startSignageFleet({ ...common, players: fromDb, offlineFraction, activity: 0.005 }));
   // The registry's LED screens (or generated ones), each on its own connection.
   const screens: LedFleet | null =
-    fromDb || settings.family === 'led' ? await startLedFleet({ ...common, screens: fromDb ?? source, offlineFraction }) : null;
+    fromDb || settings.family === 'led'
+      ? await startLedFleet({ ...common, screens: fromDb ?? source, offlineFraction, downloadConcurrency: settings.downloadConcurrency })
+      : null;
   const summary = setInterval(() => {
     const online = (lamps?.codes ?? []).reduce((n, code) => n + (lamps!.lamp(code)?.online ? 1 : 0), 0);
     const terminalsOnline = (terminals?.codes ?? []).reduce((n, code) => n + (terminals!.terminal(code)?.online ? 1 : 0), 0);

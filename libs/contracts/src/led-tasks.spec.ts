@@ -21,10 +21,14 @@ const keys = (task: object) => ledTaskProblems({ ...valid, ...task }).map((p) =>
 describe('LED task rules (spec: 1 to 7 time periods, at most 1 file, 1 to 7 task periods)', () => {
   it('accepts a valid task', () => expect(keys({})).toEqual([]));
 
-  it('refuses no file, two files, no screens, an unknown play mode and an empty name', () => {
+  it('refuses no file, two files, neither screens nor regions, an unknown play mode and an empty name', () => {
     expect(keys({ mediaIds: [] })).toEqual(['mediaIds:ledTaskNeedsFile']);
     expect(keys({ mediaIds: [1, 2] })).toEqual(['mediaIds:ledTaskOneFile']);
-    expect(keys({ screenIds: [] })).toEqual(['screenIds:pleaseSelect']);
+    expect(keys({ screenIds: [] })).toEqual(['screenIds:ledSelectionEmpty']);
+    expect(keys({ screenIds: [], regionIds: [] })).toEqual(['screenIds:ledSelectionEmpty']);
+    // Aimed at a region alone, or at a region and screens.
+    expect(keys({ screenIds: [], regionIds: [7] })).toEqual([]);
+    expect(keys({ regionIds: [7] })).toEqual([]);
     expect(keys({ playMode: 3 })).toEqual(['playMode:pleaseSelect']);
     expect(keys({ name: '  ' })).toEqual(['name:nameEmpty']);
   });

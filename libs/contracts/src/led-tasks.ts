@@ -12,6 +12,8 @@ export const LED_TASK_NAME_MAX = 64;
 /** Spec section 5: 1 to 7 time periods, at most 1 file, 1 to 7 task periods. */
 export const LED_TASK_LIMITS = { timePeriods: LIMITS.ledMaxPeriods, taskPeriods: LIMITS.ledMaxPeriods, files: LIMITS.ledMaxFiles } as const;
 export const LED_PLAY_MODES: readonly LedPlayMode[] = [LedPlayMode.Synchronous, LedPlayMode.Asynchronous];
+/** A task may be aimed at this many regions (each with its sub-regions) besides the screens chosen one by one. */
+export const LED_TASK_MAX_REGIONS = 50;
 
 /** A time period of the day, in the screen's clock: 'HH:mm' to 'HH:mm' (an end of '00:00' is midnight at the day's end). */
 export interface LedTimePeriod {
@@ -34,8 +36,17 @@ export interface LedTaskRequest {
   playMode: LedPlayMode;
   timePeriods: LedTimePeriod[];
   taskPeriods: LedTaskPeriod[];
-  /** The screens (device ids) it is for. */
+  /** Screens (device ids) chosen one by one; may be empty when it is aimed at regions. */
   screenIds: number[];
+  /** Regions it is aimed at: every screen of each and of its sub-regions when it is published (none: omit or []). */
+  regionIds?: number[];
+}
+
+/** A screen as a picker names it. */
+export interface LedScreenRef {
+  id: number;
+  name: string;
+  sn: string;
 }
 
 /** The medium a task or a real-time play shows, as lists name it. */
@@ -55,7 +66,12 @@ export interface LedTaskRow {
   playMode: LedPlayMode;
   timePeriods: LedTimePeriod[];
   taskPeriods: LedTaskPeriod[];
+  /** The screens chosen one by one. */
   screenIds: number[];
+  /** The regions it is aimed at (each with its sub-regions). */
+  regionIds: number[];
+  /** Every screen it reaches now: those chosen and those of its regions, each once. */
+  screenCount: number;
   /** Over its screens, each in its own time zone: in progress while any is, ended once all are, else not started. */
   timeStatus: TaskTimeStatus;
   /** The dispatch of its latest publication (null: never published). */
@@ -63,6 +79,11 @@ export interface LedTaskRow {
   publishedAt: string | null;
   createdBy: string;
   updatedAt: string;
+}
+
+/** GET /api/led/taskDetail: a task with the names of the screens chosen one by one (for its form). */
+export interface LedTaskDetail extends LedTaskRow {
+  screens: LedScreenRef[];
 }
 
 export interface LedTaskPageQuery {
@@ -133,7 +154,7 @@ export function ledReceiveStatusOf(
 }
 
 /** Server catalogue keys an LED task can break beyond the period rules. */
-export type LedTaskProblemKey = 'ledTaskOneFile' | 'ledTaskNeedsFile' | 'ledTaskPeriodsTooMany' | 'ledTimePeriodsTooMany';
+export type LedTaskProblemKey = 'ledTaskOneFile' | 'ledTaskNeedsFile' | 'ledTaskPeriodsTooMany' | 'ledTimePeriodsTooMany' | 'ledSelectionEmpty';
 
 export interface LedTaskProblem extends Omit<RuleProblem, 'key'> {
   key: RuleProblem['key'] | LedTaskProblemKey | 'pleaseSelect' | 'nameEmpty';
@@ -181,7 +202,9 @@ export function ledTaskProblems(task: Partial<Record<keyof LedTaskRequest, unkno
   if (!Array.isArray(task.mediaIds) || task.mediaIds.length === 0) problems.push({ field: 'mediaIds', key: 'ledTaskNeedsFile' });
   else if (task.mediaIds.length > LED_TASK_LIMITS.files) problems.push({ field: 'mediaIds', key: 'ledTaskOneFile' });
   if (!(LED_PLAY_MODES as readonly unknown[]).includes(task.playMode)) problems.push({ field: 'playMode', key: 'pleaseSelect' });
-  if (!Array.isArray(task.screenIds) || task.screenIds.length === 0) problems.push({ field: 'screenIds', key: 'pleaseSelect' });
+  // Screens chosen one by one, regions, or both ('Please select LED screens or a region').
+  const given = (list: unknown) => Array.isArray(list) && list.length > 0;
+  if (!given(task.screenIds) && !given(task.regionIds)) problems.push({ field: 'screenIds', key: 'ledSelectionEmpty' });
   for (const p of periodProblems(task.timePeriods, true, DAY_PERIODS)) {
     const field = p.field.replace(/^periods/, 'timePeriods');
     problems.push(p.key === 'periodsTooMany' ? { ...p, field, key: 'ledTimePeriodsTooMany' } : { ...p, field });

@@ -2,17 +2,26 @@ import type { EntityManager } from 'typeorm';
 import { AppException } from './app-exception';
 import { shownList } from './shown-list';
 
-/** The ids of a region (the `?`) and of every region below it. */
-export const REGION_AND_BELOW = `WITH RECURSIVE below AS (
-    SELECT id FROM region WHERE id = ? UNION ALL SELECT child.id FROM region child JOIN below ON child.parent_id = below.id
+/** The ids of the regions `ids` (SQL of an int[]) names and of every region below them. */
+export const regionsAndBelow = (ids: string) => `WITH RECURSIVE below AS (
+    SELECT id FROM region WHERE id = ANY(${ids}) UNION SELECT child.id FROM region child JOIN below ON child.parent_id = below.id
   ) SELECT id FROM below`;
+
+/** The ids of a region (the `?`) and of every region below it. */
+export const REGION_AND_BELOW = regionsAndBelow('ARRAY[?]::int[]');
 
 /** An error names at most this many unknown ids; the rest are counted. */
 const UNKNOWN_IDS_SHOWN = 10;
 
-export async function assertRegionExists(tx: EntityManager, regionId: number): Promise<void> {
-  const rows: unknown[] = await tx.query(`SELECT 1 FROM region WHERE id = $1`, [regionId]);
-  if (rows.length === 0) throw AppException.field('regionId', 'regionNotFound');
+export function assertRegionExists(tx: EntityManager, regionId: number): Promise<void> {
+  return assertRegionsExist(tx, [regionId], 'regionId');
+}
+
+/** Refuses, under `field` ('The selected region does not exist'), regions of which one is not. */
+export async function assertRegionsExist(tx: EntityManager, regionIds: readonly number[], field: string): Promise<void> {
+  const wanted = [...new Set(regionIds)];
+  const rows: unknown[] = await tx.query(`SELECT id FROM region WHERE id = ANY($1::int[])`, [wanted]);
+  if (rows.length < wanted.length) throw AppException.field(field, 'regionNotFound');
 }
 
 /**
@@ -57,15 +66,38 @@ export function missingShown(wanted: readonly number[], found: readonly { id: nu
 }
 
 /** The devices of one family in a region and its sub-regions, locked like devicesByIds; none at all gets `empty`. */
-export async function devicesOfRegion(tx: EntityManager, family: FamilyTable, regionId: number, empty: () => AppException): Promise<number[]> {
-  await assertRegionExists(tx, regionId);
+export function devicesOfRegion(tx: EntityManager, family: FamilyTable, regionId: number, empty: () => AppException): Promise<number[]> {
+  return devicesOfRegions(tx, family, [regionId], { field: 'regionId', empty });
+}
+
+/**
+ * The devices of one family in any of the regions and their sub-regions, locked like devicesByIds (in id order, each
+ * once). An unknown region is refused under `field`; with `empty`, so is a region without devices of the family (a
+ * region chosen to reach nothing is a mistake to say), `empty` naming the first such region.
+ */
+export async function devicesOfRegions(
+  tx: EntityManager,
+  family: FamilyTable,
+  regionIds: readonly number[],
+  { field, empty }: { field: string; empty?: (regionId: number) => AppException },
+): Promise<number[]> {
+  await assertRegionsExist(tx, regionIds, field);
   const { from, id, lock, regionColumn } = selectionOf(family);
   const rows: { id: number }[] = await tx.query(
     `SELECT ${id} AS id FROM ${from}
-      WHERE ${regionColumn} IN (${REGION_AND_BELOW.replace('?', '$1')})
+      WHERE ${regionColumn} IN (${regionsAndBelow('$1::int[]')})
       ORDER BY ${id} FOR KEY SHARE ${lock}`,
-    [regionId],
+    [regionIds],
   );
-  if (rows.length === 0) throw empty();
+  if (empty && rows.length === 0) throw empty(regionIds[0]);
+  if (empty && regionIds.length > 1) {
+    const [bare]: { id: number }[] = await tx.query(
+      `SELECT r AS id FROM unnest($1::int[]) WITH ORDINALITY AS given(r, n)
+        WHERE NOT EXISTS (SELECT 1 FROM ${from} WHERE ${regionColumn} IN (${regionsAndBelow('ARRAY[given.r]')}))
+        ORDER BY n LIMIT 1`,
+      [regionIds],
+    );
+    if (bare) throw empty(bare.id);
+  }
   return rows.map((r) => r.id);
 }

@@ -1,6 +1,14 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { Button, LED_FAMILY, type LampControlResult, type LedTaskRow, type LedTaskScreenRow, type PageResult } from '@sc/contracts';
+import {
+  Button,
+  LED_FAMILY,
+  type LampControlResult,
+  type LedTaskDetail,
+  type LedTaskRow,
+  type LedTaskScreenRow,
+  type PageResult,
+} from '@sc/contracts';
 import { AppException } from '../common/app-exception';
 import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
 import { IdQueryDto } from '../common/fields';
@@ -44,9 +52,10 @@ export class LedTasksController {
     return this.tasks.page(dto);
   }
 
+  /** A task with the names of the screens chosen one by one (its form shows them). */
   @Get('taskDetail')
-  detail(@Query() q: IdQueryDto): Promise<LedTaskRow> {
-    return this.tasks.detail(q.id);
+  detail(@Query() q: IdQueryDto): Promise<LedTaskDetail> {
+    return this.tasks.detailWithScreens(q.id);
   }
 
   /** Each screen's receive status of the task's latest publication, what it plays, and its time status in its own zone. */

@@ -7,6 +7,7 @@ import {
   type LampControlResult,
   type LedMediaRef,
   type LedPlayParams,
+  type LedTaskDetail,
   type LedTaskParams,
   type LedTaskRow,
   type LedTaskScreenRow,
@@ -16,7 +17,7 @@ import { RECEIPT_JSON, commandLedger } from '@sc/device-runtime';
 import type { MessageKey } from '@sc/i18n';
 import { schedulesTimeStatus } from '@sc/schedule';
 import { AppException } from '../common/app-exception';
-import { devicesByIds } from '../common/device-selection';
+import { devicesByIds, devicesOfRegions, regionsAndBelow } from '../common/device-selection';
 import type { Caller } from '../common/request-context';
 import { Where, likeContains, newestFirstPage } from '../common/sql';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -32,12 +33,21 @@ import { LED_SELECTION } from './led.service';
 type LedFile = LedPlayParams['file'];
 type StoredMedia = LedMediaRef & { sha256: string; fileSize: number; duration: number | null };
 
+/**
+ * The ids of every screen a task (`task`: SQL of its id) reaches now, each once: those chosen one by one and those of
+ * its regions and their sub-regions (the shared region resolution).
+ */
+const taskScreenIds = (task: string) => `SELECT ts.device_id AS id FROM led_task_screen ts WHERE ts.task_id = ${task}
+  UNION SELECT rs.id FROM device rs JOIN led_screen rl ON rl.device_id = rs.id
+   WHERE rs.region_id IN (${regionsAndBelow(`ARRAY(SELECT tr.region_id FROM led_task_region tr WHERE tr.task_id = ${task})`)})`;
+
 const TASK_COLUMNS = `t.id, t.name, t.play_mode AS "playMode", t.time_periods AS "timePeriods", t.task_periods AS "taskPeriods",
   t.dispatch_id AS "dispatchId", t.published_at AS "publishedAt", t.created_by AS "createdBy", t.updated_at AS "updatedAt",
   json_build_object('id', m.id, 'name', m.name, 'type', m.media_type, 'width', m.width, 'height', m.height) AS media,
   coalesce((SELECT array_agg(ts.device_id ORDER BY ts.device_id) FROM led_task_screen ts WHERE ts.task_id = t.id), '{}') AS "screenIds",
-  coalesce((SELECT array_agg(DISTINCT s.time_zone) FROM led_task_screen ts JOIN led_screen s ON s.device_id = ts.device_id
-             WHERE ts.task_id = t.id), '{}') AS zones`;
+  coalesce((SELECT array_agg(tr.region_id ORDER BY tr.region_id) FROM led_task_region tr WHERE tr.task_id = t.id), '{}') AS "regionIds",
+  (SELECT count(*)::int FROM (${taskScreenIds('t.id')}) reached) AS "screenCount",
+  coalesce((SELECT array_agg(DISTINCT s.time_zone) FROM led_screen s WHERE s.device_id IN (${taskScreenIds('t.id')})), '{}') AS zones`;
 const TASK_FROM = `led_task t JOIN led_media m ON m.id = t.media_id`;
 
 type StoredTask = Omit<LedTaskRow, 'timeStatus'> & { zones: string[] };
@@ -131,9 +141,20 @@ export class LedTasksService {
     return shown(row, new Date(), this.config.defaultPlace.timeZone);
   }
 
+  /** A task for its form: with the names of the screens chosen one by one. */
+  async detailWithScreens(id: number): Promise<LedTaskDetail> {
+    const task = await this.detail(id);
+    const screens: LedTaskDetail['screens'] = await this.db.query(
+      `SELECT d.id, d.name, d.code AS sn FROM led_task_screen ts JOIN device d ON d.id = ts.device_id WHERE ts.task_id = $1 ORDER BY d.id`,
+      [id],
+    );
+    return { ...task, screens };
+  }
+
   /**
    * Adds (no id, Add) or changes (Edit) a task, checked with the rules the console applies: a changed task reaches its
-   * screens when it is published again.
+   * screens when it is published again. Its screens are chosen one by one, or by region (every screen of the region and
+   * of its sub-regions, read again at each publication), or both; an unknown region or one without screens is refused.
    */
   async save(caller: Caller, dto: LedTaskDto): Promise<{ id: number }> {
     const problems = ledTaskProblems(dto);
@@ -145,7 +166,13 @@ export class LedTasksService {
       );
     return this.db.transaction(async (tx) => {
       await this.media(tx, dto.mediaIds[0], 'mediaIds');
-      const screens = await devicesByIds(tx, LED_FAMILY, dto.screenIds, LED_SELECTION.unknown);
+      const screens = await devicesByIds(tx, LED_FAMILY, dto.screenIds ?? [], LED_SELECTION.unknown);
+      const regionIds = [...new Set(dto.regionIds ?? [])];
+      if (regionIds.length > 0)
+        await devicesOfRegions(tx, LED_FAMILY, regionIds, {
+          field: 'regionIds',
+          empty: () => AppException.field('regionIds', 'regionHasNoLedScreens'),
+        });
       // Only the fields the command carries are kept (LED_TASK_SCHEMA takes no other).
       const timePeriods = dto.timePeriods.map(({ start, end }) => ({ start, end }));
       const taskPeriods = dto.taskPeriods.map(({ startDate, endDate }) => ({ startDate, endDate }));
@@ -163,8 +190,10 @@ export class LedTasksService {
         )) as [unknown, number];
         if (!affected) throw AppException.notFound();
         await tx.query(`DELETE FROM led_task_screen WHERE task_id = $1`, [id]);
+        await tx.query(`DELETE FROM led_task_region WHERE task_id = $1`, [id]);
       }
       await tx.query(`INSERT INTO led_task_screen (task_id, device_id) SELECT $1, unnest($2::int[])`, [id, screens]);
+      await tx.query(`INSERT INTO led_task_region (task_id, region_id) SELECT $1, unnest($2::int[])`, [id, regionIds]);
       return { id: id as number };
     });
   }
@@ -183,8 +212,9 @@ export class LedTasksService {
   }
 
   /**
-   * Publishes a task to its screens: one ledger row each, with its own time zone (its record's) in its command; the
-   * task remembers this publication, whose rows are its screens' receive status. The task is locked and read in the
+   * Publishes a task to its screens (those chosen and those of its regions now): one ledger row each, with its own
+   * time zone (its record's) in its command; the task remembers this publication, whose rows are its screens' receive
+   * status. The task is locked and read in the
    * transaction; its earlier publication's unanswered rows are superseded and the screens it went to that are no
    * longer the task's are told to drop it (`forgetTask`).
    */
@@ -192,10 +222,7 @@ export class LedTasksService {
     return this.db.transaction(async (tx) => {
       const task = await this.locked(tx, id);
       const deviceIds: number[] = (
-        await tx.query(
-          `SELECT d.id FROM led_task_screen ts JOIN device d ON d.id = ts.device_id WHERE ts.task_id = $1 ORDER BY d.id FOR KEY SHARE OF d`,
-          [id],
-        )
+        await tx.query(`SELECT d.id FROM device d WHERE d.id IN (${taskScreenIds('$1')}) ORDER BY d.id FOR KEY SHARE OF d`, [id])
       ).map((r: { id: number }) => r.id);
       if (deviceIds.length === 0) throw AppException.badRequest(LED_SELECTION.empty);
       const file = this.fileOf(await this.media(tx, task.media.id, 'mediaIds'));
@@ -257,12 +284,11 @@ export class LedTasksService {
     const rows: Omit<LedTaskScreenRow, 'timeStatus'>[] = await this.db.query(
       `SELECT d.id AS "deviceId", d.name, d.code AS sn, s.time_zone AS "timeZone", s.network_status AS "networkStatus",
               i.state, ${RECEIPT_JSON} AS receipt, i.last_error AS "lastError", (s.playing->>'taskId')::int AS "playingTaskId"
-         FROM led_task_screen ts
-         JOIN device d ON d.id = ts.device_id
+         FROM (${taskScreenIds('$1')}) ts
+         JOIN device d ON d.id = ts.id
          JOIN led_screen s ON s.device_id = d.id
-         LEFT JOIN dispatch_item i ON i.dispatch_id = $2::uuid AND i.device_id = ts.device_id
+         LEFT JOIN dispatch_item i ON i.dispatch_id = $2::uuid AND i.device_id = d.id
          LEFT JOIN dispatch_receipt r ON r.dispatch_id = i.dispatch_id AND r.device_id = i.device_id
-        WHERE ts.task_id = $1
         ORDER BY d.id`,
       [id, task.dispatchId],
     );

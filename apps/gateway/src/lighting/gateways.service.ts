@@ -12,6 +12,7 @@ import {
 } from '@sc/contracts';
 import { DeviceCredentials } from '../broker-access/device-credentials.service';
 import { AppException } from '../common/app-exception';
+import { REGION_AND_BELOW } from '../common/device-selection';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
 import { Where, likeContains, pagedQuery } from '../common/sql';
@@ -28,10 +29,6 @@ const GATEWAY_COLUMNS = `gw.id, gw.code AS "gatewayId", gw.name, gw.region_id AS
 
 const LOOP_COLUMNS = `lp.id, lp.code, lp.name, gw.code AS "gatewayId", gw.name AS "gatewayName", lp.remark,
   (SELECT count(*)::int FROM lamp l WHERE l.loop_id = lp.id) AS "lampCount"`;
-
-const REGION_AND_BELOW = `WITH RECURSIVE below AS (
-    SELECT id FROM region WHERE id = ? UNION ALL SELECT child.id FROM region child JOIN below ON child.parent_id = below.id
-  ) SELECT id FROM below`;
 
 /** At most this many options in a select; a larger installation filters by typing. */
 const OPTIONS_MAX = 1000;

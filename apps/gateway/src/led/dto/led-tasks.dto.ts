@@ -2,6 +2,7 @@ import { IntersectionType, ApiProperty } from '@nestjs/swagger';
 import { IsArray } from 'class-validator';
 import {
   LED_PLAY_MODES,
+  LED_TASK_MAX_REGIONS,
   LED_TASK_NAME_MAX,
   type LedPlayMode,
   type LedRealTimePlayRequest,
@@ -49,8 +50,14 @@ export class LedTaskDto implements LedTaskRequest {
   })
   taskPeriods!: LedTaskPeriod[];
 
-  @IdArrayField({ max: LED_COMMAND_MAX_IDS, description: 'The screens (device ids)' })
+  @IdArrayField({ max: LED_COMMAND_MAX_IDS, description: 'Screens (device ids) chosen one by one; may be empty with regionIds' })
   screenIds!: number[];
+
+  @IdArrayField({
+    max: LED_TASK_MAX_REGIONS,
+    description: 'Regions: every screen of each and of its sub-regions, read when the task is published; with or instead of screenIds',
+  })
+  regionIds?: number[];
 }
 
 class LedTaskFilters {

@@ -1,9 +1,8 @@
-import { useState } from 'react';
-import { Input, MultiSelect, SegmentedControl, Stack } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Input, SegmentedControl, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TerminalSelection } from '@sc/contracts';
 import { AreaCascader } from '@/components/area-cascader';
+import { SearchPickSelect, usePickSearch, type PickedItem } from '@/components/search-pick-select';
 import { GroupPicker } from './group-picker';
 import { useTerminalPage } from './api';
 
@@ -14,7 +13,7 @@ const MODE_LABEL = { terminals: 'byTerminals', region: 'byRegion', groups: 'byGr
 export interface TerminalTarget {
   mode: TerminalTargetMode;
   /** Chosen terminals, with the label each showed when chosen (it stays after another search). */
-  terminals: { id: number; label: string }[];
+  terminals: PickedItem[];
   regionId: number | null;
   groupIds: number[];
 }
@@ -50,12 +49,8 @@ export function TerminalTargetField({
   testId: string;
 }) {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const [terminalName] = useDebouncedValue(search.trim(), 300);
-  const found = useTerminalPage({ pageNum: 1, pageSize: 50, terminalName: terminalName || undefined });
-  const chosen = new Map(value.terminals.map((c) => [String(c.id), c.label]));
-  const options = new Map(chosen);
-  for (const row of found.data?.list ?? []) options.set(String(row.id), `${row.terminalName} (${row.terminalId})`);
+  const { search, setSearch, query } = usePickSearch();
+  const found = useTerminalPage({ pageNum: 1, pageSize: 50, terminalName: query });
   const shownError = errors[FIELD_OF[value.mode]] ?? error;
 
   return (
@@ -68,17 +63,15 @@ export function TerminalTargetField({
           data-testid={`${testId}-mode`}
         />
         {value.mode === 'terminals' && (
-          <MultiSelect
+          <SearchPickSelect
             aria-label={t('broadcastTasks:immediate.byTerminals')}
             placeholder={t('broadcastTasks:immediate.terminalsPlaceholder')}
-            searchable
-            clearable
-            searchValue={search}
+            search={search}
             onSearchChange={setSearch}
             nothingFoundMessage={t('broadcastTasks:immediate.noTerminals')}
-            data={[...options].map(([id, label]) => ({ value: id, label }))}
-            value={[...chosen.keys()]}
-            onChange={(ids) => onChange({ ...value, terminals: ids.map((id) => ({ id: Number(id), label: options.get(id) ?? id })) })}
+            found={(found.data?.list ?? []).map((row) => ({ id: row.id, label: `${row.terminalName} (${row.terminalId})` }))}
+            value={value.terminals}
+            onChange={(terminals) => onChange({ ...value, terminals })}
             error={shownError}
             data-testid={`${testId}-terminals`}
           />

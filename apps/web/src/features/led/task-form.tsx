@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import {
   LED_PLAY_MODES,
   LED_TASK_LIMITS,
+  LED_TASK_MAX_REGIONS,
   LED_TASK_NAME_MAX,
   LedPlayMode,
   ledTaskProblems,
@@ -13,13 +14,15 @@ import {
   type LedTimePeriod,
 } from '@sc/contracts';
 import { fieldErrors } from '@/api/field-errors';
+import { AreaMultiSelect } from '@/components/area-multi-select';
 import { DayField, TimeField } from '@/components/date-inputs';
 import { FormDialog } from '@/components/form-actions';
 import { RowListField, type RowListIds } from '@/components/schedule-fields';
 import { notifySuccess } from '@/components/notify';
+import { SearchPickSelect, usePickSearch, type PickedItem } from '@/components/search-pick-select';
 import { useLedPage } from './api';
 import { useLedMediaPage } from './media-api';
-import { useLedTaskActions } from './tasks-api';
+import { useLedTaskActions, useLedTaskDetail } from './tasks-api';
 
 type Errors = Record<string, string>;
 
@@ -37,20 +40,28 @@ const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).
 
 /**
  * Add or edit an LED task: name, file (at most 1), play mode, 1 to 7 time periods and 1 to 7 task periods (checked
- * here with the server's own rules and messages: 'Order Wrong', 'Time Repeats', 'At most 1 file'…), its screens. A
- * new task plays all day (00:00 to 00:00, midnight to midnight) for a week from today until told otherwise.
+ * here with the server's own rules and messages: 'Order Wrong', 'Time Repeats', 'At most 1 file'…), its screens:
+ * regions (every screen of each and of its sub-regions when it is published) and screens searched on the server and
+ * chosen one by one, so that a task reaches screens far beyond one page of the list. A new task plays all day (00:00
+ * to 00:00, midnight to midnight) for a week from today until told otherwise.
  */
 export function LedTaskFormModal({ task, onClose }: { task: LedTaskRow | null; onClose: () => void }) {
   const { t } = useTranslation();
   const { save } = useLedTaskActions();
   const media = useLedMediaPage({ pageNum: 1, pageSize: 200 });
-  const screens = useLedPage({ pageNum: 1, pageSize: 200 });
+  const detail = useLedTaskDetail(task?.id ?? null);
+  const { search, setSearch, query } = usePickSearch();
+  const found = useLedPage({ pageNum: 1, pageSize: 50, name: query });
   const [name, setName] = useState(task?.name ?? '');
   const [mediaIds, setMediaIds] = useState<string[]>(task ? [String(task.media.id)] : []);
   const [playMode, setPlayMode] = useState<LedPlayMode>(task?.playMode ?? LedPlayMode.Synchronous);
   const [timePeriods, setTimePeriods] = useState<LedTimePeriod[]>(task?.timePeriods ?? [{ start: '00:00', end: '00:00' }]);
   const [taskPeriods, setTaskPeriods] = useState<LedTaskPeriod[]>(task?.taskPeriods ?? [{ startDate: dayFromToday(0), endDate: dayFromToday(6) }]);
-  const [screenIds, setScreenIds] = useState<string[]>((task?.screenIds ?? []).map(String));
+  const [regionIds, setRegionIds] = useState<number[]>(task?.regionIds ?? []);
+  // Until changed, the task's own screens, named once its detail is in.
+  const [picked, setPicked] = useState<PickedItem[] | null>(null);
+  const named = detail.data?.screens.map((s) => ({ id: s.id, label: `${s.name} (${s.sn})` }));
+  const screens = picked ?? named ?? (task?.screenIds ?? []).map((id) => ({ id, label: `#${id}` }));
   const [errors, setErrors] = useState<Errors>({});
   const request = (): LedTaskRequest => ({
     ...(task ? { id: task.id } : {}),
@@ -59,7 +70,8 @@ export function LedTaskFormModal({ task, onClose }: { task: LedTaskRow | null; o
     playMode,
     timePeriods,
     taskPeriods,
-    screenIds: screenIds.map(Number),
+    screenIds: screens.map((s) => s.id),
+    regionIds,
   });
   const submit = async () => {
     const body = request();
@@ -170,12 +182,27 @@ export function LedTaskFormModal({ task, onClose }: { task: LedTaskRow | null; o
           ))
         }
       </RowListField>
-      <MultiSelect
+      <AreaMultiSelect
+        label={t('led:task.fields.regions')}
+        description={t('led:task.regionsHint')}
+        placeholder={t('led:task.regionsPlaceholder')}
+        nothingFoundMessage={t('led:task.noRegions')}
+        maxValues={LED_TASK_MAX_REGIONS}
+        value={regionIds}
+        onChange={setRegionIds}
+        error={errors.regionIds}
+        data-testid="led-task-regions"
+      />
+      <SearchPickSelect
         label={t('led:task.fields.screens')}
-        searchable
-        data={(screens.data?.list ?? []).map((s) => ({ value: String(s.id), label: `${s.name} (${s.sn})` }))}
-        value={screenIds}
-        onChange={setScreenIds}
+        description={t('led:task.screensHint')}
+        placeholder={t('led:task.screensPlaceholder')}
+        nothingFoundMessage={t('led:task.noScreens')}
+        search={search}
+        onSearchChange={setSearch}
+        found={(found.data?.list ?? []).map((s) => ({ id: s.id, label: `${s.name} (${s.sn})` }))}
+        value={screens}
+        onChange={setPicked}
         error={errors.screenIds}
         data-testid="led-task-screens"
       />

@@ -4,6 +4,7 @@ import { IconList, IconPlus, IconRefresh, IconSend } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, LED_TASK_NAME_MAX, TaskTimeStatus, type LedTaskRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
+import { areaPathLabel, useAreaTree } from '@/features/region/area-tree';
 import { deleteAfterConfirm } from '@/components/confirm';
 import { Deferred, lazyComponent } from '@/components/deferred';
 import { notifyError, notifySuccess } from '@/components/notify';
@@ -13,6 +14,7 @@ import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/
 import { TableFooter } from '@/components/table-footer';
 import { TableEmptyRow } from '@/components/table-parts';
 import { usePagedFilters } from '@/components/use-paged-filters';
+import { currentLanguage } from '@/i18n';
 import { parseTime } from '@/utils/format';
 import { useLedTaskActions, useLedTaskPage } from './tasks-api';
 
@@ -37,6 +39,8 @@ export function LedTaskPage() {
   const canEdit = useButton(ButtonPermission.Edit);
   const canDelete = useButton(ButtonPermission.Delete);
   const [dialog, setDialog] = useState<Dialog>(null);
+  const { tree } = useAreaTree();
+  const lang = currentLanguage();
   const close = () => setDialog(null);
   const rows = tasks.data?.list ?? [];
   const f = (field: string) => t(`led:task.fields.${field}`);
@@ -67,7 +71,13 @@ export function LedTaskPage() {
       label: f('taskPeriods'),
       cell: (task) => task.taskPeriods.map((p) => (p.startDate === p.endDate ? p.startDate : `${p.startDate} – ${p.endDate}`)).join(', '),
     },
-    { key: 'screens', label: f('screens'), align: 'right', cell: (task) => task.screenIds.length },
+    {
+      key: 'regions',
+      label: f('regions'),
+      cell: (task) => <OneLine>{task.regionIds.map((id) => areaPathLabel(tree, id, lang)).join(', ')}</OneLine>,
+    },
+    // Every screen it reaches now: those chosen and those of its regions.
+    { key: 'screens', label: f('screens'), align: 'right', cell: (task) => <span data-testid="led-task-screen-count">{task.screenCount}</span> },
     {
       key: 'timeStatus',
       label: f('timeStatus'),

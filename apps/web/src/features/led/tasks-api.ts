@@ -5,6 +5,7 @@ import {
   type DeviceStateChangedEvent,
   type DispatchRowsChangedEvent,
   type LampControlResult,
+  type LedTaskDetail,
   type LedTaskPageQuery,
   type LedTaskRequest,
   type LedTaskRow,
@@ -21,6 +22,7 @@ export const ledTaskKeys = {
   all: ['ledTasks'] as const,
   page: (query: LedTaskPageQuery) => ['ledTasks', 'page', query] as const,
   screens: (id: number) => ['ledTasks', 'screens', id] as const,
+  detail: (id: number) => ['ledTasks', 'detail', id] as const,
 };
 
 export function useLedTaskPage(query: LedTaskPageQuery) {
@@ -28,6 +30,15 @@ export function useLedTaskPage(query: LedTaskPageQuery) {
     queryKey: ledTaskKeys.page(query),
     queryFn: ({ signal }) => post<PageResult<LedTaskRow>>('/led/taskPage', query, { signal }),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** A task with the names of the screens chosen one by one (its form shows them); nothing asked without an id. */
+export function useLedTaskDetail(id: number | null) {
+  return useQuery({
+    queryKey: ledTaskKeys.detail(id ?? 0),
+    queryFn: ({ signal }) => get<LedTaskDetail>('/led/taskDetail', { id: id ?? 0 }, { signal }),
+    enabled: id !== null,
   });
 }
 

@@ -1,0 +1,261 @@
+// LED task fan-out: an LED task aimed at a region, published to SCREENS simulated LED screens (10,000) through the
+// real API, until every ledger row is terminal. Each run sends three things to the region one after another: a
+// brightness command (the ledger, MQTT and the screens' acks without any file: the time minus the download), a task
+// with a picture of about a hundred bytes (a task's path with a download next to nothing: one signed HTTP fetch per
+// screen), and a task with a picture of MEDIA_KB (100 kB) that every screen fetches from the gateway's signed link
+// and checks before it acks (with the download). For the last it also says when every screen had said it received
+// the command (its first receipt, sent before it downloads).
+//
+//   npx nest build gateway && npx nest build worker-led && npx nest build device-sim
+//   npm run bench:led-task                         # SCREENS=500 RUNS=1 for a short run
+//
+// It creates a database of its own (sc_bench_ledtask_<hex>), migrates it and loads the demo data with the built gateway,
+// adds the screens with SQL (codes B<HEX>-00001 …, in a region of their own; the demo's screens are removed), starts the
+// gateway, the LED worker and the device simulator (`--family led`: every screen on an MQTT connection of its own) as
+// separate processes with this run's REDIS_PREFIX and intake group, makes the two pictures with sharp and uploads them
+// on the upload port as admin, waits until every screen reported online, then for each of RUNS runs sends POST
+// /api/led/ledBrightness {regionId}, then saves a task aimed at the region (POST /api/led/taskAddOrEdit {regionIds})
+// and publishes it (POST /api/led/taskPublish), with the small picture, then with the large one, each time polling
+// the dispatch's tally every 100 ms until all rows are terminal. It checks that every screen applied each command and
+// task exactly once (the simulator's applied commands per screen), prints CPU and memory of each process, and removes
+// everything it made (database, Redis keys, retained MQTT messages, upload directory). Exit 1 when a check fails (or
+// TARGET_SECONDS is given and missed), 2 when it could not run. See docs/benchmarks.md.
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import sharp from 'sharp';
+import {
+  BenchPlatform,
+  ackTimesLine,
+  checkOpenFiles,
+  checkPrerequisites,
+  cpuBetween,
+  cpuCells,
+  cpuSnapshot,
+  finish,
+  fleetAppliedLine,
+  fmt,
+  followDispatch,
+  log,
+  logAmbientLoad,
+  memoryLine,
+  processMemory,
+  sendAttempts,
+  sendAttemptsLine,
+  withClient,
+  workerCountersLine,
+} from './support/platform.mjs';
+
+const env = process.env;
+const settings = {
+  screens: Number(env.SCREENS ?? 10_000),
+  runs: Number(env.RUNS ?? 1),
+  /** Optional: every run's publication terminal within this many seconds (no target unless given). */
+  targetSeconds: env.TARGET_SECONDS === undefined ? null : Number(env.TARGET_SECONDS),
+  ackLatency: env.ACK_LATENCY ?? '50-300',
+  mediaKb: Number(env.MEDIA_KB ?? 100),
+  /** Downloads the simulator runs at once (one process plays every screen; real ones each have their own host). */
+  downloadConcurrency: Number(env.DOWNLOAD_CONCURRENCY ?? 100),
+  connectTimeoutSeconds: Number(env.CONNECT_TIMEOUT_SECONDS ?? 300),
+  followTimeoutSeconds: Number(env.FOLLOW_TIMEOUT_SECONDS ?? 300),
+};
+
+/** A PNG of random pixels of about `kb` kB (noise does not compress), or a tiny one-colour PNG with `kb` 0. */
+function picture(kb) {
+  if (kb === 0)
+    return sharp({ create: { width: 16, height: 16, channels: 3, background: '#1366ec' } })
+      .png()
+      .toBuffer();
+  const side = Math.ceil(Math.sqrt((kb * 1024) / 3));
+  return sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+}
+
+/** Uploads a picture on the upload port as admin; answers the medium. */
+async function upload(platform, file, name) {
+  const form = new FormData();
+  form.append('name', name);
+  form.append('file', new Blob([file], { type: 'image/png' }), `${name}.png`);
+  return platform.upload('/api/led/mediaUpload', form);
+}
+
+/**
+ * Polls a dispatch's rows every 250 ms until every screen has said it received the command (a receipt) or its row is
+ * terminal (an ack may overtake the receipt); answers the ms from `started`, or null at the time-out.
+ */
+async function followReceived(client, dispatchId, total, started, timeoutMs) {
+  while (performance.now() < started + timeoutMs) {
+    const { rows } = await client.query(
+      `SELECT count(*)::int AS n FROM dispatch_item i
+        WHERE i.dispatch_id = $1
+          AND (i.state IN ('delivered', 'failed', 'expired')
+               OR EXISTS (SELECT 1 FROM dispatch_receipt r WHERE r.dispatch_id = i.dispatch_id AND r.device_id = i.device_id))`,
+      [dispatchId],
+    );
+    if (rows[0].n >= total) return performance.now() - started;
+    await sleep(250);
+  }
+  return null;
+}
+
+const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * One publication of a run: `none` is a brightness command to the region (the ledger, MQTT and the screens' acks, no
+ * file at all); `small` and `large` save a task aimed at the region with that picture and publish it. Answers the
+ * API's times and the dispatch.
+ */
+async function publish(platform, regionId, media, kind, run) {
+  const started = performance.now();
+  if (kind === 'none') {
+    const sent = await platform.post('/api/led/ledBrightness', { regionId, brightness: 90 - run });
+    if (sent.body?.code !== 200) throw new Error(`ledBrightness answered ${sent.status} ${JSON.stringify(sent.body)}`);
+    return { taskId: null, dispatchId: sent.body.data.dispatchId, saveMs: 0, publishMs: performance.now() - started, started };
+  }
+  const saved = await platform.post('/api/led/taskAddOrEdit', {
+    name: `Bench ${kind} ${run}`,
+    mediaIds: [media[kind].id],
+    playMode: 1,
+    timePeriods: [{ start: '00:00', end: '00:00' }],
+    taskPeriods: [{ startDate: day(-1), endDate: day(7) }],
+    screenIds: [],
+    regionIds: [regionId],
+  });
+  if (saved.body?.code !== 200) throw new Error(`taskAddOrEdit answered ${saved.status} ${JSON.stringify(saved.body)}`);
+  const publishStarted = performance.now();
+  const published = await platform.post('/api/led/taskPublish', { id: saved.body.data.id });
+  if (published.body?.code !== 200) throw new Error(`taskPublish answered ${published.status} ${JSON.stringify(published.body)}`);
+  return {
+    taskId: saved.body.data.id,
+    dispatchId: published.body.data.dispatchId,
+    saveMs: publishStarted - started,
+    publishMs: performance.now() - publishStarted,
+    started: publishStarted,
+  };
+}
+
+const KIND_LABEL = { none: 'no file (brightness)', small: 'tiny picture', large: 'large picture' };
+
+async function main() {
+  checkPrerequisites('led');
+  checkOpenFiles(settings.screens + settings.downloadConcurrency + 1000, `${fmt(settings.screens)} screens`);
+  const platform = new BenchPlatform('ledtask', { family: 'led' });
+  const results = [];
+  const missed = [];
+  try {
+    log(
+      `LED task fan-out: ${fmt(settings.screens)} screens, ${settings.runs} run(s) of a brightness command and two tasks (a tiny picture, then ${fmt(settings.mediaKb)} kB), ` +
+        `ack latency ${settings.ackLatency} ms, at most ${fmt(settings.downloadConcurrency)} downloads at once in the simulator`,
+    );
+    let t = performance.now();
+    await platform.createDatabase();
+    const regionId = await platform.addDevices(settings.screens);
+    log(
+      `  ${platform.dbName} ready with ${fmt(settings.screens)} screens (${platform.codePrefix}00001 …) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
+    const gateway = await platform.startGateway();
+    const worker = await platform.startWorker();
+    log(`  gateway pid ${gateway.pid} on ${platform.baseUrl}, worker pid ${worker.pid}, Redis prefix ${platform.redisPrefix}`);
+    const media = {
+      small: await upload(platform, await picture(0), `Bench dot ${platform.codePrefix}`),
+      large: await upload(platform, await picture(settings.mediaKb), `Bench noise ${platform.codePrefix}`),
+    };
+    log(`  media uploaded: ${fmt(media.small.fileSize)} bytes and ${fmt(media.large.fileSize)} bytes`);
+
+    t = performance.now();
+    const fleet = await platform.startFleet(
+      settings.screens,
+      ['--ack-latency', settings.ackLatency, '--download-concurrency', String(settings.downloadConcurrency)],
+      { timeoutMs: settings.connectTimeoutSeconds * 1000 },
+    );
+    const connectedS = (performance.now() - t) / 1000;
+    const online = await platform.waitOnline(settings.screens, 120_000);
+    log(
+      `  simulator pid ${fleet.pid}: ${fmt(settings.screens)} screens connected (one MQTT connection each) in ${connectedS.toFixed(1)} s, ` +
+        `simulator RSS ${processMemory(fleet.pid).rssMb.toFixed(0)} MB; ${fmt(online)} online in the database after ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
+    if (online < settings.screens) missed.push(`start-up: only ${fmt(online)} of ${fmt(settings.screens)} screens online`);
+    await logAmbientLoad();
+
+    const pids = { gateway: gateway.pid, worker: worker.pid, fleet: fleet.pid };
+    for (let run = 1; run <= settings.runs; run++) {
+      for (const size of ['none', 'small', 'large']) {
+        const before = cpuSnapshot(pids);
+        const sent = await publish(platform, regionId, media, size, run);
+        const timeoutMs = settings.followTimeoutSeconds * 1000;
+        const [followed, receivedMs] = await Promise.all([
+          withClient(platform.databaseUrl, (c) => followDispatch(c, sent.dispatchId, settings.screens, sent.started, timeoutMs)),
+          size === 'large'
+            ? withClient(platform.databaseUrl, (c) => followReceived(c, sent.dispatchId, settings.screens, sent.started, timeoutMs))
+            : null,
+        ]);
+        const cpu = cpuBetween(before, cpuSnapshot(pids));
+        const seconds = followed.marks.allTerminal === null ? NaN : followed.marks.allTerminal / 1000;
+        const result = {
+          run,
+          size,
+          bytes: media[size]?.fileSize ?? 0,
+          ...sent,
+          ...followed,
+          seconds,
+          receivedMs,
+          rate: settings.screens / seconds,
+          cpu,
+        };
+        results.push(result);
+        const c = followed.counts;
+        log(
+          `  run ${run}, ${KIND_LABEL[size]}${sent.taskId ? ` (task ${sent.taskId})` : ''}: saved in ${sent.saveMs.toFixed(0)} ms, published in ${sent.publishMs.toFixed(0)} ms, ` +
+            `all sent ${fmt(followed.marks.allSent)} ms, ` +
+            (receivedMs === null ? '' : `all received ${(receivedMs / 1000).toFixed(2)} s, `) +
+            `all terminal ${Number.isFinite(seconds) ? `${seconds.toFixed(2)} s` : `NOT within ${settings.followTimeoutSeconds} s`} → ${fmt(result.rate)} rows/s; ` +
+            `delivered ${c.delivered ?? 0}, failed ${c.failed ?? 0}, expired ${c.expired ?? 0}, still open ${(c.queued ?? 0) + (c.sent ?? 0)}; batch ${followed.dispatch.status}`,
+        );
+        if (settings.targetSeconds !== null && !(seconds <= settings.targetSeconds))
+          missed.push(
+            `run ${run} (${KIND_LABEL[size]}): ${Number.isFinite(seconds) ? `${seconds.toFixed(2)} s` : 'not terminal'} is over ${settings.targetSeconds} s`,
+          );
+        if ((c.delivered ?? 0) !== settings.screens)
+          missed.push(`run ${run} (${KIND_LABEL[size]}): ${c.delivered ?? 0} of ${settings.screens} delivered`);
+      }
+    }
+
+    const memory = platform.memory();
+    const health = await platform.workerHealth();
+    const fleetStats = await platform.stopFleet();
+    const attempts = await sendAttempts(platform.databaseUrl);
+
+    log('');
+    log(
+      `  | run | file | save ms | publish ms | all sent ms | all received s | all terminal s | rows/s | delivered | gateway CPU | worker CPU | simulator CPU | PostgreSQL CPU | Mosquitto CPU |`,
+    );
+    for (const r of results) {
+      log(
+        `  | ${r.run} | ${KIND_LABEL[r.size]}, ${fmt(r.bytes)} B | ${r.saveMs.toFixed(0)} | ${r.publishMs.toFixed(0)} | ${fmt(r.marks.allSent)} | ${r.receivedMs === null ? '–' : (r.receivedMs / 1000).toFixed(2)} | ` +
+          `${r.seconds.toFixed(2)} | ${fmt(r.rate)} | ${r.counts.delivered ?? 0} | ` +
+          cpuCells(r.cpu),
+      );
+    }
+    log('');
+    log(sendAttemptsLine(attempts));
+    for (const r of results) {
+      const line = await ackTimesLine(platform.databaseUrl, {
+        dispatchId: r.dispatchId,
+        label: `run ${r.run}, ${KIND_LABEL[r.size]}, send → stored ack`,
+      });
+      if (line) log(line);
+    }
+    const delivered = results.reduce((n, r) => n + (r.counts.delivered ?? 0), 0);
+    log(fleetAppliedLine(fleetStats, { noun: 'screen', what: 'command', sent: settings.runs * 3, devices: settings.screens, delivered, missed }));
+    log(workerCountersLine(health.counters));
+    log(memoryLine(memory));
+    platform.checkErrors(missed);
+    finish(missed, `Every command and task delivered to and applied once by all ${fmt(settings.screens)} screens`);
+  } catch (err) {
+    platform.reportFailure(err);
+  } finally {
+    await platform.cleanup();
+  }
+}
+
+await main();
