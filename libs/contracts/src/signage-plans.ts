@@ -2,6 +2,7 @@
 // here so that the console checks a form with the very rules the server applies and draws the calendar the server
 // reasons about. Shared by the gateway, the signage worker, the simulated players and the pages.
 import { OnlineState, WEEKDAYS, type Weekday } from './devices';
+import type { PageResult } from './envelope';
 import type { DispatchItemState } from './lighting';
 import { receiveStatusOf, type DispatchReceipt, type ReceiveStatuses } from './receipts';
 import { AdPlayMode, AdReceiveStatus, LIMITS, PublishType } from './statuses';
@@ -238,6 +239,14 @@ export interface AdPlanRow extends AdPlanRequest {
   createdBy: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * POST /api/signage/plan/page: a page of plans, and the installation's time zone (the default place's), whose day a
+ * new plan starts on in the editor.
+ */
+export interface AdPlanPage extends PageResult<AdPlanRow> {
+  timeZone: string;
 }
 
 /** How many screens of a plan are in each receive status. */

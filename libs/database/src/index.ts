@@ -39,6 +39,7 @@ import { LedMediaTasks1732199990000 } from './migrations/1732199990000-led-media
 import { SignageAdPlans1732199995000 } from './migrations/1732199995000-signage-ad-plans';
 import { SignagePlayHourly1732199996000 } from './migrations/1732199996000-signage-play-hourly';
 import { OperationLogModule1732199997000 } from './migrations/1732199997000-operation-log-module';
+import { SignagePlanClocks1732199999000 } from './migrations/1732199999000-signage-plan-clocks';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 
 export { redactUrl } from './redact-url';
@@ -87,6 +88,7 @@ export const MIGRATIONS = [
   SignageAdPlans1732199995000,
   SignagePlayHourly1732199996000,
   OperationLogModule1732199997000,
+  SignagePlanClocks1732199999000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -5,14 +5,13 @@ import {
   adReceiveStatusOf,
   type AdPlanCalendarEntry,
   type AdPlanDetail,
+  type AdPlanPage,
   type AdPlanPageQuery,
   type AdPlanReceiversPage,
   type AdPlanRequest,
-  type AdPlanRow,
   type DispatchProgressEvent,
   type DispatchRowsChangedEvent,
   type LampControlResult,
-  type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
 import { withRowChanges } from '@/features/dispatch/api';
@@ -35,7 +34,7 @@ export const RECEIVERS_PAGE = 50;
 export function usePlanPage(query: AdPlanPageQuery) {
   return useQuery({
     queryKey: planKeys.page(query),
-    queryFn: ({ signal }) => post<PageResult<AdPlanRow>>('/signage/plan/page', query, { signal }),
+    queryFn: ({ signal }) => post<AdPlanPage>('/signage/plan/page', query, { signal }),
     placeholderData: keepPreviousData,
   });
 }
