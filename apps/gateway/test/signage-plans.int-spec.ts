@@ -9,6 +9,7 @@ import {
   DispatchItemState,
   PublishType,
   ScreenOrientation,
+  TaskTimeStatus,
   adReceiveStatusOf,
   type AdDetail,
   type AdPlanCalendarEntry,
@@ -382,6 +383,9 @@ describe('floor-screen ad plans', () => {
       const both = await add('East and west', [eastScreen, westScreen]);
       expect(eastOnly.status).toBe(AdPlanStatus.Expired);
       expect(both.status).toBe(AdPlanStatus.Unpublished);
+      // Its time status on the same clocks (schedulesTimeStatus): over in the east, playing in the west today.
+      expect(eastOnly.timeStatus).toBe(TaskTimeStatus.Ended);
+      expect(both.timeStatus).toBe(TaskTimeStatus.InProgress);
       expect(await expiredIds()).toEqual(expect.arrayContaining([eastOnly.id]));
       expect(await expiredIds()).not.toContain(both.id);
 

@@ -5,7 +5,7 @@ import { OnlineState, WEEKDAYS, type Weekday } from './devices';
 import type { PageResult } from './envelope';
 import type { DispatchItemState } from './lighting';
 import { receiveStatusOf, type DispatchReceipt, type ReceiveStatuses } from './receipts';
-import { AdPlayMode, AdReceiveStatus, LIMITS, PublishType } from './statuses';
+import { AdPlayMode, AdReceiveStatus, LIMITS, PublishType, type TaskTimeStatus } from './statuses';
 import { isCalendarDate, periodProblems, type RuleProblem } from './strategy-rules';
 
 /** How a plan names its screens: chosen one by one, or a device group (its members when it is published). */
@@ -229,6 +229,11 @@ export interface AdPlanRow extends AdPlanRequest {
   adNames: string[];
   groupName: string | null;
   status: AdPlanStatus;
+  /**
+   * Where its days and hours stand on its screens' clocks (those it keeps, as its status reads them): not started,
+   * in progress (somewhere), ended (everywhere).
+   */
+  timeStatus: TaskTimeStatus;
   /** The screens it was last published to (none before it is published). */
   targetCount: number;
   dispatchId: string | null;

@@ -34,6 +34,7 @@ import {
 } from '@sc/contracts';
 import { commandLedger } from '@sc/device-runtime';
 import type { MessageKey } from '@sc/i18n';
+import { adPlanSchedule, schedulesTimeStatus } from '@sc/schedule';
 import { AppException } from '../common/app-exception';
 import { devicesByIds } from '../common/device-selection';
 import type { Caller } from '../common/request-context';
@@ -75,11 +76,12 @@ const planColumns = (
   p.play_limit_count AS "playLimitCount", p.play_interval_seconds AS "playIntervalSeconds", p.on_demand_type AS "onDemandType",
   p.publish_type AS "publishType", ${statusSql(timeZone)} AS status, cardinality(p.target_ids) AS "targetCount", p.target_ids AS "targetIds",
   p.dispatch_id AS "dispatchId", p.published_at AS "publishedAt", p.published_by AS "publishedBy", to_char(p.end_date, 'YYYY-MM-DD') AS "expiryDate",
-  p.creator AS "createdBy", p.created_at AS "createdAt", p.updated_at AS "updatedAt",
+  p.creator AS "createdBy", p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.time_zones AS "timeZones",
   ARRAY(SELECT a.name FROM unnest(p.ad_ids) WITH ORDINALITY u(id, n) JOIN signage_ad a ON a.id = u.id ORDER BY u.n) AS "adNames"`;
 const PLAN_FROM = `signage_ad_plan p LEFT JOIN signage_group g ON g.id = p.group_id`;
 
-type StoredPlan = AdPlanRow & { targetIds: number[] };
+/** A plan as read: its row but its time status, with the screens it went to and the clocks it keeps (NULL: the installation's). */
+type StoredPlan = Omit<AdPlanRow, 'timeStatus'> & { targetIds: number[]; timeZones: (string | null)[] };
 
 interface StoredAd {
   id: number;
@@ -177,13 +179,20 @@ export class AdPlansService {
       .addIf(q.status, `${statusSql(this.timeZone)} = ?`)
       .addIf(q.date, `?::date BETWEEN p.start_date AND p.end_date`);
     const page = await newestFirstPage<StoredPlan>(this.db, { select: this.columns, from: PLAN_FROM, alias: 'p', where }, q);
-    return { ...page, list: page.list.map(({ targetIds: _targets, ...row }) => row), timeZone: this.timeZone };
+    const now = new Date();
+    return { ...page, list: page.list.map((row) => this.shown(row, now)), timeZone: this.timeZone };
   }
 
   async detail(id: number): Promise<AdPlanDetail> {
-    const { targetIds, ...plan } = await this.stored(this.db.manager, id);
-    const targets = await this.targetsOf(this.db.manager, { ...plan, targetIds });
-    return { ...plan, receiveCounts: await this.receiveCounts(targets, plan.dispatchId) };
+    const stored = await this.stored(this.db.manager, id);
+    const targets = await this.targetsOf(this.db.manager, stored);
+    return { ...this.shown(stored, new Date()), receiveCounts: await this.receiveCounts(targets, stored.dispatchId) };
+  }
+
+  /** A plan as the console shows it: with its time status on the clocks it keeps (schedulesTimeStatus). */
+  private shown({ targetIds: _targets, timeZones, ...plan }: StoredPlan, now: Date): AdPlanRow {
+    const zones = timeZones.map((zone) => zone ?? this.timeZone);
+    return { ...plan, timeStatus: schedulesTimeStatus([adPlanSchedule(plan.schedule)], now, zones, this.timeZone) };
   }
 
   private async stored(db: EntityManager, id: number, lock = false): Promise<StoredPlan> {
@@ -322,7 +331,7 @@ export class AdPlansService {
    */
   private async publishContent(
     tx: EntityManager,
-    plan: AdPlanRow,
+    plan: StoredPlan,
     deviceIds: readonly number[],
   ): Promise<{ content: DispatchContent; timeZones: string[] }> {
     const ads = await this.ads(tx, plan.adIds, true);

@@ -116,6 +116,12 @@ function PlansTab() {
         </Badge>
       ),
     },
+    {
+      key: 'timeStatus',
+      label: f('timeStatus'),
+      hidden: true,
+      cell: (p) => <span data-testid="plan-time-status">{t(`signagePlans:timeStatus.${p.timeStatus}`)}</span>,
+    },
     { key: 'publishedAt', label: f('publishedAt'), cell: (p) => (p.publishedAt ? parseTime(p.publishedAt) : '—') },
     { key: 'expiryDate', label: f('expiryDate'), cell: (p) => p.expiryDate },
     { key: 'createdBy', label: f('createdBy'), hidden: true, cell: (p) => p.createdBy },
