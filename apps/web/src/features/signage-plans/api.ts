@@ -39,6 +39,21 @@ export function usePlanPage(query: AdPlanPageQuery) {
   });
 }
 
+/**
+ * The installation's time zone as the plan page last answered it (AdPlanPage.timeZone), read from the pages already
+ * held; undefined before any was read.
+ */
+export function installationZoneIn(queryClient: QueryClient): string | undefined {
+  return queryClient
+    .getQueriesData<AdPlanPage>({ queryKey: [...planKeys.all, 'page'] })
+    .map(([, page]) => page?.timeZone)
+    .find((zone) => zone !== undefined);
+}
+
+export function useInstallationZone(): string | undefined {
+  return installationZoneIn(useQueryClient());
+}
+
 export function usePlanDetail(id: number | null) {
   return useQuery({
     queryKey: planKeys.detail(id ?? 0),

@@ -21,7 +21,7 @@ import { Select } from '@/components/select';
 import { useAdPage } from '@/features/signage-ads/api';
 import { useSignageGroups, useSignagePage } from '@/features/signage/api';
 import { i18next } from '@/i18n';
-import { useSavePlan } from './api';
+import { useInstallationZone, useSavePlan } from './api';
 import { planValues } from './plan-values';
 
 /** The shared rules' problems (adPlanProblems) as messages by field, in the catalogue's words. */
@@ -36,9 +36,10 @@ function localErrors(plan: AdPlanRequest): Record<string, string> {
  * playing order, dates, all day or a custom time, weekdays, play mode with its count, interval and on-demand type,
  * and publish type. Checked with the server's rules before saving; the server's field errors shown under their inputs.
  */
-export function PlanEditorModal({ plan, timeZone, onClose }: { plan: AdPlanRow | null; timeZone: string | undefined; onClose: () => void }) {
+export function PlanEditorModal({ plan, onClose }: { plan: AdPlanRow | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<AdPlanRequest>(() => planValues(plan, timeZone));
+  const zone = useInstallationZone();
+  const [values, setValues] = useState<AdPlanRequest>(() => planValues(plan, zone));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useSavePlan();
   const devices = useSignagePage({ pageNum: 1, pageSize: PAGE_SIZE_MAX });

@@ -190,9 +190,7 @@ function PlansTab() {
         </Table>
       </TableBox>
       <TableFooter {...footer(plans.data?.total ?? 0)} />
-      <Deferred when={editing !== null}>
-        {editing && <PlanEditorModal plan={editing.row} timeZone={plans.data?.timeZone} onClose={() => setEditing(null)} />}
-      </Deferred>
+      <Deferred when={editing !== null}>{editing && <PlanEditorModal plan={editing.row} onClose={() => setEditing(null)} />}</Deferred>
       <Deferred when={watching !== null}>
         {watching && (
           <PlanReceiversDrawer

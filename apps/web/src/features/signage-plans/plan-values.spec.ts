@@ -1,4 +1,6 @@
-import { AdPublishMode } from '@sc/contracts';
+import { QueryClient } from '@tanstack/react-query';
+import { AdPublishMode, type AdPlanPage } from '@sc/contracts';
+import { installationZoneIn, planKeys } from './api';
 import { planValues } from './plan-values';
 
 describe('a new plan in the editor', () => {
@@ -27,5 +29,16 @@ describe('a new plan in the editor', () => {
       schedule: { ...values.schedule, startDate: '2026-12-01', endDate: '2026-12-31' },
     };
     expect(planValues({ ...row, id: 9, adNames: [] } as never, 'Asia/Shanghai', evening)).toEqual(row);
+  });
+});
+
+describe("the installation's zone in the console", () => {
+  it('is the one the plan page answered, whichever page of it was read; unknown before', () => {
+    const queryClient = new QueryClient();
+    expect(installationZoneIn(queryClient)).toBeUndefined();
+    const page: AdPlanPage = { total: 0, list: [], timeZone: 'Asia/Shanghai' };
+    queryClient.setQueryData(planKeys.page({ pageNum: 2, pageSize: 20, status: undefined }), page);
+    queryClient.setQueryData(planKeys.calendar('2026-11-23', '2026-11-29'), []);
+    expect(installationZoneIn(queryClient)).toBe('Asia/Shanghai');
   });
 });

@@ -16,6 +16,11 @@ const REQUEST_FIELDS = [
   'publishType',
 ] as const satisfies readonly (keyof AdPlanRequest)[];
 
+/** Today (YYYY-MM-DD) at the installation's place (`timeZone`); until that zone is known, the browser's day. */
+export function todayAt(timeZone: string | undefined, now: Date = new Date()): string {
+  return dayIn(now, timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
+}
+
 /**
  * The editor's values: the plan's own, or a new plan's, which plays all day on today at the installation's place
  * (`timeZone`, the default place's, which the plan page answers), whatever the browser's own zone or UTC say. Until
@@ -23,7 +28,7 @@ const REQUEST_FIELDS = [
  */
 export function planValues(plan: AdPlanRow | null, timeZone: string | undefined, now: Date = new Date()): AdPlanRequest {
   if (plan) return Object.fromEntries(REQUEST_FIELDS.map((key) => [key, plan[key]])) as unknown as AdPlanRequest;
-  const today = dayIn(now, timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const today = todayAt(timeZone, now);
   return {
     publishName: '',
     publishMode: AdPublishMode.Devices,
