@@ -9,10 +9,12 @@ import {
   DispatchItemState,
   PublishType,
   ScreenOrientation,
+  TaskTimeStatus,
   adReceiveStatusOf,
   type AdDetail,
   type AdPlanCalendarEntry,
   type AdPlanDetail,
+  type AdPlanPage,
   type AdPlanReceiversPage,
   type AdPlanRequest,
   type AdPlanRow,
@@ -326,5 +328,85 @@ describe('floor-screen ad plans', () => {
       gw.config.defaultPlace.timeZone = before;
     }
     expect((await editor.post('/api/signage/plan/delete', { id: saved.id })).status).toBe(200);
+  });
+  it("calls a plan expired once its last day is over on every screen's clock (its region's or an ancestor's zone)", async () => {
+    const dateIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+    // 26 hours apart: the east is always a day or two ahead of the west.
+    const [east, west] = ['Etc/GMT-14', 'Etc/GMT+12'];
+    const lastDay = dateIn(west);
+    expect(dateIn(east) > lastDay).toBe(true);
+    const region = async (name: string, timeZone: string | null, parentId: number | null = null) =>
+      (
+        await gw.db.query<{ id: number }>(`INSERT INTO region (region_name, time_zone, parent_id) VALUES ($1, $2, $3) RETURNING id`, [
+          name,
+          timeZone,
+          parentId,
+        ])
+      )[0].id;
+    const eastRegion = await region('Far east', east);
+    // A region naming no zone keeps its ancestor's.
+    const eastHall = await region('Far east hall', null, eastRegion);
+    const westRegion = await region('Far west', west);
+    const screen = async (code: string, regionId: number) =>
+      (await editor.post<{ id: number }>('/api/signage/deviceAddOrEdit', { name: `Screen ${code}`, code, ...PLACED, regionId })).body.data.id;
+    const eastScreen = await screen('FPE-1', eastHall);
+    const westScreen = await screen('FPW-1', westRegion);
+    const before = gw.config.defaultPlace.timeZone;
+    // The installation's day is still on: only the screens' clocks can end the plans.
+    gw.config.defaultPlace.timeZone = west;
+    const added: number[] = [];
+    try {
+      const add = async (publishName: string, deviceIds: number[]) => {
+        const answer = await editor.post<AdPlanDetail>(
+          '/api/signage/plan/add',
+          plan({
+            publishName,
+            publishMode: AdPublishMode.Devices,
+            deviceIds,
+            groupId: null,
+            schedule: { startDate: lastDay, endDate: lastDay, allDay: true, weekdays: [] },
+          }),
+        );
+        expect(answer.status).toBe(200);
+        added.push(answer.body.data.id);
+        return answer.body.data;
+      };
+      const statusOf = async (id: number) => (await editor.get<AdPlanDetail>(`/api/signage/plan/detail?id=${id}`)).body.data.status;
+      const expiredIds = async () =>
+        (
+          await editor.post<PageResult<AdPlanRow>>('/api/signage/plan/page', { pageNum: 1, pageSize: 50, status: AdPlanStatus.Expired })
+        ).body.data.list.map((p) => p.id);
+
+      // The page names the installation's zone, whose day a new plan starts on in the editor.
+      expect((await editor.post<AdPlanPage>('/api/signage/plan/page', { pageNum: 1, pageSize: 1 })).body.data.timeZone).toBe(west);
+      const eastOnly = await add('East only', [eastScreen]);
+      const both = await add('East and west', [eastScreen, westScreen]);
+      expect(eastOnly.status).toBe(AdPlanStatus.Expired);
+      expect(both.status).toBe(AdPlanStatus.Unpublished);
+      // Its time status on the same clocks (schedulesTimeStatus): over in the east, playing in the west today.
+      expect(eastOnly.timeStatus).toBe(TaskTimeStatus.Ended);
+      expect(both.timeStatus).toBe(TaskTimeStatus.InProgress);
+      expect(await expiredIds()).toEqual(expect.arrayContaining([eastOnly.id]));
+      expect(await expiredIds()).not.toContain(both.id);
+
+      // Published, it keeps the clocks its screens were sent, whatever their regions say afterwards.
+      expect((await editor.post<LampControlResult>('/api/signage/plan/publish', { id: both.id })).status).toBe(200);
+      const [{ zones }] = await gw.db.query<{ zones: string[] }>(`SELECT time_zones AS zones FROM signage_ad_plan WHERE id = $1`, [both.id]);
+      expect([...zones].sort()).toEqual([east, west].sort());
+      await gw.db.query(`UPDATE region SET time_zone = $2 WHERE id = $1`, [westRegion, east]);
+      expect(await statusOf(both.id)).toBe(AdPlanStatus.Published);
+      // An unpublished plan reads its screens' clocks when it is saved.
+      const later = await add('West now east', [westScreen]);
+      expect(later.status).toBe(AdPlanStatus.Expired);
+      // A screen whose regions name no zone keeps the installation's.
+      await gw.db.query(`UPDATE signage_device SET region_id = NULL WHERE id = $1`, [westScreen]);
+      const unplaced = await add('No region', [westScreen]);
+      expect(unplaced.status).toBe(AdPlanStatus.Unpublished);
+      gw.config.defaultPlace.timeZone = east;
+      expect(await statusOf(unplaced.id)).toBe(AdPlanStatus.Expired);
+    } finally {
+      gw.config.defaultPlace.timeZone = before;
+      for (const id of added) expect((await editor.post('/api/signage/plan/delete', { id })).status).toBe(200);
+    }
   });
 });

@@ -2,9 +2,10 @@
 // here so that the console checks a form with the very rules the server applies and draws the calendar the server
 // reasons about. Shared by the gateway, the signage worker, the simulated players and the pages.
 import { OnlineState, WEEKDAYS, type Weekday } from './devices';
+import type { PageResult } from './envelope';
 import type { DispatchItemState } from './lighting';
 import { receiveStatusOf, type DispatchReceipt, type ReceiveStatuses } from './receipts';
-import { AdPlayMode, AdReceiveStatus, LIMITS, PublishType } from './statuses';
+import { AdPlayMode, AdReceiveStatus, LIMITS, PublishType, type TaskTimeStatus } from './statuses';
 import { isCalendarDate, periodProblems, type RuleProblem } from './strategy-rules';
 
 /** How a plan names its screens: chosen one by one, or a device group (its members when it is published). */
@@ -228,6 +229,11 @@ export interface AdPlanRow extends AdPlanRequest {
   adNames: string[];
   groupName: string | null;
   status: AdPlanStatus;
+  /**
+   * Where its days and hours stand on its screens' clocks (those it keeps, as its status reads them): not started,
+   * in progress (somewhere), ended (everywhere).
+   */
+  timeStatus: TaskTimeStatus;
   /** The screens it was last published to (none before it is published). */
   targetCount: number;
   dispatchId: string | null;
@@ -238,6 +244,14 @@ export interface AdPlanRow extends AdPlanRequest {
   createdBy: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * POST /api/signage/plan/page: a page of plans, and the installation's time zone (the default place's), whose day a
+ * new plan starts on in the editor.
+ */
+export interface AdPlanPage extends PageResult<AdPlanRow> {
+  timeZone: string;
 }
 
 /** How many screens of a plan are in each receive status. */

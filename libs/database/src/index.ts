@@ -40,6 +40,7 @@ import { SignageAdPlans1732199995000 } from './migrations/1732199995000-signage-
 import { SignagePlayHourly1732199996000 } from './migrations/1732199996000-signage-play-hourly';
 import { OperationLogModule1732199997000 } from './migrations/1732199997000-operation-log-module';
 import { LedTaskRegions1732199998000 } from './migrations/1732199998000-led-task-regions';
+import { SignagePlanClocks1732199999000 } from './migrations/1732199999000-signage-plan-clocks';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 
 export { redactUrl } from './redact-url';
@@ -89,6 +90,7 @@ export const MIGRATIONS = [
   SignagePlayHourly1732199996000,
   OperationLogModule1732199997000,
   LedTaskRegions1732199998000,
+  SignagePlanClocks1732199999000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -5,10 +5,9 @@ import {
   SIGNAGE_FAMILY,
   type AdPlanCalendarEntry,
   type AdPlanDetail,
+  type AdPlanPage,
   type AdPlanReceiversPage,
-  type AdPlanRow,
   type LampControlResult,
-  type PageResult,
 } from '@sc/contracts';
 import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
 import { IdQueryDto } from '../common/fields';
@@ -32,7 +31,7 @@ export class AdPlansController {
   /** Plans by part of their publish name, their status and a day they play on, newest first. */
   @Post('page')
   @HttpCode(200)
-  page(@Body() dto: AdPlanPageDto): Promise<PageResult<AdPlanRow>> {
+  page(@Body() dto: AdPlanPageDto): Promise<AdPlanPage> {
     return this.plans.page(dto);
   }
 

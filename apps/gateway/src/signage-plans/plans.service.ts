@@ -16,6 +16,7 @@ import {
   emptyReceiveCounts,
   type AdPlanCalendarEntry,
   type AdPlanDetail,
+  type AdPlanPage,
   type AdPlanReceiver,
   type AdPlanReceiversPage,
   type AdPlanRequest,
@@ -26,7 +27,6 @@ import {
   type DispatchItemState,
   type DispatchRowChange,
   type LampControlResult,
-  type PageResult,
   type ReceiptStage,
   type ScreenOrientation,
   type SignagePlanAd,
@@ -34,6 +34,7 @@ import {
 } from '@sc/contracts';
 import { commandLedger } from '@sc/device-runtime';
 import type { MessageKey } from '@sc/i18n';
+import { adPlanSchedule, schedulesTimeStatus } from '@sc/schedule';
 import { AppException } from '../common/app-exception';
 import { devicesByIds } from '../common/device-selection';
 import type { Caller } from '../common/request-context';
@@ -59,12 +60,13 @@ const CALENDAR_MAX_PLANS = 500;
 const NAMES_SHOWN = 5;
 
 /**
- * expired once its last day is over in `timeZone` (the default place's, where the screens play by default; not the
- * database's own date), else published once sent, else unpublished.
+ * Expired once its last day is over on every clock it keeps (`time_zones`: its screens' zones, NULL or none being
+ * `timeZone`, the installation's; not the database's own date), else published once sent, else unpublished.
  */
-const statusSql = (
-  timeZone: string,
-): string => `CASE WHEN p.end_date < (now() AT TIME ZONE '${timeZone.replace(/'/g, "''")}')::date THEN '${AdPlanStatus.Expired}'
+const statusSql = (timeZone: string): string => `CASE
+  WHEN p.end_date < ALL (SELECT (now() AT TIME ZONE coalesce(z.zone, '${timeZone.replace(/'/g, "''")}'))::date
+                           FROM unnest(CASE WHEN cardinality(p.time_zones) > 0 THEN p.time_zones ELSE '{NULL}'::text[] END) AS z(zone))
+    THEN '${AdPlanStatus.Expired}'
   WHEN p.dispatch_id IS NOT NULL THEN '${AdPlanStatus.Published}' ELSE '${AdPlanStatus.Unpublished}' END`;
 
 const planColumns = (
@@ -74,11 +76,12 @@ const planColumns = (
   p.play_limit_count AS "playLimitCount", p.play_interval_seconds AS "playIntervalSeconds", p.on_demand_type AS "onDemandType",
   p.publish_type AS "publishType", ${statusSql(timeZone)} AS status, cardinality(p.target_ids) AS "targetCount", p.target_ids AS "targetIds",
   p.dispatch_id AS "dispatchId", p.published_at AS "publishedAt", p.published_by AS "publishedBy", to_char(p.end_date, 'YYYY-MM-DD') AS "expiryDate",
-  p.creator AS "createdBy", p.created_at AS "createdAt", p.updated_at AS "updatedAt",
+  p.creator AS "createdBy", p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.time_zones AS "timeZones",
   ARRAY(SELECT a.name FROM unnest(p.ad_ids) WITH ORDINALITY u(id, n) JOIN signage_ad a ON a.id = u.id ORDER BY u.n) AS "adNames"`;
 const PLAN_FROM = `signage_ad_plan p LEFT JOIN signage_group g ON g.id = p.group_id`;
 
-type StoredPlan = AdPlanRow & { targetIds: number[] };
+/** A plan as read: its row but its time status, with the screens it went to and the clocks it keeps (NULL: the installation's). */
+type StoredPlan = Omit<AdPlanRow, 'timeStatus'> & { targetIds: number[]; timeZones: (string | null)[] };
 
 interface StoredAd {
   id: number;
@@ -161,7 +164,7 @@ export class AdPlansService {
     };
   }
 
-  /** The default place's time zone, whose date says when a plan has expired. */
+  /** The installation's time zone (the default place's): the clock of screens whose regions name none. */
   private get timeZone(): string {
     return this.config.defaultPlace.timeZone;
   }
@@ -170,19 +173,26 @@ export class AdPlansService {
     return planColumns(this.timeZone);
   }
 
-  async page(q: AdPlanPageDto): Promise<PageResult<AdPlanRow>> {
+  async page(q: AdPlanPageDto): Promise<AdPlanPage> {
     const where = new Where()
       .addIf(q.publishName, `lower(p.publish_name) LIKE ?`, q.publishName && likeContains(q.publishName))
       .addIf(q.status, `${statusSql(this.timeZone)} = ?`)
       .addIf(q.date, `?::date BETWEEN p.start_date AND p.end_date`);
     const page = await newestFirstPage<StoredPlan>(this.db, { select: this.columns, from: PLAN_FROM, alias: 'p', where }, q);
-    return { ...page, list: page.list.map(({ targetIds: _targets, ...row }) => row) };
+    const now = new Date();
+    return { ...page, list: page.list.map((row) => this.shown(row, now)), timeZone: this.timeZone };
   }
 
   async detail(id: number): Promise<AdPlanDetail> {
-    const { targetIds, ...plan } = await this.stored(this.db.manager, id);
-    const targets = await this.targetsOf(this.db.manager, { ...plan, targetIds });
-    return { ...plan, receiveCounts: await this.receiveCounts(targets, plan.dispatchId) };
+    const stored = await this.stored(this.db.manager, id);
+    const targets = await this.targetsOf(this.db.manager, stored);
+    return { ...this.shown(stored, new Date()), receiveCounts: await this.receiveCounts(targets, stored.dispatchId) };
+  }
+
+  /** A plan as the console shows it: with its time status on the clocks it keeps (schedulesTimeStatus). */
+  private shown({ targetIds: _targets, timeZones, ...plan }: StoredPlan, now: Date): AdPlanRow {
+    const zones = timeZones.map((zone) => zone ?? this.timeZone);
+    return { ...plan, timeStatus: schedulesTimeStatus([adPlanSchedule(plan.schedule)], now, zones, this.timeZone) };
   }
 
   private async stored(db: EntityManager, id: number, lock = false): Promise<StoredPlan> {
@@ -196,16 +206,32 @@ export class AdPlansService {
       const plan = await this.checked(tx, dto);
       const [{ id }]: { id: number }[] = await tx.query(
         `INSERT INTO signage_ad_plan (publish_name, publish_mode, device_ids, group_id, ad_ids, schedule, start_date, end_date, play_mode,
-                                      play_limit_count, play_interval_seconds, on_demand_type, publish_type, created_by, creator)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
-        [...planValues(plan), caller.userId, caller.username],
+                                      play_limit_count, play_interval_seconds, on_demand_type, publish_type, time_zones, created_by, creator)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
+        [...planValues(plan), await this.namedClocks(tx, plan), caller.userId, caller.username],
       );
       return id;
     });
     return this.detail(id);
   }
 
-  /** Saves a plan's new content; screens it was published to keep what they were sent until it is published again. */
+  /**
+   * The clocks of the screens an unpublished plan names now (its devices, or its group's players), once each; NULL for
+   * those whose regions name no zone (the installation's, whatever it is when the status is read).
+   */
+  private async namedClocks(tx: EntityManager, plan: AdPlanRequest): Promise<(string | null)[]> {
+    const ids: number[] =
+      plan.publishMode === AdPublishMode.Group
+        ? (await tx.query(`SELECT id FROM signage_device WHERE group_id = $1`, [plan.groupId])).map((r: { id: number }) => r.id)
+        : (plan.deviceIds ?? []);
+    const zones = await this.timeZones(tx, ids);
+    return [...new Set(ids.map((id) => zones.get(id) ?? null))];
+  }
+
+  /**
+   * Saves a plan's new content; screens it was published to keep what they were sent (and their clocks, which say when
+   * it expires) until it is published again.
+   */
   async edit(dto: AdPlanEditDto): Promise<AdPlanDetail> {
     await this.db.transaction(async (tx) => {
       await this.stored(tx, dto.id, true);
@@ -213,9 +239,9 @@ export class AdPlansService {
       await tx.query(
         `UPDATE signage_ad_plan SET publish_name = $1, publish_mode = $2, device_ids = $3, group_id = $4, ad_ids = $5, schedule = $6,
                 start_date = $7, end_date = $8, play_mode = $9, play_limit_count = $10, play_interval_seconds = $11, on_demand_type = $12,
-                publish_type = $13, updated_at = now()
-          WHERE id = $14`,
-        [...planValues(plan), dto.id],
+                publish_type = $13, time_zones = CASE WHEN dispatch_id IS NULL THEN $14 ELSE time_zones END, updated_at = now()
+          WHERE id = $15`,
+        [...planValues(plan), await this.namedClocks(tx, plan), dto.id],
       );
     });
     return this.detail(dto.id);
@@ -286,23 +312,28 @@ export class AdPlansService {
     };
     return this.control.dispatch(caller, SIGNAGE_FAMILY, selection, 'publish', SIGNAGE_SELECTION, async (tx, deviceIds) => {
       if (plan.dispatchId) await commandLedger.supersede(sqlOf(tx), plan.dispatchId);
-      const content = await this.publishContent(tx, plan, deviceIds);
+      const { content, timeZones } = await this.publishContent(tx, plan, deviceIds);
       return {
         ...content,
         recorded: async (t, dispatchId) => {
-          await t.query(`UPDATE signage_ad_plan SET dispatch_id = $2, target_ids = $3, published_at = now(), published_by = $4 WHERE id = $1`, [
-            id,
-            dispatchId,
-            deviceIds,
-            caller.username,
-          ]);
+          await t.query(
+            `UPDATE signage_ad_plan SET dispatch_id = $2, target_ids = $3, published_at = now(), published_by = $4, time_zones = $5 WHERE id = $1`,
+            [id, dispatchId, deviceIds, caller.username, timeZones],
+          );
         },
       };
     });
   }
 
-  /** The `publish` command's params for the plan's screens: one set when their clocks agree, else one per screen. */
-  private async publishContent(tx: EntityManager, plan: AdPlanRow, deviceIds: readonly number[]): Promise<DispatchContent> {
+  /**
+   * The `publish` command's params for the plan's screens: one set when their clocks agree, else one per screen; and
+   * those clocks, once each (the plan expires by them).
+   */
+  private async publishContent(
+    tx: EntityManager,
+    plan: StoredPlan,
+    deviceIds: readonly number[],
+  ): Promise<{ content: DispatchContent; timeZones: string[] }> {
     const ads = await this.ads(tx, plan.adIds, true);
     const materialIds = materialIdsOf(ads);
     const materials: { id: number; sha256: string; fileSize: number }[] = materialIds.length
@@ -330,8 +361,15 @@ export class AdPlansService {
     };
     const zones = await this.timeZones(tx, deviceIds);
     const zoneList = deviceIds.map((id) => zones.get(id) ?? this.config.defaultPlace.timeZone);
-    if (zoneList.every((zone) => zone === zoneList[0])) return { params: { ...params, timeZone: zoneList[0] } };
-    return { params: { ...params, timeZone: this.config.defaultPlace.timeZone }, itemParams: zoneList.map((timeZone) => ({ ...params, timeZone })) };
+    const timeZones = [...new Set(zoneList)];
+    if (timeZones.length <= 1) return { content: { params: { ...params, timeZone: timeZones[0] ?? this.timeZone } }, timeZones };
+    return {
+      content: {
+        params: { ...params, timeZone: this.config.defaultPlace.timeZone },
+        itemParams: zoneList.map((timeZone) => ({ ...params, timeZone })),
+      },
+      timeZones,
+    };
   }
 
   /** Each screen's clock: its region's time zone, or its nearest ancestor region's that names one. */

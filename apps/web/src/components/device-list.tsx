@@ -1,10 +1,11 @@
 import { useState, type ReactNode } from 'react';
-import { Grid, Stack, Table, TextInput } from '@mantine/core';
+import { Grid, Stack, Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Button, type DeviceFamily } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
 import { AreaCascader } from '@/components/area-cascader';
 import { confirmDelete } from '@/components/confirm';
+import { NameFilter } from '@/components/filter-fields';
 import { notifySuccess } from '@/components/notify';
 import { FilterBar } from '@/components/page-panel';
 import { SelectPageHeader, SelectableRow, SelectionSummary, usePageSelection, type PageSelection } from '@/components/selection';
@@ -116,13 +117,7 @@ export function DeviceListFilters<S extends object, K extends keyof S & string>(
       }}
       testId={testId}
     >
-      <TextInput
-        label={nameLabel}
-        value={name}
-        onChange={(e) => setDraft({ ...draft, [nameKey]: e.currentTarget.value })}
-        name={nameKey}
-        w={{ base: '100%', sm: 200 }}
-      />
+      <NameFilter label={nameLabel} value={name} onChange={(text) => setDraft({ ...draft, [nameKey]: text })} name={nameKey} width={200} />
       {regionLabel !== undefined && (
         <AreaCascader
           label={regionLabel}

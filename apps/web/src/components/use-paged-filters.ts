@@ -1,8 +1,20 @@
-import { useState } from 'react';
+import { useState, type Dispatch, type SetStateAction } from 'react';
+
+/**
+ * Binds the filter fields (components/filter-fields) to a draft: `field(key)` is the value of that key and the change
+ * that sets that key alone, spread into a NameFilter or an OptionFilter.
+ */
+export function draftFields<F extends object>(draft: F, setDraft: Dispatch<SetStateAction<F>>) {
+  return <K extends keyof F>(key: K) => ({
+    value: draft[key],
+    onChange: (value: F[K]) => setDraft((d) => ({ ...d, [key]: value })),
+  });
+}
 
 /**
  * Filters typed into a filter bar (`draft`) and applied on Search, plus the page of a paged table, held in the
- * component: `filterBar` goes to FilterBar, `footer(total)` to TableFooter, `query` to the list's query.
+ * component: `filterBar` goes to FilterBar, `field(key)` to its fields (draftFields), `footer(total)` to TableFooter,
+ * `query` to the list's query.
  */
 export function usePagedFilters<F extends { name?: string }>() {
   const [filters, setFilters] = useState<F>({} as F);
@@ -12,6 +24,7 @@ export function usePagedFilters<F extends { name?: string }>() {
     filters,
     draft,
     setDraft,
+    field: draftFields(draft, setDraft),
     query: { ...filters, ...page },
     filterBar: {
       onSubmit: () => {

@@ -8,6 +8,11 @@ export function clockIn(time: Date | string, timeZone: string): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(time));
 }
 
+/** The day (YYYY-MM-DD) of a time in a time zone, whatever the browser's own zone: today at a place, for one. */
+export function dayIn(time: Date | string, timeZone: string): string {
+  return new Intl.DateTimeFormat('sv', { timeZone, dateStyle: 'short' }).format(new Date(time));
+}
+
 /** The day of the month of a time in a time zone, whatever the browser's own zone. */
 export function dayOfMonthIn(time: Date | string, timeZone: string): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric' }).format(new Date(time));

@@ -1,22 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Badge, Button, Checkbox, Group, SegmentedControl, Table, Text, TextInput, Tooltip } from '@mantine/core';
-import { Select } from '@/components/select';
+import { Badge, Button, Checkbox, Group, SegmentedControl, Table, Text, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconBellCheck, IconBellOff, IconHistory } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import {
-  ALARM_KINDS,
-  ALARM_STATES,
-  AlarmState,
-  Button as ButtonPermission,
-  FaultCode,
-  type AlarmKind,
-  type AlarmPageQuery,
-  type AlarmRow,
-} from '@sc/contracts';
+import { ALARM_KINDS, ALARM_STATES, AlarmState, Button as ButtonPermission, FaultCode, type AlarmPageQuery, type AlarmRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
 import { AreaCascader } from '@/components/area-cascader';
+import { NameFilter, OptionFilter } from '@/components/filter-fields';
 import { notifySuccess } from '@/components/notify';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
@@ -34,6 +25,7 @@ import {
   type TableColumns,
 } from '@/components/table-columns';
 import { NameCode } from '@/components/table-parts';
+import { draftFields } from '@/components/use-paged-filters';
 import { compact, paging } from '@/navigation/search-params';
 import { formatTime, parseTime } from '@/utils/format';
 import { AlarmLabel, AlarmStateBadge } from './alarm-badges';
@@ -87,6 +79,7 @@ export function AlarmPage() {
   const total = alarms.data?.total ?? 0;
 
   const [draft, setDraft] = useState<Draft>(() => toDraft(search));
+  const field = draftFields(draft, setDraft);
   useEffect(() => setDraft(toDraft(search)), [search]);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   // A selection is only of what is on screen: a row that left the page (cleared, filtered out) is dropped.
@@ -194,55 +187,45 @@ export function AlarmPage() {
       </Group>
 
       <FilterBar onSubmit={apply} onReset={reset} testId="alarm">
-        <TextInput
+        <NameFilter
           label={t('alarms:fields.device')}
           placeholder={t('alarms:filters.keywordPlaceholder')}
-          value={draft.keyword ?? ''}
-          onChange={(e) => {
-            const keyword = e.currentTarget.value;
-            setDraft((d) => ({ ...d, keyword }));
-          }}
+          {...field('keyword')}
           maxLength={64}
-          w={{ base: '100%', sm: 180 }}
-          data-testid="alarm-filter-keyword"
+          width={180}
+          testId="alarm-filter-keyword"
         />
         <AreaCascader
           label={t('alarms:fields.region')}
           value={draft.regionId ?? null}
           onChange={(id) => setDraft((d) => ({ ...d, regionId: id ?? undefined }))}
         />
-        <Select
+        <OptionFilter
           label={t('alarms:fields.kind')}
           placeholder={t('alarms:filters.all')}
-          clearable
-          data={ALARM_KINDS.map((k) => ({ value: k, label: t(`alarms:kind.${k}`) }))}
-          value={draft.kind ?? null}
-          onChange={(v) => setDraft((d) => ({ ...d, kind: (v as AlarmKind | null) ?? undefined, code: v && v !== 'fault' ? undefined : d.code }))}
-          w={{ base: '100%', sm: 190 }}
-          data-testid="alarm-filter-kind"
+          options={ALARM_KINDS.map((k) => ({ value: k, label: t(`alarms:kind.${k}`) }))}
+          value={draft.kind}
+          onChange={(kind) => setDraft((d) => ({ ...d, kind, code: kind && kind !== 'fault' ? undefined : d.code }))}
+          width={190}
+          testId="alarm-filter-kind"
         />
-        <Select
+        <OptionFilter
           label={t('alarms:fields.code')}
           placeholder={t('alarms:filters.all')}
-          clearable
-          data={FAULT_CODES.map((c) => ({ value: String(c), label: `${c} · ${t(`lighting:fault.${c}`)}` }))}
-          value={draft.code === undefined ? null : String(draft.code)}
-          onChange={(v) =>
-            setDraft((d) => ({ ...d, code: v === null ? undefined : (Number(v) as FaultCode), kind: v === null ? d.kind : undefined }))
-          }
-          w={{ base: '100%', sm: 190 }}
-          data-testid="alarm-filter-code"
+          options={FAULT_CODES.map((c) => ({ value: c, label: `${c} · ${t(`lighting:fault.${c}`)}` }))}
+          value={draft.code}
+          onChange={(code) => setDraft((d) => ({ ...d, code, kind: code === undefined ? d.kind : undefined }))}
+          width={190}
+          testId="alarm-filter-code"
         />
         {view === 'history' && (
-          <Select
+          <OptionFilter
             label={t('alarms:fields.state')}
             placeholder={t('alarms:filters.all')}
-            clearable
-            data={ALARM_STATES.map((s) => ({ value: s, label: t(`alarms:state.${s}`) }))}
-            value={draft.state ?? null}
-            onChange={(v) => setDraft((d) => ({ ...d, state: (v as AlarmState | null) ?? undefined }))}
-            w={{ base: '100%', sm: 150 }}
-            data-testid="alarm-filter-state"
+            options={ALARM_STATES.map((s) => ({ value: s, label: t(`alarms:state.${s}`) }))}
+            {...field('state')}
+            width={150}
+            testId="alarm-filter-state"
           />
         )}
         <DateTimeField

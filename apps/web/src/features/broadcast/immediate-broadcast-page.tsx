@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useState } from 'react';
-import { Badge, Grid, Stack, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Badge, Grid, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconPlayerStop } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { BroadcastTaskMode, Button as ButtonPermission, DeviceFamily, TASK_NAME_
 import { useButton } from '@/auth/session-store';
 import { confirmCommand } from '@/components/confirm';
 import { lazyComponent } from '@/components/deferred';
+import { NameFilter } from '@/components/filter-fields';
 import { notifySuccess } from '@/components/notify';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { IconAction } from '@/components/row-actions';
@@ -193,13 +194,7 @@ export function ImmediateBroadcastPage() {
                 void navigate({ search: { ...search, taskName: undefined, pageNum: undefined } });
               }}
             >
-              <TextInput
-                label={t('broadcastTasks:immediate.search')}
-                maxLength={TASK_NAME_MAX}
-                value={draft}
-                onChange={(e) => setDraft(e.currentTarget.value)}
-                w={{ base: '100%', sm: 220 }}
-              />
+              <NameFilter label={t('broadcastTasks:immediate.search')} maxLength={TASK_NAME_MAX} value={draft} onChange={setDraft} />
             </FilterBar>
             <TableBox>
               <Table striped data-testid="immediate-table">

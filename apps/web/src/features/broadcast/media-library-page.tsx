@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { Badge, Button, Stack, Table, TextInput } from '@mantine/core';
+import { Badge, Button, Stack, Table } from '@mantine/core';
 import { IconChecklist, IconPlayerPlay, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, MEDIA_AUDIT_STATUSES, MEDIA_NAME_MAX, MediaAuditStatus, type MediaRow } from '@sc/contracts';
 import { useButton, useSession } from '@/auth/session-store';
 import { deleteAfterConfirm } from '@/components/confirm';
 import { Deferred, lazyComponent } from '@/components/deferred';
+import { NameFilter, OptionFilter } from '@/components/filter-fields';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
-import { Select } from '@/components/select';
 import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
 import { TableFooter } from '@/components/table-footer';
 import { TableEmptyRow } from '@/components/table-parts';
@@ -42,7 +42,7 @@ type Dialog = { kind: 'rename' | 'audit' | 'preview'; medium: MediaRow } | { kin
  */
 export function MediaLibraryPage() {
   const { t } = useTranslation();
-  const { draft, setDraft, query, filterBar, footer } = usePagedFilters<{ name?: string; auditStatus?: MediaAuditStatus }>();
+  const { field, query, filterBar, footer } = usePagedFilters<{ name?: string; auditStatus?: MediaAuditStatus }>();
   const media = useMediaPage({ pageNum: query.pageNum, pageSize: query.pageSize, materialName: query.name, auditStatus: query.auditStatus });
   const remove = useDeleteMedia();
   const canAdd = useButton(ButtonPermission.Add);
@@ -82,22 +82,12 @@ export function MediaLibraryPage() {
     >
       <Stack gap="sm">
         <FilterBar {...filterBar} testId="media">
-          <TextInput
-            label={f('materialName')}
-            maxLength={MEDIA_NAME_MAX}
-            value={draft.name ?? ''}
-            onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
-            w={{ base: '100%', sm: 220 }}
-            data-testid="media-name-filter"
-          />
-          <Select
+          <NameFilter label={f('materialName')} maxLength={MEDIA_NAME_MAX} {...field('name')} testId="media-name-filter" />
+          <OptionFilter
             label={f('auditStatus')}
             placeholder={t('broadcastMedia:allStatuses')}
-            clearable
-            data={MEDIA_AUDIT_STATUSES.map((status) => ({ value: status, label: t(`broadcastMedia:status.${status}`) }))}
-            value={draft.auditStatus ?? null}
-            onChange={(status) => setDraft({ ...draft, auditStatus: (status as MediaAuditStatus | null) ?? undefined })}
-            w={{ base: '100%', sm: 180 }}
+            options={MEDIA_AUDIT_STATUSES.map((status) => ({ value: status, label: t(`broadcastMedia:status.${status}`) }))}
+            {...field('auditStatus')}
           />
         </FilterBar>
         <TableBox>

@@ -1,10 +1,11 @@
-import { Button, Stack, Table, TextInput } from '@mantine/core';
+import { Button, Stack, Table } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, PLAYLIST_NAME_MAX, type PlaylistRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
 import { deleteAfterConfirm } from '@/components/confirm';
 import { Deferred, lazyComponent } from '@/components/deferred';
+import { NameFilter } from '@/components/filter-fields';
 import { useFormDialog } from '@/components/form-actions';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { EditDeleteCell } from '@/components/row-actions';
@@ -21,7 +22,7 @@ const PlaylistFormModal = lazyComponent(() => import('./playlist-form-modal'), '
 /** /broadcastManage/playList: ordered lists of approved media with a playback mode and their total duration. */
 export function PlaylistPage() {
   const { t } = useTranslation();
-  const { draft, setDraft, query, filterBar, footer } = usePagedFilters<{ name?: string }>();
+  const { field, query, filterBar, footer } = usePagedFilters<{ name?: string }>();
   const playlists = usePlaylistPage(query);
   const remove = useDeletePlaylist();
   const canAdd = useButton(ButtonPermission.Add);
@@ -57,13 +58,7 @@ export function PlaylistPage() {
     >
       <Stack gap="sm">
         <FilterBar {...filterBar} testId="playlist">
-          <TextInput
-            label={t('broadcastPlaylists:name')}
-            maxLength={PLAYLIST_NAME_MAX}
-            value={draft.name ?? ''}
-            onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
-            w={{ base: '100%', sm: 220 }}
-          />
+          <NameFilter label={t('broadcastPlaylists:name')} maxLength={PLAYLIST_NAME_MAX} {...field('name')} />
         </FilterBar>
         <TableBox>
           <Table striped data-testid="playlist-table">

@@ -6,14 +6,11 @@ import { DetailField } from '@/components/detail-field';
 import { TableBox } from '@/components/table-columns';
 import { TableFooter } from '@/components/table-footer';
 import { NameCode, TableEmptyRow } from '@/components/table-parts';
-import { clockIn } from '@/utils/written-dates';
+import { clockIn, dayIn } from '@/utils/written-dates';
 import { TaskDispatchBadge, TaskPlayBadge, TaskTimeBadge } from './task-badges';
 import { playCycleOf, playDatesOf, playTimeOf } from './task-format';
 import { useTask, useTaskTerminals } from './tasks-api';
 import { TerminalStatusBadge } from './terminal-badges';
-
-/** The calendar day (YYYY-MM-DD) of an instant on a clock of `timeZone`. */
-const dayIn = (time: string, timeZone: string) => new Intl.DateTimeFormat('sv', { timeZone, dateStyle: 'short' }).format(new Date(time));
 
 /** What a terminal does with the task now: plays it (which medium), paused on it, busy with something else, or nothing. */
 function NowCell({ terminal, taskId }: { terminal: TaskTerminal; taskId: string }) {

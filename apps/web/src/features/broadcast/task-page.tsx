@@ -1,5 +1,5 @@
 import { lazy, useState } from 'react';
-import { Badge, Button, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Stack, Table, Text } from '@mantine/core';
 import { IconEye, IconPlayerPlay, IconPlus } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -7,14 +7,15 @@ import { BroadcastTaskMode, Button as ButtonPermission, DeviceFamily, TASK_NAME_
 import { useButton } from '@/auth/session-store';
 import { deleteAfterConfirm } from '@/components/confirm';
 import { Deferred, lazyComponent } from '@/components/deferred';
+import { NameFilter, OptionFilter } from '@/components/filter-fields';
 import { MenuButton } from '@/components/menu-button';
 import { loadNamespaces } from '@/i18n';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
-import { Select } from '@/components/select';
 import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns, type Column } from '@/components/table-columns';
 import { TableFooter } from '@/components/table-footer';
 import { TableEmptyRow } from '@/components/table-parts';
+import { draftFields } from '@/components/use-paged-filters';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { compact, paging } from '@/navigation/search-params';
 import { parseTime } from '@/utils/format';
@@ -125,6 +126,7 @@ export function TaskPage() {
   const canEdit = useButton(ButtonPermission.Edit) && canSend;
   const canDelete = useButton(ButtonPermission.Delete) && canSend;
   const [draft, setDraft] = useState({ taskName: search.taskName, taskMode: search.taskMode });
+  const field = draftFields(draft, setDraft);
   useLiveTasks();
   const columns = useTableColumns('broadcast-tasks', useTaskColumns());
   const rows = tasks.data?.list ?? [];
@@ -161,23 +163,13 @@ export function TaskPage() {
             go({ taskName: undefined, taskMode: undefined, pageNum: undefined });
           }}
         >
-          <TextInput
-            label={t('broadcastTasks:fields.taskName')}
-            maxLength={TASK_NAME_MAX}
-            value={draft.taskName ?? ''}
-            onChange={(e) => setDraft({ ...draft, taskName: e.currentTarget.value })}
-            w={{ base: '100%', sm: 220 }}
-            data-testid="task-name-filter"
-          />
-          <Select
+          <NameFilter label={t('broadcastTasks:fields.taskName')} maxLength={TASK_NAME_MAX} {...field('taskName')} testId="task-name-filter" />
+          <OptionFilter
             label={t('broadcastTasks:fields.taskMode')}
             placeholder={t('broadcastTasks:allModes')}
-            clearable
-            data={Object.values(BroadcastTaskMode).map((mode) => ({ value: mode, label: t(`broadcastTasks:mode.${mode}`) }))}
-            value={draft.taskMode ?? null}
-            onChange={(mode) => setDraft({ ...draft, taskMode: (mode as BroadcastTaskMode | null) ?? undefined })}
-            w={{ base: '100%', sm: 180 }}
-            data-testid="task-mode-filter"
+            options={Object.values(BroadcastTaskMode).map((mode) => ({ value: mode, label: t(`broadcastTasks:mode.${mode}`) }))}
+            {...field('taskMode')}
+            testId="task-mode-filter"
           />
         </FilterBar>
         <TableBox>

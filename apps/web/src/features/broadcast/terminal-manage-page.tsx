@@ -5,14 +5,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, DeviceFamily, TerminalStatus, type TerminalRow } from '@sc/contracts';
+import { OptionFilter } from '@/components/filter-fields';
 import { PagePanel } from '@/components/page-panel';
-import { Select } from '@/components/select';
 import { DeviceListFilters, DeviceTable, useDeviceList } from '@/components/device-list';
 import type { Column } from '@/components/table-columns';
 import { EditDeleteCell } from '@/components/row-actions';
 import { TableFooter } from '@/components/table-footer';
 import { NameCode } from '@/components/table-parts';
 import { RenewMqttAction } from '@/components/renew-mqtt-action';
+import { draftFields } from '@/components/use-paged-filters';
 import { useButton } from '@/auth/session-store';
 import { paging } from '@/navigation/search-params';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
@@ -105,6 +106,7 @@ export function TerminalManagePage() {
     deleteText: (terminal) => t('broadcast:list.deleteDetail', { name: terminal.terminalName }),
   });
   const { selection, columns, draft, setDraft, apply, edit } = list;
+  const field = draftFields(draft, setDraft);
   const { selected } = selection;
 
   return (
@@ -143,15 +145,13 @@ export function TerminalManagePage() {
               setDraft={setDraft}
               apply={apply}
             >
-              <Select
+              <OptionFilter
                 label={t('broadcast:fields.status')}
                 placeholder={t('broadcast:list.allStatuses')}
-                clearable
-                data={Object.values(TerminalStatus).map((status) => ({ value: status, label: t(`broadcast:status.${status}`) }))}
-                value={draft.status ?? null}
-                onChange={(status) => setDraft({ ...draft, status: (status as TerminalStatus | null) ?? undefined })}
-                w={{ base: '100%', sm: 160 }}
-                data-testid="terminal-status-filter"
+                options={Object.values(TerminalStatus).map((status) => ({ value: status, label: t(`broadcast:status.${status}`) }))}
+                {...field('status')}
+                width={160}
+                testId="terminal-status-filter"
               />
             </DeviceListFilters>
             <DeviceTable

@@ -5,10 +5,11 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { DeviceFamily, OnlineState, ScreenState, type LedRow } from '@sc/contracts';
 import { DeviceListBody, DeviceListFilters, DeviceRowActions, DeviceTable, useDeviceList } from '@/components/device-list';
+import { OptionFilter } from '@/components/filter-fields';
 import { PagePanel } from '@/components/page-panel';
-import { Select } from '@/components/select';
 import type { Column } from '@/components/table-columns';
 import { NameCode } from '@/components/table-parts';
+import { draftFields } from '@/components/use-paged-filters';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { LazyExportButton } from '@/features/imports/lazy-buttons';
 import { parseTime } from '@/utils/format';
@@ -112,6 +113,7 @@ export function LedEquipmentPage() {
     deleteText: (screen) => t('led:list.deleteDetail', { name: screen.name }),
   });
   const { selection, draft, setDraft } = list;
+  const field = draftFields(draft, setDraft);
 
   return (
     <PagePanel
@@ -150,15 +152,13 @@ export function LedEquipmentPage() {
           setDraft={setDraft}
           apply={list.apply}
         >
-          <Select
+          <OptionFilter
             label={t('led:fields.networkStatus')}
             placeholder={t('led:list.allNetwork')}
-            clearable
-            data={[OnlineState.Online, OnlineState.Offline].map((state) => ({ value: String(state), label: t(`led:network.${state}`) }))}
-            value={draft.networkStatus === undefined ? null : String(draft.networkStatus)}
-            onChange={(state) => setDraft({ ...draft, networkStatus: state === null ? undefined : (Number(state) as OnlineState) })}
-            w={{ base: '100%', sm: 160 }}
-            data-testid="led-network-filter"
+            options={[OnlineState.Online, OnlineState.Offline].map((state) => ({ value: state, label: t(`led:network.${state}`) }))}
+            {...field('networkStatus')}
+            width={160}
+            testId="led-network-filter"
           />
         </DeviceListFilters>
         <DeviceTable

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Image, Stack, Table, TextInput } from '@mantine/core';
+import { Badge, Button, Image, Stack, Table } from '@mantine/core';
 import { IconEye, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, LED_MEDIA_NAME_MAX, LED_MEDIA_TYPES, MediaType, type LedMediaRow } from '@sc/contracts';
@@ -7,10 +7,10 @@ import { ApiError } from '@/api/request';
 import { useButton } from '@/auth/session-store';
 import { deleteAfterConfirm } from '@/components/confirm';
 import { Deferred, lazyComponent } from '@/components/deferred';
+import { NameFilter, OptionFilter } from '@/components/filter-fields';
 import { notifyError } from '@/components/notify';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
-import { Select } from '@/components/select';
 import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
 import { TableFooter } from '@/components/table-footer';
 import { TableEmptyRow } from '@/components/table-parts';
@@ -29,7 +29,7 @@ type Dialog = { kind: 'preview'; media: LedMediaRow } | { kind: 'upload' } | nul
 /** The LED media library (/ledManage/ledMediaLib): pictures and videos with what the server read from each file. */
 export function LedMediaLibPage() {
   const { t } = useTranslation();
-  const { draft, setDraft, query, filterBar, footer } = usePagedFilters<{ name?: string; type?: MediaType }>();
+  const { field, query, filterBar, footer } = usePagedFilters<{ name?: string; type?: MediaType }>();
   const media = useLedMediaPage(query);
   const remove = useDeleteLedMedia();
   const canAdd = useButton(ButtonPermission.Add);
@@ -91,23 +91,14 @@ export function LedMediaLibPage() {
     >
       <Stack gap="sm">
         <FilterBar {...filterBar} testId="led-media">
-          <TextInput
-            label={f('name')}
-            maxLength={LED_MEDIA_NAME_MAX}
-            value={draft.name ?? ''}
-            onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
-            w={{ base: '100%', sm: 220 }}
-            data-testid="led-media-name-filter"
-          />
-          <Select
+          <NameFilter label={f('name')} maxLength={LED_MEDIA_NAME_MAX} {...field('name')} testId="led-media-name-filter" />
+          <OptionFilter
             label={f('type')}
             placeholder={t('led:media.allTypes')}
-            clearable
-            data={LED_MEDIA_TYPES.map((type) => ({ value: String(type), label: t(`led:media.type.${type}`) }))}
-            value={draft.type === undefined ? null : String(draft.type)}
-            onChange={(type) => setDraft({ ...draft, type: type === null ? undefined : (Number(type) as MediaType) })}
-            w={{ base: '100%', sm: 160 }}
-            data-testid="led-media-type-filter"
+            options={LED_MEDIA_TYPES.map((type) => ({ value: type, label: t(`led:media.type.${type}`) }))}
+            {...field('type')}
+            width={160}
+            testId="led-media-type-filter"
           />
         </FilterBar>
         <TableBox>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Stack, Table, TextInput } from '@mantine/core';
+import { Badge, Button, Stack, Table } from '@mantine/core';
 import { IconList, IconPlus, IconRefresh, IconSend } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, LED_TASK_NAME_MAX, TaskTimeStatus, type LedTaskRow } from '@sc/contracts';
@@ -7,6 +7,7 @@ import { useButton } from '@/auth/session-store';
 import { areaPathLabel, useAreaTree } from '@/features/region/area-tree';
 import { deleteAfterConfirm } from '@/components/confirm';
 import { Deferred, lazyComponent } from '@/components/deferred';
+import { NameFilter } from '@/components/filter-fields';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
@@ -32,7 +33,7 @@ type Dialog = { kind: 'form'; task: LedTaskRow | null } | { kind: 'screens'; tas
 /** /ledManage/ledTaskManage: LED tasks, published to their screens with each screen's receive status live. */
 export function LedTaskPage() {
   const { t } = useTranslation();
-  const { draft, setDraft, query, filterBar, footer } = usePagedFilters<{ name?: string }>();
+  const { field, query, filterBar, footer } = usePagedFilters<{ name?: string }>();
   const tasks = useLedTaskPage(query);
   const { remove, publish, retry } = useLedTaskActions();
   const canAdd = useButton(ButtonPermission.Add);
@@ -104,13 +105,7 @@ export function LedTaskPage() {
     >
       <Stack gap="sm">
         <FilterBar {...filterBar} testId="led-task">
-          <TextInput
-            label={f('name')}
-            maxLength={LED_TASK_NAME_MAX}
-            value={draft.name ?? ''}
-            onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
-            w={{ base: '100%', sm: 220 }}
-          />
+          <NameFilter label={f('name')} maxLength={LED_TASK_NAME_MAX} {...field('name')} />
         </FilterBar>
         <TableBox>
           <Table striped verticalSpacing={4} data-testid="led-task-table">

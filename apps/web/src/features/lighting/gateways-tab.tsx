@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, DeviceFamily, GATEWAY_NAME_MAX, NUMBER_BOUNDS, OnlineState, type GatewayRow } from '@sc/contracts';
 import { BoundedNumberInput, positionErrors } from '@/components/bounded-number-input';
 import { AreaCascader } from '@/components/area-cascader';
+import { NameFilter } from '@/components/filter-fields';
 import { FilterBar } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { EditDeleteCell } from '@/components/row-actions';
@@ -148,7 +149,7 @@ function GatewayFormModal({ opened, gateway, onClose }: { opened: boolean; gatew
 export function GatewaysTab({ onOpenLamps }: { onOpenLamps: (gatewayId: string) => void }) {
   const { t } = useTranslation();
   const regionLabel = useRegionLabel();
-  const { draft, setDraft, query, filterBar, footer } = usePagedFilters<Filters>();
+  const { draft, setDraft, field, query, filterBar, footer } = usePagedFilters<Filters>();
   const gateways = useGatewayPage(query);
   useLiveGateways();
   const remove = useDeleteGateway();
@@ -189,19 +190,13 @@ export function GatewaysTab({ onOpenLamps }: { onOpenLamps: (gatewayId: string) 
   return (
     <>
       <FilterBar {...filterBar} testId="gateway">
-        <TextInput
-          label={t('lighting:fields.name')}
-          placeholder={t('lighting:equipment.gatewaySearch')}
-          value={draft.name ?? ''}
-          onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
-          w={{ base: '100%', sm: 200 }}
-        />
+        <NameFilter label={t('lighting:fields.name')} placeholder={t('lighting:equipment.gatewaySearch')} {...field('name')} width={200} />
         <AreaCascader
           label={t('lighting:fields.region')}
           value={draft.regionId ?? null}
           onChange={(id) => setDraft({ ...draft, regionId: id ?? undefined })}
         />
-        <NetworkFilter value={draft.networkStatus} onChange={(networkStatus) => setDraft({ ...draft, networkStatus })} />
+        <NetworkFilter {...field('networkStatus')} />
       </FilterBar>
       <EquipmentToolbar
         kind="gateway"

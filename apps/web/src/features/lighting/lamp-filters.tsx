@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { TextInput } from '@mantine/core';
-import { Select } from '@/components/select';
 import { useTranslation } from 'react-i18next';
 import { DeviceType, LampStatus, OnlineState, type GatewayOption } from '@sc/contracts';
 import { AreaCascader } from '@/components/area-cascader';
+import { NameFilter, OptionFilter } from '@/components/filter-fields';
 import { FilterBar } from '@/components/page-panel';
+import { Select } from '@/components/select';
+import { draftFields } from '@/components/use-paged-filters';
 import { compact } from '@/navigation/search-params';
 import { useGatewayOptions, useGroups } from './equipment-api';
 import type { LampSearch } from './search';
@@ -22,14 +23,13 @@ const STATUSES = [
 export function NetworkFilter({ value, onChange }: { value: OnlineState | undefined; onChange: (value: OnlineState | undefined) => void }) {
   const { t } = useTranslation();
   return (
-    <Select
+    <OptionFilter
       label={t('lighting:fields.networkStatus')}
       placeholder={t('lighting:list.all')}
-      clearable
-      data={[OnlineState.Online, OnlineState.Offline].map((s) => ({ value: String(s), label: t(`lighting:network.${s}`) }))}
-      value={value === undefined ? null : String(value)}
-      onChange={(v) => onChange(v === null ? undefined : (Number(v) as OnlineState))}
-      w={{ base: '100%', sm: 140 }}
+      options={[OnlineState.Online, OnlineState.Offline].map((s) => ({ value: s, label: t(`lighting:network.${s}`) }))}
+      value={value}
+      onChange={onChange}
+      width={140}
     />
   );
 }
@@ -78,6 +78,7 @@ export function LampFilters({
   const gateways = useGatewayOptions(equipment);
   const groups = useGroups(DeviceType.SingleLamp, equipment);
   const [draft, setDraft] = useState(search);
+  const field = draftFields(draft, setDraft);
   useEffect(() => setDraft(search), [search]);
   const apply = () => onApply(compact({ pageSize: search.pageSize, ...draft, pageNum: undefined, lampName: draft.lampName?.trim() || undefined }));
   return (
@@ -89,48 +90,35 @@ export function LampFilters({
       }}
       testId="lamp"
     >
-      <TextInput
+      <NameFilter
         label={t('lighting:fields.lampName')}
         placeholder={t('lighting:list.namePlaceholder')}
-        value={draft.lampName ?? ''}
-        onChange={(e) => setDraft({ ...draft, lampName: e.currentTarget.value })}
+        {...field('lampName')}
         name="lampName"
-        w={{ base: '100%', sm: 200 }}
+        width={200}
       />
       <AreaCascader
         label={t('lighting:fields.region')}
         value={draft.regionId ?? null}
         onChange={(id) => setDraft({ ...draft, regionId: id ?? undefined })}
       />
-      <Select
+      <OptionFilter
         label={t('lighting:fields.status')}
         placeholder={t('lighting:list.all')}
-        clearable
-        data={STATUSES.map((s) => ({ value: String(s), label: t(`lighting:status.${s}`) }))}
-        value={draft.status === undefined ? null : String(draft.status)}
-        onChange={(v) => setDraft({ ...draft, status: v === null ? undefined : (Number(v) as LampStatus) })}
-        w={{ base: '100%', sm: 180 }}
-        data-testid="lamp-filter-status"
+        options={STATUSES.map((s) => ({ value: s, label: t(`lighting:status.${s}`) }))}
+        {...field('status')}
+        testId="lamp-filter-status"
       />
-      <NetworkFilter value={draft.networkStatus} onChange={(networkStatus) => setDraft({ ...draft, networkStatus })} />
+      <NetworkFilter {...field('networkStatus')} />
       {equipment && (
         <>
-          <GatewayFilter
-            gateways={gateways.data}
-            value={draft.gatewayId}
-            onChange={(gatewayId) => setDraft({ ...draft, gatewayId })}
-            width={200}
-            testId="lamp-filter-gateway"
-          />
-          <Select
+          <GatewayFilter gateways={gateways.data} {...field('gatewayId')} width={200} testId="lamp-filter-gateway" />
+          <OptionFilter
             label={t('lighting:fields.group')}
             placeholder={t('lighting:list.all')}
-            clearable
-            data={(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))}
-            value={draft.groupId === undefined ? null : String(draft.groupId)}
-            onChange={(v) => setDraft({ ...draft, groupId: v === null ? undefined : Number(v) })}
-            w={{ base: '100%', sm: 180 }}
-            data-testid="lamp-filter-group"
+            options={(groups.data ?? []).map((g) => ({ value: g.id, label: g.name }))}
+            {...field('groupId')}
+            testId="lamp-filter-group"
           />
         </>
       )}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Table, TextInput } from '@mantine/core';
+import { NameFilter } from '@/components/filter-fields';
 import { Select } from '@/components/select';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, GATEWAY_NAME_MAX, type LoopRow } from '@sc/contracts';
@@ -104,7 +105,7 @@ function LoopFormModal({ opened, loop, gatewayId, onClose }: { opened: boolean; 
 /** The loops (circuits) of each gateway; a lamp is bound to one of them. */
 export function LoopsTab() {
   const { t } = useTranslation();
-  const { filters, draft, setDraft, query, filterBar, footer } = usePagedFilters<{ gatewayId?: string; name?: string }>();
+  const { filters, field, query, filterBar, footer } = usePagedFilters<{ gatewayId?: string; name?: string }>();
   const loops = useLoopPage(query);
   const gateways = useGatewayOptions();
   const remove = useDeleteLoop();
@@ -122,13 +123,8 @@ export function LoopsTab() {
   return (
     <>
       <FilterBar {...filterBar} testId="loop">
-        <GatewayFilter gateways={gateways.data} value={draft.gatewayId} onChange={(gatewayId) => setDraft({ ...draft, gatewayId })} width={220} />
-        <TextInput
-          label={t('lighting:fields.name')}
-          value={draft.name ?? ''}
-          onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
-          w={{ base: '100%', sm: 200 }}
-        />
+        <GatewayFilter gateways={gateways.data} {...field('gatewayId')} width={220} />
+        <NameFilter label={t('lighting:fields.name')} {...field('name')} width={200} />
       </FilterBar>
       <EquipmentToolbar kind="loop" addLabel={t('lighting:equipment.addLoop')} onAdd={() => form.open(null)} onRefresh={() => void loops.refetch()} />
       <TableBox>

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Badge, Button, Table, TextInput } from '@mantine/core';
-import { Select } from '@/components/select';
+import { Badge, Button, Table } from '@mantine/core';
 import { IconPlus, IconPlug } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -9,10 +8,12 @@ import { PagePanel, FilterBar } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { AreaCascader } from '@/components/area-cascader';
 import { deleteAfterConfirm } from '@/components/confirm';
+import { NameFilter, OptionFilter } from '@/components/filter-fields';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
 import { RenewMqttAction } from '@/components/renew-mqtt-action';
 import { TableEmptyRow } from '@/components/table-parts';
 import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
+import { draftFields } from '@/components/use-paged-filters';
 import { useButton, useSession } from '@/auth/session-store';
 import { compact, paging } from '@/navigation/search-params';
 import { ExportButton, ImportButton } from '@/features/imports/import-button';
@@ -31,6 +32,7 @@ function PoleFilters({ search, onApply }: { search: PoleSearch; onApply: (next: 
   const { t } = useTranslation();
   const groups = usePoleGroups();
   const [draft, setDraft] = useState(search);
+  const field = draftFields(draft, setDraft);
   useEffect(() => setDraft(search), [search]);
   return (
     <FilterBar
@@ -41,27 +43,17 @@ function PoleFilters({ search, onApply }: { search: PoleSearch; onApply: (next: 
       }}
       testId="pole"
     >
-      <TextInput
-        label={t('poles:fields.name')}
-        placeholder={t('poles:list.namePlaceholder')}
-        value={draft.name ?? ''}
-        onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
-        name="name"
-        w={{ base: '100%', sm: 200 }}
-      />
+      <NameFilter label={t('poles:fields.name')} placeholder={t('poles:list.namePlaceholder')} {...field('name')} name="name" width={200} />
       <AreaCascader
         label={t('poles:fields.region')}
         value={draft.regionId ?? null}
         onChange={(id) => setDraft({ ...draft, regionId: id ?? undefined })}
       />
-      <Select
+      <OptionFilter
         label={t('poles:fields.group')}
         placeholder={t('poles:list.all')}
-        clearable
-        data={(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))}
-        value={draft.groupId === undefined ? null : String(draft.groupId)}
-        onChange={(v) => setDraft({ ...draft, groupId: v === null ? undefined : Number(v) })}
-        w={{ base: '100%', sm: 180 }}
+        options={(groups.data ?? []).map((g) => ({ value: g.id, label: g.name }))}
+        {...field('groupId')}
       />
     </FilterBar>
   );

@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import { Badge, Button, Center, Group, Image, Stack, Table, TextInput } from '@mantine/core';
+import { Badge, Button, Center, Group, Image, Stack, Table } from '@mantine/core';
 import { IconCircleCheck, IconCircleX, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { AD_AUDIT_STATUSES, AD_NAME_MAX, AdAuditStatus, Button as ButtonPermission, ScreenOrientation, type AdRow } from '@sc/contracts';
 import { useButton, useSession } from '@/auth/session-store';
 import { confirmDelete, deleteAfterConfirm } from '@/components/confirm';
 import { Deferred, lazyComponent } from '@/components/deferred';
+import { NameFilter, OptionFilter } from '@/components/filter-fields';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { FilterBar } from '@/components/page-panel';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
-import { Select } from '@/components/select';
 import { SelectPageHeader, SelectableRow, usePageSelection } from '@/components/selection';
 import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
 import { TableFooter } from '@/components/table-footer';
@@ -30,7 +30,7 @@ const COVER = { w: 48, h: 48 };
  */
 export function AdsTab() {
   const { t } = useTranslation();
-  const { draft, setDraft, query, filterBar, footer } = usePagedFilters<{
+  const { field, query, filterBar, footer } = usePagedFilters<{
     name?: string;
     orientation?: ScreenOrientation;
     auditStatus?: AdAuditStatus;
@@ -132,31 +132,18 @@ export function AdsTab() {
         )}
       </Group>
       <FilterBar {...filterBar} testId="ad">
-        <TextInput
-          label={f('name')}
-          maxLength={AD_NAME_MAX}
-          value={draft.name ?? ''}
-          onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
-          w={{ base: '100%', sm: 220 }}
-          data-testid="ad-name-filter"
-        />
-        <Select
+        <NameFilter label={f('name')} maxLength={AD_NAME_MAX} {...field('name')} testId="ad-name-filter" />
+        <OptionFilter
           label={f('orientation')}
           placeholder={t('signageAds:allOrientations')}
-          clearable
-          data={Object.values(ScreenOrientation).map((o) => ({ value: o, label: t(`signageAds:orientation.${orientationKey(o)}`) }))}
-          value={draft.orientation ?? null}
-          onChange={(o) => setDraft({ ...draft, orientation: (o as ScreenOrientation | null) ?? undefined })}
-          w={{ base: '100%', sm: 180 }}
+          options={Object.values(ScreenOrientation).map((o) => ({ value: o, label: t(`signageAds:orientation.${orientationKey(o)}`) }))}
+          {...field('orientation')}
         />
-        <Select
+        <OptionFilter
           label={f('auditStatus')}
           placeholder={t('signageAds:allAuditStatuses')}
-          clearable
-          data={AD_AUDIT_STATUSES.map((s) => ({ value: s, label: t(`signageAds:auditStatus.${s}`) }))}
-          value={draft.auditStatus ?? null}
-          onChange={(s) => setDraft({ ...draft, auditStatus: (s as AdAuditStatus | null) ?? undefined })}
-          w={{ base: '100%', sm: 180 }}
+          options={AD_AUDIT_STATUSES.map((s) => ({ value: s, label: t(`signageAds:auditStatus.${s}`) }))}
+          {...field('auditStatus')}
         />
       </FilterBar>
       <TableBox>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Center, Group, Image, Stack, Switch, Table, TextInput } from '@mantine/core';
+import { Badge, Button, Center, Group, Image, Stack, Switch, Table } from '@mantine/core';
 import { IconEye, IconMusic, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -15,10 +15,10 @@ import { ApiError } from '@/api/request';
 import { useButton } from '@/auth/session-store';
 import { deleteAfterConfirm } from '@/components/confirm';
 import { Deferred, lazyComponent } from '@/components/deferred';
+import { NameFilter, OptionFilter } from '@/components/filter-fields';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { FilterBar } from '@/components/page-panel';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
-import { Select } from '@/components/select';
 import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
 import { TableFooter } from '@/components/table-footer';
 import { TableEmptyRow } from '@/components/table-parts';
@@ -58,7 +58,7 @@ type Dialog = { kind: 'edit' | 'preview'; material: MaterialRow } | { kind: 'upl
  */
 export function MaterialsTab() {
   const { t } = useTranslation();
-  const { draft, setDraft, query, filterBar, footer } = usePagedFilters<{ name?: string; type?: MaterialType; status?: MaterialStatus }>();
+  const { field, query, filterBar, footer } = usePagedFilters<{ name?: string; type?: MaterialType; status?: MaterialStatus }>();
   const materials = useMaterialPage(query);
   const remove = useDeleteMaterial();
   const setStatus = useMaterialStatus();
@@ -134,31 +134,20 @@ export function MaterialsTab() {
         </Group>
       )}
       <FilterBar {...filterBar} testId="material">
-        <TextInput
-          label={f('name')}
-          maxLength={MATERIAL_NAME_MAX}
-          value={draft.name ?? ''}
-          onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
-          w={{ base: '100%', sm: 220 }}
-          data-testid="material-name-filter"
-        />
-        <Select
+        <NameFilter label={f('name')} maxLength={MATERIAL_NAME_MAX} {...field('name')} testId="material-name-filter" />
+        <OptionFilter
           label={f('type')}
           placeholder={t('signageMaterials:allTypes')}
-          clearable
-          data={MATERIAL_TYPES.map((type) => ({ value: type, label: t(`signageMaterials:type.${type}`) }))}
-          value={draft.type ?? null}
-          onChange={(type) => setDraft({ ...draft, type: (type as MaterialType | null) ?? undefined })}
-          w={{ base: '100%', sm: 160 }}
+          options={MATERIAL_TYPES.map((type) => ({ value: type, label: t(`signageMaterials:type.${type}`) }))}
+          {...field('type')}
+          width={160}
         />
-        <Select
+        <OptionFilter
           label={f('status')}
           placeholder={t('signageMaterials:allStatuses')}
-          clearable
-          data={MATERIAL_STATUSES.map((status) => ({ value: status, label: t(`signageMaterials:status.${status}`) }))}
-          value={draft.status ?? null}
-          onChange={(status) => setDraft({ ...draft, status: (status as MaterialStatus | null) ?? undefined })}
-          w={{ base: '100%', sm: 160 }}
+          options={MATERIAL_STATUSES.map((status) => ({ value: status, label: t(`signageMaterials:status.${status}`) }))}
+          {...field('status')}
+          width={160}
         />
       </FilterBar>
       <TableBox>

@@ -5,14 +5,13 @@ import {
   adReceiveStatusOf,
   type AdPlanCalendarEntry,
   type AdPlanDetail,
+  type AdPlanPage,
   type AdPlanPageQuery,
   type AdPlanReceiversPage,
   type AdPlanRequest,
-  type AdPlanRow,
   type DispatchProgressEvent,
   type DispatchRowsChangedEvent,
   type LampControlResult,
-  type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
 import { withRowChanges } from '@/features/dispatch/api';
@@ -35,9 +34,24 @@ export const RECEIVERS_PAGE = 50;
 export function usePlanPage(query: AdPlanPageQuery) {
   return useQuery({
     queryKey: planKeys.page(query),
-    queryFn: ({ signal }) => post<PageResult<AdPlanRow>>('/signage/plan/page', query, { signal }),
+    queryFn: ({ signal }) => post<AdPlanPage>('/signage/plan/page', query, { signal }),
     placeholderData: keepPreviousData,
   });
+}
+
+/**
+ * The installation's time zone as the plan page last answered it (AdPlanPage.timeZone), read from the pages already
+ * held; undefined before any was read.
+ */
+export function installationZoneIn(queryClient: QueryClient): string | undefined {
+  return queryClient
+    .getQueriesData<AdPlanPage>({ queryKey: [...planKeys.all, 'page'] })
+    .map(([, page]) => page?.timeZone)
+    .find((zone) => zone !== undefined);
+}
+
+export function useInstallationZone(): string | undefined {
+  return installationZoneIn(useQueryClient());
 }
 
 export function usePlanDetail(id: number | null) {

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import type { AdPlanCalendarEntry, AdPlanOccurrence, Weekday } from '@sc/contracts';
 import { DayField } from '@/components/date-inputs';
 import { TableEmptyRow } from '@/components/table-parts';
-import { usePlanCalendar } from './api';
+import { useInstallationZone, usePlanCalendar } from './api';
+import { todayAt } from './plan-values';
 
 const DAY_MS = 86_400_000;
 const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
@@ -16,11 +17,12 @@ const clock = (minutes: number): string => `${String(Math.floor(minutes / 60)).p
 /**
  * A week of plans: one row per plan, one column per day, each cell the plan's hours that day. A plan that shares a
  * screen with another and plays at the same time (adPlansOverlap, checked by the server) is marked on the days they
- * meet, before it is published.
+ * meet, before it is published. It opens on the week of today at the installation's place.
  */
 export function PlanCalendar() {
   const { t } = useTranslation();
-  const [from, setFrom] = useState(() => mondayOf(new Date().toISOString().slice(0, 10)));
+  const zone = useInstallationZone();
+  const [from, setFrom] = useState(() => mondayOf(todayAt(zone)));
   const to = addDays(from, 6);
   const calendar = usePlanCalendar(from, to);
   const days = Array.from({ length: 7 }, (_, i) => addDays(from, i));

@@ -21,41 +21,8 @@ import { Select } from '@/components/select';
 import { useAdPage } from '@/features/signage-ads/api';
 import { useSignageGroups, useSignagePage } from '@/features/signage/api';
 import { i18next } from '@/i18n';
-import { useSavePlan } from './api';
-
-const today = (): string => new Date().toISOString().slice(0, 10);
-
-/** What the form edits of a plan: its request's fields. */
-const REQUEST_FIELDS = [
-  'publishName',
-  'publishMode',
-  'deviceIds',
-  'groupId',
-  'adIds',
-  'schedule',
-  'playMode',
-  'playLimitCount',
-  'playIntervalSeconds',
-  'onDemandType',
-  'publishType',
-] as const satisfies readonly (keyof AdPlanRequest)[];
-
-function valuesOf(plan: AdPlanRow | null): AdPlanRequest {
-  if (plan) return Object.fromEntries(REQUEST_FIELDS.map((key) => [key, plan[key]])) as unknown as AdPlanRequest;
-  return {
-    publishName: '',
-    publishMode: AdPublishMode.Devices,
-    deviceIds: [],
-    groupId: null,
-    adIds: [],
-    schedule: { startDate: today(), endDate: today(), allDay: true, startTime: null, endTime: null, weekdays: [] },
-    playMode: AdPlayMode.NormalLoop,
-    playLimitCount: null,
-    playIntervalSeconds: null,
-    onDemandType: null,
-    publishType: PublishType.Append,
-  };
-}
+import { useInstallationZone, useSavePlan } from './api';
+import { planValues } from './plan-values';
 
 /** The shared rules' problems (adPlanProblems) as messages by field, in the catalogue's words. */
 function localErrors(plan: AdPlanRequest): Record<string, string> {
@@ -71,7 +38,8 @@ function localErrors(plan: AdPlanRequest): Record<string, string> {
  */
 export function PlanEditorModal({ plan, onClose }: { plan: AdPlanRow | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<AdPlanRequest>(() => valuesOf(plan));
+  const zone = useInstallationZone();
+  const [values, setValues] = useState<AdPlanRequest>(() => planValues(plan, zone));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useSavePlan();
   const devices = useSignagePage({ pageNum: 1, pageSize: PAGE_SIZE_MAX });

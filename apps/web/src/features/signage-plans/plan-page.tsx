@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Stack, Table, Tabs, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, Tabs } from '@mantine/core';
 import { IconListCheck, IconPlus, IconSend } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { AD_PUBLISH_NAME_MAX, AdPlanStatus, Button as ButtonPermission, SIGNAGE_FAMILY, type AdPlanRow } from '@sc/contracts';
@@ -7,10 +7,10 @@ import { useButton } from '@/auth/session-store';
 import { confirmed, deleteAfterConfirm } from '@/components/confirm';
 import { DayField } from '@/components/date-inputs';
 import { Deferred, lazyComponent } from '@/components/deferred';
+import { NameFilter, OptionFilter } from '@/components/filter-fields';
 import { notifySuccess } from '@/components/notify';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
-import { Select } from '@/components/select';
 import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
 import { TableFooter } from '@/components/table-footer';
 import { TableEmptyRow } from '@/components/table-parts';
@@ -57,7 +57,7 @@ export function AdPlanPage() {
 
 function PlansTab() {
   const { t } = useTranslation();
-  const { draft, setDraft, query, filterBar, footer } = usePagedFilters<{ name?: string; status?: AdPlanStatus; date?: string }>();
+  const { draft, setDraft, field, query, filterBar, footer } = usePagedFilters<{ name?: string; status?: AdPlanStatus; date?: string }>();
   const { name, ...rest } = query;
   const plans = usePlanPage({ ...rest, publishName: name });
   const remove = useDeletePlan();
@@ -116,6 +116,12 @@ function PlansTab() {
         </Badge>
       ),
     },
+    {
+      key: 'timeStatus',
+      label: f('timeStatus'),
+      hidden: true,
+      cell: (p) => <span data-testid="plan-time-status">{t(`signagePlans:timeStatus.${p.timeStatus}`)}</span>,
+    },
     { key: 'publishedAt', label: f('publishedAt'), cell: (p) => (p.publishedAt ? parseTime(p.publishedAt) : '—') },
     { key: 'expiryDate', label: f('expiryDate'), cell: (p) => p.expiryDate },
     { key: 'createdBy', label: f('createdBy'), hidden: true, cell: (p) => p.createdBy },
@@ -131,22 +137,12 @@ function PlansTab() {
         )}
       </Group>
       <FilterBar {...filterBar} testId="plan">
-        <TextInput
-          label={f('publishName')}
-          maxLength={AD_PUBLISH_NAME_MAX}
-          value={draft.name ?? ''}
-          onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
-          w={{ base: '100%', sm: 220 }}
-          data-testid="plan-name-filter"
-        />
-        <Select
+        <NameFilter label={f('publishName')} maxLength={AD_PUBLISH_NAME_MAX} {...field('name')} testId="plan-name-filter" />
+        <OptionFilter
           label={f('status')}
           placeholder={t('signagePlans:allStatuses')}
-          clearable
-          data={Object.values(AdPlanStatus).map((s) => ({ value: s, label: t(`signagePlans:status.${s}`) }))}
-          value={draft.status ?? null}
-          onChange={(s) => setDraft({ ...draft, status: (s as AdPlanStatus | null) ?? undefined })}
-          w={{ base: '100%', sm: 180 }}
+          options={Object.values(AdPlanStatus).map((s) => ({ value: s, label: t(`signagePlans:status.${s}`) }))}
+          {...field('status')}
         />
         <DayField
           label={t('signagePlans:playsOn')}

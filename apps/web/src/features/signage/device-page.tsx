@@ -6,13 +6,14 @@ import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, DeviceFamily, OnlineState, type SignageDeviceRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
 import { DeviceListFilters, DeviceTable, useDeviceList } from '@/components/device-list';
+import { OptionFilter } from '@/components/filter-fields';
 import { PagePanel } from '@/components/page-panel';
 import { EditDeleteCell, IconAction } from '@/components/row-actions';
-import { Select } from '@/components/select';
 import type { Column } from '@/components/table-columns';
 import { TableFooter } from '@/components/table-footer';
 import { NameCode } from '@/components/table-parts';
 import { RenewMqttAction } from '@/components/renew-mqtt-action';
+import { draftFields } from '@/components/use-paged-filters';
 import { paging } from '@/navigation/search-params';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { NetworkBadge } from '@/features/lighting/lamp-badges';
@@ -102,6 +103,7 @@ export function SignageDevicePage() {
     deleteText: (d) => t('signage:list.deleteDetail', { name: d.name }),
   });
   const { selection, columns, draft, setDraft, apply, edit } = list;
+  const field = draftFields(draft, setDraft);
   const selected = [...selection.selected];
   // The live row, so the viewer sees its lastScreenshotAt move.
   const viewed = viewing === null ? undefined : rows.find((d) => d.id === viewing);
@@ -155,15 +157,13 @@ export function SignageDevicePage() {
               setDraft={setDraft}
               apply={(next) => apply({ ...next, groupId: search.groupId })}
             >
-              <Select
+              <OptionFilter
                 label={t('signage:fields.status')}
                 placeholder={t('signage:list.allStatuses')}
-                clearable
-                data={[OnlineState.Online, OnlineState.Offline].map((s) => ({ value: String(s), label: t(`lighting:network.${s}`) }))}
-                value={draft.networkStatus === undefined ? null : String(draft.networkStatus)}
-                onChange={(s) => setDraft({ ...draft, networkStatus: s === null ? undefined : (Number(s) as OnlineState) })}
-                w={{ base: '100%', sm: 160 }}
-                data-testid="signage-status-filter"
+                options={[OnlineState.Online, OnlineState.Offline].map((s) => ({ value: s, label: t(`lighting:network.${s}`) }))}
+                {...field('networkStatus')}
+                width={160}
+                testId="signage-status-filter"
               />
             </DeviceListFilters>
             <DeviceTable

@@ -36,6 +36,7 @@ export const signagePlans = {
     onDemandType: 'On-demand type',
     publishType: 'Publish type',
     status: 'Status',
+    timeStatus: 'Time status',
     publishedAt: 'Publish date',
     expiryDate: 'Expiry date',
     createdBy: 'Created by',
@@ -46,6 +47,7 @@ export const signagePlans = {
   playMode: { normalLoop: 'Normal sequential loop', onDemand: 'On-demand', limitedLoopInterval: 'Limited loop interval' },
   publishType: { append: 'Append', replace: 'Replace', replaceAfterDownload: 'Replace immediately after download', clear: 'Clear' },
   status: { unpublished: 'Not published', published: 'Published', expired: 'Expired' },
+  timeStatus: { notStarted: 'Not started yet', inProgress: 'In progress', ended: 'Ended' },
   receiveStatus: {
     notPublished: 'Not published',
     publishedNotReceived: 'Published but not received',

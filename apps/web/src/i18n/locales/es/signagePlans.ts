@@ -36,6 +36,7 @@ export const signagePlans = {
     onDemandType: 'Tipo bajo demanda',
     publishType: 'Tipo de publicación',
     status: 'Estado',
+    timeStatus: 'Estado temporal',
     publishedAt: 'Fecha de publicación',
     expiryDate: 'Fecha de caducidad',
     createdBy: 'Creado por',
@@ -46,6 +47,7 @@ export const signagePlans = {
   playMode: { normalLoop: 'Bucle secuencial normal', onDemand: 'Bajo demanda', limitedLoopInterval: 'Bucle limitado con intervalo' },
   publishType: { append: 'Añadir', replace: 'Reemplazar', replaceAfterDownload: 'Reemplazar al terminar la descarga', clear: 'Vaciar' },
   status: { unpublished: 'No publicado', published: 'Publicado', expired: 'Caducado' },
+  timeStatus: { notStarted: 'Sin empezar', inProgress: 'En curso', ended: 'Terminado' },
   receiveStatus: {
     notPublished: 'No publicado',
     publishedNotReceived: 'Publicado pero no recibido',

@@ -36,6 +36,7 @@ export const signagePlans = {
     onDemandType: 'オンデマンド種別',
     publishType: '配信種別',
     status: '状態',
+    timeStatus: '時間状況',
     publishedAt: '配信日',
     expiryDate: '有効期限',
     createdBy: '作成者',
@@ -46,6 +47,7 @@ export const signagePlans = {
   playMode: { normalLoop: '通常の順次ループ', onDemand: 'オンデマンド', limitedLoopInterval: '回数制限ループ（間隔あり）' },
   publishType: { append: '追加', replace: '置換', replaceAfterDownload: 'ダウンロード完了後すぐに置換', clear: 'クリア' },
   status: { unpublished: '未配信', published: '配信済み', expired: '期限切れ' },
+  timeStatus: { notStarted: '未開始', inProgress: '進行中', ended: '終了' },
   receiveStatus: {
     notPublished: '未配信',
     publishedNotReceived: '配信済み・未受信',

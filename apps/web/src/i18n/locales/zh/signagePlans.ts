@@ -36,6 +36,7 @@ export const signagePlans = {
     onDemandType: '点播类型',
     publishType: '发布类型',
     status: '状态',
+    timeStatus: '时间状态',
     publishedAt: '发布日期',
     expiryDate: '到期日期',
     createdBy: '创建人',
@@ -46,6 +47,7 @@ export const signagePlans = {
   playMode: { normalLoop: '正常顺序循环', onDemand: '点播', limitedLoopInterval: '限次循环间隔' },
   publishType: { append: '追加', replace: '替换', replaceAfterDownload: '下载完成后立即替换', clear: '清空' },
   status: { unpublished: '未发布', published: '已发布', expired: '已过期' },
+  timeStatus: { notStarted: '未开始', inProgress: '进行中', ended: '已结束' },
   receiveStatus: {
     notPublished: '未发布',
     publishedNotReceived: '已发布未接收',
