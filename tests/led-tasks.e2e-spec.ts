@@ -1,7 +1,8 @@
 // LED media and tasks end to end: the built gateway and LED worker as their own processes, two simulated LED screens
 // as a process of their own on the real broker, and the console in a real browser: a picture uploaded to the media
 // library (upload port), a task made with it for both screens and published; each screen's receive status moves live
-// in the task's drawer (no polling) until both report playing it.
+// in the task's drawer (no polling) until both report playing it. A picture played now from Real-time Play shows on
+// the screens' rows, live, until it is stopped.
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import type { LedMediaRow } from '@sc/contracts';
@@ -141,6 +142,55 @@ describe('LED media library and tasks in the browser with simulated screens', ()
       expect(await row.getByTestId('led-task-screen-count').textContent()).toBe('4');
       expect(pageErrors(page)).toEqual([]);
     } finally {
+      await closePage(page);
+    }
+  }, 60_000);
+
+  it('plays a picture now on two screens from Real-time Play: their rows show it live, and stop takes it off', async () => {
+    const prefix = uniqueCodePrefix('P');
+    const codes = [`${prefix}00001`, `${prefix}00002`];
+    const admin = await gw.client().login('admin', DEMO_PASSWORD);
+    for (const [i, sn] of codes.entries()) {
+      await admin.post('/api/led/ledAddOrEdit', { name: `${prefix} now ${i + 1}`, sn, IPAddress: `10.30.10.${i + 1}`, width: 640, height: 320 });
+    }
+    const form = new FormData();
+    form.append('file', new Blob([png]), 'breaking.png');
+    const media = (await new ApiClient(gw.uploadUrl).as(admin.token).post<LedMediaRow>('/api/led/mediaUpload', form)).body.data;
+    const page: Page = await newPage(browser, undefined, { language: 'en', baseUrl: gw.baseUrl });
+    let sim: RunningSimulator | undefined;
+    try {
+      sim = await startSimulatorProcess(['--family', 'led', '--count', '2', '--prefix', prefix, '--ack-latency', '20-50']);
+      await login(page, gw.baseUrl, 'admin');
+      await page.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
+      const connected = socketConnected(page);
+      await page.goto(`${gw.baseUrl}/ledManage/ledRealTimePlay?name=${encodeURIComponent(prefix)}`);
+      await connected;
+      const rows = codes.map((sn) => page.getByTestId(`led-rt-row-${sn}`));
+      for (const row of rows) await row.locator('[data-testid="led-playing"][data-media=""]').waitFor();
+      expect(await rows[0].getByTestId('led-playing').textContent()).toBe(texts.realtime.nothing);
+
+      // From here on the rows move by pushed events only: the list is not fetched again.
+      const reads: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/led/ledPage') reads.push(request.url());
+      });
+      for (const row of rows) await row.getByRole('checkbox').check();
+      expect(await page.getByTestId('led-play-count').textContent()).toBe('2 screens selected');
+      await page.getByTestId('led-play-media').click();
+      await page.getByRole('option', { name: /^breaking/ }).click();
+      await page.getByTestId('led-play-now').click();
+      for (const row of rows) await row.locator(`[data-testid="led-playing"][data-media="${media.id}"]`).waitFor({ timeout: 20_000 });
+      expect(await rows[0].getByTestId('led-playing').textContent()).toContain(texts.realtime.source.realtime);
+      expect(await rows[0].getByTestId('led-playing').textContent()).toContain('breaking');
+      await page.getByTestId('dispatch-panel').waitFor();
+
+      // Stop: the screens go back to their tasks (none here), and say so.
+      await page.getByTestId('led-play-stop').click();
+      for (const row of rows) await row.locator('[data-testid="led-playing"][data-media=""]').waitFor({ timeout: 20_000 });
+      expect(reads).toEqual([]);
+      expect(pageErrors(page)).toEqual([]);
+    } finally {
+      await sim?.stop();
       await closePage(page);
     }
   }, 60_000);
