@@ -97,4 +97,34 @@ describe('simulated LED screen', () => {
     family.apply(screen, { id: 'f', type: 'forgetTask', params: { taskId: 1 }, expiresAt: later }, context);
     expect(screen.playing).toBeNull();
   });
+
+  it('works out what plays once a minute on clock ticks, as periods begin and end on whole minutes', () => {
+    const screen = family.initial({ code: 'LED-2' }, context);
+    screen.tasks.set(3, {
+      params: {
+        taskId: 3,
+        name: 'Morning',
+        playMode: LedPlayMode.Synchronous,
+        timeZone: 'UTC',
+        timePeriods: [{ start: '08:00', end: '09:00' }],
+        taskPeriods: [{ startDate: '2026-12-01', endDate: '2026-12-03' }],
+        file: { mediaId: 4, name: 'Clip', type: 2, url: 'http://x', sha256: 'a'.repeat(64), bytes: 1, width: 64, height: 32 },
+      },
+      ready: true,
+      readyAt: Date.parse('2026-12-01T07:00:00Z'),
+    });
+    expect(followLed(screen, Date.parse('2026-12-01T07:59:10Z'), true)).toBe(false);
+    expect(screen.playing).toBeNull();
+    // Later ticks in the same minute are skipped; the first tick of 08:00 starts the task.
+    expect(followLed(screen, Date.parse('2026-12-01T07:59:59Z'), true)).toBe(false);
+    expect(followLed(screen, Date.parse('2026-12-01T08:00:00Z'), true)).toBe(true);
+    expect(screen.playing).toMatchObject({ source: 'task', taskId: 3 });
+    // A tick within that minute does not look again (what it holds changes only through commands, which do)...
+    screen.tasks.delete(3);
+    expect(followLed(screen, Date.parse('2026-12-01T08:00:20Z'), true)).toBe(false);
+    expect(screen.playing).toMatchObject({ source: 'task', taskId: 3 });
+    // ...and a command's change is worked out at once, within the minute too.
+    expect(followLed(screen, Date.parse('2026-12-01T08:00:20Z'))).toBe(true);
+    expect(screen.playing).toBeNull();
+  });
 });

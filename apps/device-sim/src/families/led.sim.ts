@@ -50,6 +50,8 @@ export interface LedState {
   /** The tasks it holds, by task id, ready once their file is in. */
   tasks: Map<number, { params: LedTaskParams; ready: boolean; readyAt: number }>;
   playing: LedPlaying | null;
+  /** The minute (since the epoch) of the screen's clock for which `playing` was last worked out. */
+  followedMinute?: number;
 }
 
 /** Which held task plays at `now` (the first ready one in its periods, by task id), with when its period began. */
@@ -69,8 +71,16 @@ function taskAt(screen: LedState, now: number): { params: LedTaskParams; since: 
   return null;
 }
 
-/** What the screen shows at `now`: real-time play first, else a task in its periods; true when that changed. */
-export function followLed(screen: LedState, now: number): boolean {
+/**
+ * What the screen shows at `now`: real-time play first, else a task in its periods; true when that changed. Periods
+ * begin and end on whole minutes (HH:mm, dates), so a clock tick within the minute last worked out changes nothing and
+ * is skipped (`onTick`): ten thousand screens holding tasks would otherwise spend a core on their schedules every
+ * second. A change to the screen's tasks or real-time play always works it out again.
+ */
+export function followLed(screen: LedState, now: number, onTick = false): boolean {
+  const minute = Math.floor(now / 60_000);
+  if (onTick && screen.followedMinute === minute) return false;
+  screen.followedMinute = minute;
   const task = screen.realtime ? null : taskAt(screen, now);
   const next: LedPlaying | null = screen.realtime
     ? {
@@ -174,7 +184,7 @@ export function ledFamily(options: { downloadConcurrency?: number } = {}): Simul
           break;
       }
     },
-    tick: (screen, ctx) => followLed(screen, ctx.clock()),
+    tick: (screen, ctx) => followLed(screen, ctx.clock(), true),
     report: (screen, device): LedStateMessage => ({
       online: true,
       brightness: screen.brightness,
