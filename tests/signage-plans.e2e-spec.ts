@@ -1,7 +1,8 @@
 // Ad Plan Management in a real browser on the built gateway, with the signage worker as its own process and two
 // simulated floor screens on the real broker: /floor-screen leads to the page; a plan is made in the editor for a group
 // (the empty group is offered but cannot be chosen), published ('Published successfully'), and each screen's receive
-// status moves on screen to download completed as the screens report, pushed over the socket.
+// status moves on screen to download completed as the screens report, pushed over the socket. On Device Management, a
+// player's volume, mute and reboot show on its row as it reports them (no list read), and its screenshot in its dialog.
 import pino from 'pino';
 import sharp from 'sharp';
 import type { Browser } from 'playwright-core';
@@ -135,4 +136,60 @@ describe('floor screens: an ad plan published from the browser, its receive stat
       await closePage(page);
     }
   }, 60_000);
+
+  it("sets a player's volume, mutes and reboots it, and takes its screenshot from Device Management, each shown as the player reports it", async () => {
+    const prefix = uniqueCodePrefix('DV');
+    const code = `${prefix}1`;
+    const admin = await signIn(gw);
+    expect((await admin.post('/api/signage/deviceAddOrEdit', { name: code, code, ...PLACED })).status).toBe(200);
+    const players = await startSignageFleet({
+      mqttUrl: MQTT_URL,
+      players: [{ code, record: { name: code, orientation: ScreenOrientation.Portrait } }],
+      ackLatencyMs: { min: 5, max: 20 },
+      logger: pino({ level: 'silent' }),
+    });
+    const page = await newPage(browser, undefined, { language: 'en', baseUrl: gw.baseUrl });
+    try {
+      await login(page, gw.baseUrl, 'admin');
+      await page.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
+      const connected = socketConnected(page);
+      await page.goto(`${gw.baseUrl}/floor-screen/device?name=${encodeURIComponent(prefix)}`);
+      await connected;
+      const row = page.getByTestId(`signage-row-${code}`);
+      await row.locator('[data-testid="lamp-network"][data-network="1"]').waitFor({ timeout: 15_000 });
+      // From here on the row moves by pushed events only: the list is not fetched again.
+      const reads: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/signage/devicePage') reads.push(request.url());
+      });
+
+      await row.getByRole('checkbox').check();
+      await page.getByTestId('signage-commands').locator('input[name="volume"]').fill('35');
+      await page.getByTestId('signage-volume-send').click();
+      await page.getByTestId('signage-volume-confirm').click();
+      await row.getByTestId('signage-volume').getByText('35 %', { exact: true }).waitFor({ timeout: 15_000 });
+      expect(players.player(code)?.volume).toBe(35);
+      await page.getByTestId('signage-mute').click();
+      await page.getByTestId('signage-mute-confirm').click();
+      await row.getByTestId('signage-muted').waitFor({ timeout: 15_000 });
+
+      // A reboot: the player drops off and comes back, still muted at 35 %.
+      await page.getByTestId('signage-reboot').click();
+      await page.getByTestId('signage-reboot-confirm').click();
+      await row.locator('[data-testid="lamp-network"][data-network="0"]').waitFor({ timeout: 15_000 });
+      await row.locator('[data-testid="lamp-network"][data-network="1"]').waitFor({ timeout: 20_000 });
+      expect(await row.getByTestId('signage-volume').textContent()).toContain('35 %');
+      expect(reads).toEqual([]);
+
+      // A screenshot asked for from its dialog: the player uploads it to its signed link and the dialog shows it.
+      await row.getByTestId('signage-screenshot').click();
+      await page.getByTestId('signage-screenshot-take').click();
+      await page.getByTestId('signage-screenshot-image').waitFor({ timeout: 20_000 });
+      expect(players.player(code)?.screenshots).toBe(1);
+      expect(pageErrors(page)).toEqual([]);
+    } finally {
+      await players.stop({ clearRetained: true });
+      await closePage(page);
+    }
+  }, 90_000);
 });
