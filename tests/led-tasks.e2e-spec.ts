@@ -128,7 +128,7 @@ describe('LED media library and tasks in the browser with simulated screens', ()
       await page.goto(`${gw.baseUrl}/ledManage/ledTaskManage`);
       await page.getByTestId('led-task-add').click();
       await page.getByTestId('led-task-name').fill(`${prefix} square task`);
-      await page.getByTestId('led-task-file').click();
+      await page.getByTestId('led-task-file').fill('square');
       await page.getByRole('option', { name: /square/ }).click();
       await page.getByTestId('led-task-regions').fill(`${prefix} square`);
       await page.getByRole('option', { name: `${prefix} square` }).click();

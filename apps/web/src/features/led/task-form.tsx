@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MultiSelect, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
   LED_PLAY_MODES,
@@ -8,6 +8,7 @@ import {
   LED_TASK_NAME_MAX,
   LedPlayMode,
   ledTaskProblems,
+  type LedMediaRef,
   type LedTaskPeriod,
   type LedTaskRequest,
   type LedTaskRow,
@@ -48,12 +49,15 @@ const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).
 export function LedTaskFormModal({ task, onClose }: { task: LedTaskRow | null; onClose: () => void }) {
   const { t } = useTranslation();
   const { save } = useLedTaskActions();
-  const media = useLedMediaPage({ pageNum: 1, pageSize: 200 });
+  // The file, like the screens, is searched for on the server: a library of any size.
+  const fileSearch = usePickSearch();
+  const media = useLedMediaPage({ pageNum: 1, pageSize: 50, name: fileSearch.query });
+  const fileLabel = (m: LedMediaRef) => `${m.name} (${t(`led:media.type.${m.type}`)})`;
   const detail = useLedTaskDetail(task?.id ?? null);
   const { search, setSearch, query } = usePickSearch();
   const found = useLedPage({ pageNum: 1, pageSize: 50, name: query });
   const [name, setName] = useState(task?.name ?? '');
-  const [mediaIds, setMediaIds] = useState<string[]>(task ? [String(task.media.id)] : []);
+  const [files, setFiles] = useState<PickedItem[]>(task ? [{ id: task.media.id, label: fileLabel(task.media) }] : []);
   const [playMode, setPlayMode] = useState<LedPlayMode>(task?.playMode ?? LedPlayMode.Synchronous);
   const [timePeriods, setTimePeriods] = useState<LedTimePeriod[]>(task?.timePeriods ?? [{ start: '00:00', end: '00:00' }]);
   const [taskPeriods, setTaskPeriods] = useState<LedTaskPeriod[]>(task?.taskPeriods ?? [{ startDate: dayFromToday(0), endDate: dayFromToday(6) }]);
@@ -66,7 +70,7 @@ export function LedTaskFormModal({ task, onClose }: { task: LedTaskRow | null; o
   const request = (): LedTaskRequest => ({
     ...(task ? { id: task.id } : {}),
     name: name.trim(),
-    mediaIds: mediaIds.map(Number),
+    mediaIds: files.map((f) => f.id),
     playMode,
     timePeriods,
     taskPeriods,
@@ -109,13 +113,15 @@ export function LedTaskFormModal({ task, onClose }: { task: LedTaskRow | null; o
         error={errors.name}
         data-testid="led-task-name"
       />
-      <MultiSelect
+      <SearchPickSelect
         label={t('led:task.fields.file')}
         description={t('led:task.fileHint')}
-        searchable
-        data={(media.data?.list ?? []).map((m) => ({ value: String(m.id), label: `${m.name} (${t(`led:media.type.${m.type}`)})` }))}
-        value={mediaIds}
-        onChange={setMediaIds}
+        nothingFoundMessage={t('led:task.noMedia')}
+        search={fileSearch.search}
+        onSearchChange={fileSearch.setSearch}
+        found={(media.data?.list ?? []).map((m) => ({ id: m.id, label: fileLabel(m) }))}
+        value={files}
+        onChange={setFiles}
         error={errors.mediaIds}
         data-testid="led-task-file"
       />

@@ -146,6 +146,7 @@ export const led = {
     regionsHint: 'Every screen of each region and of its sub-regions, also those added later, when the task is published',
     screensPlaceholder: 'Search by name or serial number',
     noScreens: 'No screens found',
+    noMedia: 'No media found',
     regionsPlaceholder: 'Choose regions',
     noRegions: 'No regions found',
     playMode: { 1: 'Synchronous', 2: 'Asynchronous' },

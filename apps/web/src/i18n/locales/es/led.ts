@@ -148,6 +148,7 @@ export const led: typeof en = {
     regionsHint: 'Todas las pantallas de cada región y de sus subregiones, también las añadidas después, al publicar la tarea',
     screensPlaceholder: 'Buscar por nombre o número de serie',
     noScreens: 'No se encontraron pantallas',
+    noMedia: 'No se encontraron archivos',
     regionsPlaceholder: 'Elija regiones',
     noRegions: 'No se encontraron regiones',
     playMode: { 1: 'Síncrono', 2: 'Asíncrono' },

@@ -148,6 +148,7 @@ export const led: typeof en = {
     regionsHint: 'タスクの公開時に、各地域とその下位地域のすべてのスクリーン（後から追加されたものも含む）',
     screensPlaceholder: '名前またはシリアル番号で検索',
     noScreens: 'スクリーンが見つかりません',
+    noMedia: 'メディアが見つかりません',
     regionsPlaceholder: '地域を選択',
     noRegions: '地域が見つかりません',
     playMode: { 1: '同期', 2: '非同期' },

@@ -148,6 +148,7 @@ export const led: typeof en = {
     regionsHint: '发布任务时，所选各区域及其下级区域的所有屏幕（包括之后新增的）',
     screensPlaceholder: '按名称或序列号搜索',
     noScreens: '未找到屏幕',
+    noMedia: '未找到媒体',
     regionsPlaceholder: '请选择区域',
     noRegions: '未找到区域',
     playMode: { 1: '同步', 2: '异步' },
