@@ -21,7 +21,6 @@
 // terminals measures the simulator + broker leg alone. At the end, each terminal's last occupancy seen on the socket
 // must be the one stored. It removes everything it made (database, Redis keys, retained MQTT messages) and exits 1
 // when a target is missed (the main window's p99 or any loss), 2 when it could not run. See docs/benchmarks.md.
-import mqtt from 'mqtt';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   BenchPlatform,
@@ -36,8 +35,6 @@ import {
   memoryLine,
   percentile,
   processMemory,
-  serviceLogin,
-  services,
   withClient,
 } from './support/platform.mjs';
 
@@ -87,27 +84,20 @@ function watchTerminals(platform, state) {
  * states) to the first PROBED terminals, timing each start from its `since` to arrival here.
  */
 async function brokerProbe(platform, state) {
-  const client = await mqtt.connectAsync(services.mqttUrl, { reconnectPeriod: 0, ...serviceLogin('worker-broadcast') });
   // A heartbeat repeats the state with the start it had: only a start not seen before is timed.
   const seen = new Map();
-  client.on('message', (topic, payload) => {
-    const received = Date.now();
+  const codes = Array.from({ length: Math.min(PROBED, settings.terminals) }, (_, i) => platform.code(i + 1));
+  return platform.subscribeDevices('worker-broadcast', codes, 'state', (code, payload, received) => {
     if (payload.length === 0) return;
     try {
       const since = JSON.parse(payload.toString()).playing?.since;
-      if (!since || seen.get(topic) === since) return;
-      seen.set(topic, since);
+      if (!since || seen.get(code) === since) return;
+      seen.set(code, since);
       state.window?.probe.push(received - Date.parse(since));
     } catch {
       // not a state
     }
   });
-  const topics = Array.from(
-    { length: Math.min(PROBED, settings.terminals) },
-    (_, i) => `city/v1/broadcast/${platform.codePrefix}${String(i + 1).padStart(5, '0')}/state`,
-  );
-  await client.subscribeAsync(topics, { qos: 0 });
-  return client;
 }
 
 /** One window: `rate` changes per second for `seconds`, then SETTLE s without any; answers its figures. */

@@ -20,9 +20,6 @@
 // task exactly once (the simulator's applied commands per screen), prints CPU and memory of each process, and removes
 // everything it made (database, Redis keys, retained MQTT messages, upload directory). Exit 1 when a check fails (or
 // TARGET_SECONDS is given and missed), 2 when it could not run. See docs/benchmarks.md.
-import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import sharp from 'sharp';
 import {
   BenchPlatform,
   ackTimesLine,
@@ -35,41 +32,19 @@ import {
   fleetAppliedLine,
   fmt,
   followDispatch,
+  followReceived,
   log,
-  logAmbientLoad,
   memoryLine,
-  processMemory,
+  publicationSettings,
   sendAttempts,
   sendAttemptsLine,
   withClient,
   workerCountersLine,
 } from './support/platform.mjs';
+import { picture } from './support/pictures.mjs';
 
 const env = process.env;
-const settings = {
-  screens: Number(env.SCREENS ?? 10_000),
-  runs: Number(env.RUNS ?? 1),
-  /** Optional: every run's publication terminal within this many seconds (no target unless given). */
-  targetSeconds: env.TARGET_SECONDS === undefined ? null : Number(env.TARGET_SECONDS),
-  ackLatency: env.ACK_LATENCY ?? '50-300',
-  mediaKb: Number(env.MEDIA_KB ?? 100),
-  /** Downloads the simulator runs at once (one process plays every screen; real ones each have their own host). */
-  downloadConcurrency: Number(env.DOWNLOAD_CONCURRENCY ?? 100),
-  connectTimeoutSeconds: Number(env.CONNECT_TIMEOUT_SECONDS ?? 300),
-  followTimeoutSeconds: Number(env.FOLLOW_TIMEOUT_SECONDS ?? 300),
-};
-
-/** A PNG of random pixels of about `kb` kB (noise does not compress), or a tiny one-colour PNG with `kb` 0. */
-function picture(kb) {
-  if (kb === 0)
-    return sharp({ create: { width: 16, height: 16, channels: 3, background: '#1366ec' } })
-      .png()
-      .toBuffer();
-  const side = Math.ceil(Math.sqrt((kb * 1024) / 3));
-  return sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } })
-    .png({ compressionLevel: 0 })
-    .toBuffer();
-}
+const settings = { screens: Number(env.SCREENS ?? 10_000), ...publicationSettings() };
 
 /** Uploads a picture on the upload port as admin; answers the medium. */
 async function upload(platform, file, name) {
@@ -77,25 +52,6 @@ async function upload(platform, file, name) {
   form.append('name', name);
   form.append('file', new Blob([file], { type: 'image/png' }), `${name}.png`);
   return platform.upload('/api/led/mediaUpload', form);
-}
-
-/**
- * Polls a dispatch's rows every 250 ms until every screen has said it received the command (a receipt) or its row is
- * terminal (an ack may overtake the receipt); answers the ms from `started`, or null at the time-out.
- */
-async function followReceived(client, dispatchId, total, started, timeoutMs) {
-  while (performance.now() < started + timeoutMs) {
-    const { rows } = await client.query(
-      `SELECT count(*)::int AS n FROM dispatch_item i
-        WHERE i.dispatch_id = $1
-          AND (i.state IN ('delivered', 'failed', 'expired')
-               OR EXISTS (SELECT 1 FROM dispatch_receipt r WHERE r.dispatch_id = i.dispatch_id AND r.device_id = i.device_id))`,
-      [dispatchId],
-    );
-    if (rows[0].n >= total) return performance.now() - started;
-    await sleep(250);
-  }
-  return null;
 }
 
 const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -147,7 +103,7 @@ async function main() {
       `LED task fan-out: ${fmt(settings.screens)} screens, ${settings.runs} run(s) of a brightness command and two tasks (a tiny picture, then ${fmt(settings.mediaKb)} kB), ` +
         `ack latency ${settings.ackLatency} ms, at most ${fmt(settings.downloadConcurrency)} downloads at once in the simulator`,
     );
-    let t = performance.now();
+    const t = performance.now();
     await platform.createDatabase();
     const regionId = await platform.addDevices(settings.screens);
     log(
@@ -162,20 +118,11 @@ async function main() {
     };
     log(`  media uploaded: ${fmt(media.small.fileSize)} bytes and ${fmt(media.large.fileSize)} bytes`);
 
-    t = performance.now();
-    const fleet = await platform.startFleet(
+    const fleet = await platform.startFleetOnline(
       settings.screens,
       ['--ack-latency', settings.ackLatency, '--download-concurrency', String(settings.downloadConcurrency)],
-      { timeoutMs: settings.connectTimeoutSeconds * 1000 },
+      { connectTimeoutSeconds: settings.connectTimeoutSeconds, missed },
     );
-    const connectedS = (performance.now() - t) / 1000;
-    const online = await platform.waitOnline(settings.screens, 120_000);
-    log(
-      `  simulator pid ${fleet.pid}: ${fmt(settings.screens)} screens connected (one MQTT connection each) in ${connectedS.toFixed(1)} s, ` +
-        `simulator RSS ${processMemory(fleet.pid).rssMb.toFixed(0)} MB; ${fmt(online)} online in the database after ${((performance.now() - t) / 1000).toFixed(1)} s`,
-    );
-    if (online < settings.screens) missed.push(`start-up: only ${fmt(online)} of ${fmt(settings.screens)} screens online`);
-    await logAmbientLoad();
 
     const pids = { gateway: gateway.pid, worker: worker.pid, fleet: fleet.pid };
     for (let run = 1; run <= settings.runs; run++) {

@@ -1,7 +1,8 @@
 // Shared by the device benchmarks: a database of their own, the built gateway, the worker of the family measured (lamps:
-// worker-lighting; broadcast terminals: worker-broadcast; LED screens: worker-led) and the device simulator as separate
-// processes on loopback, CPU and memory read from /proc, and clean-up of everything they made (database, Redis keys,
-// retained MQTT messages, upload directory). Plain Node; only loopback addresses are ever contacted.
+// worker-lighting; broadcast terminals: worker-broadcast; LED screens: worker-led; floor screens: worker-signage) and
+// the device simulator as separate processes on loopback, CPU and memory read from /proc, and clean-up of everything
+// they made (database, Redis keys, retained MQTT messages, upload directory). Plain Node; only loopback addresses are
+// ever contacted.
 import Redis from 'ioredis';
 import pg from 'pg';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import mqtt from 'mqtt';
 import { io } from 'socket.io-client';
 import { freePort, projectBrokerUnlessGiven } from '../../scripts/broker.mjs';
 
@@ -21,10 +23,14 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const GATEWAY = join(ROOT, 'dist/apps/gateway/main.js');
 export const DEVICE_SIM = join(ROOT, 'dist/apps/device-sim/main.js');
 
+/** A device code of this run from a number `g` of generate_series and the prefix $1: `${prefix}00001`, as the simulator makes them. */
+const CODE_SQL = `$1 || lpad(g::text, greatest(5, length(g::text)), '0')`;
+
 /**
  * The device families a benchmark platform can be of: their registry rows (device type, the family's own table, from
- * a CTE `d` of the inserted devices' ids), the worker that serves them, and the simulator's arguments for `count` of
- * them with this run's codes.
+ * a CTE `d` of the inserted devices' ids) or, for a family whose devices have records of their own (`deviceType`
+ * null: floor screens), those records (numbers `g` from 1 to $2, codes from the prefix $1, region $3, names from $4);
+ * the worker that serves them, and the simulator's arguments for `count` of them with this run's codes.
  */
 export const FAMILIES = {
   lamp: {
@@ -63,7 +69,28 @@ export const FAMILIES = {
     // Screens fetch their files from the links the gateway signs.
     gatewayEnv: (baseUrl) => ({ MEDIA_LINK_BASE_URL: baseUrl }),
   },
+  signage: {
+    noun: 'player',
+    deviceType: null,
+    table: 'signage_device',
+    worker: 'worker-signage',
+    // Records of their own, no registry row.
+    rows: `INSERT INTO signage_device (code, name, region_id) SELECT ${CODE_SQL}, $4 || g, $3 FROM generate_series(1, $2::int) g`,
+    // Floor screens, like terminals, each have an MQTT connection of their own.
+    fleetArgs: (count, prefix) => ['--family', 'signage', '--count', String(count), '--prefix', prefix],
+    // Players fetch their plans' materials from the links the gateway signs.
+    gatewayEnv: (baseUrl) => ({ MEDIA_LINK_BASE_URL: baseUrl }),
+  },
 };
+
+/** A family's devices as `t` of a FROM clause, with the column of their codes (the registry's, or their own records'). */
+function familyDevices(name) {
+  const family = FAMILIES[name];
+  // The table name comes from FAMILIES, never from input.
+  return family.deviceType === null
+    ? { from: `${family.table} t`, code: 't.code' }
+    : { from: `${family.table} t JOIN device d ON d.id = t.device_id`, code: 'd.code' };
+}
 
 export const workerPath = (family) => join(ROOT, `dist/apps/${FAMILIES[family].worker}/main.js`);
 /** The lighting worker (the lamp benchmarks' worker). */
@@ -89,6 +116,24 @@ export const log = (line = '') => process.stdout.write(`${line}\n`);
 export function fail(message) {
   process.stderr.write(`\n${message}\n\n`);
   process.exit(2);
+}
+
+/**
+ * The environment's settings of a benchmark that publishes files to devices with connections of their own (LED tasks,
+ * ad plans): RUNS (1), TARGET_SECONDS (optional: every publication terminal within it), ACK_LATENCY of the simulator
+ * (`50-300` ms), MEDIA_KB of the large file (100), DOWNLOAD_CONCURRENCY (100: one simulator process plays every
+ * device, real ones each have their own host), CONNECT_TIMEOUT_SECONDS and FOLLOW_TIMEOUT_SECONDS (300).
+ */
+export function publicationSettings() {
+  return {
+    runs: Number(env.RUNS ?? 1),
+    targetSeconds: env.TARGET_SECONDS === undefined ? null : Number(env.TARGET_SECONDS),
+    ackLatency: env.ACK_LATENCY ?? '50-300',
+    mediaKb: Number(env.MEDIA_KB ?? 100),
+    downloadConcurrency: Number(env.DOWNLOAD_CONCURRENCY ?? 100),
+    connectTimeoutSeconds: Number(env.CONNECT_TIMEOUT_SECONDS ?? 300),
+    followTimeoutSeconds: Number(env.FOLLOW_TIMEOUT_SECONDS ?? 300),
+  };
 }
 
 /** These benchmarks send traffic to this machine only. */
@@ -293,6 +338,11 @@ export class BenchPlatform {
     }
   }
 
+  /** The code of this run's `n`th device (1 …), as the simulator and addDevices make them. */
+  code(n) {
+    return `${this.codePrefix}${String(n).padStart(5, '0')}`;
+  }
+
   get databaseUrl() {
     const url = new URL(services.serverUrl);
     url.pathname = `/${this.dbName}`;
@@ -320,23 +370,26 @@ export class BenchPlatform {
   }
 
   /**
-   * `count` devices of the platform's family (registry row + the family's row) with the simulator's codes, in one
-   * region of their own; returns the region id.
+   * `count` devices of the platform's family (registry row + the family's row, or the family's own record) with the
+   * simulator's codes, in one region of their own; returns the region id.
    */
   async addDevices(count) {
     const family = FAMILIES[this.family];
     return withClient(this.databaseUrl, async (c) => {
       // Only this run's devices of the family are known: the demo's codes may be spoken for by another simulator on the broker.
-      await c.query(`DELETE FROM device WHERE type = $1`, [family.deviceType]);
+      if (family.deviceType === null) await c.query(`DELETE FROM ${family.table}`);
+      else await c.query(`DELETE FROM device WHERE type = $1`, [family.deviceType]);
       const {
         rows: [region],
       } = await c.query(`INSERT INTO region (region_name, remark) VALUES ($1, 'benchmark') RETURNING id`, [`Bench ${this.codePrefix}`]);
-      await c.query(
-        `WITH d AS (INSERT INTO device (type, code, name, region_id)
-                    SELECT $4, $1 || lpad(g::text, greatest(5, length(g::text)), '0'), $5 || g, $3 FROM generate_series(1, $2::int) g RETURNING id)
-         ${family.rows}`,
-        [this.codePrefix, count, region.id, family.deviceType, `bench ${family.noun} `],
-      );
+      if (family.deviceType === null) await c.query(family.rows, [this.codePrefix, count, region.id, `bench ${family.noun} `]);
+      else
+        await c.query(
+          `WITH d AS (INSERT INTO device (type, code, name, region_id)
+                      SELECT $4, ${CODE_SQL}, $5 || g, $3 FROM generate_series(1, $2::int) g RETURNING id)
+           ${family.rows}`,
+          [this.codePrefix, count, region.id, family.deviceType, `bench ${family.noun} `],
+        );
       await c.query(`ANALYZE`);
       return region.id;
     });
@@ -359,12 +412,10 @@ export class BenchPlatform {
     let since = Date.now();
     while (Date.now() < deadline) {
       const now = await withClient(this.databaseUrl, async (c) => {
-        // The table name comes from FAMILIES, never from input.
-        const { rows } = await c.query(
-          `SELECT count(*)::int AS n FROM ${FAMILIES[this.family].table} t JOIN device d ON d.id = t.device_id
-            WHERE d.code LIKE $1 AND t.network_status = 1`,
-          [`${this.codePrefix}%`],
-        );
+        const devices = familyDevices(this.family);
+        const { rows } = await c.query(`SELECT count(*)::int AS n FROM ${devices.from} WHERE ${devices.code} LIKE $1 AND t.network_status = 1`, [
+          `${this.codePrefix}%`,
+        ]);
         return rows[0].n;
       });
       if (now >= count) return now;
@@ -467,19 +518,41 @@ export class BenchPlatform {
   }
 
   /**
-   * The console's live view of the platform's family: a socket.io client with the admin's token at the handshake
-   * (websocket transport, no other message), watching its DeviceStateChanged feed as the device pages ask for it;
-   * `onFrame(frame, receivedAtMs)` gets every frame.
+   * The console's live view of one feed of the platform's family: a socket.io client with the admin's token at the
+   * handshake (websocket transport, no other message), watching `event` of the family as the console's pages ask for
+   * it (DeviceStateChanged: the device pages; DispatchRowsChanged: a publication's receive status); `onFrame(frame,
+   * receivedAtMs)` gets every frame.
    */
-  async watchDeviceStates(onFrame) {
+  async watchFeed(event, onFrame) {
     const socket = io(this.baseUrl, { path: '/socket.io', auth: { token: this.token }, transports: ['websocket'], reconnection: false });
     await new Promise((ok, ko) => {
       socket.once('connect', ok);
       socket.once('connect_error', ko);
     });
-    socket.on('DeviceStateChanged', (frame) => onFrame(frame, Date.now()));
-    await new Promise((ok) => socket.emit('watch', [{ event: 'DeviceStateChanged', family: this.family }], ok));
+    socket.on(event, (frame) => onFrame(frame, Date.now()));
+    await new Promise((ok) => socket.emit('watch', [{ event, family: this.family }], ok));
     return socket;
+  }
+
+  /** The device pages' live view of the platform's family (watchFeed of DeviceStateChanged). */
+  watchDeviceStates(onFrame) {
+    return this.watchFeed('DeviceStateChanged', onFrame);
+  }
+
+  /**
+   * A plain MQTT subscriber (QoS 0) to one channel of some of this run's devices (`codes`), logged in as the platform
+   * `service` whose account may read it (serviceLogin): what the devices send, timed as it leaves the broker, as the
+   * family's worker hears it. `onMessage(code, payload, receivedAtMs)` gets every message; answers the client.
+   */
+  async subscribeDevices(service, codes, channel, onMessage) {
+    const client = await mqtt.connectAsync(services.mqttUrl, { reconnectPeriod: 0, ...serviceLogin(service) });
+    client.on('message', (topic, payload) => onMessage(topic.split('/')[3], payload, Date.now()));
+    // The platform's families are named as their topics are (city/v1/{family}/{code}/{channel}).
+    await client.subscribeAsync(
+      codes.map((code) => `city/v1/${this.family}/${code}/${channel}`),
+      { qos: 0 },
+    );
+    return client;
   }
 
   /** The worker's counters; a refused or reset connection is retried for 5 s before it counts as a failure. */
@@ -511,6 +584,26 @@ export class BenchPlatform {
     );
     await this.waitFor('fleet', child, async () => this.output('fleet').includes('device-sim fleet connected'), timeoutMs);
     return child;
+  }
+
+  /**
+   * The simulator for `count` devices that each have an MQTT connection of their own (ack latency, downloads at once
+   * and so on in `args`), started and followed until every one is online in the database, both logged; devices left
+   * offline go to `missed`. Then logs how busy the machine is before the load. Answers the simulator's process.
+   */
+  async startFleetOnline(count, args, { connectTimeoutSeconds, missed }) {
+    const noun = FAMILIES[this.family].noun;
+    const t = performance.now();
+    const fleet = await this.startFleet(count, args, { timeoutMs: connectTimeoutSeconds * 1000 });
+    const connectedS = (performance.now() - t) / 1000;
+    const online = await this.waitOnline(count, 120_000);
+    log(
+      `  simulator pid ${fleet.pid}: ${fmt(count)} ${noun}s connected (one MQTT connection each) in ${connectedS.toFixed(1)} s, ` +
+        `simulator RSS ${processMemory(fleet.pid).rssMb.toFixed(0)} MB; ${fmt(online)} online in the database after ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
+    if (online < count) missed.push(`start-up: only ${fmt(online)} of ${fmt(count)} ${noun}s online`);
+    await logAmbientLoad();
+    return fleet;
   }
 
   /**
@@ -671,6 +764,25 @@ export async function followDispatch(client, dispatchId, total, started, timeout
     await sleep(100);
   }
   return { marks, counts, dispatch: d };
+}
+
+/**
+ * Polls a dispatch's rows every 250 ms until every device has said it received the command (a receipt) or its row is
+ * terminal (an ack may overtake the receipt); answers the ms from `started`, or null at the time-out.
+ */
+export async function followReceived(client, dispatchId, total, started, timeoutMs) {
+  while (performance.now() < started + timeoutMs) {
+    const { rows } = await client.query(
+      `SELECT count(*)::int AS n FROM dispatch_item i
+        WHERE i.dispatch_id = $1
+          AND (i.state IN ('delivered', 'failed', 'expired')
+               OR EXISTS (SELECT 1 FROM dispatch_receipt r WHERE r.dispatch_id = i.dispatch_id AND r.device_id = i.device_id))`,
+      [dispatchId],
+    );
+    if (rows[0].n >= total) return performance.now() - started;
+    await sleep(250);
+  }
+  return null;
 }
 
 /** The memory line of a run's report (see BenchPlatform.memory), with the machine's cores. */

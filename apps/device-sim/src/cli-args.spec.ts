@@ -51,7 +51,12 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['--family', 'broadcast', '--count', '3'], {}).fleet.lamps).toEqual({ count: 3, prefix: 'BC-' });
     // LED screens, each on a connection of its own.
     expect(parseCliArgs(['--family', 'led', '--count', '2'], {})).toMatchObject({ family: 'led', fleet: { lamps: { count: 2, prefix: 'LED-' } } });
-    expect(() => parseCliArgs(['--family', 'led', '--count', '2', '--multiplexed'], {})).toThrow('LED screens each have a connection of their own');
+    expect(() => parseCliArgs(['--family', 'led', '--count', '2', '--multiplexed'], {})).toThrow('floor screens each have a connection of their own');
+    // Floor screens (ad players), each on a connection of its own.
+    expect(parseCliArgs(['--family', 'signage', '--count', '2'], {})).toMatchObject({
+      family: 'signage',
+      fleet: { lamps: { count: 2, prefix: 'FS-' } },
+    });
     // Lamps by default, without activity of their own.
     expect(parseCliArgs(['--count', '3'], {})).toMatchObject({
       family: 'lamp',
@@ -67,13 +72,14 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs(['--family', 'broadcast', '--count', '3', '--lamps-per-gateway', '5'], {})).toThrow('--lamps-per-gateway is for lamps');
     expect(() => parseCliArgs(['--count', '3', '--activity-rate', '5'], {})).toThrow('--activity-rate is for broadcast terminals');
     expect(() => parseCliArgs(['--count', '3', '--download-concurrency', '5'], {})).toThrow(
-      '--download-concurrency is for broadcast terminals and LED screens',
+      '--download-concurrency is for broadcast terminals, LED screens and floor screens',
     );
     expect(() => parseCliArgs(['--family', 'broadcast', '--count', '3', '--activity-rate', 'lots'], {})).toThrow('--activity-rate must be');
   });
 
-  it("bounds the LED screens' downloads as the terminals'", () => {
+  it("bounds the LED screens' and floor screens' downloads as the terminals'", () => {
     expect(parseCliArgs(['--family', 'led', '--count', '3', '--download-concurrency', '7'], {}).downloadConcurrency).toBe(7);
+    expect(parseCliArgs(['--family', 'signage', '--count', '3', '--download-concurrency', '9'], {}).downloadConcurrency).toBe(9);
   });
 
   it('starts the simulated clock where and as fast as asked', () => {

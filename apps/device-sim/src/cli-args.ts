@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { FleetOptions } from './families/lamp.sim';
 
-export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--family lamp|broadcast|led] --count N --prefix P] [--ack-latency 50-300]
+export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--family lamp|broadcast|led|signage] --count N --prefix P] [--ack-latency 50-300]
        [--failure-rate 0.02] [--offline 0.05] [--telemetry-interval 10] [--lamps-per-gateway 50] [--individual | --multiplexed]
        [--activity-rate 0] [--control-stdin] [--download-concurrency N] [--clock-start 2026-11-21T17:00:00+08:00] [--clock-speed 60]
        [--clear-retained]
@@ -12,18 +12,18 @@ export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--f
 --control-stdin: read commands from standard input, one a line: 'activity RATE' sets the activity rate (a benchmark's
   sweep), answered by a 'device-sim activity' log line with the fleet's counters; 'clock' reads the devices' clock and
   'clock TIME [SPEED]' moves it (a test's), answered by a 'device-sim clock' log line with the simulated time.
---download-concurrency: media downloads under way at once over the fleet (broadcast, led; default unbounded).
---lamps-per-gateway, --individual, --multiplexed: lamps only (terminals always have connections of their own).
+--download-concurrency: media downloads under way at once over the fleet (broadcast, led, signage; default unbounded).
+--lamps-per-gateway, --individual, --multiplexed: lamps only (terminals, screens and players always have connections of their own).
 --clear-retained: on stop, empty the retained states of the simulated devices and gateways.
 Environment: MQTT_URL (default mqtt://127.0.0.1:1883), MQTT_DEVICE_URL (the devices' listener; default MQTT_URL), DATABASE_URL (for --from-db), LOG_LEVEL; MQTT_CREDENTIAL_SECRET
 (devices log in with their own accounts) and MQTT_BROKER_ACCESS_DIR (accounts the simulator invents are granted there).`;
 
 /** The families a generated fleet (--count) can be of. */
-export const CLI_FAMILIES = ['lamp', 'broadcast', 'led'] as const;
+export const CLI_FAMILIES = ['lamp', 'broadcast', 'led', 'signage'] as const;
 export type CliFamily = (typeof CLI_FAMILIES)[number];
 
 /** The codes of a generated fleet without --prefix. */
-const DEFAULT_PREFIX: Record<CliFamily, string> = { lamp: 'LAMP-', broadcast: 'BC-', led: 'LED-' };
+const DEFAULT_PREFIX: Record<CliFamily, string> = { lamp: 'LAMP-', broadcast: 'BC-', led: 'LED-', signage: 'FS-' };
 
 export interface CliSettings {
   /** The family of a generated fleet; the registry's fleet (--from-db) is every family's. */
@@ -34,7 +34,7 @@ export interface CliSettings {
   activityPerSecond: number;
   /** Commands on standard input (parseControlLine). */
   controlStdin: boolean;
-  /** Terminals' downloads under way at once; undefined: unbounded. */
+  /** Terminals', screens' and players' downloads under way at once; undefined: unbounded. */
   downloadConcurrency?: number;
   summaryIntervalMs: number;
   /** Empty the retained states on stop (a benchmark's fleet leaves nothing behind). */
@@ -93,12 +93,13 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
   if (values.family !== undefined && values.count === undefined) throw new Error('--family goes with --count (--from-db simulates every family)');
   if (family !== 'lamp') {
     const lampOnly = (['lamps-per-gateway', 'individual', 'multiplexed'] as const).find((name) => values[name] !== undefined);
-    if (lampOnly) throw new Error(`--${lampOnly} is for lamps: broadcast terminals and LED screens each have a connection of their own`);
+    if (lampOnly)
+      throw new Error(`--${lampOnly} is for lamps: broadcast terminals, LED screens and floor screens each have a connection of their own`);
   }
   const activityPerSecond = number('activity-rate', values['activity-rate'], 0, 0, 1_000_000);
   if (activityPerSecond > 0 && family !== 'broadcast') throw new Error('--activity-rate is for broadcast terminals (--family broadcast)');
   if (values['download-concurrency'] !== undefined && values.count !== undefined && family === 'lamp')
-    throw new Error('--download-concurrency is for broadcast terminals and LED screens');
+    throw new Error('--download-concurrency is for broadcast terminals, LED screens and floor screens');
   // Without --count the simulator speaks for the registry's lamps: the devices the platform knows.
   const lamps: FleetOptions['lamps'] =
     values.count !== undefined

@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import { USAGE, parseCliArgs, parseControlLine, type CliSettings } from './cli-args';
 import { startBroadcastFleet, type BroadcastFleet } from './families/broadcast.sim';
 import { startFleet, type Fleet } from './families/lamp.sim';
-import { startSignageFleet } from './families/signage.sim';
+import { startSignageFleet, type SignageFleet } from './families/signage.sim';
 import { startLedFleet, type LedFleet } from './families/led.sim';
 import { startStripFleet } from './families/strip.sim';
 import { createLogger } from './logger';
@@ -44,7 +44,19 @@ async function main(): Promise<void> {
           downloadConcurrency: settings.downloadConcurrency,
         })
       : null;
-  const players = fromDb && (await startSignageFleet({ ...common, players: fromDb, offlineFraction, activity: 0.005 }));
+  // The registry's floor screens, moving on to another ad now and then; or generated ones, with no ad of their own
+  // until a plan comes (a benchmark's), on the clock given.
+  const players: SignageFleet | null = fromDb
+    ? await startSignageFleet({ ...common, players: fromDb, offlineFraction, activity: 0.005 })
+    : settings.family === 'signage'
+      ? await startSignageFleet({
+          ...common,
+          players: source,
+          offlineFraction,
+          clock: settings.fleet.clock,
+          downloadConcurrency: settings.downloadConcurrency,
+        })
+      : null;
   // The registry's LED screens (or generated ones), each on its own connection.
   const screens: LedFleet | null =
     fromDb || settings.family === 'led'
@@ -62,7 +74,7 @@ async function main(): Promise<void> {
         terminalsOnline,
         floorScreens: players ? players.codes.length : 0,
         screens: screens?.codes.length ?? 0,
-        ...(lamps ?? terminals ?? screens)!.stats,
+        ...(lamps ?? terminals ?? screens ?? players)!.stats,
       },
       'device-sim summary',
     );
@@ -71,7 +83,7 @@ async function main(): Promise<void> {
   // A benchmark steers the devices' own activity through standard input (a rate sweep), and reads the counters back;
   // a test reads and moves the devices' clock (their schedules run by it) in a simulator it started as a process.
   if (settings.controlStdin) {
-    const fleet = (terminals ?? lamps ?? screens)!;
+    const fleet = (terminals ?? lamps ?? screens ?? players)!;
     const refused = (err: Error) => logger.warn({ err: err.message }, 'device-sim command refused');
     createInterface({ input: process.stdin }).on('line', (line) => {
       try {
@@ -99,13 +111,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'device-sim stopping');
     // A clean disconnect: the Wills do not fire and the retained states stay as the devices last reported them.
     const options = { clearRetained: settings.clearRetainedOnStop };
-    Promise.all([
-      lamps?.stop(options),
-      strips?.stop(options),
-      terminals?.stop(options),
-      players ? players.stop(options) : undefined,
-      screens?.stop(options),
-    ]).then(
+    Promise.all([lamps?.stop(options), strips?.stop(options), terminals?.stop(options), players?.stop(options), screens?.stop(options)]).then(
       () => process.exit(0),
       (err: Error) => {
         logger.error({ err: err.message }, 'device-sim stop failed');
