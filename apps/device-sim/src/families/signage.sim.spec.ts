@@ -203,6 +203,32 @@ describe('simulated floor screen: ad plans', () => {
     expect(family.takeEvents!(player)).toEqual([expect.objectContaining({ adId: 1 })]);
   });
 
+  it('looks at its plans once a minute on clock ticks while playing nothing, and at once when they change', async () => {
+    // 08:59:10 in Shanghai: the plan's hours begin at 09:00.
+    now = Date.parse('2026-12-07T00:59:10Z');
+    const player = family.initial({ code: 'FS-5' }, context);
+    await publish(player, plan('early'));
+    expect(player.currentAd).toBeNull();
+    // A tick within that minute does not look again: a plan that would play now (changed behind its back) waits...
+    player.plans.get('early')!.params.schedule.startTime = '08:00';
+    now += 20_000;
+    expect(family.tick!(player, context)).toBe(false);
+    expect(player.currentAd).toBeNull();
+    // ...for the first tick of the next minute.
+    now = Date.parse('2026-12-07T01:00:00Z');
+    expect(family.tick!(player, context)).toBe(true);
+    expect(player.currentAd).toEqual({ id: 1, name: 'Sale' });
+    // A clock moved back looks again at once.
+    family.apply(player, { id: 'clear', type: 'publish', params: plan('none', { publishType: PublishType.Clear }), expiresAt: later }, context);
+    await publish(player, plan('late', { schedule: { ...plan('x').schedule, startTime: '10:00' } }));
+    expect(player.currentAd).toBeNull();
+    player.plans.get('late')!.params.schedule.startTime = '09:00';
+    now = Date.parse('2026-12-07T00:30:00Z');
+    expect(family.tick!(player, context)).toBe(false);
+    now = Date.parse('2026-12-07T01:00:30Z');
+    expect(family.tick!(player, context)).toBe(true);
+  });
+
   it('drops a plan whose file does not match its checksum, saying why', async () => {
     const player = family.initial({ code: 'FS-3' }, context);
     await expect(publish(player, plan('bad', { files: [file(1, '/a.mp4', true)] }))).rejects.toThrow('material 1: checksum mismatch');

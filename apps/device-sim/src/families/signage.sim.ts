@@ -93,6 +93,8 @@ export interface SignageState {
   /** The ad plans it holds, in the order they came (appended ones after). */
   plans: Map<string, KeptPlan>;
   run: AdRun | null;
+  /** With no ad under way: from when until when nothing could start (the next whole minute, or a plan's rest ending). */
+  idle?: { from: number; until: number };
   /** Runs ended and not yet reported (proof of play), and how many it has reported. */
   plays: SignagePlayEvent[];
   playsReported: number;
@@ -212,7 +214,7 @@ export function signageFamily(activity = 0, options: { downloadConcurrency?: num
     // Without plans, the demo's players move from one demo ad to another; with plans, they play them.
     act: (player, ctx) => player.plans.size === 0 && nextAd(player, ctx),
     tick(player, ctx) {
-      if (player.plans.size > 0 || player.run) return followPlans(player, ctx.clock());
+      if (player.plans.size > 0 || player.run) return followPlans(player, ctx.clock(), true);
       return activity > 0 && ctx.random() < activity && nextAd(player, ctx);
     },
     takeEvents(player) {
@@ -292,7 +294,22 @@ function endRun(player: SignageState, at: number): boolean {
  * its hours end) and is gathered as a play; then the next plan in turn that may play starts its next ad. Answers
  * whether what it shows changed.
  */
-export function followPlans(player: SignageState, now: number): boolean {
+export function followPlans(player: SignageState, now: number, onTick = false): boolean {
+  // Plans' days and hours begin and end on whole minutes: a player playing nothing looks again on a clock tick only in
+  // the next minute, or when a plan's rest ends (ten thousand idle players would otherwise spend a core every second).
+  // A change to its plans always looks again.
+  if (onTick && !player.run && player.idle && now >= player.idle.from && now < player.idle.until) return false;
+  const changed = startOrEndRun(player, now);
+  if (player.run) player.idle = undefined;
+  else {
+    let until = (Math.floor(now / 60_000) + 1) * 60_000;
+    for (const kept of player.plans.values()) if (kept.restUntil > now && kept.restUntil < until) until = kept.restUntil;
+    player.idle = { from: now, until };
+  }
+  return changed;
+}
+
+function startOrEndRun(player: SignageState, now: number): boolean {
   const run = player.run;
   const held = run ? player.plans.get(run.planId) : undefined;
   if (run && (now >= run.until || !held || !playable({ ...held, restUntil: 0, listRuns: 0 }, now))) endRun(player, now);
