@@ -81,10 +81,11 @@ describe('LED media library and tasks in the browser with simulated screens', ()
       await row.waitFor({ timeout: 10_000 });
       expect(await row.getByTestId('led-task-time-status').textContent()).toBe(texts.task.timeStatus.inProgress);
 
-      // Published: the drawer's rows move by pushed events only, from to be sent to playing.
-      const reads: string[] = [];
+      // Published: the drawer's rows move by pushed events, from to be sent to playing; it reads its first page of 50
+      // (again only when the publication's totals move), and shows the totals over all the task's screens.
+      const reads: unknown[] = [];
       page.on('request', (request) => {
-        if (new URL(request.url()).pathname === '/api/led/taskScreens') reads.push(request.url());
+        if (new URL(request.url()).pathname === '/api/led/taskScreens') reads.push(request.postDataJSON());
       });
       await row.getByTestId('led-task-publish').click();
       const drawer = page.getByTestId('led-task-screens-table');
@@ -95,7 +96,9 @@ describe('LED media library and tasks in the browser with simulated screens', ()
           .waitFor({ timeout: 20_000 });
       }
       expect(await drawer.getByTestId(`led-task-screen-${codes[0]}`).getByTestId('led-task-receive').textContent()).toBe(texts.task.receive.playing);
-      expect(reads.length).toBe(1);
+      await page.getByTestId('led-task-receive-counts').locator('[data-status="playing"][data-count="2"]').waitFor({ timeout: 10_000 });
+      expect(reads.length).toBeGreaterThanOrEqual(1);
+      expect(reads.every((body) => JSON.stringify(body).includes('"pageNum":1,"pageSize":50'))).toBe(true);
       expect(pageErrors(page)).toEqual([]);
     } finally {
       await sim?.stop();

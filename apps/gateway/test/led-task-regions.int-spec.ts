@@ -5,6 +5,7 @@ import {
   DispatchItemState,
   DispatchStatus,
   LedPlayMode,
+  LedReceiveStatus,
   MqttService,
   type DispatchDetail,
   type LampControlResult,
@@ -12,7 +13,7 @@ import {
   type LedTaskDetail,
   type LedTaskRequest,
   type LedTaskRow,
-  type LedTaskScreenRow,
+  type LedTaskScreensPage,
   type PageResult,
 } from '@sc/contracts';
 import { ApiClient, waitFor } from '@sc/testing';
@@ -152,10 +153,26 @@ describe('LED tasks aimed at regions', () => {
       return d.status === DispatchStatus.AllSuccessful ? d : undefined;
     }, 60_000);
     expect(done.counts.delivered).toBe(reach);
-    const rows = await editor.get<LedTaskScreenRow[]>(`/api/led/taskScreens?id=${id}`);
-    expect(rows.body.data).toHaveLength(reach);
-    expect(new Set(rows.body.data.map((r) => r.sn))).toEqual(new Set(codes));
-    expect(rows.body.data.every((r) => r.state === DispatchItemState.Delivered)).toBe(true);
+    // The screens come a page at a time, with the total and the receive totals over all of them.
+    const pageOf = async (pageNum: number) =>
+      (await editor.post<LedTaskScreensPage>('/api/led/taskScreens', { id, pageNum, pageSize: 50 })).body.data;
+    const first = await pageOf(1);
+    expect(first.list).toHaveLength(50);
+    expect(first.total).toBe(reach);
+    expect(first.dispatchId).toBe(dispatchId);
+    expect(first.receiveCounts[LedReceiveStatus.Received] + first.receiveCounts[LedReceiveStatus.Playing]).toBe(reach);
+    expect(first.receiveCounts[LedReceiveStatus.ToBeSent] + first.receiveCounts[LedReceiveStatus.Failed]).toBe(0);
+    const rows = [first.list];
+    for (let pageNum = 2; pageNum <= Math.ceil(reach / 50); pageNum++) rows.push((await pageOf(pageNum)).list);
+    expect(rows.at(-1)).toHaveLength(reach % 50 || 50);
+    const all = rows.flat();
+    expect(all.map((r) => r.deviceId)).toEqual([...all.map((r) => r.deviceId)].sort((a, b) => a - b));
+    expect(new Set(all.map((r) => r.sn))).toEqual(new Set(codes));
+    expect(all).toHaveLength(reach);
+    expect(all.every((r) => r.state === DispatchItemState.Delivered)).toBe(true);
+    expect((await pageOf(Math.ceil(reach / 50) + 1)).list).toEqual([]);
+    expect((await editor.post('/api/led/taskScreens', { id, pageNum: 1, pageSize: 201 })).status).toBe(400);
+    expect((await visitor.post('/api/led/taskScreens', { id, pageNum: 1, pageSize: 50 })).status).toBe(403);
     expect(codes.every((code) => fleet.screen(code)!.applied >= 1)).toBe(true);
 
     // A screen added to the district later is the task's at once (and gets it when it is published again).

@@ -20,7 +20,7 @@ import {
   type LedRow,
   type LedTaskRequest,
   type LedTaskRow,
-  type LedTaskScreenRow,
+  type LedTaskScreensPage,
   type PageResult,
   type ServerToClientEvents,
 } from '@sc/contracts';
@@ -63,7 +63,8 @@ describe('LED real-time play and tasks through the ledger with simulated screens
     return (await new ApiClient(gw.uploadUrl).as(editor.token).post<LedMediaRow>('/api/led/mediaUpload', body)).body.data;
   };
   const screens = async () => (await admin.post<PageResult<LedRow>>('/api/led/ledPage', { pageNum: 1, pageSize: 50 })).body.data.list;
-  const taskScreens = async (id: number) => (await editor.get<LedTaskScreenRow[]>(`/api/led/taskScreens?id=${id}`)).body.data;
+  const taskScreens = async (id: number) =>
+    (await editor.post<LedTaskScreensPage>('/api/led/taskScreens', { id, pageNum: 1, pageSize: 50 })).body.data.list;
   const dispatch = async (id: string) => (await editor.get<DispatchDetail>(`/api/dispatch/detail?id=${id}`)).body.data;
   const task = (over: Partial<LedTaskRequest> = {}): LedTaskRequest => ({
     name: 'Evening programme',

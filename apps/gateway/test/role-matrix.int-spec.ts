@@ -240,7 +240,7 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'POST /api/led/realTimePlay', allowed: ['editor', 'admin'] },
   { route: 'POST /api/led/realTimeStop', allowed: ['editor', 'admin'] },
   { route: 'POST /api/led/taskPage', allowed: ['editor', 'admin'] },
-  { route: 'GET /api/led/taskScreens', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/led/taskScreens', allowed: ['editor', 'admin'] },
   { route: 'POST /api/led/taskAddOrEdit', allowed: ['editor', 'admin'] },
   { route: 'POST /api/led/taskDel', allowed: ['editor', 'admin'] },
   { route: 'POST /api/led/taskPublish', allowed: ['editor', 'admin'] },

@@ -101,7 +101,7 @@ export enum LedReceiveStatus {
   Failed = 'failed',
 }
 
-/** One screen of a task (GET /api/led/taskScreens): its receive status, time status in its own zone and what it plays. */
+/** One screen of a task (POST /api/led/taskScreens, a page of them): its receive status, time status in its own zone and what it plays. */
 export interface LedTaskScreenRow {
   deviceId: number;
   name: string;
@@ -115,6 +115,24 @@ export interface LedTaskScreenRow {
   timeStatus: TaskTimeStatus;
   /** The task id it reports playing now, if any. */
   playingTaskId: number | null;
+}
+
+/** POST /api/led/taskScreens: a page of a task's screens (in id order). */
+export interface LedTaskScreensQuery {
+  id: number;
+  pageNum: number;
+  pageSize: number;
+}
+
+/** How many of a task's screens are in each receive status, over all its screens (not only the page). */
+export type LedReceiveCounts = Record<LedReceiveStatus, number>;
+
+/** A page of a task's screens, with the publication they belong to and the receive totals over all of them. */
+export interface LedTaskScreensPage {
+  total: number;
+  list: LedTaskScreenRow[];
+  dispatchId: string | null;
+  receiveCounts: LedReceiveCounts;
 }
 
 /** What a screen shows now, as it reports it (`playing` of its state, the row's live field). */

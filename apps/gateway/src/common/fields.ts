@@ -194,6 +194,12 @@ export class PageDto {
   pageSize!: number;
 }
 
+/** A page of the rows of one record (its id): a plan's receivers, a task's screens. */
+export class IdPageDto extends PageDto {
+  @IntField({ min: 1 })
+  id!: number;
+}
+
 export class IdQueryDto {
   @IntField({ min: 1 })
   id!: number;

@@ -6,14 +6,14 @@ import {
   type LampControlResult,
   type LedTaskDetail,
   type LedTaskRow,
-  type LedTaskScreenRow,
+  type LedTaskScreensPage,
   type PageResult,
 } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
 import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
 import { IdQueryDto } from '../common/fields';
 import type { Caller } from '../common/request-context';
-import { LedRealTimePlayDto, LedTaskDto, LedTaskPageDto } from './dto/led-tasks.dto';
+import { LedRealTimePlayDto, LedTaskDto, LedTaskPageDto, LedTaskScreensDto } from './dto/led-tasks.dto';
 import { LedSelectionDto } from './dto/led.dto';
 import { LedTasksService } from './led-tasks.service';
 
@@ -58,10 +58,15 @@ export class LedTasksController {
     return this.tasks.detailWithScreens(q.id);
   }
 
-  /** Each screen's receive status of the task's latest publication, what it plays, and its time status in its own zone. */
-  @Get('taskScreens')
-  screens(@Query() q: IdQueryDto): Promise<LedTaskScreenRow[]> {
-    return this.tasks.screens(q.id);
+  /**
+   * A page of the task's screens (in id order): each one's receive status of the task's latest publication, what it
+   * plays, and its time status in its own zone; with the publication and the receive totals over all its screens.
+   * DispatchRowsChanged and DeviceStateChanged move the rows live.
+   */
+  @Post('taskScreens')
+  @HttpCode(200)
+  screens(@Body() dto: LedTaskScreensDto): Promise<LedTaskScreensPage> {
+    return this.tasks.screens(dto);
   }
 
   /** Adds a task (no id, Add button) or changes one (Edit button). */

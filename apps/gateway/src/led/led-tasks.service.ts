@@ -2,16 +2,22 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   LED_FAMILY,
+  LedReceiveStatus,
+  ledReceiveStatusOf,
   ledTaskProblems,
   ledTaskSchedules,
+  type DispatchItemState,
   type LampControlResult,
   type LedMediaRef,
   type LedPlayParams,
   type LedTaskDetail,
   type LedTaskParams,
   type LedTaskRow,
+  type LedReceiveCounts,
   type LedTaskScreenRow,
+  type LedTaskScreensPage,
   type PageResult,
+  type ReceiptStage,
 } from '@sc/contracts';
 import { RECEIPT_JSON, commandLedger } from '@sc/device-runtime';
 import type { MessageKey } from '@sc/i18n';
@@ -25,7 +31,7 @@ import { DeviceControlService } from '../dispatch/device-control.service';
 import { DispatchRenewals } from '../dispatch/dispatch-renewals';
 import { InjectDb } from '../infra/database';
 import { sqlOf } from '../infra/sql';
-import type { LedRealTimePlayDto, LedTaskDto, LedTaskPageDto } from './dto/led-tasks.dto';
+import type { LedRealTimePlayDto, LedTaskDto, LedTaskPageDto, LedTaskScreensDto } from './dto/led-tasks.dto';
 import type { LedSelectionDto } from './dto/led.dto';
 import { LedMediaFileLinks } from './led-media-links';
 import { LED_SELECTION } from './led.service';
@@ -279,22 +285,45 @@ export class LedTasksService {
   }
 
   /** Each screen of a task: its ledger row of the latest publication with its receipt, what it plays, its time status. */
-  async screens(id: number): Promise<LedTaskScreenRow[]> {
-    const task = await this.detail(id);
-    const rows: Omit<LedTaskScreenRow, 'timeStatus'>[] = await this.db.query(
+  async screens(q: LedTaskScreensDto): Promise<LedTaskScreensPage> {
+    const task = await this.detail(q.id);
+    const rows: (Omit<LedTaskScreenRow, 'timeStatus'> & { total: number })[] = await this.db.query(
       `SELECT d.id AS "deviceId", d.name, d.code AS sn, s.time_zone AS "timeZone", s.network_status AS "networkStatus",
-              i.state, ${RECEIPT_JSON} AS receipt, i.last_error AS "lastError", (s.playing->>'taskId')::int AS "playingTaskId"
+              i.state, ${RECEIPT_JSON} AS receipt, i.last_error AS "lastError", (s.playing->>'taskId')::int AS "playingTaskId",
+              count(*) OVER ()::int AS total
          FROM (${taskScreenIds('$1')}) ts
          JOIN device d ON d.id = ts.id
          JOIN led_screen s ON s.device_id = d.id
          LEFT JOIN dispatch_item i ON i.dispatch_id = $2::uuid AND i.device_id = d.id
          LEFT JOIN dispatch_receipt r ON r.dispatch_id = i.dispatch_id AND r.device_id = i.device_id
-        ORDER BY d.id`,
-      [id, task.dispatchId],
+        ORDER BY d.id LIMIT $3 OFFSET $4`,
+      [q.id, task.dispatchId, q.pageSize, (q.pageNum - 1) * q.pageSize],
     );
     const schedules = ledTaskSchedules(task);
     const now = new Date();
-    return rows.map((row) => ({ ...row, timeStatus: schedulesTimeStatus(schedules, now, [row.timeZone], this.config.defaultPlace.timeZone) }));
+    const list = rows.map(({ total: _total, ...row }) => ({
+      ...row,
+      timeStatus: schedulesTimeStatus(schedules, now, [row.timeZone], this.config.defaultPlace.timeZone),
+    }));
+    const total = rows[0]?.total ?? task.screenCount;
+    return { total, list, dispatchId: task.dispatchId, receiveCounts: await this.receiveCounts(q.id, task.dispatchId) };
+  }
+
+  /** How many of a task's screens are in each receive status, over all of them (ledReceiveStatusOf). */
+  private async receiveCounts(id: number, dispatchId: string | null): Promise<LedReceiveCounts> {
+    const counts = Object.fromEntries(Object.values(LedReceiveStatus).map((s) => [s, 0])) as LedReceiveCounts;
+    const groups: { state: DispatchItemState | null; stage: ReceiptStage | null; playing: boolean; n: number }[] = await this.db.query(
+      `SELECT i.state, r.stage, coalesce((s.playing->>'taskId')::int = $1, false) AS playing, count(*)::int AS n
+         FROM (${taskScreenIds('$1')}) ts
+         JOIN led_screen s ON s.device_id = ts.id
+         LEFT JOIN dispatch_item i ON i.dispatch_id = $2::uuid AND i.device_id = ts.id
+         LEFT JOIN dispatch_receipt r ON r.dispatch_id = i.dispatch_id AND r.device_id = i.device_id
+        GROUP BY 1, 2, 3`,
+      [id, dispatchId],
+    );
+    for (const g of groups)
+      counts[ledReceiveStatusOf(g.state ? { state: g.state, receipt: g.stage ? { stage: g.stage } : null } : null, g.playing)] += g.n;
+    return counts;
   }
 }
 

@@ -9,9 +9,10 @@ import {
   type LedTaskPageQuery,
   type LedTaskPeriod,
   type LedTaskRequest,
+  type LedTaskScreensQuery,
   type LedTimePeriod,
 } from '@sc/contracts';
-import { EachId, EnumField, IdArrayField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { EachId, EnumField, IdArrayField, IdPageDto, IntField, PageDto, TextField, msg } from '../../common/fields';
 import { LED_COMMAND_MAX_IDS, LedSelectionDto } from './led.dto';
 
 /** Real-time play: one medium on the selected screens (or a region's) now. */
@@ -66,3 +67,5 @@ class LedTaskFilters {
 }
 
 export class LedTaskPageDto extends IntersectionType(PageDto, LedTaskFilters) implements LedTaskPageQuery {}
+
+export class LedTaskScreensDto extends IdPageDto implements LedTaskScreensQuery {}

@@ -10,7 +10,7 @@ import {
   type AdPlanRequest,
   type AdPlanSchedule,
 } from '@sc/contracts';
-import { DateField, EnumField, IntField, PageDto, TextField } from '../../common/fields';
+import { DateField, EnumField, IdPageDto, IntField, PageDto, TextField } from '../../common/fields';
 
 class AdPlanFilters {
   @TextField({ max: AD_PUBLISH_NAME_MAX, required: false, description: 'Part of the publish name, any case' })
@@ -96,10 +96,7 @@ export class AdPlanIdDto {
   id!: number;
 }
 
-export class AdPlanReceiversDto extends PageDto {
-  @IntField({ min: 1 })
-  id!: number;
-}
+export class AdPlanReceiversDto extends IdPageDto {}
 
 export class AdPlanCalendarDto {
   @DateField({ description: "First day, 'yyyy-MM-dd'" })

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type {
   DispatchDetail,
   DispatchDetailQuery,
@@ -143,6 +143,31 @@ export function withRowChanges<P, K extends keyof P>(
 }
 
 type RowOf<L> = L extends readonly (infer R extends { deviceId: number })[] ? R : never;
+
+/**
+ * Keeps the open pages of one record's dispatch rows live without polling (a plan's receivers, a task's screens): rows
+ * move with DispatchRowsChanged (`patchRows`); the pages, with their totals, are read again when the dispatch's counts
+ * move (DispatchProgress) and when the feed may have missed events. Answers that read again, for other feeds.
+ */
+export function useLiveDispatchPages(
+  family: FamilyName,
+  queryKey: QueryKey,
+  dispatchId: string | null,
+  patchRows: (event: DispatchRowsChangedEvent) => void,
+): () => void {
+  const queryClient = useQueryClient();
+  const keyText = JSON.stringify(queryKey);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the key is compared by its contents
+  const resync = useCallback(() => void reloadQueries(queryClient, queryKey), [queryClient, keyText]);
+  useLiveFeed('DispatchRowsChanged', family, patchRows, resync);
+  useLiveFeed(
+    'DispatchProgress',
+    family,
+    useCallback((event: DispatchProgressEvent) => (event.dispatchId === dispatchId ? resync() : undefined), [dispatchId, resync]),
+    resync,
+  );
+  return resync;
+}
 
 /** Keeps the open pages' rows of a family's dispatches moving row by row (patchDispatchRows). */
 export function useLiveDispatchRows(family: FamilyName): void {

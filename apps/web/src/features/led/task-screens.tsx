@@ -1,8 +1,10 @@
-import { Badge, Drawer, Group, Progress, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Badge, Drawer, Group, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { LedReceiveStatus, ledReceiveStatusOf, receiptPercent, type LedTaskRow, type LedTaskScreenRow } from '@sc/contracts';
-import { NameCode } from '@/components/table-parts';
-import { useLedTaskScreens, useLiveTaskScreens } from './tasks-api';
+import { Pagination } from '@/components/pagination';
+import { NameCode, TableEmptyRow } from '@/components/table-parts';
+import { TASK_SCREENS_PAGE, useLedTaskScreens, useLiveTaskScreens } from './tasks-api';
 
 const RECEIVE_COLOR: Record<LedReceiveStatus, string> = {
   [LedReceiveStatus.ToBeSent]: 'gray',
@@ -32,37 +34,57 @@ function ReceiveCell({ row, taskId }: { row: LedTaskScreenRow; taskId: number })
   );
 }
 
-/** The screens of a task, each with its receive status and time status (in its own time zone), live. */
+/**
+ * The screens of a task, a page at a time, each with its receive status and time status (in its own time zone), live;
+ * above them how many of all its screens are in each receive status.
+ */
 export function LedTaskScreensDrawer({ task, onClose }: { task: LedTaskRow; onClose: () => void }) {
   const { t } = useTranslation();
-  const screens = useLedTaskScreens(task.id);
-  useLiveTaskScreens(task.id, task.dispatchId);
+  const [pageNum, setPageNum] = useState(1);
+  const screens = useLedTaskScreens(task.id, pageNum);
+  const data = screens.data;
+  useLiveTaskScreens(task.id, data?.dispatchId ?? task.dispatchId);
   return (
     <Drawer opened onClose={onClose} position="right" size="xl" title={t('led:task.screensTitle', { name: task.name })}>
-      <Table striped data-testid="led-task-screens-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('led:fields.name')}</Table.Th>
-            <Table.Th>{t('led:fields.timeZone')}</Table.Th>
-            <Table.Th>{t('led:task.fields.receive')}</Table.Th>
-            <Table.Th>{t('led:task.fields.timeStatus')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(screens.data ?? []).map((row) => (
-            <Table.Tr key={row.deviceId} data-testid={`led-task-screen-${row.sn}`}>
-              <Table.Td>
-                <NameCode name={row.name} code={row.sn} />
-              </Table.Td>
-              <Table.Td>{row.timeZone}</Table.Td>
-              <Table.Td>
-                <ReceiveCell row={row} taskId={task.id} />
-              </Table.Td>
-              <Table.Td data-testid="led-task-screen-time">{t(`led:task.timeStatus.${row.timeStatus}`)}</Table.Td>
-            </Table.Tr>
+      <Stack gap="sm">
+        <Group gap="xs" wrap="wrap" data-testid="led-task-receive-counts">
+          {Object.values(LedReceiveStatus).map((status) => (
+            <Badge key={status} color={RECEIVE_COLOR[status]} variant="light" data-status={status} data-count={data?.receiveCounts[status] ?? 0}>
+              {`${t(`led:task.receive.${status}`)} ${data?.receiveCounts[status] ?? 0}`}
+            </Badge>
           ))}
-        </Table.Tbody>
-      </Table>
+        </Group>
+        <ScrollArea.Autosize mah="70vh">
+          <Table striped data-testid="led-task-screens-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('led:fields.name')}</Table.Th>
+                <Table.Th>{t('led:fields.timeZone')}</Table.Th>
+                <Table.Th>{t('led:task.fields.receive')}</Table.Th>
+                <Table.Th>{t('led:task.fields.timeStatus')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data && data.list.length === 0 && <TableEmptyRow colSpan={4} py="lg" />}
+              {data?.list.map((row) => (
+                <Table.Tr key={row.deviceId} data-testid={`led-task-screen-${row.sn}`}>
+                  <Table.Td>
+                    <NameCode name={row.name} code={row.sn} />
+                  </Table.Td>
+                  <Table.Td>{row.timeZone}</Table.Td>
+                  <Table.Td>
+                    <ReceiveCell row={row} taskId={task.id} />
+                  </Table.Td>
+                  <Table.Td data-testid="led-task-screen-time">{t(`led:task.timeStatus.${row.timeStatus}`)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea.Autosize>
+        {data && data.total > TASK_SCREENS_PAGE && (
+          <Pagination size="sm" total={Math.ceil(data.total / TASK_SCREENS_PAGE)} value={pageNum} onChange={setPageNum} />
+        )}
+      </Stack>
     </Drawer>
   );
 }

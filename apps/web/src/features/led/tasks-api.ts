@@ -9,19 +9,19 @@ import {
   type LedTaskPageQuery,
   type LedTaskRequest,
   type LedTaskRow,
-  type LedTaskScreenRow,
+  type LedTaskScreensPage,
   type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
-import { withRowChanges } from '@/features/dispatch/api';
+import { useLiveDispatchPages, withRowChanges } from '@/features/dispatch/api';
 import { patchLive } from '@/realtime/live-patch';
-import { reloadQueries } from '@/realtime/reload';
 import { useLiveFeed } from '@/realtime/use-socket';
 
 export const ledTaskKeys = {
   all: ['ledTasks'] as const,
   page: (query: LedTaskPageQuery) => ['ledTasks', 'page', query] as const,
-  screens: (id: number) => ['ledTasks', 'screens', id] as const,
+  screensOf: (id: number) => ['ledTasks', 'screens', id] as const,
+  screens: (id: number, pageNum: number) => ['ledTasks', 'screens', id, pageNum] as const,
   detail: (id: number) => ['ledTasks', 'detail', id] as const,
 };
 
@@ -42,11 +42,16 @@ export function useLedTaskDetail(id: number | null) {
   });
 }
 
-export function useLedTaskScreens(id: number) {
+/** The screens drawer shows this many of a task's screens at a time. */
+export const TASK_SCREENS_PAGE = 50;
+
+/** A page of a task's screens with the receive totals over all of them; the socket keeps it moving (useLiveTaskScreens). */
+export function useLedTaskScreens(id: number, pageNum: number) {
   return useQuery({
-    queryKey: ledTaskKeys.screens(id),
-    queryFn: ({ signal }) => get<LedTaskScreenRow[]>('/led/taskScreens', { id }, { signal }),
-    // Receipts, acks and what the screens play arrive live; read again only after a reconnect or a new publication.
+    queryKey: ledTaskKeys.screens(id, pageNum),
+    queryFn: ({ signal }) => post<LedTaskScreensPage>('/led/taskScreens', { id, pageNum, pageSize: TASK_SCREENS_PAGE }, { signal }),
+    placeholderData: keepPreviousData,
+    // Receipts, acks and what the screens play arrive live; read again after a reconnect, a new publication or when the totals move.
     staleTime: Infinity,
   });
 }
@@ -62,39 +67,54 @@ export function useLedTaskActions() {
   };
 }
 
-/** A task's screen rows as its publication's ledger rows moved (DispatchRowsChanged), also in a read on its way. */
-export function patchTaskScreenRows(queryClient: QueryClient, id: number, dispatchId: string | null, event: DispatchRowsChangedEvent): void {
-  if (event.dispatchId !== dispatchId) return;
-  patchLive<LedTaskScreenRow[]>(queryClient, ledTaskKeys.screens(id), (rows) => withRowChanges({ rows }, 'rows', event).rows);
-}
-
-/** A task's screen rows with what the screens report playing (DeviceStateChanged), also in a read on its way. */
-export function patchTaskScreensPlaying(queryClient: QueryClient, id: number, event: DeviceStateChangedEvent): void {
-  if (event.family !== DeviceFamily.Led) return;
-  const changed = new Map(event.changes.filter((c) => c.changed.playing !== undefined).map((c) => [c.recordId, c.changed.playing ?? null]));
-  if (changed.size === 0) return;
-  patchLive<LedTaskScreenRow[]>(queryClient, ledTaskKeys.screens(id), (rows) =>
-    rows.map((row) => (changed.has(row.deviceId) ? { ...row, playingTaskId: changed.get(row.deviceId)?.taskId ?? null } : row)),
+/**
+ * Moves the open pages of a task's screens as its publication's ledger rows move (DispatchRowsChanged), also in a read
+ * on its way; each page is checked for the event's publication when the change is written.
+ */
+export function patchTaskScreenRows(queryClient: QueryClient, id: number, event: DispatchRowsChangedEvent): void {
+  patchLive<LedTaskScreensPage>(queryClient, ledTaskKeys.screensOf(id), (page) =>
+    page.dispatchId !== event.dispatchId ? page : withRowChanges(page, 'list', event),
   );
 }
 
 /**
- * Keeps a task's screen rows moving without polling: the ledger's rows of its publication as they move
- * (DispatchRowsChanged: receipts, acks, failures), and what each screen reports playing (DeviceStateChanged).
+ * The open pages of a task's screens with what the screens report playing (DeviceStateChanged), also in a read on its
+ * way. True when the change may move the totals (a screen started or stopped playing this task), to read them again.
+ */
+export function patchTaskScreensPlaying(queryClient: QueryClient, id: number, event: DeviceStateChangedEvent): boolean {
+  if (event.family !== DeviceFamily.Led) return false;
+  const changed = new Map(event.changes.filter((c) => c.changed.playing !== undefined).map((c) => [c.recordId, c.changed.playing?.taskId ?? null]));
+  if (changed.size === 0) return false;
+  const cached = queryClient.getQueriesData<LedTaskScreensPage>({ queryKey: ledTaskKeys.screensOf(id) }).flatMap(([, page]) => page?.list ?? []);
+  const moves = [...changed.values()].includes(id) || cached.some((row) => changed.has(row.deviceId) && row.playingTaskId === id);
+  patchLive<LedTaskScreensPage>(queryClient, ledTaskKeys.screensOf(id), (page) =>
+    page.list.some((row) => changed.has(row.deviceId))
+      ? { ...page, list: page.list.map((row) => (changed.has(row.deviceId) ? { ...row, playingTaskId: changed.get(row.deviceId) ?? null } : row)) }
+      : page,
+  );
+  return moves;
+}
+
+/**
+ * Keeps a task's screens drawer moving without polling: the ledger's rows of its publication as they move
+ * (DispatchRowsChanged: receipts, acks, failures) and what each screen reports playing (DeviceStateChanged); the totals
+ * are read again when the publication's counts move (DispatchProgress) or a screen starts or stops playing the task.
  */
 export function useLiveTaskScreens(id: number, dispatchId: string | null): void {
   const queryClient = useQueryClient();
-  const resync = useCallback(() => void reloadQueries(queryClient, ledTaskKeys.screens(id)), [queryClient, id]);
-  useLiveFeed(
-    'DispatchRowsChanged',
+  const resync = useLiveDispatchPages(
     DeviceFamily.Led,
-    useCallback((event: DispatchRowsChangedEvent) => patchTaskScreenRows(queryClient, id, dispatchId, event), [queryClient, id, dispatchId]),
-    resync,
+    ledTaskKeys.screensOf(id),
+    dispatchId,
+    useCallback((event: DispatchRowsChangedEvent) => patchTaskScreenRows(queryClient, id, event), [queryClient, id]),
   );
   useLiveFeed(
     'DeviceStateChanged',
     DeviceFamily.Led,
-    useCallback((event: DeviceStateChangedEvent) => patchTaskScreensPlaying(queryClient, id, event), [queryClient, id]),
+    useCallback(
+      (event: DeviceStateChangedEvent) => (patchTaskScreensPlaying(queryClient, id, event) ? resync() : undefined),
+      [queryClient, id, resync],
+    ),
     resync,
   );
 }

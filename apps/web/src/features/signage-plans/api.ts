@@ -9,15 +9,12 @@ import {
   type AdPlanPageQuery,
   type AdPlanReceiversPage,
   type AdPlanRequest,
-  type DispatchProgressEvent,
   type DispatchRowsChangedEvent,
   type LampControlResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
-import { withRowChanges } from '@/features/dispatch/api';
+import { useLiveDispatchPages, withRowChanges } from '@/features/dispatch/api';
 import { patchLive } from '@/realtime/live-patch';
-import { reloadQueries } from '@/realtime/reload';
-import { useLiveFeed } from '@/realtime/use-socket';
 
 export const planKeys = {
   all: ['signagePlans'] as const,
@@ -134,17 +131,10 @@ export function patchReceivers(queryClient: QueryClient, planId: number, event: 
  */
 export function useLivePlanReceivers(id: number, dispatchId: string | null): void {
   const queryClient = useQueryClient();
-  const resync = useCallback(() => void reloadQueries(queryClient, planKeys.receiversOf(id)), [queryClient, id]);
-  useLiveFeed(
-    'DispatchRowsChanged',
+  useLiveDispatchPages(
     DeviceFamily.Signage,
+    planKeys.receiversOf(id),
+    dispatchId,
     useCallback((event: DispatchRowsChangedEvent) => patchReceivers(queryClient, id, event), [queryClient, id]),
-    resync,
-  );
-  useLiveFeed(
-    'DispatchProgress',
-    DeviceFamily.Signage,
-    useCallback((event: DispatchProgressEvent) => (event.dispatchId === dispatchId ? resync() : undefined), [dispatchId, resync]),
-    resync,
   );
 }
