@@ -135,19 +135,11 @@ async function main() {
       `Broadcast fan-out: ${fmt(settings.terminals)} terminals, ${settings.runs} immediate broadcast(s) of a ${settings.mediaSeconds} s MP3, ` +
         `ack latency ${settings.ackLatency} ms, at most ${fmt(settings.downloadConcurrency)} downloads at once in the simulator`,
     );
-    let t = performance.now();
-    await platform.createDatabase();
-    const regionId = await platform.addDevices(settings.terminals);
-    log(
-      `  ${platform.dbName} ready with ${fmt(settings.terminals)} terminals (${platform.codePrefix}00001 …) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-    );
-    const gateway = await platform.startGateway();
-    const worker = await platform.startWorker();
-    log(`  gateway pid ${gateway.pid} on ${platform.baseUrl}, worker pid ${worker.pid}, Redis prefix ${platform.redisPrefix}`);
+    const { regionId, gateway, worker } = await platform.prepare(settings.terminals, 'terminals');
     const medium = await uploadApproved(platform, await mp3Tone(settings.mediaSeconds, settings.mediaKbps));
     log(`  medium ${medium.id} uploaded and approved: ${fmt(medium.fileSize)} bytes, ${medium.duration} s`);
 
-    t = performance.now();
+    let t = performance.now();
     const fleet = await platform.startFleet(
       settings.terminals,
       ['--ack-latency', settings.ackLatency, '--download-concurrency', String(settings.downloadConcurrency)],

@@ -167,17 +167,9 @@ async function main() {
       `Occupancy push latency: ${fmt(settings.terminals)} terminals, ${fmt(settings.rate)} changes/s for ${settings.durationSeconds} s (warm-up ${settings.warmupSeconds} s), ` +
         `then a sweep over ${settings.sweep.map((r) => fmt(r)).join(', ') || 'no rates'} changes/s for ${settings.stepSeconds} s each; target p99 < ${settings.targetP99Ms} ms`,
     );
-    let t = performance.now();
-    await platform.createDatabase();
-    await platform.addDevices(settings.terminals);
-    log(
-      `  ${platform.dbName} ready with ${fmt(settings.terminals)} terminals (${platform.codePrefix}00001 …) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-    );
-    const gateway = await platform.startGateway();
-    const worker = await platform.startWorker();
-    log(`  gateway pid ${gateway.pid} on ${platform.baseUrl}, worker pid ${worker.pid}, Redis prefix ${platform.redisPrefix}`);
+    const { gateway, worker } = await platform.prepare(settings.terminals, 'terminals');
     socket = await watchTerminals(platform, state);
-    t = performance.now();
+    let t = performance.now();
     const fleet = await platform.startFleet(settings.terminals, [], { timeoutMs: settings.connectTimeoutSeconds * 1000, control: true });
     const online = await platform.waitOnline(settings.terminals, 120_000);
     log(

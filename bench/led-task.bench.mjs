@@ -103,15 +103,7 @@ async function main() {
       `LED task fan-out: ${fmt(settings.screens)} screens, ${settings.runs} run(s) of a brightness command and two tasks (a tiny picture, then ${fmt(settings.mediaKb)} kB), ` +
         `ack latency ${settings.ackLatency} ms, at most ${fmt(settings.downloadConcurrency)} downloads at once in the simulator`,
     );
-    const t = performance.now();
-    await platform.createDatabase();
-    const regionId = await platform.addDevices(settings.screens);
-    log(
-      `  ${platform.dbName} ready with ${fmt(settings.screens)} screens (${platform.codePrefix}00001 …) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-    );
-    const gateway = await platform.startGateway();
-    const worker = await platform.startWorker();
-    log(`  gateway pid ${gateway.pid} on ${platform.baseUrl}, worker pid ${worker.pid}, Redis prefix ${platform.redisPrefix}`);
+    const { regionId, gateway, worker } = await platform.prepare(settings.screens, 'screens');
     const media = {
       small: await upload(platform, await picture(0), `Bench dot ${platform.codePrefix}`),
       large: await upload(platform, await picture(settings.mediaKb), `Bench noise ${platform.codePrefix}`),

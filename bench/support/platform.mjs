@@ -370,6 +370,21 @@ export class BenchPlatform {
   }
 
   /**
+   * What a fan-out benchmark starts with: its database with `count` devices (`noun`, for the log) in one region, then
+   * the gateway and the family's worker; answers the region id and the two processes.
+   */
+  async prepare(count, noun) {
+    const t = performance.now();
+    await this.createDatabase();
+    const regionId = await this.addDevices(count);
+    log(`  ${this.dbName} ready with ${fmt(count)} ${noun} (${this.codePrefix}00001 …) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const gateway = await this.startGateway();
+    const worker = await this.startWorker();
+    log(`  gateway pid ${gateway.pid} on ${this.baseUrl}, worker pid ${worker.pid}, Redis prefix ${this.redisPrefix}`);
+    return { regionId, gateway, worker };
+  }
+
+  /**
    * `count` devices of the platform's family (registry row + the family's row, or the family's own record) with the
    * simulator's codes, in one region of their own; returns the region id.
    */
