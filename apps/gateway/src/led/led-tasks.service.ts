@@ -285,9 +285,14 @@ export class LedTasksService {
   }
 
   /** Each screen of a task: its ledger row of the latest publication with its receipt, what it plays, its time status. */
-  async screens(q: LedTaskScreensDto): Promise<LedTaskScreensPage> {
-    const task = await this.detail(q.id);
-    const rows: (Omit<LedTaskScreenRow, 'timeStatus'> & { total: number })[] = await this.db.query(
+  /** Read from one snapshot, so the page and the totals agree even while rows move during the read. */
+  screens(q: LedTaskScreensDto): Promise<LedTaskScreensPage> {
+    return this.db.transaction('REPEATABLE READ', (tx) => this.screensIn(tx, q));
+  }
+
+  private async screensIn(db: EntityManager, q: LedTaskScreensDto): Promise<LedTaskScreensPage> {
+    const task = await this.detail(q.id, db);
+    const rows: (Omit<LedTaskScreenRow, 'timeStatus'> & { total: number })[] = await db.query(
       `SELECT d.id AS "deviceId", d.name, d.code AS sn, s.time_zone AS "timeZone", s.network_status AS "networkStatus",
               i.state, ${RECEIPT_JSON} AS receipt, i.last_error AS "lastError", (s.playing->>'taskId')::int AS "playingTaskId",
               count(*) OVER ()::int AS total
@@ -306,13 +311,13 @@ export class LedTasksService {
       timeStatus: schedulesTimeStatus(schedules, now, [row.timeZone], this.config.defaultPlace.timeZone),
     }));
     const total = rows[0]?.total ?? task.screenCount;
-    return { total, list, dispatchId: task.dispatchId, receiveCounts: await this.receiveCounts(q.id, task.dispatchId) };
+    return { total, list, dispatchId: task.dispatchId, receiveCounts: await this.receiveCounts(db, q.id, task.dispatchId) };
   }
 
   /** How many of a task's screens are in each receive status, over all of them (ledReceiveStatusOf). */
-  private async receiveCounts(id: number, dispatchId: string | null): Promise<LedReceiveCounts> {
+  private async receiveCounts(db: EntityManager, id: number, dispatchId: string | null): Promise<LedReceiveCounts> {
     const counts = Object.fromEntries(Object.values(LedReceiveStatus).map((s) => [s, 0])) as LedReceiveCounts;
-    const groups: { state: DispatchItemState | null; stage: ReceiptStage | null; playing: boolean; n: number }[] = await this.db.query(
+    const groups: { state: DispatchItemState | null; stage: ReceiptStage | null; playing: boolean; n: number }[] = await db.query(
       `SELECT i.state, r.stage, coalesce((s.playing->>'taskId')::int = $1, false) AS playing, count(*)::int AS n
          FROM (${taskScreenIds('$1')}) ts
          JOIN led_screen s ON s.device_id = ts.id

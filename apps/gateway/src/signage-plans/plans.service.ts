@@ -186,7 +186,7 @@ export class AdPlansService {
   async detail(id: number): Promise<AdPlanDetail> {
     const stored = await this.stored(this.db.manager, id);
     const targets = await this.targetsOf(this.db.manager, stored);
-    return { ...this.shown(stored, new Date()), receiveCounts: await this.receiveCounts(targets, stored.dispatchId) };
+    return { ...this.shown(stored, new Date()), receiveCounts: await this.receiveCounts(this.db.manager, targets, stored.dispatchId) };
   }
 
   /** A plan as the console shows it: with its time status on the clocks it keeps (schedulesTimeStatus). */
@@ -412,9 +412,9 @@ export class AdPlansService {
   }
 
   /** How many of the screens are in each receive status: their rows of the dispatch grouped by state and receipt stage. */
-  private async receiveCounts(targets: readonly number[], dispatchId: string | null): Promise<AdReceiveCounts> {
+  private async receiveCounts(db: EntityManager, targets: readonly number[], dispatchId: string | null): Promise<AdReceiveCounts> {
     const counts = emptyReceiveCounts();
-    const groups: { state: DispatchItemState | null; stage: ReceiptStage | null; n: number }[] = await this.db.query(
+    const groups: { state: DispatchItemState | null; stage: ReceiptStage | null; n: number }[] = await db.query(
       `SELECT i.state, r.stage, count(*)::int AS n
          FROM unnest($1::int[]) AS t(id)
          LEFT JOIN dispatch_item i ON i.dispatch_id = $2 AND i.device_id = t.id
@@ -426,23 +426,28 @@ export class AdPlansService {
     return counts;
   }
 
-  /** A page of the plan's screens, each with its receive status, and the totals; DispatchRowsChanged moves them live. */
-  async receivers(q: AdPlanReceiversDto): Promise<AdPlanReceiversPage> {
-    const plan = await this.stored(this.db.manager, q.id);
-    const targets = await this.targetsOf(this.db.manager, plan);
+  /**
+   * A page of the plan's screens, each with its receive status, and the totals; DispatchRowsChanged moves them live.
+   * Read from one snapshot, so the page and the totals agree even while rows move (or expire) during the read.
+   */
+  receivers(q: AdPlanReceiversDto): Promise<AdPlanReceiversPage> {
+    return this.db.transaction('REPEATABLE READ', (tx) => this.receiversIn(tx, q));
+  }
+
+  private async receiversIn(db: EntityManager, q: AdPlanReceiversDto): Promise<AdPlanReceiversPage> {
+    const plan = await this.stored(db, q.id);
+    const targets = await this.targetsOf(db, plan);
     const pageIds = targets.slice((q.pageNum - 1) * q.pageSize, q.pageNum * q.pageSize);
-    const devices: { id: number; name: string; code: string; networkStatus: OnlineState }[] = await this.db.query(
+    const devices: { id: number; name: string; code: string; networkStatus: OnlineState }[] = await db.query(
       `SELECT id, name, code, network_status AS "networkStatus" FROM signage_device WHERE id = ANY($1::int[]) ORDER BY id`,
       [pageIds],
     );
     let rows = new Map<number, DispatchRowChange>();
     let expiresAt: string | null = null;
     if (plan.dispatchId) {
-      const changes = await commandLedger.rowChanges(sqlOf(this.db.manager), new Map([[plan.dispatchId, new Set(pageIds)]]));
+      const changes = await commandLedger.rowChanges(sqlOf(db), new Map([[plan.dispatchId, new Set(pageIds)]]));
       rows = new Map((changes.get(plan.dispatchId) ?? []).map((r) => [r.deviceId, r]));
-      const [dispatch]: { expiresAt: Date }[] = await this.db.query(`SELECT expires_at AS "expiresAt" FROM dispatch WHERE id = $1`, [
-        plan.dispatchId,
-      ]);
+      const [dispatch]: { expiresAt: Date }[] = await db.query(`SELECT expires_at AS "expiresAt" FROM dispatch WHERE id = $1`, [plan.dispatchId]);
       expiresAt = dispatch ? new Date(dispatch.expiresAt).toISOString() : null;
     }
     const list = devices.map((d): AdPlanReceiver => {
@@ -461,7 +466,7 @@ export class AdPlansService {
         expiresAt: open ? expiresAt : null,
       };
     });
-    return { total: targets.length, list, dispatchId: plan.dispatchId, receiveCounts: await this.receiveCounts(targets, plan.dispatchId) };
+    return { total: targets.length, list, dispatchId: plan.dispatchId, receiveCounts: await this.receiveCounts(db, targets, plan.dispatchId) };
   }
 
   /**
