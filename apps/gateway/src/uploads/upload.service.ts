@@ -1,6 +1,5 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { Transform } from 'node:stream';
@@ -153,8 +152,11 @@ export class UploadService {
         done(null, chunk);
       },
     });
+    // The file is created before any byte arrives, so that removing it below cannot run ahead of its creation (a write
+    // stream opens its path later, in the thread pool, and could create it after a cut-off request was answered).
+    const file = await open(path, 'wx', 0o640);
     try {
-      await pipeline(part.file, hashing, createWriteStream(path, { mode: 0o640 }));
+      await pipeline(part.file, hashing, file.createWriteStream());
       if (part.file.truncated) throw this.tooLarge(limit);
       if (received > limit.maxBytes) throw this.tooLarge(limit);
       const handle = await open(path, 'r');
