@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import pino from 'pino';
-import { DeviceFamily, type FamilyDeclaration } from '@sc/contracts';
+import { DeviceFamily, type FamilyDeclaration, type FamilyName } from '@sc/contracts';
 import type { RedisBus } from '@sc/messaging';
 import { DispatchProgress } from './dispatch-progress';
 
@@ -57,7 +57,7 @@ function busRecorder() {
   return { bus, published, rowEvents };
 }
 
-const row = (dispatch_id: string, device_id: number, action = 'show') => ({ dispatch_id, device_id, family: DeviceFamily.Signage, action });
+const row = (dispatch_id: string, device_id: number, action = 'show') => ({ dispatch_id, device_id, family: DeviceFamily.Signage as FamilyName, action });
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('DispatchProgress row announcements', () => {
