@@ -28,6 +28,8 @@ import {
   cpuBetween,
   cpuCells,
   cpuSnapshot,
+  downloadShare,
+  downloadShareLine,
   finish,
   fleetAppliedLine,
   fmt,
@@ -113,13 +115,14 @@ async function main() {
     const fleet = await platform.startFleetOnline(
       settings.screens,
       ['--ack-latency', settings.ackLatency, '--download-concurrency', String(settings.downloadConcurrency)],
-      { connectTimeoutSeconds: settings.connectTimeoutSeconds, missed },
+      { connectTimeoutSeconds: settings.connectTimeoutSeconds, missed, control: true },
     );
 
     const pids = { gateway: gateway.pid, worker: worker.pid, fleet: fleet.pid };
     for (let run = 1; run <= settings.runs; run++) {
       for (const size of ['none', 'small', 'large']) {
         const before = cpuSnapshot(pids);
+        const downloadsBefore = await platform.fleetDownloads();
         const sent = await publish(platform, regionId, media, size, run);
         const timeoutMs = settings.followTimeoutSeconds * 1000;
         const [followed, receivedMs] = await Promise.all([
@@ -129,7 +132,14 @@ async function main() {
             : null,
         ]);
         const cpu = cpuBetween(before, cpuSnapshot(pids));
+        const downloadsAfter = await platform.fleetDownloads();
         const seconds = followed.marks.allTerminal === null ? NaN : followed.marks.allTerminal / 1000;
+        const downloads = downloadShare(downloadsBefore, downloadsAfter, seconds, {
+          label: `run ${run} (${KIND_LABEL[size]})`,
+          concurrency: settings.downloadConcurrency,
+          targetOverSeconds: settings.targetOverDownloadSeconds,
+          missed,
+        });
         const result = {
           run,
           size,
@@ -137,6 +147,7 @@ async function main() {
           ...sent,
           ...followed,
           seconds,
+          downloads,
           receivedMs,
           rate: settings.screens / seconds,
           cpu,
@@ -150,6 +161,7 @@ async function main() {
             `all terminal ${Number.isFinite(seconds) ? `${seconds.toFixed(2)} s` : `NOT within ${settings.followTimeoutSeconds} s`} → ${fmt(result.rate)} rows/s; ` +
             `delivered ${c.delivered ?? 0}, failed ${c.failed ?? 0}, expired ${c.expired ?? 0}, still open ${(c.queued ?? 0) + (c.sent ?? 0)}; batch ${followed.dispatch.status}`,
         );
+        log(downloadShareLine(downloads));
         if (settings.targetSeconds !== null && !(seconds <= settings.targetSeconds))
           missed.push(
             `run ${run} (${KIND_LABEL[size]}): ${Number.isFinite(seconds) ? `${seconds.toFixed(2)} s` : 'not terminal'} is over ${settings.targetSeconds} s`,
@@ -166,12 +178,12 @@ async function main() {
 
     log('');
     log(
-      `  | run | file | save ms | publish ms | all sent ms | all received s | all terminal s | rows/s | delivered | gateway CPU | worker CPU | simulator CPU | PostgreSQL CPU | Mosquitto CPU |`,
+      `  | run | file | save ms | publish ms | all sent ms | all received s | all terminal s | download time s | past download s | rows/s | delivered | gateway CPU | worker CPU | simulator CPU | PostgreSQL CPU | Mosquitto CPU |`,
     );
     for (const r of results) {
       log(
         `  | ${r.run} | ${KIND_LABEL[r.size]}, ${fmt(r.bytes)} B | ${r.saveMs.toFixed(0)} | ${r.publishMs.toFixed(0)} | ${fmt(r.marks.allSent)} | ${r.receivedMs === null ? '–' : (r.receivedMs / 1000).toFixed(2)} | ` +
-          `${r.seconds.toFixed(2)} | ${fmt(r.rate)} | ${r.counts.delivered ?? 0} | ` +
+          `${r.seconds.toFixed(2)} | ${r.downloads.downloadSeconds.toFixed(2)} | ${r.downloads.overSeconds.toFixed(2)} | ${fmt(r.rate)} | ${r.counts.delivered ?? 0} | ` +
           cpuCells(r.cpu),
       );
     }

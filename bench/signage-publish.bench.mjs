@@ -37,6 +37,8 @@ import {
   cpuBetween,
   cpuCells,
   cpuSnapshot,
+  downloadShare,
+  downloadShareLine,
   finish,
   fleetAppliedLine,
   fmt,
@@ -292,13 +294,14 @@ async function main() {
     const fleet = await platform.startFleetOnline(
       settings.players,
       ['--ack-latency', settings.ackLatency, '--download-concurrency', String(settings.downloadConcurrency)],
-      { connectTimeoutSeconds: settings.connectTimeoutSeconds, missed },
+      { connectTimeoutSeconds: settings.connectTimeoutSeconds, missed, control: true },
     );
 
     const pids = { gateway: gateway.pid, worker: worker.pid, fleet: fleet.pid };
     for (let run = 1; run <= settings.runs; run++) {
       for (const kind of kinds) {
         const before = cpuSnapshot(pids);
+        const downloadsBefore = await platform.fleetDownloads();
         // The dispatch is known once the API answers: frames that come before are held until then.
         tracker.expect();
         const sent = await publish(platform, groupId, ads[kind].adId, `Bench ${KIND_LABEL[kind]} ${run}`);
@@ -309,6 +312,7 @@ async function main() {
           withClient(platform.databaseUrl, (c) => followReceived(c, sent.dispatchId, settings.players, sent.started, timeoutMs)),
         ]);
         const cpu = cpuBetween(before, cpuSnapshot(pids));
+        const downloadsAfter = await platform.fleetDownloads();
         await settlePushes(tracker, settings.players, 5000);
         const commands = await withClient(platform.databaseUrl, async (c) => {
           const { rows } = await c.query(
@@ -322,6 +326,12 @@ async function main() {
         const stored = tracker.storedToSocket.sort((a, b) => a - b);
         const announced = tracker.announcedToSocket.sort((a, b) => a - b);
         const seconds = followed.marks.allTerminal === null ? NaN : followed.marks.allTerminal / 1000;
+        const downloads = downloadShare(downloadsBefore, downloadsAfter, seconds, {
+          label: `run ${run} (${KIND_LABEL[kind]})`,
+          concurrency: settings.downloadConcurrency,
+          targetOverSeconds: settings.targetOverDownloadSeconds,
+          missed,
+        });
         const result = {
           run,
           kind,
@@ -329,6 +339,7 @@ async function main() {
           ...sent,
           ...followed,
           seconds,
+          downloads,
           receivedMs,
           rate: settings.players / seconds,
           push,
@@ -345,6 +356,7 @@ async function main() {
             `all terminal ${Number.isFinite(seconds) ? `${seconds.toFixed(2)} s` : `NOT within ${settings.followTimeoutSeconds} s`} → ${fmt(result.rate)} rows/s; ` +
             `delivered ${c.delivered ?? 0}, failed ${c.failed ?? 0}, expired ${c.expired ?? 0}, still open ${(c.queued ?? 0) + (c.sent ?? 0)}; batch ${followed.dispatch.status}`,
         );
+        log(downloadShareLine(downloads));
         log(
           `    push, broker → socket: ${fmt(push.all.length)} receipts and acks of ${fmt(commands.size)} players timed: ${spread(push.all)} ` +
             `(receipts ${spread(push.receipts)}; acks ${spread(push.acks)}); ${fmt(push.before)} shown before heard, ${fmt(push.never)} never shown`,
@@ -372,12 +384,12 @@ async function main() {
 
     log('');
     log(
-      `  | run | material | save ms | publish ms | all sent ms | all received s | all terminal s | rows/s | delivered | push p50 / p99 ms (timed) | stored → socket p50 / p99 ms | gateway CPU | worker CPU | simulator CPU | PostgreSQL CPU | Mosquitto CPU |`,
+      `  | run | material | save ms | publish ms | all sent ms | all received s | all terminal s | download time s | past download s | rows/s | delivered | push p50 / p99 ms (timed) | stored → socket p50 / p99 ms | gateway CPU | worker CPU | simulator CPU | PostgreSQL CPU | Mosquitto CPU |`,
     );
     for (const r of results) {
       log(
         `  | ${r.run} | ${KIND_LABEL[r.kind]}, ${fmt(r.bytes)} B | ${r.saveMs.toFixed(0)} | ${r.publishMs.toFixed(0)} | ${fmt(r.marks.allSent)} | ` +
-          `${r.receivedMs === null ? '–' : (r.receivedMs / 1000).toFixed(2)} | ${r.seconds.toFixed(2)} | ${fmt(r.rate)} | ${r.counts.delivered ?? 0} | ` +
+          `${r.receivedMs === null ? '–' : (r.receivedMs / 1000).toFixed(2)} | ${r.seconds.toFixed(2)} | ${r.downloads.downloadSeconds.toFixed(2)} | ${r.downloads.overSeconds.toFixed(2)} | ${fmt(r.rate)} | ${r.counts.delivered ?? 0} | ` +
           `${fmt(percentile(r.push.all, 50))} / ${fmt(percentile(r.push.all, 99))} (${fmt(r.push.all.length)}) | ${fmt(percentile(r.stored, 50))} / ${fmt(percentile(r.stored, 99))} | ` +
           cpuCells(r.cpu),
       );

@@ -128,6 +128,8 @@ export function publicationSettings() {
   return {
     runs: Number(env.RUNS ?? 1),
     targetSeconds: env.TARGET_SECONDS === undefined ? null : Number(env.TARGET_SECONDS),
+    /** Optional: all terminal at most this many seconds past the simulator's own download time (the issues' 10 s). */
+    targetOverDownloadSeconds: env.TARGET_OVER_DOWNLOAD_SECONDS === undefined ? null : Number(env.TARGET_OVER_DOWNLOAD_SECONDS),
     ackLatency: env.ACK_LATENCY ?? '50-300',
     mediaKb: Number(env.MEDIA_KB ?? 100),
     downloadConcurrency: Number(env.DOWNLOAD_CONCURRENCY ?? 100),
@@ -606,10 +608,10 @@ export class BenchPlatform {
    * and so on in `args`), started and followed until every one is online in the database, both logged; devices left
    * offline go to `missed`. Then logs how busy the machine is before the load. Answers the simulator's process.
    */
-  async startFleetOnline(count, args, { connectTimeoutSeconds, missed }) {
+  async startFleetOnline(count, args, { connectTimeoutSeconds, missed, control = false }) {
     const noun = FAMILIES[this.family].noun;
     const t = performance.now();
-    const fleet = await this.startFleet(count, args, { timeoutMs: connectTimeoutSeconds * 1000 });
+    const fleet = await this.startFleet(count, args, { timeoutMs: connectTimeoutSeconds * 1000, control });
     const connectedS = (performance.now() - t) / 1000;
     const online = await this.waitOnline(count, 120_000);
     log(
@@ -651,6 +653,21 @@ export class BenchPlatform {
     const answer = await reply;
     if (answer.msg !== 'device-sim activity') throw new Error(`the simulator refused '${line}': ${answer.err}`);
     return answer;
+  }
+
+  /**
+   * The simulator's downloads so far (started with `control`): how many ended, and the milliseconds during which at
+   * least one was under way. Read before and after a publication, they give the time its downloads took
+   * (downloadShare).
+   */
+  async fleetDownloads() {
+    const stats = await this.fleetCommand('stats');
+    return {
+      done: stats.downloadsDone ?? 0,
+      failed: stats.downloadsFailed ?? 0,
+      busyMs: stats.downloadBusyMs ?? 0,
+      workMs: stats.downloadWorkMs ?? 0,
+    };
   }
 
   /** Stops the simulator with SIGTERM (a clean disconnect, no Last Will) and answers its final counters. */
@@ -853,6 +870,35 @@ export function fleetAppliedLine(fleetStats, { noun, what = 'task', sent, device
     `${fmt(fleetStats.duplicatesIgnored)} redeliveries ignored, ${fmt(fleetStats.acksSent)} acks, ${fmt(fleetStats.statesSent)} states, ${fmt(fleetStats.publishErrors)} publish errors`
   );
 }
+
+/**
+ * A publication's time apart from its downloads, from the simulator's downloads between two readings
+ * (fleetDownloads): `busySeconds`, the time some were under way; `workSeconds`, their durations added up, over the
+ * simulator's bound of downloads at once (`concurrency`): the time the downloads need at that bound, whenever they
+ * start. The download time is the smaller of the two, so that a platform slow to hand out its commands (downloads
+ * trickling in, rarely at the bound) cannot hide in it; `overSeconds` is how far past it every row was terminal (the
+ * platform's own share). Misses go to `missed` when `targetOverSeconds` is set.
+ */
+export function downloadShare(before, after, terminalSeconds, { concurrency, label, targetOverSeconds, missed }) {
+  const share = {
+    downloads: after.done - before.done,
+    failedDownloads: after.failed - before.failed,
+    busySeconds: (after.busyMs - before.busyMs) / 1000,
+    workSeconds: (after.workMs - before.workMs) / 1000 / concurrency,
+  };
+  share.downloadSeconds = Math.min(share.busySeconds, share.workSeconds);
+  share.overSeconds = terminalSeconds - share.downloadSeconds;
+  if (targetOverSeconds !== null && !(share.overSeconds <= targetOverSeconds))
+    missed.push(
+      `${label}: all terminal ${Number.isFinite(share.overSeconds) ? `${share.overSeconds.toFixed(2)} s` : 'never'} past the download time, over ${targetOverSeconds} s`,
+    );
+  return share;
+}
+
+export const downloadShareLine = (share) =>
+  `    simulator downloads: ${fmt(share.downloads)} done, ${fmt(share.failedDownloads)} failed, under way for ${share.busySeconds.toFixed(2)} s, ` +
+  `${share.workSeconds.toFixed(2)} s of work at the bound; ` +
+  `all terminal ${share.overSeconds.toFixed(2)} s past the download time`;
 
 /** How many ledger rows took how many sends (more than 1: re-sent after the ack time-out), in the run's database. */
 export async function sendAttempts(databaseUrl) {

@@ -10,7 +10,8 @@ export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--f
 --activity-rate: changes the devices make by themselves per second over the fleet, in turn (terminals start or end a
   programme or a call); broadcast only.
 --control-stdin: read commands from standard input, one a line: 'activity RATE' sets the activity rate (a benchmark's
-  sweep), answered by a 'device-sim activity' log line with the fleet's counters; 'clock' reads the devices' clock and
+  sweep), answered by a 'device-sim activity' log line with the fleet's counters (downloads included), as 'stats' is
+  without changing anything; 'clock' reads the devices' clock and
   'clock TIME [SPEED]' moves it (a test's), answered by a 'device-sim clock' log line with the simulated time.
 --download-concurrency: media downloads under way at once over the fleet (broadcast, led, signage; default unbounded).
 --lamps-per-gateway, --individual, --multiplexed: lamps only (terminals, screens and players always have connections of their own).
@@ -135,15 +136,17 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
 }
 
 /**
- * A command line of --control-stdin: `activity RATE` (changes per second over the fleet); `clock` (what time the
+ * A command line of --control-stdin: `activity RATE` (changes per second over the fleet); `stats` (the fleet's
+ * counters, its downloads' among them, as a 'device-sim activity' line); `clock` (what time the
  * devices' clock says) or `clock TIME [SPEED]` (moves it to an ISO 8601 time, at a new speed if given).
  */
-export type ControlCommand = { kind: 'activity'; perSecond: number } | { kind: 'clock'; at?: Date; speed?: number };
+export type ControlCommand = { kind: 'activity'; perSecond: number } | { kind: 'clock'; at?: Date; speed?: number } | { kind: 'stats' };
 
 /** Reads one line of --control-stdin; throws with a plain message on anything else (an empty line is null). */
 export function parseControlLine(line: string): ControlCommand | null {
   const words = line.trim().split(/\s+/);
   if (words[0] === '') return null;
+  if (words[0] === 'stats' && words.length === 1) return { kind: 'stats' };
   if (words[0] === 'activity' && words.length === 2) return { kind: 'activity', perSecond: number('activity-rate', words[1], 0, 0, 1_000_000) };
   if (words[0] === 'clock' && words.length <= 3) {
     if (words.length === 1) return { kind: 'clock' };
@@ -151,5 +154,5 @@ export function parseControlLine(line: string): ControlCommand | null {
     if (Number.isNaN(at.getTime())) throw new Error(`clock must be given an ISO 8601 time, not '${words[1].slice(0, 40)}'`);
     return words.length === 3 ? { kind: 'clock', at, speed: number('clock-speed', words[2], 1, 0, 100_000) } : { kind: 'clock', at };
   }
-  throw new Error(`unknown command '${line.trim().slice(0, 80)}': the simulator takes 'activity RATE', 'clock' or 'clock TIME [SPEED]'`);
+  throw new Error(`unknown command '${line.trim().slice(0, 80)}': the simulator takes 'activity RATE', 'stats', 'clock' or 'clock TIME [SPEED]'`);
 }

@@ -89,9 +89,9 @@ async function main(): Promise<void> {
       try {
         const command = parseControlLine(line);
         if (!command) return;
-        if (command.kind === 'activity') {
-          fleet.setActivity(command.perSecond);
-          logger.info({ perSecond: command.perSecond, ...fleet.stats }, 'device-sim activity');
+        if (command.kind === 'activity') fleet.setActivity(command.perSecond);
+        if (command.kind === 'activity' || command.kind === 'stats') {
+          logger.info({ ...(command.kind === 'activity' ? { perSecond: command.perSecond } : {}), ...fleet.stats }, 'device-sim activity');
           return;
         }
         // Once moved, every device has taken what its schedule says then and reported it.

@@ -11,7 +11,7 @@ import {
 import { immediateDone, onDemandDone, playingAt, windowAt, type HeldTask } from '@sc/schedule';
 import {
   FleetRunner,
-  fetchChecked,
+  fetchInTurn,
   slots,
   type Slots,
   loadSeeds,
@@ -192,12 +192,10 @@ async function download(terminal: TerminalState, kept: KeptTask, ctx: DeviceCont
   show();
   try {
     const files = params.items.map((item) => ({ label: item.title, url: item.url, bytes: item.bytes, sha256: item.sha256 }));
-    await slot(() =>
-      fetchChecked(files, (received) => {
-        progress.received = received;
-        show();
-      }),
-    );
+    await fetchInTurn(slot, files, (received) => {
+      progress.received = received;
+      show();
+    });
     progress.received = total;
     progress.done = true;
     kept.ready = true;
@@ -228,6 +226,7 @@ export function broadcastFamily(activity = 0, options: { downloadConcurrency?: n
   const slot = slots(options.downloadConcurrency ?? Infinity);
   return {
     declaration: BROADCAST_FAMILY,
+    downloads: slot.stats,
     initial(_seed, ctx) {
       const terminal: TerminalState = {
         occupancy: TerminalOccupancy.Idle,

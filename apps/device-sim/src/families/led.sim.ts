@@ -12,7 +12,7 @@ import {
 } from '@sc/contracts';
 import {
   FleetRunner,
-  fetchChecked,
+  fetchInTurn,
   loadSeeds,
   seedsOf,
   slots,
@@ -107,7 +107,7 @@ export function followLed(screen: LedState, now: number, onTick = false): boolea
 /** Fetches a command's file (receipts as it comes in, the fleet's downloads bounded by `slot`). */
 function fetchFile(file: LedPlayParams['file'], ctx: DeviceContext<LedState>, slot: Slots): Promise<void> {
   const one = { label: `media ${file.mediaId}`, url: file.url, bytes: file.bytes, sha256: file.sha256 };
-  return slot(() => fetchChecked([one], (received) => ctx.receipt?.(received, file.bytes)));
+  return fetchInTurn(slot, [one], (received) => ctx.receipt?.(received, file.bytes));
 }
 
 /** The LED screen family's behaviour on the simulator kit. */
@@ -115,6 +115,7 @@ export function ledFamily(options: { downloadConcurrency?: number } = {}): Simul
   const slot = slots(options.downloadConcurrency ?? Infinity);
   return {
     declaration: LED_FAMILY,
+    downloads: slot.stats,
     initial: (_seed, ctx) => ({
       brightness: 100,
       volume: 50,

@@ -16,7 +16,7 @@ import {
 } from '@sc/contracts';
 import {
   FleetRunner,
-  fetchChecked,
+  fetchInTurn,
   slots,
   type DeviceContext,
   type Slots,
@@ -146,6 +146,7 @@ export function signageFamily(activity = 0, options: { downloadConcurrency?: num
   const slot = slots(options.downloadConcurrency ?? Infinity);
   return {
     declaration: SIGNAGE_FAMILY,
+    downloads: slot.stats,
     initial(seed, ctx) {
       const record = seed.record ?? {};
       const orientation =
@@ -245,7 +246,7 @@ function publish(player: SignageState, params: SignagePublishParams, ctx: Device
   followPlans(player, now);
   const total = params.files.reduce((sum, file) => sum + file.bytes, 0);
   const files = params.files.map((file) => ({ label: `material ${file.materialId}`, url: file.url, bytes: file.bytes, sha256: file.sha256 }));
-  return slot(() => fetchChecked(files, (received) => ctx.receipt?.(received, total))).then(
+  return fetchInTurn(slot, files, (received) => ctx.receipt?.(received, total)).then(
     () => {
       if (player.plans.get(params.planId) !== kept) return;
       kept.ready = true;

@@ -1,5 +1,6 @@
 import type { CommandMessage, FamilyDeclaration, FaultCode } from '@sc/contracts';
 import type { CommandBody } from './commands';
+import type { DownloadStats } from './downloads';
 import type { DeviceSeed } from './plan';
 
 export type Random = () => number;
@@ -53,6 +54,8 @@ export interface SimulatedFamily<State, C extends CommandMessage = CommandMessag
   initial(seed: DeviceSeed, ctx: FamilyContext): State;
   /** What the declared params schemas cannot say; a command it refuses is answered 'bad command'. */
   accepts?(command: CommandBody<C>): boolean;
+  /** How its devices' downloads went so far, for a family whose commands name files to fetch (shown in the fleet's counters). */
+  downloads?(): DownloadStats;
   /**
    * Applies a valid, live command (once per id). The device then acks and reports its state, as after any applied
    * command; work the command starts (a download) reports through `ctx` as it goes. A command the device's state

@@ -17,6 +17,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import pino, { type Logger } from 'pino';
 import { SimClock } from './clock';
 import { BAD_COMMAND, CommandReader, DRIVER_FAULT, EXPIRED, RecentResults } from './commands';
+import type { DownloadStats } from './downloads';
 import type { DeviceContext, DeviceInfo, FamilyContext, Random, SimulatedFamily } from './family';
 import { pickIndexes, planFleet, type DeviceSeed } from './plan';
 
@@ -113,8 +114,8 @@ export interface FleetStats {
 export interface DeviceFleet {
   readonly codes: readonly string[];
   readonly gatewayIds: readonly string[];
-  /** A copy of the counters. */
-  readonly stats: FleetStats;
+  /** A copy of the counters (with the downloads' of a family that fetches files). */
+  readonly stats: FleetStats & Partial<DownloadStats>;
   raiseFault(code: string, fault: FaultCode): Promise<void>;
   clearFault(code: string, fault: FaultCode): Promise<void>;
   /** Drops the device: its own connection ends without DISCONNECT (the broker publishes its Last Will); a multiplexed one is reported offline by its gateway. */
@@ -362,8 +363,8 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     this.gatewayIds = this.gateways.map((g) => g.id);
   }
 
-  get stats(): FleetStats {
-    return { ...this.counters };
+  get stats(): FleetStats & Partial<DownloadStats> {
+    return { ...this.counters, ...this.family.downloads?.() };
   }
 
   /** Connects every gateway and device, publishes their retained states, and starts telemetry and ticks. */
@@ -517,7 +518,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     // How many devices applied how many commands: a benchmark checks that each applied each command once.
     const appliedPerDevice: Record<number, number> = {};
     for (const device of this.devices.values()) appliedPerDevice[device.applied] = (appliedPerDevice[device.applied] ?? 0) + 1;
-    this.logger.info({ family: this.family.declaration.family, ...this.counters, appliedPerDevice }, 'device-sim fleet stopped');
+    this.logger.info({ family: this.family.declaration.family, ...this.stats, appliedPerDevice }, 'device-sim fleet stopped');
   }
 
   /** The seed as the family gets it: a stored schedule only if the device would take it as a `schedule` command. */
