@@ -215,7 +215,19 @@ describe('operation log', () => {
 
     const bad = await admin.post('/api/log/operationPage', { pageNum: 1, pageSize: 10, module: 'parking' });
     expect({ status: bad.status, message: bad.body.message }).toEqual({ status: 400, message: expect.stringContaining('Invalid value') });
-    // The log stays the administrators'.
+    // The whole log stays the administrators'; a module of devices' log is its operators' too, the system's is not.
     expect((await editor.post('/api/log/operationPage', { pageNum: 1, pageSize: 10, module: 'signage' })).status).toBe(403);
+    const ofModule = await editor.post<Page<OperationLogRow>>('/api/log/modulePage', {
+      pageNum: 1,
+      pageSize: 100,
+      module: 'signage',
+      deviceId: second,
+    });
+    expect(ofModule.status).toBe(200);
+    expect(ofModule.body.data.list.map((r) => r.description)).toEqual(['Mute floor screens']);
+    const system = await editor.post('/api/log/modulePage', { pageNum: 1, pageSize: 10, module: 'system' });
+    expect({ status: system.status, message: system.body.message }).toEqual({ status: 400, message: expect.stringContaining('Invalid value') });
+    const none = await editor.post('/api/log/modulePage', { pageNum: 1, pageSize: 10 });
+    expect(none.status).toBe(400);
   });
 });

@@ -187,6 +187,7 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'POST /api/user/userPage', allowed: ['admin'] },
   { route: 'GET /api/user/permissionMenu', allowed: ['admin'] },
   { route: 'POST /api/log/operationPage', allowed: ['admin'] },
+  { route: 'POST /api/log/modulePage', allowed: ['editor', 'admin'] },
   { route: 'GET /api/bi/area/queryAreaTree', allowed: ['visitor', 'editor', 'admin'] },
   { route: 'POST /api/bi/area/add', allowed: ['editor', 'admin'] },
   { route: 'GET /api/bi/area/del', allowed: ['editor', 'admin'] },

@@ -16,6 +16,12 @@ export enum OperationModule {
 
 export const OPERATION_MODULES: readonly OperationModule[] = Object.values(OperationModule);
 
+/**
+ * The modules of devices, whose logs their operators (editors) read too (POST /api/log/modulePage); the system's
+ * (users, groups, regions, broker accounts) stays the administrators'.
+ */
+export const DEVICE_OPERATION_MODULES: readonly OperationModule[] = OPERATION_MODULES.filter((m) => m !== OperationModule.System);
+
 /** The module of each first segment of the API's paths (`/api/<segment>/…`); a segment not here files under none. */
 const PATH_MODULES: Readonly<Record<string, OperationModule>> = {
   user: OperationModule.System,

@@ -267,10 +267,10 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         namespaces: ['signagePlays', 'region', 'system'],
       },
       {
-        // The module's operation log: the one log (/systemSetting/log) filtered to the floor screens, administrators' as it is.
+        // The module's operation log: the one log (/systemSetting/log) filtered to the floor screens, for the module's roles.
         path: '/floor-screen/log',
         title: 'floorScreenLog',
-        roles: [Role.Admin],
+        roles: [Role.Admin, Role.Editor],
         namespaces: ['system'],
       },
     ],

@@ -1,5 +1,5 @@
-import { IntersectionType } from '@nestjs/swagger';
-import { OPERATION_MODULES, OperationModule, OperationStatus, type OperationLogQuery } from '@sc/contracts';
+import { IntersectionType, OmitType } from '@nestjs/swagger';
+import { DEVICE_OPERATION_MODULES, OPERATION_MODULES, OperationModule, OperationStatus, type OperationLogQuery } from '@sc/contracts';
 import { DateField, EnumField, IntField, PageDto, TextField } from '../../common/fields';
 
 class OperationLogFilters {
@@ -26,3 +26,11 @@ class OperationLogFilters {
 }
 
 export class OperationLogPageDto extends IntersectionType(PageDto, OperationLogFilters) implements OperationLogQuery {}
+
+class ModuleLogFilters extends OmitType(OperationLogFilters, ['module'] as const) {
+  @EnumField(DEVICE_OPERATION_MODULES, { description: 'Calls of this module of devices' })
+  module!: OperationModule;
+}
+
+/** The log of one module of devices (its operators read it): the module is required, and cannot be the system's. */
+export class ModuleLogPageDto extends IntersectionType(PageDto, ModuleLogFilters) implements OperationLogQuery {}

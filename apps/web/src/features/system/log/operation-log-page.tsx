@@ -90,7 +90,7 @@ export function OperationLogView({
     startTime: localIso(search.startTime),
     endTime: localIso(search.endTime),
   };
-  const log = useOperationLog(query);
+  const log = useOperationLog(query, module !== undefined);
   const rows = useMemo(() => log.data?.list ?? [], [log.data]);
   const total = log.data?.total ?? 0;
   const filtered = Boolean(
