@@ -9,12 +9,15 @@ import {
   type AdPlanPageQuery,
   type AdPlanReceiversPage,
   type AdPlanRequest,
+  type DeviceStateChangedEvent,
   type DispatchRowsChangedEvent,
   type LampControlResult,
+  type OnlineState,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
 import { useLiveDispatchPages, withRowChanges } from '@/features/dispatch/api';
 import { patchLive } from '@/realtime/live-patch';
+import { useLiveFeed } from '@/realtime/use-socket';
 
 export const planKeys = {
   all: ['signagePlans'] as const,
@@ -126,15 +129,40 @@ export function patchReceivers(queryClient: QueryClient, planId: number, event: 
 }
 
 /**
- * Keeps a plan's receive-status view live without polling: rows move with DispatchRowsChanged; the totals are read
- * again when the dispatch's counts move (DispatchProgress), and everything when the feed may have missed events.
+ * Moves the online/offline of the screens on a plan's open receive-status pages as they report it (DeviceStateChanged
+ * of the floor screens), nothing fetched; pages showing none of them are left as they are.
+ */
+export function patchReceiverNetwork(queryClient: QueryClient, planId: number, event: DeviceStateChangedEvent): void {
+  const network = new Map<number, OnlineState>();
+  for (const change of event.changes) {
+    const status = (change.changed as { networkStatus?: OnlineState }).networkStatus;
+    if (status !== undefined) network.set(change.recordId, status);
+  }
+  if (network.size === 0) return;
+  patchLive<AdPlanReceiversPage>(queryClient, planKeys.receiversOf(planId), (page) =>
+    page.list.some((row) => network.has(row.deviceId))
+      ? { ...page, list: page.list.map((row) => (network.has(row.deviceId) ? { ...row, networkStatus: network.get(row.deviceId)! } : row)) }
+      : page,
+  );
+}
+
+/**
+ * Keeps a plan's receive-status view live without polling: rows move with DispatchRowsChanged, their screens'
+ * online/offline with DeviceStateChanged; the totals are read again when the dispatch's counts move
+ * (DispatchProgress), and everything when the feed may have missed events.
  */
 export function useLivePlanReceivers(id: number, dispatchId: string | null): void {
   const queryClient = useQueryClient();
-  useLiveDispatchPages(
+  const resync = useLiveDispatchPages(
     DeviceFamily.Signage,
     planKeys.receiversOf(id),
     dispatchId,
     useCallback((event: DispatchRowsChangedEvent) => patchReceivers(queryClient, id, event), [queryClient, id]),
+  );
+  useLiveFeed(
+    'DeviceStateChanged',
+    DeviceFamily.Signage,
+    useCallback((event: DeviceStateChangedEvent) => patchReceiverNetwork(queryClient, id, event), [queryClient, id]),
+    resync,
   );
 }

@@ -8,7 +8,7 @@ import {
   type AdPlanReceiver,
   type AdPlanReceiversPage,
 } from '@sc/contracts';
-import { patchReceivers, planKeys } from './api';
+import { patchReceiverNetwork, patchReceivers, planKeys } from './api';
 
 const receiver = (deviceId: number, over: Partial<AdPlanReceiver> = {}): AdPlanReceiver => ({
   deviceId,
@@ -83,5 +83,29 @@ describe('ad plan receive status moved live', () => {
     await reading;
     const shown = client.getQueryData<AdPlanReceiversPage>(planKeys.receivers(1, 1))!;
     expect(shown.list.map((r) => [r.receiveStatus, r.receipt?.received])).toEqual([[AdReceiveStatus.Downloading, 5]]);
+  });
+
+  it("moves a screen's online/offline on every page of the plan that shows it, and leaves other pages alone", () => {
+    const client = new QueryClient();
+    client.setQueryData(planKeys.receivers(1, 1), page('d1', [receiver(1), receiver(2)]));
+    const second = page('d1', [receiver(51)]);
+    client.setQueryData(planKeys.receivers(1, 2), second);
+    client.setQueryData(planKeys.receivers(2, 1), page(null, [receiver(2)]));
+    patchReceiverNetwork(client, 1, {
+      family: DeviceFamily.Signage,
+      at: '2026-11-27T10:00:05.000Z',
+      changes: [
+        { recordId: 2, deviceCode: 'FS-2', changed: { networkStatus: OnlineState.Online } },
+        { recordId: 1, deviceCode: 'FS-1', changed: { volume: 30 } },
+      ],
+    });
+    const moved = client.getQueryData<AdPlanReceiversPage>(planKeys.receivers(1, 1))!;
+    expect(moved.list.map((r) => [r.deviceId, r.networkStatus, r.receiveStatus])).toEqual([
+      [1, OnlineState.Offline, AdReceiveStatus.PublishedNotReceived],
+      [2, OnlineState.Online, AdReceiveStatus.PublishedNotReceived],
+    ]);
+    expect(client.getQueryData(planKeys.receivers(1, 2))).toBe(second);
+    // Another plan's view is its own: it follows its screens through its own feed.
+    expect(client.getQueryData<AdPlanReceiversPage>(planKeys.receivers(2, 1))!.list[0].networkStatus).toBe(OnlineState.Offline);
   });
 });
