@@ -70,4 +70,27 @@ describe("an LED task's screen rows moved live", () => {
     expect(patchTaskScreensPlaying(list.client, 7, playing(99, 8) as never)).toBe(false);
     expect(list.observer.getCurrentResult().data?.list.map((r) => r.playingTaskId)).toEqual([null, null]);
   });
+
+  it('tells when a screen no page shows changes while the totals count screens playing the task that no page shows', async () => {
+    // 40 of the task's screens play it; the page shows 2 of them.
+    await list.answer(0, {
+      ...pageOf([screen(1, { playingTaskId: 7 }), screen(2, { playingTaskId: 7 })]),
+      receiveCounts: { ...noCounts(), [LedReceiveStatus.Playing]: 40 },
+    });
+    const stopped = (recordId: number, taskId: number | null) =>
+      ({
+        family: DeviceFamily.Led,
+        changes: [{ recordId, changed: { playing: taskId === null ? null : { source: 'task', mediaId: 3, name: 'v', taskId, since: at } } }],
+      }) as never;
+    // Screen 99 is not shown: it may have been one of the 38 others playing it.
+    expect(patchTaskScreensPlaying(list.client, 7, stopped(99, null))).toBe(true);
+    expect(patchTaskScreensPlaying(list.client, 7, stopped(99, 8))).toBe(true);
+    // Read again: only the shown two play it; an unseen screen's change cannot move the totals.
+    list.client.setQueryData(ledTaskKeys.screens(7, 1), {
+      ...pageOf([screen(1, { playingTaskId: 7 }), screen(2, { playingTaskId: 7 })]),
+      receiveCounts: { ...noCounts(), [LedReceiveStatus.Playing]: 2 },
+    });
+    expect(patchTaskScreensPlaying(list.client, 7, stopped(99, null))).toBe(false);
+    expect(patchTaskScreensPlaying(list.client, 7, stopped(2, null))).toBe(true);
+  });
 });

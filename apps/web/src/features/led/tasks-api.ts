@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   DeviceFamily,
+  LedReceiveStatus,
   type DeviceStateChangedEvent,
   type DispatchRowsChangedEvent,
   type LampControlResult,
@@ -79,14 +80,23 @@ export function patchTaskScreenRows(queryClient: QueryClient, id: number, event:
 
 /**
  * The open pages of a task's screens with what the screens report playing (DeviceStateChanged), also in a read on its
- * way. True when the change may move the totals (a screen started or stopped playing this task), to read them again.
+ * way. True when the change may move the totals (a screen started or stopped playing this task), to read them again:
+ * a screen that now plays it, a shown screen that played it, or a screen no page shows while the totals count screens
+ * playing it that no page shows (the change may be one of them stopping: it does not say what the screen played before).
  */
 export function patchTaskScreensPlaying(queryClient: QueryClient, id: number, event: DeviceStateChangedEvent): boolean {
   if (event.family !== DeviceFamily.Led) return false;
   const changed = new Map(event.changes.filter((c) => c.changed.playing !== undefined).map((c) => [c.recordId, c.changed.playing?.taskId ?? null]));
   if (changed.size === 0) return false;
-  const cached = queryClient.getQueriesData<LedTaskScreensPage>({ queryKey: ledTaskKeys.screensOf(id) }).flatMap(([, page]) => page?.list ?? []);
-  const moves = [...changed.values()].includes(id) || cached.some((row) => changed.has(row.deviceId) && row.playingTaskId === id);
+  const pages = queryClient.getQueriesData<LedTaskScreensPage>({ queryKey: ledTaskKeys.screensOf(id) }).flatMap(([, page]) => (page ? [page] : []));
+  const cached = pages.flatMap((page) => page.list);
+  const shown = new Set(cached.map((row) => row.deviceId));
+  const playingUnseen =
+    Math.max(0, ...pages.map((page) => page.receiveCounts[LedReceiveStatus.Playing] ?? 0)) > cached.filter((row) => row.playingTaskId === id).length;
+  const moves =
+    [...changed.values()].includes(id) ||
+    cached.some((row) => changed.has(row.deviceId) && row.playingTaskId === id) ||
+    (playingUnseen && [...changed.keys()].some((deviceId) => !shown.has(deviceId)));
   patchLive<LedTaskScreensPage>(queryClient, ledTaskKeys.screensOf(id), (page) =>
     page.list.some((row) => changed.has(row.deviceId))
       ? { ...page, list: page.list.map((row) => (changed.has(row.deviceId) ? { ...row, playingTaskId: changed.get(row.deviceId) ?? null } : row)) }
