@@ -57,10 +57,17 @@ async function main(): Promise<void> {
           downloadConcurrency: settings.downloadConcurrency,
         })
       : null;
-  // The registry's LED screens (or generated ones), each on its own connection.
+  // The registry's LED screens, or generated ones on the clock given (their tasks' periods run by it), each on its own
+  // connection.
   const screens: LedFleet | null =
     fromDb || settings.family === 'led'
-      ? await startLedFleet({ ...common, screens: fromDb ?? source, offlineFraction, downloadConcurrency: settings.downloadConcurrency })
+      ? await startLedFleet({
+          ...common,
+          screens: fromDb ?? source,
+          offlineFraction,
+          downloadConcurrency: settings.downloadConcurrency,
+          ...(fromDb ? {} : { clock: settings.fleet.clock }),
+        })
       : null;
   const summary = setInterval(() => {
     const online = (lamps?.codes ?? []).reduce((n, code) => n + (lamps!.lamp(code)?.online ? 1 : 0), 0);
