@@ -219,6 +219,81 @@ export async function nextFrame(page: Page): Promise<void> {
   await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
 }
 
+/**
+ * Records in the page every status its rows show from now on: for each element matching `rows`, the `data-status` of
+ * the element itself (`status` null) or of its descendant matching `status`, keyed by the row's data-testid; each new
+ * value as it is rendered (a MutationObserver: no sampling, nothing missed between two looks). Answers a function that
+ * reads what each row showed, in order (its first value being what it showed when recording began).
+ */
+export async function recordRowStatuses(page: Page, rows: string, status: string | null = null): Promise<() => Promise<Record<string, string[]>>> {
+  const key = `__rowStatuses${Math.floor(Math.random() * 1e9)}`;
+  await page.evaluate(`(() => {
+    const seen = {};
+    const look = () => {
+      for (const row of document.querySelectorAll(${JSON.stringify(rows)})) {
+        const holder = ${status === null ? 'row' : `row.querySelector(${JSON.stringify(status)})`};
+        const value = holder && holder.getAttribute('data-status');
+        if (value === null || value === undefined) continue;
+        const list = (seen[row.getAttribute('data-testid')] ??= []);
+        if (list.at(-1) !== value) list.push(value);
+      }
+    };
+    look();
+    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+    globalThis[${JSON.stringify(key)}] = seen;
+  })()`);
+  return () => page.evaluate<Record<string, string[]>>(`globalThis[${JSON.stringify(key)}]`);
+}
+
+/**
+ * Every socket.io frame the page receives from now on that contains `text` (or matches it), as received: e.g.
+ * '["DispatchProgress",' for that event's pushes, /^43/ for the answers to its `watch` requests (feeds joined).
+ */
+export function socketFrames(page: Page, text: string | RegExp): string[] {
+  const frames: string[] = [];
+  const matches = (payload: string) => (typeof text === 'string' ? payload.includes(text) : text.test(payload));
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', ({ payload }) => {
+      if (matches(String(payload))) frames.push(String(payload));
+    });
+  });
+  return frames;
+}
+
+/** A live page's reads of one API path, and the pushes that may have caused them (dispatchReads). */
+export interface DispatchReads {
+  /** Counts from now on. */
+  mark(): void;
+  /** Since the mark: the reads, the progress frames of `dispatchId`, the feeds the page joined, and the other causes. */
+  since(dispatchId: string): { reads: number; progress: number; joined: number; other: number };
+}
+
+/**
+ * Records, from before the page loads, its reads of `path` (a receive-status page) and what may cause a live page to
+ * read again: a DispatchProgress push (the dispatch's counts moved), the answer to a `watch` (a feed joined, events
+ * may have been missed), and frames matching `otherCause` (e.g. a screen's report of what it plays). A page that reads
+ * more often than these has another cause for it, such as polling.
+ */
+export function dispatchReads(page: Page, path: string, otherCause?: RegExp): DispatchReads {
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === path) reads.push(request.postData() ?? '');
+  });
+  const progress = socketFrames(page, '["DispatchProgress",');
+  const joined = socketFrames(page, /^43/);
+  const other = otherCause ? socketFrames(page, otherCause) : [];
+  let from = { reads: 0, progress: 0, joined: 0, other: 0 };
+  return {
+    mark: () => (from = { reads: reads.length, progress: progress.length, joined: joined.length, other: other.length }),
+    since: (dispatchId) => ({
+      reads: reads.length - from.reads,
+      progress: progress.slice(from.progress).filter((frame) => frame.includes(dispatchId)).length,
+      joined: joined.length - from.joined,
+      other: other.length - from.other,
+    }),
+  };
+}
+
 /** Types a 24-hour time (HH:mm) into one of the console's time fields (components/date-inputs TimeField). */
 export async function fillTime(field: Locator, time: string): Promise<void> {
   const [hours, minutes] = time.split(':');

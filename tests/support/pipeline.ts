@@ -10,12 +10,14 @@ import {
   type ClientToServerEvents,
   DeviceFamily,
   DeviceType,
+  DispatchItemState,
   type DeviceChange,
   type LampLiveFields,
   type FamilyName,
   type LiveTopic,
   type DispatchDetail,
   type DispatchProgressEvent,
+  type DispatchRowChange,
   type LampControlRequest,
   type LampControlResult,
   type LampRow,
@@ -130,6 +132,14 @@ const FAMILY_ROWS = {
     rows: `INSERT INTO broadcast_terminal (device_id, terminal_ip)
            SELECT id, '10.' || (id / 65536 % 256) || '.' || (id / 256 % 256) || '.' || (id % 256) FROM d`,
   },
+  // An LED screen's IP address, panel size and time zone are required: the IP made up as a terminal's, a 640 × 320
+  // panel, the installation's zone.
+  led: {
+    type: DeviceType.LedScreen,
+    noun: 'screen',
+    rows: `INSERT INTO led_screen (device_id, ip_address, width, height, time_zone)
+           SELECT id, '10.' || (id / 65536 % 256) || '.' || (id / 256 % 256) || '.' || (id % 256), 640, 320, 'Asia/Shanghai' FROM d`,
+  },
 } as const;
 
 /**
@@ -162,6 +172,30 @@ export async function insertDevices(
     [prefix, count, regionId, type, noun],
   );
   return { ids: rows.map((r) => r.id), codes: rows.map((r) => r.code), idByCode: new Map(rows.map((r) => [r.code, r.id])), regionId };
+}
+
+/**
+ * Registers `count` floor screens (records of their own, not in the device registry) straight in the test database,
+ * portrait, in a new group `group`: codes `<prefix>00001…` as the simulator generates them for `--family signage
+ * --count N --prefix <prefix>`, named `<prefix>player <n>`; `from` 0 adds `<prefix>00000` first (the lowest id), a
+ * player no simulator of that count speaks for. Answers the players in id order and the group's id.
+ */
+export async function insertFloorScreens(
+  db: TestDatabase,
+  count: number,
+  prefix: string,
+  group: string,
+  from = 1,
+): Promise<InsertedDevices & { groupId: number }> {
+  const [{ id: groupId }] = await db.query<{ id: number }>(`INSERT INTO signage_group (name) VALUES ($1) RETURNING id`, [group]);
+  const rows = await db.query<{ id: number; code: string }>(
+    `INSERT INTO signage_device (code, name, group_id, orientation)
+     SELECT $1::text || lpad(g::text, 5, '0'), $1::text || 'player ' || g, $4, '9:16' FROM generate_series($3::int, $2::int) g
+     ORDER BY g RETURNING id, code`,
+    [prefix, count, from, groupId],
+  );
+  rows.sort((a, b) => a.id - b.id);
+  return { ids: rows.map((r) => r.id), codes: rows.map((r) => r.code), idByCode: new Map(rows.map((r) => [r.code, r.id])), regionId: null, groupId };
 }
 
 /** `count` single lamps (device type 1 and a lamp row), named `<prefix>lamp <n>` (see insertDevices). */
@@ -264,6 +298,113 @@ export function recordSocket(socket: RealtimeClient, families: readonly FamilyNa
 /** Asks for live feeds as a page does; resolves with the feeds the socket now receives (its roles decide). */
 export function watch(socket: RealtimeClient, topics: LiveTopic[]): Promise<LiveTopic[]> {
   return new Promise((resolve) => socket.emit('watch', topics, resolve));
+}
+
+/** Every row of a family's dispatches a socket was pushed (DispatchRowsChanged): by dispatch, then device, in arrival order. */
+export type DispatchRowLog = Map<string, Map<number, DispatchRowChange[]>>;
+
+/** Watches the pushed rows of one family's dispatches, as a receive-status page does, and logs them; resolves once joined. */
+export async function recordDispatchRows(socket: RealtimeClient, family: FamilyName): Promise<DispatchRowLog> {
+  const log: DispatchRowLog = new Map();
+  socket.on('DispatchRowsChanged', (event) => {
+    if (event.family !== family) return;
+    let byDevice = log.get(event.dispatchId);
+    if (!byDevice) log.set(event.dispatchId, (byDevice = new Map()));
+    for (const row of event.rows) {
+      const rows = byDevice.get(row.deviceId);
+      if (rows) rows.push(row);
+      else byDevice.set(row.deviceId, [row]);
+    }
+  });
+  const topics = await watch(socket, [{ event: 'DispatchRowsChanged', family }]);
+  if (!topics.some((topic) => topic.event === 'DispatchRowsChanged' && topic.family === family))
+    throw new Error(`the socket may not watch DispatchRowsChanged of ${family}`);
+  return log;
+}
+
+/** Waits until every one of `ids` has a row of the dispatch pushed to the socket whose last state `ended` says is final. */
+export function untilPushedEnded(
+  log: DispatchRowLog,
+  dispatchId: string,
+  ids: readonly number[],
+  ended: (row: DispatchRowChange) => boolean,
+  timeoutMs = 60_000,
+): Promise<boolean> {
+  return waitFor(
+    () => {
+      const rows = log.get(dispatchId);
+      const done = ids.filter((id) => {
+        const last = rows?.get(id)?.at(-1);
+        return last !== undefined && ended(last);
+      }).length;
+      if (done !== ids.length) throw new Error(`${done} of ${ids.length} rows of dispatch ${dispatchId} pushed ended`);
+      return true;
+    },
+    timeoutMs,
+    250,
+  );
+}
+
+/** Whether a row's statuses, in the order shown, ever went back (`step`: how far each status is along the way). */
+export function goesBack<S extends string>(statuses: readonly S[], step: Readonly<Record<S, number>>): boolean {
+  return statuses.some((status, i) => i > 0 && step[status] < step[statuses[i - 1]]);
+}
+
+/** Waits until `sql` (a count of rows, as `n`) answers `count`: e.g. a simulated fleet's devices online. */
+export function untilCounted(db: TestDatabase, what: string, sql: string, params: unknown[], count: number, timeoutMs = 45_000): Promise<boolean> {
+  return waitFor(
+    async () => {
+      const [{ n }] = await db.query<{ n: number }>(sql, params);
+      if (n !== count) throw new Error(`${n} of ${count} ${what}`);
+      return true;
+    },
+    timeoutMs,
+    250,
+  );
+}
+
+/** A dispatch's ledger row as a retry is checked against it. */
+export interface LedgerRow {
+  deviceId: number;
+  state: DispatchItemState;
+  commandId: string;
+  attempts: number;
+  updatedAt: string;
+}
+
+/** The ledger rows of a dispatch, in device id order. */
+export async function ledgerRows(db: TestDatabase, dispatchId: string): Promise<LedgerRow[]> {
+  const rows = await db.query<Omit<LedgerRow, 'updatedAt'> & { updatedAt: Date }>(
+    `SELECT device_id AS "deviceId", state, command_id AS "commandId", attempts, updated_at AS "updatedAt"
+       FROM dispatch_item WHERE dispatch_id = $1 ORDER BY device_id`,
+    [dispatchId],
+  );
+  return rows.map((row) => ({ ...row, updatedAt: row.updatedAt.toISOString() }));
+}
+
+/** Waits until no ledger row of the dispatch is open (queued or sent); answers its rows. */
+export function untilLedgerClosed(db: TestDatabase, dispatchId: string, timeoutMs = 30_000): Promise<LedgerRow[]> {
+  return waitFor(
+    async () => {
+      const rows = await ledgerRows(db, dispatchId);
+      const open = rows.filter((row) => !TERMINAL_ITEM_STATES.includes(row.state)).length;
+      if (open > 0) throw new Error(`${open} rows of dispatch ${dispatchId} still open`);
+      return rows;
+    },
+    timeoutMs,
+    250,
+  );
+}
+
+/**
+ * Checks what a retry of a dispatch's failed rows did to its ledger: every row that was not delivered `before` was sent
+ * again (a new command id), and every delivered row is as it was.
+ */
+export function expectRetriedOnly(before: readonly LedgerRow[], after: readonly LedgerRow[]): void {
+  const was = new Map(before.map((row) => [row.deviceId, row]));
+  const retried = (row: LedgerRow) => was.get(row.deviceId)?.state !== DispatchItemState.Delivered;
+  expect(after.filter((row) => retried(row) && row.commandId === was.get(row.deviceId)!.commandId).map((row) => row.deviceId)).toEqual([]);
+  expect(after.filter((row) => !retried(row))).toEqual(before.filter((row) => row.state === DispatchItemState.Delivered));
 }
 
 function feeds(families: readonly FamilyName[]): LiveTopic[] {
