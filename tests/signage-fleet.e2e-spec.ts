@@ -246,7 +246,7 @@ describe(`floor screens at fleet scale: an ad plan published by group to ${PLAYE
 
   it("expires the off player's row; once it is on, Retry failed sends the plan again to the failed and expired rows only", async () => {
     const offId = fleet.ids[0];
-    // Its row expires at the publication's expiry, on the socket and on the page, without a read.
+    // Its row expires at the publication's expiry, pushed to the socket and moved on the page.
     await waitFor(() => (pushedStatuses(offId).at(-1) === AdReceiveStatus.Unknown ? true : undefined), (TTL_SECONDS + 15) * 1000, 250);
     expect(pushedStatuses(offId)).toEqual([AdReceiveStatus.Unknown]);
     await receiverRow(off)
