@@ -163,7 +163,12 @@ export class DeviceWorker {
       progress,
       this.counters,
       logger,
-      { intervalMs: config.trackerIntervalMs, orphanAfterMs: config.orphanAfterMs },
+      {
+        intervalMs: config.trackerIntervalMs,
+        orphanAfterMs: config.orphanAfterMs,
+        receiptHoldMs: config.maxBackoffMs,
+        downloadGraceMs: config.downloadGraceMs,
+      },
       () => (intake.holdingBack ? null : Math.max(writer.lagMs, writer.ackTimeMs)),
     );
     this.tracker.start();

@@ -14,6 +14,11 @@ export interface RuntimeConfig {
   publishChunk: number;
   /** Wait for an ack before the first re-send; each further re-send waits twice as long, up to maxBackoffMs. */
   ackTimeoutMs: number;
+  /**
+   * How long past its dispatch's expiry a row stays open while its device keeps saying how its download goes (a
+   * large video on a slow link); then it expires like any other.
+   */
+  downloadGraceMs: number;
   maxBackoffMs: number;
   /** How often overdue and expired rows are looked for. */
   trackerIntervalMs: number;
@@ -64,6 +69,7 @@ export function loadRuntimeConfig(name: string, env: NodeJS.ProcessEnv = process
     concurrency: envNumber(env.WORKER_CONCURRENCY, 4),
     publishChunk: envNumber(env.PUBLISH_CHUNK, 1000),
     ackTimeoutMs: envNumber(env.ACK_TIMEOUT_MS, 3000),
+    downloadGraceMs: envNumber(env.DOWNLOAD_GRACE_MS, 30 * 60_000),
     maxBackoffMs: envNumber(env.MAX_BACKOFF_MS, 30_000),
     trackerIntervalMs: envNumber(env.TRACKER_INTERVAL_MS, 300),
     orphanAfterMs: envNumber(env.ORPHAN_AFTER_MS, 15_000),

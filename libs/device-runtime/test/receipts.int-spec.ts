@@ -121,6 +121,34 @@ describe('device runtime: receipts of commands that name files to fetch', () => 
     expect(retried.get(a)!.receipt).toMatchObject({ stage: 'downloading' });
   }, 60_000);
 
+  it('keeps a row open past its dispatch’s expiry while its device says how its download goes; a silent one expires', async () => {
+    const [a, b] = codes;
+    const before = new Map([a, b].map((code) => [code, commandsOf(code).length]));
+    const newCommand = (code: string) => (commandsOf(code).length > before.get(code)! ? commandsOf(code).at(-1) : undefined);
+    // Two seconds to live; the worker's receipt hold is two seconds as well (maxBackoffMs).
+    const dispatchId = await h.dispatch(THERMO_FAMILY, 'firmware', { url: 'https://files.example/fw-3.bin' }, [ids.get(a)!, ids.get(b)!], 2);
+    const commandA = await waitFor(() => newCommand(a), 10_000);
+    await waitFor(() => newCommand(b), 10_000);
+    const started = Date.now();
+    // A downloads slowly, reporting every 400 ms until well past the expiry, then acks; B says it has the command and
+    // then nothing more.
+    await send(b, { id: newCommand(b)!.id, receipt: { stage: 'received' } });
+    for (let part = 1; Date.now() - started < 5000; part++) {
+      await send(a, { id: commandA.id, receipt: { stage: 'downloading', received: part, total: 100 } });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    }
+    const middle = await rowsOf(dispatchId);
+    expect(middle.get(a)!.state).toBe(DispatchItemState.Sent);
+    expect(middle.get(b)!.state).toBe(DispatchItemState.Expired);
+    await send(a, { id: commandA.id, ok: true });
+    const done = await waitFor(async () => {
+      const now = await rowsOf(dispatchId);
+      return now.get(a)!.state === DispatchItemState.Delivered ? now : undefined;
+    }, 10_000);
+    expect(done.get(a)!.lastError).toBeNull();
+    expect(done.get(b)!.lastError).toBe('expired');
+  }, 30_000);
+
   it('announces no row of a command declared without receipts', async () => {
     const [a] = codes;
     const dispatchId = await h.dispatch(THERMO_FAMILY, 'set', { setpoint: 21 }, [ids.get(a)!], 30);

@@ -11,6 +11,10 @@ export interface TrackerTiming {
   intervalMs: number;
   /** Queued rows older than this are sent here: their job was lost, failed, or its worker died. */
   orphanAfterMs: number;
+  /** A receipt this recent keeps a row past its dispatch's expiry open: its device is still downloading. */
+  receiptHoldMs?: number;
+  /** For at most this long past the dispatch's expiry. */
+  downloadGraceMs?: number;
 }
 
 /**
@@ -82,7 +86,10 @@ export class DispatchTracker {
   /** Rows still open at their dispatch's expiry become expired, and their devices hear that their command went unanswered. */
   async expireOverdue(limit = 5000): Promise<number> {
     const result = await inTransaction(this.pool, async (client) => {
-      const rows = await commandLedger.expireDue(client, limit, this.sender.families);
+      const rows = await commandLedger.expireDue(client, limit, this.sender.families, {
+        receiptHoldMs: this.timing.receiptHoldMs ?? 0,
+        graceMs: this.timing.downloadGraceMs ?? 0,
+      });
       const events = new EventsByFamily();
       events.addAnswers(rows);
       return { rows, publish: await this.writes.apply(client, events) };

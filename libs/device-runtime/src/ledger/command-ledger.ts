@@ -497,21 +497,32 @@ export const commandLedger = {
   /**
    * Rows still open at their dispatch's expiry become expired; found through the open dispatches, not every open row.
    * Only dispatches of `families` (the worker's): the worker that expires a row tells its device, through the
-   * family's handler.
+   * family's handler. A row whose device is still saying how its download goes (a receipt within `receiptHoldMs`)
+   * is not expired in the middle of it: it stays open while the receipts keep coming, for at most `graceMs` past its
+   * dispatch's expiry, so a long download is not counted lost (and then sent again by a retry) while it completes.
    */
-  async expireDue(sql: SqlExecutor, limit: number, families?: readonly string[]): Promise<AnsweredItem[]> {
+  async expireDue(
+    sql: SqlExecutor,
+    limit: number,
+    families?: readonly string[],
+    downloads: { receiptHoldMs: number; graceMs: number } = { receiptHoldMs: 0, graceMs: 0 },
+  ): Promise<AnsweredItem[]> {
     const { rows } = await sql.query<AnsweredItem>(
       `WITH overdue AS (
-              SELECT id FROM dispatch
+              SELECT id, expires_at FROM dispatch
                WHERE finished_at IS NULL AND expires_at <= now() AND ($2::text[] IS NULL OR family = ANY($2::text[]))),
             due AS (
               SELECT i.dispatch_id, i.device_id FROM dispatch_item i
-               WHERE i.dispatch_id IN (SELECT id FROM overdue) AND i.state IN ('queued', 'sent')
+                JOIN overdue o ON o.id = i.dispatch_id
+                LEFT JOIN dispatch_receipt r ON r.dispatch_id = i.dispatch_id AND r.device_id = i.device_id
+               WHERE i.state IN ('queued', 'sent')
+                 AND (r.updated_at IS NULL OR r.updated_at <= now() - $3 * interval '1 millisecond'
+                      OR o.expires_at <= now() - $4 * interval '1 millisecond')
                LIMIT $1 FOR UPDATE OF i SKIP LOCKED)
        UPDATE dispatch_item i SET state = 'expired', last_error = 'expired', next_attempt_at = NULL, updated_at = now()
          FROM due, dispatch d WHERE i.dispatch_id = due.dispatch_id AND i.device_id = due.device_id AND d.id = i.dispatch_id
        RETURNING i.dispatch_id, i.device_id, i.state, d.family, d.action, coalesce(i.params, d.params) AS params`,
-      [limit, families ?? null],
+      [limit, families ?? null, downloads.receiptHoldMs, downloads.graceMs],
     );
     return rows;
   },
