@@ -57,7 +57,12 @@ function busRecorder() {
   return { bus, published, rowEvents };
 }
 
-const row = (dispatch_id: string, device_id: number, action = 'show') => ({ dispatch_id, device_id, family: DeviceFamily.Signage as FamilyName, action });
+const row = (dispatch_id: string, device_id: number, action = 'show') => ({
+  dispatch_id,
+  device_id,
+  family: DeviceFamily.Signage as FamilyName,
+  action,
+});
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('DispatchProgress row announcements', () => {
