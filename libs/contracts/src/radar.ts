@@ -92,6 +92,12 @@ export interface RadarLampOption {
   name: string;
 }
 
+/** A group with its radars and lamps named (GET /api/radar/groupDetail, the edit page). */
+export interface RadarGroupDetail extends RadarGroupRow {
+  radars: RadarLampOption[];
+  lamps: RadarLampOption[];
+}
+
 export interface RadarGroupRequest {
   id?: number;
   name: string;

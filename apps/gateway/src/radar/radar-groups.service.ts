@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Button, type PageResult, type RadarGroupRow } from '@sc/contracts';
+import { Button, type PageResult, type RadarGroupDetail, type RadarGroupRow } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
 import { devicesByIds } from '../common/device-selection';
 import { isUniqueViolation } from '../common/pg-errors';
@@ -45,8 +45,16 @@ export class RadarGroupsService {
     });
   }
 
-  async detail(id: number): Promise<RadarGroupRow> {
-    const [group]: RadarGroupRow[] = await this.db.query(`SELECT ${GROUP_COLUMNS} FROM ${GROUP_FROM} WHERE g.id = $1`, [id]);
+  /** The group with its radars and lamps named, in code order. */
+  async detail(id: number): Promise<RadarGroupDetail> {
+    const members = (
+      table: string,
+    ) => `(SELECT coalesce(json_agg(json_build_object('id', d.id, 'code', d.code, 'name', d.name) ORDER BY d.code), '[]')
+       FROM ${table} m JOIN device d ON d.id = m.device_id WHERE m.group_id = g.id)`;
+    const [group]: RadarGroupDetail[] = await this.db.query(
+      `SELECT ${GROUP_COLUMNS}, ${members('radar_group_radar')} AS radars, ${members('radar_group_lamp')} AS lamps FROM ${GROUP_FROM} WHERE g.id = $1`,
+      [id],
+    );
     if (!group) throw AppException.notFound('radarGroupNotFound');
     return group;
   }

@@ -5,6 +5,7 @@ import {
   RADAR_FAMILY,
   type MqttCredentials,
   type PageResult,
+  type RadarGroupDetail,
   type RadarGroupRow,
   type RadarLampOption,
   type RadarRow,
@@ -80,7 +81,7 @@ export class RadarController {
   }
 
   @Get('groupDetail')
-  groupDetail(@Query() q: IdQueryDto): Promise<RadarGroupRow> {
+  groupDetail(@Query() q: IdQueryDto): Promise<RadarGroupDetail> {
     return this.groups.detail(q.id);
   }
 
