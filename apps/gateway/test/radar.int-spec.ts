@@ -13,6 +13,9 @@ import {
 import { waitFor, type ApiClient } from '@sc/testing';
 import { startRadarFleet } from '../../device-sim/src/families/radar.sim';
 import { RADAR_FAMILIES } from '../../worker-radar/src/radar-worker';
+import { loadDemoLamps } from '../src/demo/demo-lamps';
+import { loadDemoPoles } from '../src/demo/demo-poles';
+import { DEMO_RADAR_COUNT, loadDemoRadars } from '../src/demo/demo-radars';
 import { startTestGateway, type TestGateway } from './harness';
 import { MQTT_URL, startTestWorker } from './device-worker';
 
@@ -273,11 +276,32 @@ describe('Radars: terminals, groups and strategies, roles and buttons', () => {
     }
   });
 
+  it('adds the demo radars once, on demo poles, with a group and a strategy per region lighting the lamps near them', async () => {
+    expect(await loadDemoLamps(gw.db.url)).toBe('loaded');
+    expect(await loadDemoPoles(gw.db.url)).toBe('loaded');
+    expect(await loadDemoRadars(gw.db.url)).toBe('loaded');
+    expect(await loadDemoRadars(gw.db.url)).toBe('already-loaded');
+    const [counts] = await gw.db.query<{ radars: number; mounted: number; groups: number; strategies: number; lamps: number }>(
+      `SELECT count(*)::int AS radars, count(d.pole_id)::int AS mounted,
+              (SELECT count(*)::int FROM radar_group WHERE name LIKE '% street') AS groups,
+              (SELECT count(*)::int FROM radar_strategy WHERE name LIKE '% street lighting') AS strategies,
+              (SELECT count(DISTINCT device_id)::int FROM radar_group_lamp) AS lamps
+         FROM device d JOIN radar_terminal t ON t.device_id = d.id WHERE d.code LIKE 'RADAR-0%'`,
+    );
+    expect(counts).toMatchObject({
+      radars: DEMO_RADAR_COUNT,
+      mounted: DEMO_RADAR_COUNT,
+      groups: DEMO_RADAR_COUNT / 4,
+      strategies: DEMO_RADAR_COUNT / 4,
+    });
+    expect(counts.lamps).toBeGreaterThan(DEMO_RADAR_COUNT);
+  });
+
   it('deletes strategies, groups and radars', async () => {
     expect((await editor.get(`/api/radar/strategyDel?id=${strategy}`)).body).toMatchObject({ code: 200 });
     expect((await editor.get(`/api/radar/groupDel?id=${group}`)).body).toMatchObject({ code: 200 });
     expect((await editor.get(`/api/radar/radarDel?id=${radars[2]}`)).body).toMatchObject({ code: 200 });
-    expect((await page()).total).toBe(2);
+    expect((await page({ radarName: 'RD-T' })).total).toBe(2);
     expect((await gw.db.query(`SELECT 1 FROM radar_terminal WHERE device_id = $1`, [radars[2]])).length).toBe(0);
     expect((await editor.get(`/api/radar/radarDel?id=${radars[2]}`)).status).toBe(404);
   });
