@@ -72,7 +72,9 @@ async function main(): Promise<void> {
         timeZone: process.env.SCHEDULE_DEFAULT_TIME_ZONE || 'Asia/Shanghai',
         busyness: 1,
       })
-    : null;
+    : settings.family === 'radar'
+      ? await startRadarFleet({ ...common, radars: source, offlineFraction, perMinute: settings.radarRate || undefined, busyness: 1 })
+      : null;
   const summary = setInterval(() => {
     const online = (lamps?.codes ?? []).reduce((n, code) => n + (lamps!.lamp(code)?.online ? 1 : 0), 0);
     const terminalsOnline = (terminals?.codes ?? []).reduce((n, code) => n + (terminals!.terminal(code)?.online ? 1 : 0), 0);
@@ -86,7 +88,7 @@ async function main(): Promise<void> {
         floorScreens: players ? players.codes.length : 0,
         screens: screens?.codes.length ?? 0,
         radars: radars?.codes.length ?? 0,
-        ...(lamps ?? terminals ?? screens ?? players)!.stats,
+        ...(lamps ?? terminals ?? screens ?? players ?? radars)!.stats,
       },
       'device-sim summary',
     );
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
   // A benchmark steers the devices' own activity through standard input (a rate sweep), and reads the counters back;
   // a test reads and moves the devices' clock (their schedules run by it) in a simulator it started as a process.
   if (settings.controlStdin) {
-    const fleet = (terminals ?? lamps ?? screens ?? players)!;
+    const fleet = (terminals ?? lamps ?? screens ?? players ?? radars)!;
     const refused = (err: Error) => logger.warn({ err: err.message }, 'device-sim command refused');
     createInterface({ input: process.stdin }).on('line', (line) => {
       try {

@@ -55,7 +55,10 @@ export function drawCount(rate: number, elapsedMs: number, random: Random): numb
 
 const hex = (n: number) => n.toString(16).padStart(2, '0').toUpperCase();
 
-/** The radar family's behaviour: detections at the rate of the hour, scaled by `busyness` (1: as DETECTIONS_PER_MINUTE). */
+/**
+ * The radar family's behaviour: detections at the rate of the hour, scaled by `busyness` (1: as DETECTIONS_PER_MINUTE),
+ * gathered at each look at the street (the fleet's schedule tick) and published together.
+ */
 export function radarFamily(options: { timeZone: string; busyness: number }): SimulatedFamily<RadarState, CommandMessage> {
   return {
     declaration: RADAR_FAMILY,
@@ -98,6 +101,11 @@ export interface RadarFleetOptions extends Omit<SimulationOptions, 'individualCo
   timeZone?: string;
   /** Scales the hourly rates; 0 (the default) makes detections only on demand (`detect`). */
   busyness?: number;
+  /**
+   * Detections a minute of each radar, steadily, instead of by the hour: each radar publishes each detection as it
+   * makes it (exponential gaps), so a benchmark's timings are not the simulator's gathering.
+   */
+  perMinute?: number;
 }
 
 export interface RadarFleet extends DeviceFleet {
@@ -106,17 +114,44 @@ export interface RadarFleet extends DeviceFleet {
 }
 
 class Radars extends FleetRunner<RadarState, CommandMessage> implements RadarFleet {
+  private readonly steady = new Map<string, NodeJS.Timeout>();
+
   detect(code: string, event = RadarEventId.Pedestrian, at = new Date()): Promise<void> {
     return this.emit(code, (radar) => radar.pending.push({ ts: at.toISOString(), event }));
+  }
+
+  /** Every radar detects `perMinute` times a minute on average, each detection published as it is made. */
+  detectSteadily(perMinute: number, random: Random): void {
+    const next = (code: string) => {
+      const timer = setTimeout(
+        () => {
+          void this.detect(code, drawEvent(random)).catch(() => undefined);
+          next(code);
+        },
+        (-Math.log(1 - random()) * 60_000) / perMinute,
+      );
+      timer.unref();
+      this.steady.set(code, timer);
+    };
+    for (const code of this.codes) next(code);
+  }
+
+  override stop(options?: { clearRetained?: boolean }): Promise<void> {
+    for (const timer of this.steady.values()) clearTimeout(timer);
+    this.steady.clear();
+    return super.stop(options);
   }
 }
 
 /** Connects every radar on a connection of its own and publishes its retained state. */
 export async function startRadarFleet(options: RadarFleetOptions): Promise<RadarFleet> {
   const { seeds, registered } = await seedsOf(options.radars, 'RADAR-', (url) => loadSeeds(url, RADAR_FAMILY, { schedules: false, gateways: false }));
-  return new Radars(
-    radarFamily({ timeZone: options.timeZone ?? 'UTC', busyness: options.busyness ?? 0 }),
+  const steady = options.perMinute !== undefined && options.perMinute > 0;
+  const fleet = await new Radars(
+    radarFamily({ timeZone: options.timeZone ?? 'UTC', busyness: steady ? 0 : (options.busyness ?? 0) }),
     { ...options, devicesPerGateway: 1000, gatewayPrefix: 'RADAR-GW-', registered },
     seeds,
   ).run();
+  if (steady) fleet.detectSteadily(options.perMinute!, options.random ?? Math.random);
+  return fleet;
 }
