@@ -43,35 +43,37 @@ export class DetectionLamps implements ChangeObserver<DeviceFamily.Radar> {
     changes: readonly RowChange<DeviceFamily.Radar>[],
     events: ReadonlyMap<number, readonly RadarEvent[]>,
   ): Promise<() => void> {
-    const announced: RadarDetectedEvent[] = [];
-    const at = Date.now();
-    for (const change of changes) {
-      const detections = (events.get(change.recordId) ?? []).flatMap((e) => (e.kind === 'report' && e.channel === 'event' ? [e] : []));
-      if (detections.length === 0) continue;
-      const rules = this.rules.of(change.recordId);
-      for (const detection of detections) {
-        const event = detection.report.event as RadarEventId;
-        const targets = lampTargets(rules, event);
-        const now = targets.filter((t) => t.after === 0);
-        const { lamps, dispatchIds } = await lampRaiser.raise(client, change.deviceCode, now, at);
-        this.later(
-          change.deviceCode,
-          targets.filter((t) => t.after > 0),
-        );
-        announced.push({
-          family: DeviceFamily.Radar,
-          radarId: change.recordId,
-          code: change.deviceCode,
-          event,
-          ts: detection.report.ts,
-          at: detection.at,
-          count: change.changed.count ?? change.before.count,
-          radarRate: change.changed.radarRate ?? change.before.radarRate,
-          lamps,
-          dispatchId: dispatchIds[0] ?? null,
-        });
-      }
-    }
+    const detections = changes.flatMap((change) =>
+      (events.get(change.recordId) ?? []).flatMap((e) => {
+        if (e.kind !== 'report' || e.channel !== 'event') return [];
+        const event = e.report.event as RadarEventId;
+        return [{ change, event, ts: e.report.ts, at: e.at, targets: lampTargets(this.rules.of(change.recordId), event) }];
+      }),
+    );
+    if (detections.length === 0) return () => undefined;
+    // The whole batch's raises at once; those with an open interval later, each in a transaction of its own.
+    const results = await lampRaiser.raise(
+      client,
+      detections.map((d) => ({ radarCode: d.change.deviceCode, targets: d.targets.filter((t) => t.after === 0) })),
+      Date.now(),
+    );
+    for (const d of detections)
+      this.later(
+        d.change.deviceCode,
+        d.targets.filter((t) => t.after > 0),
+      );
+    const announced = detections.map((d, i): RadarDetectedEvent => ({
+      family: DeviceFamily.Radar,
+      radarId: d.change.recordId,
+      code: d.change.deviceCode,
+      event: d.event,
+      ts: d.ts,
+      at: d.at,
+      count: d.change.changed.count ?? d.change.before.count,
+      radarRate: d.change.changed.radarRate ?? d.change.before.radarRate,
+      lamps: results[i].lamps,
+      dispatchId: results[i].dispatchId,
+    }));
     return () => {
       for (const event of announced) {
         this.bus.publish('RadarDetected', event).catch((err: Error) => this.logger.warn({ err: err.message }, 'RadarDetected not published'));
@@ -85,7 +87,7 @@ export class DetectionLamps implements ChangeObserver<DeviceFamily.Radar> {
       const timer = setTimeout(() => {
         this.delayed.delete(timer);
         const due = targets.filter((t) => t.after === after).map((t) => ({ ...t, after: 0 }));
-        inTransaction(this.pool, (client) => lampRaiser.raise(client, radarCode, due, Date.now())).catch((err: Error) =>
+        inTransaction(this.pool, (client) => lampRaiser.raise(client, [{ radarCode, targets: due }], Date.now())).catch((err: Error) =>
           this.logger.warn({ err: err.message, radarCode }, 'delayed radar raise failed'),
         );
       }, after * 1000);

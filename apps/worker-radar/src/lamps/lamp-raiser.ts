@@ -17,8 +17,20 @@ interface LampNow {
   code: string;
   /** Its level now (0 when switched off). */
   current: number;
-  /** Its own sensing schedule names the radar: it rises by itself. */
-  byItself: boolean;
+  /** The radars its own sensing schedule hears (it rises by itself on their events). */
+  hears: string[];
+}
+
+/** One detection's lamps to raise: its radar and what its strategies ask of each lamp. */
+export interface RaiseRequest {
+  radarCode: string;
+  targets: readonly LampTarget[];
+}
+
+/** What one detection raised, and the dispatch of its lamps' commands (null: none needed). */
+export interface RaiseResult {
+  lamps: RaisedLamp[];
+  dispatchId: string | null;
 }
 
 /** Sends one dim command per level to these lamps through the ledger; answers the dispatch ids. */
@@ -56,26 +68,41 @@ const group = (entries: Iterable<[number, number]>) => {
  * alone.
  */
 export const lampRaiser = {
-  async raise(
-    client: PoolClient,
-    radarCode: string,
-    targets: readonly LampTarget[],
-    at: number,
-  ): Promise<{ lamps: RaisedLamp[]; dispatchIds: string[] }> {
-    if (targets.length === 0) return { lamps: [], dispatchIds: [] };
+  /**
+   * Raises the lamps of a batch of detections at once (one read, one write and one dispatch per level for the whole
+   * batch, however many detections it holds), `at` the time they were stored; answers each detection's lamps.
+   */
+  async raise(client: PoolClient, requests: readonly RaiseRequest[], at: number): Promise<RaiseResult[]> {
+    const wanted = [...new Set(requests.flatMap((r) => r.targets.map((t) => t.lampId)))];
+    if (wanted.length === 0) return requests.map(() => ({ lamps: [], dispatchId: null }));
     const { rows: now } = await client.query<LampNow>(
       `SELECT d.id, d.code, CASE WHEN l.switch_state = 1 THEN l.bri ELSE 0 END AS current,
-              coalesce(l.mode = 3 AND l.mode_data->'radarCodes' ? $2, false) AS "byItself"
+              CASE WHEN l.mode = 3 AND jsonb_typeof(l.mode_data->'radarCodes') = 'array'
+                   THEN ARRAY(SELECT jsonb_array_elements_text(l.mode_data->'radarCodes')) ELSE '{}' END AS hears
          FROM device d JOIN lamp l ON l.device_id = d.id WHERE d.id = ANY($1::int[])`,
-      [targets.map((t) => t.lampId), radarCode],
+      [wanted],
     );
     const lampOf = new Map(now.map((l) => [l.id, l]));
-    const rows = targets.flatMap((t) => {
-      const lamp = lampOf.get(t.lampId);
-      return lamp ? [{ target: t, lamp, until: new Date(at + (t.after + t.closeInterval) * 1000) }] : [];
-    });
-    if (rows.length === 0) return { lamps: [], dispatchIds: [] };
-    const { rows: raised } = await client.query<{ id: number; level: number; old: number | null }>(
+    // Each lamp once: the highest level and the latest return any detection of the batch asks, and whether every one
+    // of them is a radar the lamp hears itself (else the platform sends it the command).
+    const merged = new Map<number, { level: number; until: number; byItself: boolean; current: number }>();
+    for (const { radarCode, targets } of requests) {
+      for (const t of targets) {
+        const lamp = lampOf.get(t.lampId);
+        if (!lamp) continue;
+        const until = at + (t.after + t.closeInterval) * 1000;
+        const byItself = lamp.hears.includes(radarCode);
+        const held = merged.get(lamp.id);
+        merged.set(
+          lamp.id,
+          held
+            ? { level: Math.max(held.level, t.level), until: Math.max(held.until, until), byItself: held.byItself && byItself, current: lamp.current }
+            : { level: t.level, until, byItself, current: lamp.current },
+        );
+      }
+    }
+    const ids = [...merged.keys()];
+    const { rows: raised } = await client.query<{ id: number; level: number; old: number | null; until: Date }>(
       `WITH input AS (
          SELECT * FROM unnest($1::int[], $2::smallint[], $3::smallint[], $4::timestamptz[], $5::boolean[]) AS t(lamp_id, level, current, until, by_itself)
        ), old AS (
@@ -85,36 +112,43 @@ export const lampRaiser = {
          SELECT lamp_id, level, current, until, by_itself FROM input WHERE level > current OR lamp_id IN (SELECT lamp_id FROM old)
          ON CONFLICT (lamp_id) DO UPDATE SET level = greatest(r.level, excluded.level), until = greatest(r.until, excluded.until),
                                              by_itself = r.by_itself AND excluded.by_itself
-         RETURNING r.lamp_id, r.level
+         RETURNING r.lamp_id, r.level, r.until
        )
-       SELECT up.lamp_id AS id, up.level, old.level AS old FROM up LEFT JOIN old USING (lamp_id)`,
+       SELECT up.lamp_id AS id, up.level, old.level AS old, up.until FROM up LEFT JOIN old USING (lamp_id)`,
       [
-        rows.map((r) => r.lamp.id),
-        rows.map((r) => r.target.level),
-        rows.map((r) => r.lamp.current),
-        rows.map((r) => r.until.toISOString()),
-        rows.map((r) => r.lamp.byItself),
+        ids,
+        ids.map((id) => merged.get(id)!.level),
+        ids.map((id) => merged.get(id)!.current),
+        ids.map((id) => new Date(merged.get(id)!.until).toISOString()),
+        ids.map((id) => merged.get(id)!.byItself),
       ],
     );
     const raisedOf = new Map(raised.map((r) => [r.id, r]));
     // A lamp rises when it was not raised, or was raised lower; a lamp that rises by itself is sent nothing.
-    const rising = rows.filter(({ lamp }) => {
-      const r = raisedOf.get(lamp.id);
-      return r !== undefined && (r.old === null || r.level > r.old) && !lamp.byItself;
+    const rising = raised.filter((r) => (r.old === null || r.level > r.old) && !merged.get(r.id)!.byItself);
+    const ttl = Math.max(...requests.flatMap((r) => r.targets.map((t) => t.closeInterval)));
+    const byLevel = group(rising.map((r): [number, number] => [r.level, r.id]));
+    const dispatchIds = await dim(client, byLevel, ttl);
+    const dispatchOf = new Map<number, string>();
+    [...byLevel.values()].forEach((lampIds, i) => lampIds.forEach((id) => dispatchOf.set(id, dispatchIds[i])));
+    return requests.map(({ radarCode, targets }) => {
+      const lamps = targets.flatMap((t): RaisedLamp[] => {
+        const lamp = lampOf.get(t.lampId);
+        const r = raisedOf.get(t.lampId);
+        if (!lamp || !r) return [];
+        return [
+          {
+            id: lamp.id,
+            code: lamp.code,
+            level: r.level as DimmingLevel,
+            byItself: lamp.hears.includes(radarCode),
+            after: t.after,
+            until: new Date(r.until).toISOString(),
+          },
+        ];
+      });
+      return { lamps, dispatchId: lamps.map((l) => dispatchOf.get(l.id)).find((id) => id !== undefined) ?? null };
     });
-    const ttl = Math.max(...rows.map((r) => r.target.closeInterval));
-    const dispatchIds = await dim(client, group(rising.map(({ lamp }) => [raisedOf.get(lamp.id)!.level, lamp.id])), ttl);
-    const lamps = rows
-      .filter(({ lamp }) => raisedOf.has(lamp.id))
-      .map(({ lamp, target, until }) => ({
-        id: lamp.id,
-        code: lamp.code,
-        level: raisedOf.get(lamp.id)!.level as DimmingLevel,
-        byItself: lamp.byItself,
-        after: target.after,
-        until: until.toISOString(),
-      }));
-    return { lamps, dispatchIds };
   },
 
   /** Returns the lamps whose hold has ended to the level they had before; answers how many. */
