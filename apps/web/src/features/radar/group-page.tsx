@@ -1,17 +1,15 @@
 import { useState } from 'react';
-import { Badge, Button, Table } from '@mantine/core';
+import { Badge, Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, type RadarGroupRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
-import { deleteAfterConfirm } from '@/components/confirm';
 import { DeviceListFilters } from '@/components/device-list';
 import { PagePanel } from '@/components/page-panel';
-import { EditDeleteCell } from '@/components/row-actions';
-import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
+import { RecordTable } from '@/components/record-table';
+import { OneLine, useTableColumns } from '@/components/table-columns';
 import { TableFooter } from '@/components/table-footer';
-import { TableEmptyRow } from '@/components/table-parts';
 import { compact, paging } from '@/navigation/search-params';
 import { useDeleteRadarGroup, useRadarGroupPage } from './api';
 
@@ -75,38 +73,20 @@ export function RadarGroupPage() {
         setDraft={setDraft}
         apply={(next) => void navigate({ search: compact({ ...next, pageNum: undefined, pageSize: search.pageSize }) })}
       />
-      <TableBox>
-        <Table striped highlightOnHover data-testid="radar-group-table">
-          <ColumnHeads columns={columns} actions={canEdit || canDelete} />
-          <Table.Tbody>
-            {rows.length === 0 && (
-              <TableEmptyRow colSpan={columns.span()} py="lg">
-                {groups.isLoading ? t('common:feedback.loading') : t('radar:groups.empty')}
-              </TableEmptyRow>
-            )}
-            {rows.map((group) => (
-              <Table.Tr key={group.id} data-testid={`radar-group-row-${group.name}`}>
-                <ColumnCells columns={columns} row={group} />
-                <EditDeleteCell
-                  canEdit={canEdit}
-                  canDelete={canDelete}
-                  editLabel={t('radar:groups.edit')}
-                  onEdit={() => void navigate({ to: '/radarManage/radarEditGroup', search: { id: group.id } })}
-                  onDelete={() =>
-                    void deleteAfterConfirm(
-                      t('radar:groups.deleteDetail', { name: group.name }),
-                      () => remove.mutateAsync(group.id),
-                      t('common:feedback.deleted'),
-                    )
-                  }
-                  editTestId="radar-group-edit"
-                  deleteTestId="radar-group-delete"
-                />
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableBox>
+      <RecordTable
+        testId="radar-group"
+        columns={columns}
+        rows={rows}
+        loading={groups.isLoading}
+        emptyText={t('radar:groups.empty')}
+        rowKey={(group) => group.name}
+        canEdit={canEdit}
+        canDelete={canDelete}
+        editLabel={t('radar:groups.edit')}
+        onEdit={(group) => void navigate({ to: '/radarManage/radarEditGroup', search: { id: group.id } })}
+        deleteText={(group) => t('radar:groups.deleteDetail', { name: group.name })}
+        remove={(group) => remove.mutateAsync(group.id)}
+      />
       <TableFooter
         total={groups.data?.total ?? 0}
         pageNum={pageNum}

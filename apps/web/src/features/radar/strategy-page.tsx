@@ -1,18 +1,16 @@
 import { Suspense, lazy, useState } from 'react';
-import { Badge, Button, Group, Table } from '@mantine/core';
+import { Badge, Button, Group } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, type RadarStrategyRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
-import { deleteAfterConfirm } from '@/components/confirm';
 import { DeviceListFilters } from '@/components/device-list';
 import { useFormDialog } from '@/components/form-actions';
 import { PagePanel } from '@/components/page-panel';
-import { EditDeleteCell } from '@/components/row-actions';
-import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
+import { RecordTable } from '@/components/record-table';
+import { OneLine, useTableColumns } from '@/components/table-columns';
 import { TableFooter } from '@/components/table-footer';
-import { TableEmptyRow } from '@/components/table-parts';
 import { compact, paging } from '@/navigation/search-params';
 import { useDeleteRadarStrategy, useRadarStrategyPage } from './api';
 
@@ -76,38 +74,20 @@ export function RadarStrategyPage() {
         setDraft={setDraft}
         apply={(next) => void navigate({ search: compact({ ...next, pageNum: undefined, pageSize: search.pageSize }) })}
       />
-      <TableBox>
-        <Table striped highlightOnHover data-testid="radar-strategy-table">
-          <ColumnHeads columns={columns} actions={canEdit || canDelete} />
-          <Table.Tbody>
-            {rows.length === 0 && (
-              <TableEmptyRow colSpan={columns.span()} py="lg">
-                {strategies.isLoading ? t('common:feedback.loading') : t('radar:strategies.empty')}
-              </TableEmptyRow>
-            )}
-            {rows.map((strategy) => (
-              <Table.Tr key={strategy.id} data-testid={`radar-strategy-row-${strategy.name}`}>
-                <ColumnCells columns={columns} row={strategy} />
-                <EditDeleteCell
-                  canEdit={canEdit}
-                  canDelete={canDelete}
-                  editLabel={t('radar:strategies.edit')}
-                  onEdit={() => dialog.open(strategy)}
-                  onDelete={() =>
-                    void deleteAfterConfirm(
-                      t('radar:strategies.deleteDetail', { name: strategy.name }),
-                      () => remove.mutateAsync(strategy.id),
-                      t('common:feedback.deleted'),
-                    )
-                  }
-                  editTestId="radar-strategy-edit"
-                  deleteTestId="radar-strategy-delete"
-                />
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableBox>
+      <RecordTable
+        testId="radar-strategy"
+        columns={columns}
+        rows={rows}
+        loading={strategies.isLoading}
+        emptyText={t('radar:strategies.empty')}
+        rowKey={(strategy) => strategy.name}
+        canEdit={canEdit}
+        canDelete={canDelete}
+        editLabel={t('radar:strategies.edit')}
+        onEdit={(strategy) => dialog.open(strategy)}
+        deleteText={(strategy) => t('radar:strategies.deleteDetail', { name: strategy.name })}
+        remove={(strategy) => remove.mutateAsync(strategy.id)}
+      />
       <TableFooter
         total={strategies.data?.total ?? 0}
         pageNum={pageNum}
