@@ -4,13 +4,14 @@ import {
   MqttService,
   OnlineState,
   RadarEventId,
+  type ImportResult,
   type MqttCredentials,
   type PageResult,
   type RadarGroupRow,
   type RadarRow,
   type RadarStrategyRow,
 } from '@sc/contracts';
-import { waitFor, type ApiClient } from '@sc/testing';
+import { ApiClient, waitFor, workbookBuffer } from '@sc/testing';
 import { startRadarFleet } from '../../device-sim/src/families/radar.sim';
 import { RADAR_FAMILIES } from '../../worker-radar/src/radar-worker';
 import { loadDemoLamps } from '../src/demo/demo-lamps';
@@ -274,6 +275,36 @@ describe('Radars: terminals, groups and strategies, roles and buttons', () => {
       await fleet.stop({ clearRetained: true });
       await worker.stop();
     }
+  });
+
+  it('imports radars into a radar group from xlsx; a bad file changes nothing; the template has the columns', async () => {
+    const upload = (body: FormData) => new ApiClient(gw.uploadUrl, 'en-US').as(editor.token).post<ImportResult>('/api/radar/radarImport', body);
+    const form = (rows: unknown[][], fields: Record<string, string>) => {
+      const data = new FormData();
+      for (const [k, v] of Object.entries(fields)) data.append(k, v);
+      data.append('file', new Blob([workbookBuffer(rows)]), 'radars.xlsx');
+      return data;
+    };
+    const header = ['Radar name', 'Code', 'Region', 'Lamp pole code'];
+    const before = await snapshot();
+    const bad = await upload(form([header, ['', 'RI-1', '', ''], ['Radar 2', 'RI-2', 'Nowhere', '']], { groupId: String(group) }));
+    expect(bad.status).toBe(400);
+    expect(await snapshot()).toEqual(before);
+    const answer = await upload(
+      form([header, ['Imported radar 1', 'RI-1', 'Lianhua Subdistrict', 'POLE-RD'], ['Imported radar 2', 'RI-2', '', '']], {
+        groupId: String(group),
+      }),
+    );
+    expect(answer.body.data).toMatchObject({ kind: 'radar', added: 2, changed: 0 });
+    const imported = (await page({ radarName: 'RI-' })).list;
+    expect(imported.map((r) => [r.code, r.radarName, r.regionName, r.poleCode, r.groupNames])).toEqual([
+      ['RI-1', 'Imported radar 1', 'Lianhua Subdistrict', 'POLE-RD', ['Lianhua Road north']],
+      ['RI-2', 'Imported radar 2', null, null, ['Lianhua Road north']],
+    ]);
+    const template = await fetch(`${gw.baseUrl}/api/radar/radarTemplate`, { headers: { Authorization: `Bearer ${editor.token}` } });
+    const book = XLSX.read(Buffer.from(await template.arrayBuffer()));
+    expect(XLSX.utils.sheet_to_json<string[]>(book.Sheets[book.SheetNames[0]], { header: 1 })[0]).toEqual(header);
+    for (const r of imported) expect((await editor.get(`/api/radar/radarDel?id=${r.id}`)).body).toMatchObject({ code: 200 });
   });
 
   it('adds the demo radars once, on demo poles, with a group and a strategy per region lighting the lamps near them', async () => {
