@@ -155,7 +155,8 @@ async function main() {
   const dispatched = detections.filter((d) => d.dispatchId);
   const sends = await withClient(platform.databaseUrl, async (c) => {
     const { rows } = await c.query(
-      `SELECT i.dispatch_id AS id, extract(epoch FROM i.sent_at) * 1000 AS sent FROM dispatch_item i WHERE i.dispatch_id = ANY($1::uuid[]) AND i.sent_at IS NOT NULL`,
+      `SELECT i.dispatch_id AS id, extract(epoch FROM i.sent_at) * 1000 AS sent, extract(epoch FROM d.created_at) * 1000 AS written
+         FROM dispatch_item i JOIN dispatch d ON d.id = i.dispatch_id WHERE i.dispatch_id = ANY($1::uuid[]) AND i.sent_at IS NOT NULL`,
       [dispatched.map((d) => d.dispatchId)],
     );
     return rows;
@@ -164,6 +165,15 @@ async function main() {
   const toCommand = sends.map((s) => Number(s.sent) - tsOf.get(s.id));
   log(
     `  ${fmt(detections.length)} detections in ${settings.seconds} s (${fmt(detections.length / settings.seconds, 1)}/s), ${fmt(dispatched.length)} raised lamps`,
+  );
+  // Where the command's time goes: up to the radar worker's transaction (its start, `now()`), then relay, queue and send.
+  summary(
+    '  of which detection → dispatch written',
+    sends.map((s) => Number(s.written) - tsOf.get(s.id)),
+  );
+  summary(
+    '  of which dispatch written → command sent',
+    sends.map((s) => Number(s.sent) - Number(s.written)),
   );
   const commandP99 = summary('detection → lamp command sent', toCommand);
   const browserP99 = summary('detection → browser (socket.io)', toBrowser);
