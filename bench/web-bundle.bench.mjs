@@ -56,6 +56,11 @@ const ROUTES = {
   '/ledManage/ledMediaLib': ['_auth', '_auth/_shell', '_auth/_shell/ledManage/ledMediaLib'],
   '/ledManage/ledRealTimePlay': ['_auth', '_auth/_shell', '_auth/_shell/ledManage/ledRealTimePlay'],
   '/ledManage/ledTaskManage': ['_auth', '_auth/_shell', '_auth/_shell/ledManage/ledTaskManage'],
+  '/radarManage/radarTerminalManagement': ['_auth', '_auth/_shell', '_auth/_shell/radarManage/radarTerminalManagement'],
+  '/radarManage/radarGroupManagement': ['_auth', '_auth/_shell', '_auth/_shell/radarManage/radarGroupManagement'],
+  '/radarManage/radarStrategyManagement': ['_auth', '_auth/_shell', '_auth/_shell/radarManage/radarStrategyManagement'],
+  '/radarManage/radarCreateGroup': ['_auth', '_auth/_shell', '_auth/_shell/radarManage/radarCreateGroup'],
+  '/radarManage/radarEditGroup': ['_auth', '_auth/_shell', '_auth/_shell/radarManage/radarEditGroup'],
 };
 
 /** RouteEntry.namespaces of a path in the console's route table (apps/web/src/navigation/route-table.ts). */

@@ -2,7 +2,7 @@
 // their own (simulated) clock, checked through a whole night; a sensing strategy raised by a radar event on the broker.
 import { DateTime } from 'luxon';
 import mqtt from 'mqtt';
-import { DispatchStatus, LampStatus, StrategyMode, type ImportResult, type LampSchedule, type RadarEventMessage } from '@sc/contracts';
+import { DispatchStatus, LampStatus, RadarEventId, StrategyMode, type ImportResult, type LampSchedule, type RadarEventMessage } from '@sc/contracts';
 import { levelAt } from '@sc/schedule';
 import { ApiClient, waitFor, workbookBuffer, testMqttLogin } from '@sc/testing';
 import type { Fleet } from '../apps/device-sim/src';
@@ -178,7 +178,7 @@ describe(`lighting strategies on simulated lamps (${LAMPS} lamps)`, () => {
 
     const radar = await mqtt.connectAsync(MQTT_URL, { clientId: `${radarCode}-test`, ...testMqttLogin() });
     try {
-      const event: RadarEventMessage = { ts: evening.toISOString(), event: 'presence' };
+      const event: RadarEventMessage = { ts: evening.toISOString(), event: RadarEventId.Pedestrian };
       await radar.publishAsync(`city/v1/radar/${radarCode}/event`, JSON.stringify(event), { qos: 1 });
       await expectAllAt(100, sensing);
       // A radar nobody listens to changes nothing.

@@ -251,10 +251,10 @@ describe('web console: access and session', () => {
       expect(pageErrors(page)).toEqual([]);
     });
 
-    it("lists on the profile only the operations the user can reach: an editor, the region, terminal and floor-screen pages' add, refresh (screenshots), edit, delete and playback (ja, zh)", async () => {
+    it("lists on the profile only the operations the user can reach: an editor, the region, terminal, floor-screen and radar pages' add, refresh (screenshots), edit, delete, radar imports and playback (ja, zh)", async () => {
       for (const [language, expected] of [
-        ['ja', ['追加', '更新', '編集', '削除', '点灯・消灯']],
-        ['zh', ['新增', '刷新', '编辑', '删除', '开关灯']],
+        ['ja', ['追加', '更新', '編集', '削除', 'データのインポート', '点灯・消灯']],
+        ['zh', ['新增', '刷新', '编辑', '删除', '导入数据', '开关灯']],
       ] as const) {
         const page = await suite.open(undefined, undefined, { language });
         await login(page, gw.baseUrl, 'editor');

@@ -1,5 +1,6 @@
 // Shared by the device benchmarks: a database of their own, the built gateway, the worker of the family measured (lamps:
-// worker-lighting; broadcast terminals: worker-broadcast; LED screens: worker-led; floor screens: worker-signage) and
+// worker-lighting; broadcast terminals: worker-broadcast; LED screens: worker-led; floor screens: worker-signage;
+// radars: worker-radar) and
 // the device simulator as separate processes on loopback, CPU and memory read from /proc, and clean-up of everything
 // they made (database, Redis keys, retained MQTT messages, upload directory). Plain Node; only loopback addresses are
 // ever contacted.
@@ -68,6 +69,16 @@ export const FAMILIES = {
     fleetArgs: (count, prefix) => ['--family', 'led', '--count', String(count), '--prefix', prefix],
     // Screens fetch their files from the links the gateway signs.
     gatewayEnv: (baseUrl) => ({ MEDIA_LINK_BASE_URL: baseUrl }),
+  },
+  radar: {
+    noun: 'radar',
+    deviceType: 5,
+    table: 'radar_terminal',
+    worker: 'worker-radar',
+    rows: `INSERT INTO radar_terminal (device_id) SELECT id FROM d`,
+    // Radars, like terminals, each have an MQTT connection of their own; they detect at --radar-rate a minute.
+    fleetArgs: (count, prefix) => ['--family', 'radar', '--count', String(count), '--prefix', prefix],
+    gatewayEnv: () => ({}),
   },
   signage: {
     noun: 'player',

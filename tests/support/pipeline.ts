@@ -37,6 +37,7 @@ export const WORKER = join(ROOT, 'dist', 'apps', 'worker-lighting', 'main.js');
 export const BROADCAST_WORKER = join(ROOT, 'dist', 'apps', 'worker-broadcast', 'main.js');
 /** The LED screens' worker, built like the others. */
 export const LED_WORKER = join(ROOT, 'dist', 'apps', 'worker-led', 'main.js');
+export const RADAR_WORKER = join(ROOT, 'dist', 'apps', 'worker-radar', 'main.js');
 export const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
 export function assertWorkerBuilt(worker = WORKER): void {

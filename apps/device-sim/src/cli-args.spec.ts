@@ -66,7 +66,9 @@ describe('parseCliArgs', () => {
   });
 
   it('refuses what a family cannot do', () => {
-    expect(() => parseCliArgs(['--family', 'radar', '--count', '3'], {})).toThrow('--family must be one of lamp, broadcast');
+    expect(() => parseCliArgs(['--family', 'wifi', '--count', '3'], {})).toThrow('--family must be one of lamp, broadcast');
+    expect(() => parseCliArgs(['--family', 'led', '--count', '3', '--radar-rate', '6'], {})).toThrow('--radar-rate is for radars');
+    expect(parseCliArgs(['--family', 'radar', '--count', '3', '--radar-rate', '6'], {})).toMatchObject({ family: 'radar', radarRate: 6 });
     expect(() => parseCliArgs(['--family', 'broadcast'], {})).toThrow('--family goes with --count');
     expect(() => parseCliArgs(['--family', 'broadcast', '--count', '3', '--multiplexed'], {})).toThrow('a connection of their own');
     expect(() => parseCliArgs(['--family', 'broadcast', '--count', '3', '--lamps-per-gateway', '5'], {})).toThrow('--lamps-per-gateway is for lamps');

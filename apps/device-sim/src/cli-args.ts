@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
 import type { FleetOptions } from './families/lamp.sim';
 
-export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--family lamp|broadcast|led|signage] --count N --prefix P] [--ack-latency 50-300]
+export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--family lamp|broadcast|led|signage|radar] --count N --prefix P] [--ack-latency 50-300]
        [--failure-rate 0.02] [--offline 0.05] [--telemetry-interval 10] [--lamps-per-gateway 50] [--individual | --multiplexed]
        [--activity-rate 0] [--control-stdin] [--download-concurrency N] [--clock-start 2026-11-21T17:00:00+08:00] [--clock-speed 60]
-       [--clear-retained]
+       [--radar-rate 0] [--clear-retained]
 --from-db: the registry's lamps, strip lights and broadcast terminals, with demo activity.
 --family, --count, --prefix: N devices of one family with codes P00001 … and no demo activity (default family lamp).
 --activity-rate: changes the devices make by themselves per second over the fleet, in turn (terminals start or end a
@@ -13,6 +13,7 @@ export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--f
   sweep), answered by a 'device-sim activity' log line with the fleet's counters (downloads included), as 'stats' is
   without changing anything; 'clock' reads the devices' clock and
   'clock TIME [SPEED]' moves it (a test's), answered by a 'device-sim clock' log line with the simulated time.
+--radar-rate: detections a minute of each radar, steadily (radar only; 0, the default, follows the hour of the day).
 --download-concurrency: media downloads under way at once over the fleet (broadcast, led, signage; default unbounded).
 --lamps-per-gateway, --individual, --multiplexed: lamps only (terminals, screens and players always have connections of their own).
 --clear-retained: on stop, empty the retained states of the simulated devices and gateways.
@@ -20,11 +21,11 @@ Environment: MQTT_URL (default mqtt://127.0.0.1:1883), MQTT_DEVICE_URL (the devi
 (devices log in with their own accounts) and MQTT_BROKER_ACCESS_DIR (accounts the simulator invents are granted there).`;
 
 /** The families a generated fleet (--count) can be of. */
-export const CLI_FAMILIES = ['lamp', 'broadcast', 'led', 'signage'] as const;
+export const CLI_FAMILIES = ['lamp', 'broadcast', 'led', 'signage', 'radar'] as const;
 export type CliFamily = (typeof CLI_FAMILIES)[number];
 
 /** The codes of a generated fleet without --prefix. */
-const DEFAULT_PREFIX: Record<CliFamily, string> = { lamp: 'LAMP-', broadcast: 'BC-', led: 'LED-', signage: 'FS-' };
+const DEFAULT_PREFIX: Record<CliFamily, string> = { lamp: 'LAMP-', broadcast: 'BC-', led: 'LED-', signage: 'FS-', radar: 'RADAR-' };
 
 export interface CliSettings {
   /** The family of a generated fleet; the registry's fleet (--from-db) is every family's. */
@@ -33,6 +34,8 @@ export interface CliSettings {
   fleet: Omit<FleetOptions, 'logger'>;
   /** Changes of the devices' own per second over the fleet (broadcast: occupancy); 0: none. */
   activityPerSecond: number;
+  /** Detections a minute of each generated radar (0: by the hour of the day). */
+  radarRate: number;
   /** Commands on standard input (parseControlLine). */
   controlStdin: boolean;
   /** Terminals', screens' and players' downloads under way at once; undefined: unbounded. */
@@ -78,6 +81,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
       individual: { type: 'boolean' },
       multiplexed: { type: 'boolean' },
       'activity-rate': { type: 'string' },
+      'radar-rate': { type: 'string' },
       'download-concurrency': { type: 'string' },
       'control-stdin': { type: 'boolean' },
       'clock-start': { type: 'string' },
@@ -99,6 +103,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
   }
   const activityPerSecond = number('activity-rate', values['activity-rate'], 0, 0, 1_000_000);
   if (activityPerSecond > 0 && family !== 'broadcast') throw new Error('--activity-rate is for broadcast terminals (--family broadcast)');
+  const radarRate = number('radar-rate', values['radar-rate'], 0, 0, 600);
+  if (values['radar-rate'] !== undefined && family !== 'radar') throw new Error('--radar-rate is for radars (--family radar)');
   if (values['download-concurrency'] !== undefined && values.count !== undefined && family === 'lamp')
     throw new Error('--download-concurrency is for broadcast terminals, LED screens and floor screens');
   // Without --count the simulator speaks for the registry's lamps: the devices the platform knows.
@@ -126,6 +132,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
         : {}),
     },
     activityPerSecond,
+    radarRate,
     controlStdin: values['control-stdin'] === true,
     ...(values['download-concurrency'] !== undefined
       ? { downloadConcurrency: number('download-concurrency', values['download-concurrency'], 0, 1, 1_000_000) }

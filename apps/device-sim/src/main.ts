@@ -4,6 +4,7 @@ import { startBroadcastFleet, type BroadcastFleet } from './families/broadcast.s
 import { startFleet, type Fleet } from './families/lamp.sim';
 import { startSignageFleet, type SignageFleet } from './families/signage.sim';
 import { startLedFleet, type LedFleet } from './families/led.sim';
+import { startRadarFleet, type RadarFleet } from './families/radar.sim';
 import { startStripFleet } from './families/strip.sim';
 import { createLogger } from './logger';
 
@@ -69,6 +70,18 @@ async function main(): Promise<void> {
           ...(fromDb ? {} : { clock: settings.fleet.clock }),
         })
       : null;
+  // The registry's radars detect passers-by along the demo streets, by the hour of the installation's day.
+  const radars: RadarFleet | null = fromDb
+    ? await startRadarFleet({
+        ...common,
+        radars: fromDb,
+        offlineFraction,
+        timeZone: process.env.SCHEDULE_DEFAULT_TIME_ZONE || 'Asia/Shanghai',
+        busyness: 1,
+      })
+    : settings.family === 'radar'
+      ? await startRadarFleet({ ...common, radars: source, offlineFraction, perMinute: settings.radarRate || undefined, busyness: 1 })
+      : null;
   const summary = setInterval(() => {
     const online = (lamps?.codes ?? []).reduce((n, code) => n + (lamps!.lamp(code)?.online ? 1 : 0), 0);
     const terminalsOnline = (terminals?.codes ?? []).reduce((n, code) => n + (terminals!.terminal(code)?.online ? 1 : 0), 0);
@@ -81,7 +94,8 @@ async function main(): Promise<void> {
         terminalsOnline,
         floorScreens: players ? players.codes.length : 0,
         screens: screens?.codes.length ?? 0,
-        ...(lamps ?? terminals ?? screens ?? players)!.stats,
+        radars: radars?.codes.length ?? 0,
+        ...(lamps ?? terminals ?? screens ?? players ?? radars)!.stats,
       },
       'device-sim summary',
     );
@@ -90,7 +104,7 @@ async function main(): Promise<void> {
   // A benchmark steers the devices' own activity through standard input (a rate sweep), and reads the counters back;
   // a test reads and moves the devices' clock (their schedules run by it) in a simulator it started as a process.
   if (settings.controlStdin) {
-    const fleet = (terminals ?? lamps ?? screens ?? players)!;
+    const fleet = (terminals ?? lamps ?? screens ?? players ?? radars)!;
     const refused = (err: Error) => logger.warn({ err: err.message }, 'device-sim command refused');
     createInterface({ input: process.stdin }).on('line', (line) => {
       try {
@@ -118,7 +132,14 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'device-sim stopping');
     // A clean disconnect: the Wills do not fire and the retained states stay as the devices last reported them.
     const options = { clearRetained: settings.clearRetainedOnStop };
-    Promise.all([lamps?.stop(options), strips?.stop(options), terminals?.stop(options), players?.stop(options), screens?.stop(options)]).then(
+    Promise.all([
+      lamps?.stop(options),
+      strips?.stop(options),
+      terminals?.stop(options),
+      players?.stop(options),
+      screens?.stop(options),
+      radars?.stop(options),
+    ]).then(
       () => process.exit(0),
       (err: Error) => {
         logger.error({ err: err.message }, 'device-sim stop failed');

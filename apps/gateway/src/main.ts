@@ -12,6 +12,7 @@ import { DEMO_STRIPS, loadDemoStrips } from './demo/demo-strips';
 import { loadDemoPoles } from './demo/demo-poles';
 import { DEMO_SIGNAGE_COUNT, loadDemoSignage } from './demo/demo-signage';
 import { DEMO_LED_COUNT, loadDemoLeds } from './demo/demo-led';
+import { DEMO_RADAR_COUNT, loadDemoRadars } from './demo/demo-radars';
 import { DEMO_TERMINAL_COUNT, loadDemoTerminals } from './demo/demo-terminals';
 import { DEMO_STRATEGIES, loadDemoStrategies } from './demo/demo-strategies';
 import { DEMO_ENERGY_DAYS, loadDemoAlarmsAndEnergy } from './demo/demo-alarms-energy';
@@ -73,6 +74,11 @@ async function seedDemo(config: AppConfig): Promise<void> {
   // And the LED screens.
   if ((await loadDemoLeds(config.databaseUrl, config.defaultPlace)) === 'loaded')
     say(`Demo LED screens loaded: ${DEMO_LED_COUNT} (LED-0001 to LED-${String(DEMO_LED_COUNT).padStart(4, '0')}), on demo poles.`);
+  // And the radars, each group lighting the lamps near its radars.
+  if ((await loadDemoRadars(config.databaseUrl)) === 'loaded')
+    say(
+      `Demo radars loaded: ${DEMO_RADAR_COUNT} (RADAR-0001 to RADAR-${String(DEMO_RADAR_COUNT).padStart(4, '0')}), on demo poles, a group and a strategy per region.`,
+    );
   say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
 }
 

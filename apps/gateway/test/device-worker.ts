@@ -1,7 +1,21 @@
 import pino from 'pino';
 import { io, type Socket } from 'socket.io-client';
-import { SOCKET_PATH, type ClientToServerEvents, type DeviceFamily, type MqttService, type ServerToClientEvents } from '@sc/contracts';
-import { loadRuntimeConfig, startDeviceWorker, type AnyFamilyHandler, type ChangeObserver, type DeviceWorker } from '@sc/device-runtime';
+import {
+  SOCKET_PATH,
+  type BusEventName,
+  type ClientToServerEvents,
+  type DeviceFamily,
+  type MqttService,
+  type ServerToClientEvents,
+} from '@sc/contracts';
+import {
+  loadRuntimeConfig,
+  startDeviceWorker,
+  type AnyFamilyHandler,
+  type ChangeObserver,
+  type DeviceWorker,
+  type RuntimeConfig,
+} from '@sc/device-runtime';
 import { serviceMqttLogin } from '@sc/messaging';
 import type { TestGateway } from './harness';
 
@@ -15,6 +29,28 @@ export interface TestWorkerSpec {
   observers?: ChangeObserver[];
 }
 
+/** A device worker's settings for a test: the test gateway's database and Redis, with quick ledger timings. */
+export function testWorkerConfig(
+  gw: TestGateway,
+  spec: Pick<TestWorkerSpec, 'name' | 'service'>,
+  label: string,
+  timings: { ackTimeoutMs?: number } = {},
+): RuntimeConfig {
+  return {
+    ...loadRuntimeConfig(spec.name, {}),
+    databaseUrl: gw.db.url,
+    redisUrl: gw.config.redisUrl,
+    mqttUrl: MQTT_URL,
+    mqttLogin: serviceMqttLogin(spec.service),
+    redisPrefix: gw.config.redisPrefix,
+    intakeGroup: `test-${label}-${gw.config.redisPrefix.replace(/\W/g, '')}`,
+    ackTimeoutMs: 1000,
+    trackerIntervalMs: 100,
+    progressIntervalMs: 50,
+    ...timings,
+  };
+}
+
 /** A device worker in this process, on the test gateway's database and Redis, with quick ledger timings. */
 export function startTestWorker(
   gw: TestGateway,
@@ -26,19 +62,7 @@ export function startTestWorker(
     name: spec.name,
     families: spec.families,
     observers: spec.observers,
-    config: {
-      ...loadRuntimeConfig(spec.name, {}),
-      databaseUrl: gw.db.url,
-      redisUrl: gw.config.redisUrl,
-      mqttUrl: MQTT_URL,
-      mqttLogin: serviceMqttLogin(spec.service),
-      redisPrefix: gw.config.redisPrefix,
-      intakeGroup: `test-${label}-${gw.config.redisPrefix.replace(/\W/g, '')}`,
-      ackTimeoutMs: 1000,
-      trackerIntervalMs: 100,
-      progressIntervalMs: 50,
-      ...timings,
-    },
+    config: testWorkerConfig(gw, spec, label, timings),
     logger: pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
   });
 }
@@ -48,7 +72,7 @@ export async function watchFamily(
   gw: TestGateway,
   token: string,
   family: DeviceFamily,
-  event: 'DeviceStateChanged' | 'DispatchRowsChanged' = 'DeviceStateChanged',
+  event: BusEventName = 'DeviceStateChanged',
 ): Promise<Socket<ServerToClientEvents, ClientToServerEvents>> {
   const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(gw.baseUrl, {
     path: SOCKET_PATH,

@@ -505,10 +505,11 @@ describe('fuzzing every documented route', () => {
         'POST /api/broadcast/terminalImport',
         'POST /api/broadcast/mediaUpload',
         'POST /api/led/mediaUpload',
+        'POST /api/radar/radarImport',
       ]),
     );
     for (const key of SKIPPED) expect(keys).not.toContain(key);
-    expect(operations.filter((o) => o.where === 'form').map((o) => o.baseUrl)).toEqual(Array(9).fill(gw.uploadUrl));
+    expect(operations.filter((o) => o.where === 'form').map((o) => o.baseUrl)).toEqual(Array(10).fill(gw.uploadUrl));
   });
 
   it('answers every malformed request without a 5xx, and every refusal with the envelope', async () => {

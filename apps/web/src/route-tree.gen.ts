@@ -39,6 +39,11 @@ import { Route as AuthShellLedManageLedMediaLibRouteImport } from './routes/_aut
 import { Route as AuthShellLedManageLedRealTimePlayRouteImport } from './routes/_auth/_shell/ledManage/ledRealTimePlay'
 import { Route as AuthShellLedManageLedTaskManageRouteImport } from './routes/_auth/_shell/ledManage/ledTaskManage'
 import { Route as AuthShellProfileInforManageRouteImport } from './routes/_auth/_shell/profile/inforManage'
+import { Route as AuthShellRadarManageRadarCreateGroupRouteImport } from './routes/_auth/_shell/radarManage/radarCreateGroup'
+import { Route as AuthShellRadarManageRadarEditGroupRouteImport } from './routes/_auth/_shell/radarManage/radarEditGroup'
+import { Route as AuthShellRadarManageRadarGroupManagementRouteImport } from './routes/_auth/_shell/radarManage/radarGroupManagement'
+import { Route as AuthShellRadarManageRadarStrategyManagementRouteImport } from './routes/_auth/_shell/radarManage/radarStrategyManagement'
+import { Route as AuthShellRadarManageRadarTerminalManagementRouteImport } from './routes/_auth/_shell/radarManage/radarTerminalManagement'
 import { Route as AuthShellRegionManageRegionManageRouteImport } from './routes/_auth/_shell/regionManage/regionManage'
 import { Route as AuthShellSmartLampEnergyRouteImport } from './routes/_auth/_shell/smartLamp/energy'
 import { Route as AuthShellSmartLampEquipmentManageRouteImport } from './routes/_auth/_shell/smartLamp/equipmentManage'
@@ -218,6 +223,36 @@ const AuthShellProfileInforManageRoute =
     path: '/profile/inforManage',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellRadarManageRadarCreateGroupRoute =
+  AuthShellRadarManageRadarCreateGroupRouteImport.update({
+    id: '/radarManage/radarCreateGroup',
+    path: '/radarManage/radarCreateGroup',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellRadarManageRadarEditGroupRoute =
+  AuthShellRadarManageRadarEditGroupRouteImport.update({
+    id: '/radarManage/radarEditGroup',
+    path: '/radarManage/radarEditGroup',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellRadarManageRadarGroupManagementRoute =
+  AuthShellRadarManageRadarGroupManagementRouteImport.update({
+    id: '/radarManage/radarGroupManagement',
+    path: '/radarManage/radarGroupManagement',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellRadarManageRadarStrategyManagementRoute =
+  AuthShellRadarManageRadarStrategyManagementRouteImport.update({
+    id: '/radarManage/radarStrategyManagement',
+    path: '/radarManage/radarStrategyManagement',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellRadarManageRadarTerminalManagementRoute =
+  AuthShellRadarManageRadarTerminalManagementRouteImport.update({
+    id: '/radarManage/radarTerminalManagement',
+    path: '/radarManage/radarTerminalManagement',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellRegionManageRegionManageRoute =
   AuthShellRegionManageRegionManageRouteImport.update({
     id: '/regionManage/regionManage',
@@ -314,6 +349,11 @@ export interface FileRoutesByFullPath {
   '/ledManage/ledRealTimePlay': typeof AuthShellLedManageLedRealTimePlayRoute
   '/ledManage/ledTaskManage': typeof AuthShellLedManageLedTaskManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
+  '/radarManage/radarCreateGroup': typeof AuthShellRadarManageRadarCreateGroupRoute
+  '/radarManage/radarEditGroup': typeof AuthShellRadarManageRadarEditGroupRoute
+  '/radarManage/radarGroupManagement': typeof AuthShellRadarManageRadarGroupManagementRoute
+  '/radarManage/radarStrategyManagement': typeof AuthShellRadarManageRadarStrategyManagementRoute
+  '/radarManage/radarTerminalManagement': typeof AuthShellRadarManageRadarTerminalManagementRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
   '/smartLamp/equipmentManage': typeof AuthShellSmartLampEquipmentManageRoute
@@ -355,6 +395,11 @@ export interface FileRoutesByTo {
   '/ledManage/ledRealTimePlay': typeof AuthShellLedManageLedRealTimePlayRoute
   '/ledManage/ledTaskManage': typeof AuthShellLedManageLedTaskManageRoute
   '/profile/inforManage': typeof AuthShellProfileInforManageRoute
+  '/radarManage/radarCreateGroup': typeof AuthShellRadarManageRadarCreateGroupRoute
+  '/radarManage/radarEditGroup': typeof AuthShellRadarManageRadarEditGroupRoute
+  '/radarManage/radarGroupManagement': typeof AuthShellRadarManageRadarGroupManagementRoute
+  '/radarManage/radarStrategyManagement': typeof AuthShellRadarManageRadarStrategyManagementRoute
+  '/radarManage/radarTerminalManagement': typeof AuthShellRadarManageRadarTerminalManagementRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
   '/smartLamp/equipmentManage': typeof AuthShellSmartLampEquipmentManageRoute
@@ -399,6 +444,11 @@ export interface FileRoutesById {
   '/_auth/_shell/ledManage/ledRealTimePlay': typeof AuthShellLedManageLedRealTimePlayRoute
   '/_auth/_shell/ledManage/ledTaskManage': typeof AuthShellLedManageLedTaskManageRoute
   '/_auth/_shell/profile/inforManage': typeof AuthShellProfileInforManageRoute
+  '/_auth/_shell/radarManage/radarCreateGroup': typeof AuthShellRadarManageRadarCreateGroupRoute
+  '/_auth/_shell/radarManage/radarEditGroup': typeof AuthShellRadarManageRadarEditGroupRoute
+  '/_auth/_shell/radarManage/radarGroupManagement': typeof AuthShellRadarManageRadarGroupManagementRoute
+  '/_auth/_shell/radarManage/radarStrategyManagement': typeof AuthShellRadarManageRadarStrategyManagementRoute
+  '/_auth/_shell/radarManage/radarTerminalManagement': typeof AuthShellRadarManageRadarTerminalManagementRoute
   '/_auth/_shell/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/_auth/_shell/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
   '/_auth/_shell/smartLamp/equipmentManage': typeof AuthShellSmartLampEquipmentManageRoute
@@ -442,6 +492,11 @@ export interface FileRouteTypes {
     | '/ledManage/ledRealTimePlay'
     | '/ledManage/ledTaskManage'
     | '/profile/inforManage'
+    | '/radarManage/radarCreateGroup'
+    | '/radarManage/radarEditGroup'
+    | '/radarManage/radarGroupManagement'
+    | '/radarManage/radarStrategyManagement'
+    | '/radarManage/radarTerminalManagement'
     | '/regionManage/regionManage'
     | '/smartLamp/energy'
     | '/smartLamp/equipmentManage'
@@ -483,6 +538,11 @@ export interface FileRouteTypes {
     | '/ledManage/ledRealTimePlay'
     | '/ledManage/ledTaskManage'
     | '/profile/inforManage'
+    | '/radarManage/radarCreateGroup'
+    | '/radarManage/radarEditGroup'
+    | '/radarManage/radarGroupManagement'
+    | '/radarManage/radarStrategyManagement'
+    | '/radarManage/radarTerminalManagement'
     | '/regionManage/regionManage'
     | '/smartLamp/energy'
     | '/smartLamp/equipmentManage'
@@ -526,6 +586,11 @@ export interface FileRouteTypes {
     | '/_auth/_shell/ledManage/ledRealTimePlay'
     | '/_auth/_shell/ledManage/ledTaskManage'
     | '/_auth/_shell/profile/inforManage'
+    | '/_auth/_shell/radarManage/radarCreateGroup'
+    | '/_auth/_shell/radarManage/radarEditGroup'
+    | '/_auth/_shell/radarManage/radarGroupManagement'
+    | '/_auth/_shell/radarManage/radarStrategyManagement'
+    | '/_auth/_shell/radarManage/radarTerminalManagement'
     | '/_auth/_shell/regionManage/regionManage'
     | '/_auth/_shell/smartLamp/energy'
     | '/_auth/_shell/smartLamp/equipmentManage'
@@ -757,6 +822,41 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellProfileInforManageRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/radarManage/radarCreateGroup': {
+      id: '/_auth/_shell/radarManage/radarCreateGroup'
+      path: '/radarManage/radarCreateGroup'
+      fullPath: '/radarManage/radarCreateGroup'
+      preLoaderRoute: typeof AuthShellRadarManageRadarCreateGroupRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/radarManage/radarEditGroup': {
+      id: '/_auth/_shell/radarManage/radarEditGroup'
+      path: '/radarManage/radarEditGroup'
+      fullPath: '/radarManage/radarEditGroup'
+      preLoaderRoute: typeof AuthShellRadarManageRadarEditGroupRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/radarManage/radarGroupManagement': {
+      id: '/_auth/_shell/radarManage/radarGroupManagement'
+      path: '/radarManage/radarGroupManagement'
+      fullPath: '/radarManage/radarGroupManagement'
+      preLoaderRoute: typeof AuthShellRadarManageRadarGroupManagementRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/radarManage/radarStrategyManagement': {
+      id: '/_auth/_shell/radarManage/radarStrategyManagement'
+      path: '/radarManage/radarStrategyManagement'
+      fullPath: '/radarManage/radarStrategyManagement'
+      preLoaderRoute: typeof AuthShellRadarManageRadarStrategyManagementRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/radarManage/radarTerminalManagement': {
+      id: '/_auth/_shell/radarManage/radarTerminalManagement'
+      path: '/radarManage/radarTerminalManagement'
+      fullPath: '/radarManage/radarTerminalManagement'
+      preLoaderRoute: typeof AuthShellRadarManageRadarTerminalManagementRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/regionManage/regionManage': {
       id: '/_auth/_shell/regionManage/regionManage'
       path: '/regionManage/regionManage'
@@ -858,6 +958,11 @@ interface AuthShellRouteChildren {
   AuthShellLedManageLedRealTimePlayRoute: typeof AuthShellLedManageLedRealTimePlayRoute
   AuthShellLedManageLedTaskManageRoute: typeof AuthShellLedManageLedTaskManageRoute
   AuthShellProfileInforManageRoute: typeof AuthShellProfileInforManageRoute
+  AuthShellRadarManageRadarCreateGroupRoute: typeof AuthShellRadarManageRadarCreateGroupRoute
+  AuthShellRadarManageRadarEditGroupRoute: typeof AuthShellRadarManageRadarEditGroupRoute
+  AuthShellRadarManageRadarGroupManagementRoute: typeof AuthShellRadarManageRadarGroupManagementRoute
+  AuthShellRadarManageRadarStrategyManagementRoute: typeof AuthShellRadarManageRadarStrategyManagementRoute
+  AuthShellRadarManageRadarTerminalManagementRoute: typeof AuthShellRadarManageRadarTerminalManagementRoute
   AuthShellRegionManageRegionManageRoute: typeof AuthShellRegionManageRegionManageRoute
   AuthShellSmartLampEnergyRoute: typeof AuthShellSmartLampEnergyRoute
   AuthShellSmartLampEquipmentManageRoute: typeof AuthShellSmartLampEquipmentManageRoute
@@ -902,6 +1007,16 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
     AuthShellLedManageLedRealTimePlayRoute,
   AuthShellLedManageLedTaskManageRoute: AuthShellLedManageLedTaskManageRoute,
   AuthShellProfileInforManageRoute: AuthShellProfileInforManageRoute,
+  AuthShellRadarManageRadarCreateGroupRoute:
+    AuthShellRadarManageRadarCreateGroupRoute,
+  AuthShellRadarManageRadarEditGroupRoute:
+    AuthShellRadarManageRadarEditGroupRoute,
+  AuthShellRadarManageRadarGroupManagementRoute:
+    AuthShellRadarManageRadarGroupManagementRoute,
+  AuthShellRadarManageRadarStrategyManagementRoute:
+    AuthShellRadarManageRadarStrategyManagementRoute,
+  AuthShellRadarManageRadarTerminalManagementRoute:
+    AuthShellRadarManageRadarTerminalManagementRoute,
   AuthShellRegionManageRegionManageRoute:
     AuthShellRegionManageRegionManageRoute,
   AuthShellSmartLampEnergyRoute: AuthShellSmartLampEnergyRoute,

@@ -109,6 +109,13 @@ export const AUDITED_ACTIONS = {
   'Delete floor-screen ad plan': 'deleteAdPlan',
   'Publish floor-screen ad plan': 'publishAdPlan',
   'Retry floor-screen ad plan': 'retryAdPlan',
+  'Save radar': 'saveRadar',
+  'Delete radar': 'deleteRadar',
+  'Import radars': 'importRadars',
+  'Save radar group': 'saveRadarGroup',
+  'Delete radar group': 'deleteRadarGroup',
+  'Save radar strategy': 'saveRadarStrategy',
+  'Delete radar strategy': 'deleteRadarStrategy',
 } as const;
 
 export type AuditDescription = keyof typeof AUDITED_ACTIONS;

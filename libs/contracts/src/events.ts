@@ -3,6 +3,7 @@ import type { FamilyLiveFields, FamilyName } from './families';
 import type { DispatchStatus } from './statuses';
 import type { DispatchCounts } from './lighting';
 import type { DispatchRowsChangedEvent } from './receipts';
+import type { RadarDetectedEvent } from './radar';
 
 /** One device's stored state changed: only the fields that changed, named as in the family's list rows. */
 export interface DeviceChange<F extends FamilyName = FamilyName> {
@@ -45,6 +46,7 @@ export interface BusEvents {
   DispatchProgress: DispatchProgressEvent;
   DispatchRowsChanged: DispatchRowsChangedEvent;
   AlarmChanged: AlarmChangedEvent;
+  RadarDetected: RadarDetectedEvent;
 }
 
 export type BusEventName = keyof BusEvents;
@@ -55,6 +57,7 @@ const EVENTS: Readonly<Record<BusEventName, true>> = {
   DispatchProgress: true,
   DispatchRowsChanged: true,
   AlarmChanged: true,
+  RadarDetected: true,
 };
 export const BUS_EVENT_NAMES = Object.keys(EVENTS) as readonly BusEventName[];
 

@@ -1,7 +1,7 @@
 import type { PageQuery } from './envelope';
 
 /** What an import, a template or an export is about: its call names are `${kind}Import`, `${kind}Template`, `${kind}Export`. */
-export type ImportKind = 'light' | 'gateway' | 'loop' | 'lamp' | 'terminal';
+export type ImportKind = 'light' | 'gateway' | 'loop' | 'lamp' | 'terminal' | 'radar';
 
 /**
  * What the downloaded files of a kind are called, by what they hold (the call names follow the spec: `lamp` is the
@@ -13,6 +13,7 @@ export const IMPORT_FILE_NAMES: Readonly<Record<ImportKind, { name: string; plur
   loop: { name: 'loop', plural: 'loops' },
   lamp: { name: 'lamp-pole', plural: 'lamp-poles' },
   terminal: { name: 'broadcast-terminal', plural: 'broadcast-terminals' },
+  radar: { name: 'radar', plural: 'radars' },
 };
 
 /** What a list export is about: every import kind, and the lists that are exported only (LED screens, floor-screen plays). Its call is `${kind}Export`. */
@@ -25,6 +26,7 @@ export const EXPORT_FILE_NAMES: Readonly<Record<ExportKind, string>> = {
   loop: IMPORT_FILE_NAMES.loop.plural,
   lamp: IMPORT_FILE_NAMES.lamp.plural,
   terminal: IMPORT_FILE_NAMES.terminal.plural,
+  radar: IMPORT_FILE_NAMES.radar.plural,
   led: 'led-screens',
   play: 'floor-screen-plays',
 };

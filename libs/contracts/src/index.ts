@@ -35,6 +35,7 @@ export * from './broadcast-groups';
 export * from './broadcast-media';
 export * from './signage';
 export * from './led';
+export * from './radar';
 export * from './led-media';
 export * from './led-tasks';
 export * from './families';

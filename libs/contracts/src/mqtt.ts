@@ -12,6 +12,7 @@ import type {
   LedForgetTaskParams,
   LedVolumeParams,
   OFFLINE_SCHEMA,
+  RadarDetectionMessage,
   StripEffectParams,
   TerminalCancelTaskParams,
   TerminalTaskControlParams,
@@ -99,6 +100,7 @@ export enum MqttService {
   WorkerBroadcast = 'worker-broadcast',
   WorkerSignage = 'worker-signage',
   WorkerLed = 'worker-led',
+  WorkerRadar = 'worker-radar',
   /** The development simulator's own connection (what simulated lamps hear from radars). */
   Simulator = 'device-sim',
 }
@@ -193,14 +195,11 @@ export type OfflineStateMessage = FromSchema<typeof OFFLINE_SCHEMA>;
 export type DeviceEventMessage = FromSchema<typeof FAULT_EVENT_SCHEMA>;
 
 /**
- * `event` of a radar (`city/v1/radar/{radarCode}/event`, QoS 0): something moved in its field. Lamps whose schedule
- * is a sensing strategy naming the radar listen to it directly, so sensing works while the platform is down.
+ * `event` of a radar (`city/v1/radar/{radarCode}/event`): something moved in its field (families/radar.family.ts).
+ * Lamps whose schedule is a sensing strategy naming the radar listen to it directly, so sensing works while the
+ * platform is down.
  */
-export interface RadarEventMessage {
-  /** ISO 8601 time of the detection. */
-  ts: string;
-  event: 'presence';
-}
+export type RadarEventMessage = RadarDetectionMessage;
 
 /** Broadcast terminal commands (families/broadcast.family.ts). */
 export type TerminalCommand =

@@ -42,6 +42,7 @@ import { OperationLogModule1732199997000 } from './migrations/1732199997000-oper
 import { LedTaskRegions1732199998000 } from './migrations/1732199998000-led-task-regions';
 import { SignagePlanClocks1732199999000 } from './migrations/1732199999000-signage-plan-clocks';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
+import { Radar1732200200000 } from './migrations/1732200200000-radar';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
@@ -49,6 +50,7 @@ export { ALARM_ROW_COLUMNS, ALARM_ROW_FROM } from './alarm-rows';
 export { ACCESS_CHANGES_CHANNEL } from './migrations/1732170000000-access-change-notifications';
 export { DEVICE_CODES_CHANNEL } from './migrations/1732196000000-device-code-changes';
 export { BROKER_ACCESS_CHANNEL } from './migrations/1732199000000-mqtt-credentials';
+export { RADAR_RULES_CHANNEL } from './migrations/1732200200000-radar';
 
 export { AppSettingEntity, DeviceEntity, OperationLogEntity, PermissionGroupEntity, RegionEntity, SessionEntity, UserEntity };
 
@@ -91,6 +93,7 @@ export const MIGRATIONS = [
   OperationLogModule1732199997000,
   LedTaskRegions1732199998000,
   SignagePlanClocks1732199999000,
+  Radar1732200200000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -708,6 +708,17 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
   }
 
   /**
+   * Publishes now what a device has gathered for its `event` topic (SimulatedFamily.takeEvents) after `gather` adds to
+   * it, instead of at the next tick (a radar's detection, made on demand).
+   */
+  protected async emit(code: string, gather: (state: State) => void): Promise<void> {
+    const device = this.mustGet(code);
+    if (!device.online) return;
+    gather(device.state);
+    await this.publishEvents(device);
+  }
+
+  /**
    * Extra topics a family listens to (a lamp's radars): the devices hear them directly, with no platform in between,
    * on one connection per fleet.
    */

@@ -5,6 +5,11 @@ export function pgErrorCode(err: unknown): string | undefined {
 
 export const isUniqueViolation = (err: unknown): boolean => pgErrorCode(err) === '23505';
 
+/** The constraint (or unique index) a violation names. */
+export function pgConstraint(err: unknown): string | undefined {
+  return (err as { constraint?: string })?.constraint ?? (err as { driverError?: { constraint?: string } })?.driverError?.constraint;
+}
+
 /** A row refers to one that is gone, or is still referred to (a race between a check and a change). */
 export const isForeignKeyViolation = (err: unknown): boolean => pgErrorCode(err) === '23503';
 

@@ -1,11 +1,12 @@
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { BROADCAST_FAMILY, Button, IMPORT_FILE_NAMES, Role, type UploadTarget } from '@sc/contracts';
+import { BROADCAST_FAMILY, Button, IMPORT_FILE_NAMES, RADAR_FAMILY, Role, type UploadTarget } from '@sc/contracts';
 import { CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
 import { languageOf, type AppRequest, type Caller } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { TerminalFiltersDto } from '../broadcast/dto/terminal.dto';
+import { RadarFiltersDto } from '../radar/dto/radar.dto';
 import { ListExporter, XLSX_CONTENT_TYPE, sendXlsx } from '../exports/list-export';
 import { GatewayExportDto, LightExportDto, LoopExportDto, PoleExportDto, ReportQueryDto } from './dto/export.dto';
 import { ImportService } from './import.service';
@@ -14,6 +15,7 @@ import { GATEWAY_IMPORT } from './gateway-import.table';
 import { LIGHT_IMPORT } from './light-import.table';
 import { LOOP_IMPORT } from './loop-import.table';
 import { POLE_IMPORT } from './pole-import.table';
+import { RADAR_IMPORT } from './radar-import.table';
 import { TERMINAL_IMPORT } from './terminal-import.table';
 
 /**
@@ -111,6 +113,23 @@ export class ImportDownloadsController {
   @ApiProduces(XLSX_CONTENT_TYPE)
   terminalExport(@Req() req: AppRequest, @Query() q: TerminalFiltersDto, @Res() reply: FastifyReply): Promise<void> {
     return this.export(reply, TERMINAL_IMPORT, { ...q }, req);
+  }
+
+  /** The radars' template: for the roles of the family's pages, with Import data. */
+  @Get('radar/radarTemplate')
+  @RequireRoles(...RADAR_FAMILY.eventRoles)
+  @RequireButton(Button.ImportData)
+  @ApiProduces(XLSX_CONTENT_TYPE)
+  radarTemplate(@Req() req: AppRequest, @Res() reply: FastifyReply): void {
+    this.template(reply, RADAR_IMPORT, req);
+  }
+
+  /** The radar list as filtered on screen, with what the radars report: whoever sees the list. */
+  @Get('radar/radarExport')
+  @RequireRoles(...RADAR_FAMILY.eventRoles)
+  @ApiProduces(XLSX_CONTENT_TYPE)
+  radarExport(@Req() req: AppRequest, @Query() q: RadarFiltersDto, @Res() reply: FastifyReply): Promise<void> {
+    return this.export(reply, RADAR_IMPORT, { ...q }, req);
   }
 
   /** The MQTT logins of the devices an import added: once, for the user who imported them, within an hour. */

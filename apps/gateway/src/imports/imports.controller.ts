@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiTags } from '@nestjs/swagger';
-import { BROADCAST_FAMILY, Button, Role, type ImportResult } from '@sc/contracts';
+import { BROADCAST_FAMILY, Button, RADAR_FAMILY, Role, type ImportResult } from '@sc/contracts';
 import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
 import { languageOf, type AppRequest, type Caller } from '../common/request-context';
 import { SPREADSHEET_RULE, UploadService } from '../uploads/upload.service';
@@ -10,13 +10,14 @@ import { GATEWAY_IMPORT } from './gateway-import.table';
 import { LIGHT_IMPORT } from './light-import.table';
 import { LOOP_IMPORT } from './loop-import.table';
 import { POLE_IMPORT } from './pole-import.table';
+import { RADAR_IMPORT } from './radar-import.table';
 import { TERMINAL_IMPORT } from './terminal-import.table';
 
 /**
  * Imports on the upload port (8888), spec section 7: multipart with `file` (xlsx or xls, at most 5 MB), `groupId`
  * (required) and `dryRun`. Single lamps, gateways and loops are an administrator's (the smart-lamp pages are admin only); so are poles
  * (pole manage admits admin and visit, and a visitor only views). Broadcast terminals are for the roles of their
- * family's pages. All need the Import data button.
+ * family's pages, as are radars. All need the Import data button.
  */
 @ApiTags('imports')
 @ApiBearerAuth()
@@ -75,6 +76,16 @@ export class ImportsController {
   @Audit('Import broadcast terminals')
   terminalImport(@Req() req: AppRequest, @CurrentCaller() caller: Caller): Promise<ImportResult> {
     return this.run(TERMINAL_IMPORT, req, caller);
+  }
+
+  @Post('radar/radarImport')
+  @HttpCode(200)
+  @RequireRoles(...RADAR_FAMILY.eventRoles)
+  @RequireButton(Button.ImportData)
+  @ApiConsumes('multipart/form-data')
+  @Audit('Import radars')
+  radarImport(@Req() req: AppRequest, @CurrentCaller() caller: Caller): Promise<ImportResult> {
+    return this.run(RADAR_IMPORT, req, caller);
   }
 
   private async run(table: ImportTable, req: AppRequest, caller: Caller): Promise<ImportResult> {

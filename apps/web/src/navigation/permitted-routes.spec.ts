@@ -137,14 +137,15 @@ describe('permitted routes (spec section 6)', () => {
   });
 
   it('lists only the granted operations a page the user may open offers', () => {
-    // An editor's menu is the region tree, the broadcast terminals and groups, the floor screens and the profile:
-    // adding, editing and deleting regions, terminals, groups and screens, the terminals' playback and reboots, and the
-    // floor screens' screenshots (Refresh).
+    // An editor's menu is the region tree, the broadcast terminals and groups, the floor screens, the radars and the
+    // profile: adding, editing and deleting regions, terminals, groups and screens, the terminals' playback and reboots,
+    // the floor screens' screenshots (Refresh), and importing radars.
     expect(reachableButtons(ROUTE_TABLE, [Role.Editor], ROLE_BUTTONS[Role.Editor])).toEqual([
       Button.Add,
       Button.Refresh,
       Button.Edit,
       Button.Delete,
+      Button.ImportData,
       Button.OpenAndClose,
     ]);
     // A visitor's pole page offers no button a visitor holds.

@@ -1,5 +1,15 @@
 import type { Icon } from '@tabler/icons-react';
-import { IconBulb, IconDeviceTv, IconLamp2, IconLayoutBoard, IconMap2, IconSettings, IconSpeakerphone, IconUserCircle } from '@tabler/icons-react';
+import {
+  IconBulb,
+  IconDeviceTv,
+  IconLamp2,
+  IconLayoutBoard,
+  IconMap2,
+  IconRadar2,
+  IconSettings,
+  IconSpeakerphone,
+  IconUserCircle,
+} from '@tabler/icons-react';
 import { ALL_BUTTONS, Button, Role } from '@sc/contracts';
 import type { FeatureNamespace } from '@/i18n';
 
@@ -225,6 +235,53 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         roles: [Role.Admin, Role.Editor],
         namespaces: ['led', 'schedule'],
         buttons: [...RECORDS],
+      },
+    ],
+  },
+  {
+    // Spec section 2: /radarManage with radarTerminalManagement, radarGroupManagement, radarStrategyManagement and the
+    // hidden radarCreateGroup and radarEditGroup. The spec gates no radar route: the roles of the family's live events.
+    path: '/radarManage',
+    title: 'radarManage',
+    icon: IconRadar2,
+    roles: [Role.Admin, Role.Editor],
+    redirect: '/radarManage/radarTerminalManagement',
+    children: [
+      {
+        // Records are Add, Edit and Delete; a new code Edit MQTT; imports Import data.
+        path: '/radarManage/radarTerminalManagement',
+        title: 'radarTerminalManagement',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['radar', 'region'],
+        buttons: [...RECORDS, Button.EditMqtt, Button.ImportData],
+      },
+      {
+        path: '/radarManage/radarGroupManagement',
+        title: 'radarGroupManagement',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['radar', 'region'],
+        buttons: RECORDS,
+      },
+      {
+        path: '/radarManage/radarStrategyManagement',
+        title: 'radarStrategyManagement',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['radar', 'region'],
+        buttons: RECORDS,
+      },
+      {
+        path: '/radarManage/radarCreateGroup',
+        title: 'radarCreateGroup',
+        roles: [Role.Admin, Role.Editor],
+        hidden: true,
+        namespaces: ['radar'],
+      },
+      {
+        path: '/radarManage/radarEditGroup',
+        title: 'radarEditGroup',
+        roles: [Role.Admin, Role.Editor],
+        hidden: true,
+        namespaces: ['radar'],
       },
     ],
   },

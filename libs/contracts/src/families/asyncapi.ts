@@ -8,6 +8,7 @@ import {
   type JsonSchema,
   type ReportChannel,
 } from './declaration';
+import { RADAR_DETECTION_SCHEMA } from './radar.family';
 
 /**
  * docs/asyncapi.yaml, made from the family declarations: every declared family's commands and reports, the
@@ -47,15 +48,6 @@ Delivery rules:
   several replicas of a worker split it, and acknowledges a QoS 1 message only once it is stored.
 - Messages of one device reach one worker connection in the order the broker sent them; across the members of a
   shared subscription a broker may hand one device's messages to different members.`;
-
-/** Lamps on a sensing strategy listen to radars themselves (no radar family is declared yet). */
-const RADAR_EVENT = {
-  title: 'RadarEvent',
-  description: 'Something moved in the radar’s field.',
-  type: 'object',
-  required: ['ts', 'event'],
-  properties: { ts: { type: 'string', format: 'date-time' }, event: { const: 'presence' } },
-} as const satisfies JsonSchema;
 
 const REPORT_CHANNELS: Record<ReportChannel, string> = {
   state: 'Device to platform. QoS 1, retained. The full reported state, or the Last Will’s `{ "online": false }`.',
@@ -129,8 +121,9 @@ export function buildAsyncApi(families: readonly FamilyDeclaration[]): Record<st
     parameters: PARAMETERS,
     messages: byChannel[name],
   });
-  const radarEvent = message(RADAR_EVENT);
-  messages[radarEvent.key] = radarEvent.body;
+  // Lamps on a sensing strategy listen to radars themselves: the radar family's declared detection.
+  const radarEvent = message(RADAR_DETECTION_SCHEMA);
+  messages[radarEvent.key] ??= radarEvent.body;
 
   return {
     asyncapi: '3.0.0',

@@ -7,6 +7,7 @@ import { STRIP_FAMILY } from './strip.family';
 import { BROADCAST_FAMILY } from './broadcast.family';
 import { SIGNAGE_FAMILY } from './signage.family';
 import { LED_FAMILY } from './led.family';
+import { RADAR_FAMILY } from './radar.family';
 
 export * from './declaration';
 export * from './lamp.family';
@@ -16,12 +17,13 @@ export * from './broadcast.family';
 export * from './signage.family';
 export * from './signage-publish';
 export * from './led.family';
+export * from './radar.family';
 
 /**
  * Every declared device family. A new family is one more file beside these and one more entry here; the maps below,
  * the event types and docs/asyncapi.yaml follow from it.
  */
-export const FAMILIES = [LAMP_FAMILY, STRIP_FAMILY, LAMP_GATEWAY_FAMILY, BROADCAST_FAMILY, SIGNAGE_FAMILY, LED_FAMILY] as const;
+export const FAMILIES = [LAMP_FAMILY, STRIP_FAMILY, LAMP_GATEWAY_FAMILY, BROADCAST_FAMILY, SIGNAGE_FAMILY, LED_FAMILY, RADAR_FAMILY] as const;
 
 type Declared = (typeof FAMILIES)[number];
 

@@ -379,6 +379,22 @@ export const enUSAnswers = {
   ledTaskPeriodsTooMany: 'At most {{max}} task periods',
   ledTimePeriodsTooMany: 'At most {{max}} time periods',
   ledMediaNotFound: 'This medium no longer exists',
+  // Radars, radar groups and strategies
+  radarCodeTaken: 'A radar with the code "{{code}}" already exists',
+  unknownRadars: 'These radars do not exist: {{ids}}',
+  radarGroupNameTaken: 'A radar group named "{{name}}" already exists',
+  radarGroupHasStrategy: 'This group already has a strategy: "{{name}}"',
+  radarGroupInUse: 'This group cannot be deleted: the strategy "{{name}}" is bound to it',
+  radarGroupNotFound: 'The selected radar group does not exist',
+  radarStrategyNameTaken: 'A radar strategy named "{{name}}" already exists',
+  radarEventsEmpty: 'Add at least one event',
+  radarEventsTooMany: 'A strategy has at most {{max}} events',
+  radarEventRepeated: 'Each event ID may appear once in a strategy',
+  radarIntervalInvalid: 'The interval is {{min}} to {{max}} seconds',
+  radarBrightnessInvalid: 'The brightness is one of 0, 20, 40, 60, 80, 100',
+  radarEventPedestrian: 'Pedestrian',
+  radarEventNonMotor: 'Non-motor vehicle',
+  radarEventMotor: 'Motor vehicle',
 };
 
 /**
@@ -428,6 +444,20 @@ export const enUSAnswerFields = {
   plays: 'Plays',
   playedSeconds: 'Played seconds',
   by: 'Summed by',
+  // Radars
+  radarName: 'Radar name',
+  count: 'Detections',
+  swver: 'Software version',
+  hwver: 'Hardware version',
+  rssi: 'Signal strength (dBm)',
+  radarRate: 'Detection rate (/min)',
+  radarIds: 'Radars',
+  lampIds: 'Lamps',
+  radarEventInfos: 'Events',
+  uniqueIndex: 'No.',
+  event: 'Event ID',
+  openInterval: 'Open interval (s)',
+  closeInterval: 'Close interval (s)',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

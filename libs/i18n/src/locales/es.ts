@@ -372,6 +372,22 @@ export const esAnswers: Answers = {
   ledTaskPeriodsTooMany: 'Como máximo {{max}} periodos de tarea',
   ledTimePeriodsTooMany: 'Como máximo {{max}} franjas horarias',
   ledMediaNotFound: 'Este medio ya no existe',
+  // Radars, radar groups and strategies
+  radarCodeTaken: 'Ya existe un radar con el código "{{code}}"',
+  unknownRadars: 'Estos radares no existen: {{ids}}',
+  radarGroupNameTaken: 'Ya existe un grupo de radares llamado "{{name}}"',
+  radarGroupHasStrategy: 'Este grupo ya tiene una estrategia: "{{name}}"',
+  radarGroupInUse: 'Este grupo no se puede eliminar: la estrategia "{{name}}" está vinculada a él',
+  radarGroupNotFound: 'El grupo de radares seleccionado no existe',
+  radarStrategyNameTaken: 'Ya existe una estrategia de radar llamada "{{name}}"',
+  radarEventsEmpty: 'Añada al menos un evento',
+  radarEventsTooMany: 'Una estrategia tiene como máximo {{max}} eventos',
+  radarEventRepeated: 'Cada ID de evento puede aparecer una sola vez en una estrategia',
+  radarIntervalInvalid: 'El intervalo es de {{min}} a {{max}} segundos',
+  radarBrightnessInvalid: 'El brillo es uno de 0, 20, 40, 60, 80, 100',
+  radarEventPedestrian: 'Peatón',
+  radarEventNonMotor: 'Vehículo no motorizado',
+  radarEventMotor: 'Vehículo de motor',
 };
 
 export const esAnswerFields: AnswerFields = {
@@ -416,4 +432,18 @@ export const esAnswerFields: AnswerFields = {
   plays: 'Reproducciones',
   playedSeconds: 'Segundos reproducidos',
   by: 'Agrupado por',
+  // Radars
+  radarName: 'Nombre del radar',
+  count: 'Detecciones',
+  swver: 'Versión de software',
+  hwver: 'Versión de hardware',
+  rssi: 'Intensidad de señal (dBm)',
+  radarRate: 'Tasa de detección (/min)',
+  radarIds: 'Radares',
+  lampIds: 'Farolas',
+  radarEventInfos: 'Eventos',
+  uniqueIndex: 'N.º',
+  event: 'ID del evento',
+  openInterval: 'Intervalo de encendido (s)',
+  closeInterval: 'Intervalo de apagado (s)',
 };

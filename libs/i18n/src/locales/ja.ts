@@ -371,6 +371,22 @@ export const jaAnswers: Answers = {
   ledTaskPeriodsTooMany: 'タスク期間は{{max}}個までです',
   ledTimePeriodsTooMany: '時間帯は{{max}}個までです',
   ledMediaNotFound: 'このメディアはもう存在しません',
+  // Radars, radar groups and strategies
+  radarCodeTaken: 'コード「{{code}}」のレーダーは既に存在します',
+  unknownRadars: '次のレーダーは存在しません：{{ids}}',
+  radarGroupNameTaken: '「{{name}}」という名前のレーダーグループは既に存在します',
+  radarGroupHasStrategy: 'このグループには既に戦略があります：「{{name}}」',
+  radarGroupInUse: 'このグループは削除できません：戦略「{{name}}」が紐付いています',
+  radarGroupNotFound: '選択したレーダーグループは存在しません',
+  radarStrategyNameTaken: '「{{name}}」という名前のレーダー戦略は既に存在します',
+  radarEventsEmpty: 'イベントを1つ以上追加してください',
+  radarEventsTooMany: '1つの戦略のイベントは最大 {{max}} 件です',
+  radarEventRepeated: '同じイベントIDは1つの戦略に1回だけ指定できます',
+  radarIntervalInvalid: '間隔は {{min}}～{{max}} 秒です',
+  radarBrightnessInvalid: '明るさは 0、20、40、60、80、100 のいずれかです',
+  radarEventPedestrian: '歩行者',
+  radarEventNonMotor: '非動力車両',
+  radarEventMotor: '自動車',
 };
 
 export const jaAnswerFields: AnswerFields = {
@@ -415,4 +431,18 @@ export const jaAnswerFields: AnswerFields = {
   plays: '再生回数',
   playedSeconds: '再生秒数',
   by: '集計単位',
+  // Radars
+  radarName: 'レーダー名',
+  count: '検知回数',
+  swver: 'ソフトウェアバージョン',
+  hwver: 'ハードウェアバージョン',
+  rssi: '信号強度（dBm）',
+  radarRate: '検知頻度（回/分）',
+  radarIds: 'レーダー',
+  lampIds: '街灯',
+  radarEventInfos: 'イベント',
+  uniqueIndex: '番号',
+  event: 'イベントID',
+  openInterval: '点灯間隔（秒）',
+  closeInterval: '消灯間隔（秒）',
 };

@@ -370,6 +370,22 @@ export const zhCNAnswers: Answers = {
   ledTaskPeriodsTooMany: '最多{{max}}个任务时段',
   ledTimePeriodsTooMany: '最多{{max}}个时间段',
   ledMediaNotFound: '该媒体已不存在',
+  // Radars, radar groups and strategies
+  radarCodeTaken: '编码为“{{code}}”的雷达已存在',
+  unknownRadars: '这些雷达不存在：{{ids}}',
+  radarGroupNameTaken: '名为“{{name}}”的雷达分组已存在',
+  radarGroupHasStrategy: '该分组已有策略：“{{name}}”',
+  radarGroupInUse: '该分组不能删除：策略“{{name}}”绑定了它',
+  radarGroupNotFound: '所选雷达分组不存在',
+  radarStrategyNameTaken: '名为“{{name}}”的雷达策略已存在',
+  radarEventsEmpty: '请至少添加一个事件',
+  radarEventsTooMany: '一个策略最多有 {{max}} 个事件',
+  radarEventRepeated: '同一事件ID在一个策略中只能出现一次',
+  radarIntervalInvalid: '间隔为 {{min}} 到 {{max}} 秒',
+  radarBrightnessInvalid: '亮度为 0、20、40、60、80、100 之一',
+  radarEventPedestrian: '行人',
+  radarEventNonMotor: '非机动车',
+  radarEventMotor: '机动车',
 };
 
 export const zhCNAnswerFields: AnswerFields = {
@@ -414,4 +430,18 @@ export const zhCNAnswerFields: AnswerFields = {
   plays: '播放次数',
   playedSeconds: '播放秒数',
   by: '统计维度',
+  // Radars
+  radarName: '雷达名称',
+  count: '检测次数',
+  swver: '软件版本',
+  hwver: '硬件版本',
+  rssi: '信号强度（dBm）',
+  radarRate: '检测频率（次/分）',
+  radarIds: '雷达',
+  lampIds: '灯具',
+  radarEventInfos: '事件',
+  uniqueIndex: '序号',
+  event: '事件ID',
+  openInterval: '开灯间隔（秒）',
+  closeInterval: '关灯间隔（秒）',
 };

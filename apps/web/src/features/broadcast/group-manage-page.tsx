@@ -1,17 +1,15 @@
 import { useState } from 'react';
-import { Badge, Button, Table } from '@mantine/core';
+import { Badge, Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, type BroadcastGroupRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
-import { deleteAfterConfirm } from '@/components/confirm';
 import { DeviceListFilters } from '@/components/device-list';
 import { PagePanel } from '@/components/page-panel';
-import { EditDeleteCell } from '@/components/row-actions';
-import { ColumnCells, ColumnHeads, OneLine, TableBox, useTableColumns } from '@/components/table-columns';
+import { RecordTable } from '@/components/record-table';
+import { OneLine, useTableColumns } from '@/components/table-columns';
 import { TableFooter } from '@/components/table-footer';
-import { TableEmptyRow } from '@/components/table-parts';
 import { useRegionLabel } from '@/features/region/area-tree';
 import { compact, paging } from '@/navigation/search-params';
 import { parseTime } from '@/utils/format';
@@ -83,38 +81,20 @@ export function GroupManagePage() {
         setDraft={setDraft}
         apply={(next) => void navigate({ search: compact({ ...next, pageNum: undefined, pageSize: search.pageSize }) })}
       />
-      <TableBox>
-        <Table striped highlightOnHover data-testid="group-table">
-          <ColumnHeads columns={columns} actions={canEdit || canDelete} />
-          <Table.Tbody>
-            {rows.length === 0 && (
-              <TableEmptyRow colSpan={columns.span()} py="lg">
-                {groups.isLoading ? t('common:feedback.loading') : t('broadcastGroups:empty')}
-              </TableEmptyRow>
-            )}
-            {rows.map((group) => (
-              <Table.Tr key={group.id} data-testid={`group-row-${group.groupName}`}>
-                <ColumnCells columns={columns} row={group} />
-                <EditDeleteCell
-                  canEdit={canEdit}
-                  canDelete={canDelete}
-                  editLabel={t('broadcastGroups:edit')}
-                  onEdit={() => void navigate({ to: '/broadcastManage/groupManagementEdit', search: { id: group.id } })}
-                  onDelete={() =>
-                    void deleteAfterConfirm(
-                      t('broadcastGroups:deleteDetail', { name: group.groupName }),
-                      () => remove.mutateAsync(group.id),
-                      t('common:feedback.deleted'),
-                    )
-                  }
-                  editTestId="group-edit"
-                  deleteTestId="group-delete"
-                />
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </TableBox>
+      <RecordTable
+        testId="group"
+        columns={columns}
+        rows={rows}
+        loading={groups.isLoading}
+        emptyText={t('broadcastGroups:empty')}
+        rowKey={(group) => group.groupName}
+        canEdit={canEdit}
+        canDelete={canDelete}
+        editLabel={t('broadcastGroups:edit')}
+        onEdit={(group) => void navigate({ to: '/broadcastManage/groupManagementEdit', search: { id: group.id } })}
+        deleteText={(group) => t('broadcastGroups:deleteDetail', { name: group.groupName })}
+        remove={(group) => remove.mutateAsync(group.id)}
+      />
       <TableFooter
         total={groups.data?.total ?? 0}
         pageNum={pageNum}

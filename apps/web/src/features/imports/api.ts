@@ -11,6 +11,7 @@ import {
   type ImportKind,
   type ImportRejection,
   type ImportResult,
+  type RadarGroupRow,
   type UploadTarget,
 } from '@sc/contracts';
 import { ApiError, get, request, type QueryValue } from '@/api/request';
@@ -18,15 +19,16 @@ import { downloadFile } from '@/api/download';
 
 /**
  * Where each kind's calls live: single lamps, gateways and loops under /light, poles under /lamp (spec section 7),
- * broadcast terminals under /broadcast, LED screens (exported only) under /led, floor-screen plays (a report, exported
+ * broadcast terminals under /broadcast, radars under /radar, LED screens (exported only) under /led, floor-screen plays (a report, exported
  * only) under /signage.
  */
-const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signage'> = {
+const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signage' | 'radar'> = {
   light: 'light',
   gateway: 'light',
   loop: 'light',
   lamp: 'lamp',
   terminal: 'broadcast',
+  radar: 'radar',
   led: 'led',
   play: 'signage',
 };
@@ -49,7 +51,8 @@ const lampGroups = (signal: AbortSignal) => get<DeviceGroupOption[]>('/light/gro
 
 /**
  * The groups a kind's records can be imported into: device groups of single lamps (lamps, and the gateways and loops
- * that serve them) or of poles; broadcast groups for terminals (an empty one too: it is where new terminals go).
+ * that serve them) or of poles; broadcast groups for terminals and radar groups for radars (an empty one too: it is
+ * where new devices go).
  */
 const GROUP_OPTIONS: Record<ImportKind, (signal: AbortSignal) => Promise<DeviceGroupOption[]>> = {
   light: lampGroups,
@@ -58,6 +61,7 @@ const GROUP_OPTIONS: Record<ImportKind, (signal: AbortSignal) => Promise<DeviceG
   lamp: (signal) => get<DeviceGroupOption[]>('/lamp/poleGroups', undefined, { signal }),
   terminal: async (signal) =>
     (await get<BroadcastGroupOption[]>('/broadcast/groupOptions', undefined, { signal })).map((g) => ({ id: g.id, name: g.groupName })),
+  radar: async (signal) => (await get<RadarGroupRow[]>('/radar/groupOptions', undefined, { signal })).map((g) => ({ id: g.id, name: g.name })),
 };
 
 export function useImportGroups(kind: ImportKind) {
@@ -98,6 +102,7 @@ const EXPORT_FILTERS: Record<ExportKind, readonly string[]> = {
   loop: ['gatewayId', 'name'],
   lamp: ['name', 'regionId', 'groupId'],
   terminal: ['terminalName', 'regionId', 'status'],
+  radar: ['radarName', 'regionId', 'networkStatus', 'groupId'],
   led: ['name', 'regionId', 'networkStatus'],
   play: ['startDate', 'endDate', 'by', 'regionId', 'groupId', 'deviceId', 'adId'],
 };

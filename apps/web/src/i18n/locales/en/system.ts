@@ -223,6 +223,13 @@ export const system = {
       deleteAdPlan: 'Delete floor-screen ad plan',
       publishAdPlan: 'Publish floor-screen ad plan',
       retryAdPlan: 'Retry failed screens of an ad plan',
+      saveRadar: 'Save radar',
+      deleteRadar: 'Delete radar',
+      importRadars: 'Import radars',
+      saveRadarGroup: 'Save radar group',
+      deleteRadarGroup: 'Delete radar group',
+      saveRadarStrategy: 'Save radar strategy',
+      deleteRadarStrategy: 'Delete radar strategy',
     },
   },
 };

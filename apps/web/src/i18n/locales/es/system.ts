@@ -225,6 +225,13 @@ export const system: Shape<typeof en> = {
       deleteAdPlan: 'Eliminar plan de anuncios de pantalla de pie',
       publishAdPlan: 'Publicar plan de anuncios de pantalla de pie',
       retryAdPlan: 'Reintentar las pantallas fallidas de un plan de anuncios',
+      saveRadar: 'Guardar radar',
+      deleteRadar: 'Eliminar radar',
+      importRadars: 'Importar radares',
+      saveRadarGroup: 'Guardar grupo de radares',
+      deleteRadarGroup: 'Eliminar grupo de radares',
+      saveRadarStrategy: 'Guardar estrategia de radar',
+      deleteRadarStrategy: 'Eliminar estrategia de radar',
     },
   },
 };

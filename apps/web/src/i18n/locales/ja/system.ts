@@ -225,6 +225,13 @@ export const system: Shape<typeof en> = {
       deleteAdPlan: 'フロアスクリーン広告プランを削除',
       publishAdPlan: 'フロアスクリーン広告プランを配信',
       retryAdPlan: '広告プランの失敗したデバイスを再試行',
+      saveRadar: 'レーダーを保存',
+      deleteRadar: 'レーダーを削除',
+      importRadars: 'レーダーをインポート',
+      saveRadarGroup: 'レーダーグループを保存',
+      deleteRadarGroup: 'レーダーグループを削除',
+      saveRadarStrategy: 'レーダー戦略を保存',
+      deleteRadarStrategy: 'レーダー戦略を削除',
     },
   },
 };

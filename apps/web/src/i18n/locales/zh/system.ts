@@ -225,6 +225,13 @@ export const system: Shape<typeof en> = {
       deleteAdPlan: '删除落地屏广告计划',
       publishAdPlan: '发布落地屏广告计划',
       retryAdPlan: '重试广告计划失败的设备',
+      saveRadar: '保存雷达',
+      deleteRadar: '删除雷达',
+      importRadars: '导入雷达',
+      saveRadarGroup: '保存雷达分组',
+      deleteRadarGroup: '删除雷达分组',
+      saveRadarStrategy: '保存雷达策略',
+      deleteRadarStrategy: '删除雷达策略',
     },
   },
 };
