@@ -86,7 +86,7 @@ export function ensureDependencies() {
 }
 
 /** The Node services, each built by Nest into dist/apps/<name>/main.js. */
-export const SERVICES = ['gateway', 'worker-lighting', 'worker-broadcast', 'worker-signage', 'worker-led', 'device-sim'];
+export const SERVICES = ['gateway', 'worker-lighting', 'worker-broadcast', 'worker-signage', 'worker-led', 'worker-wifi', 'device-sim'];
 
 /** Builds the services and the web app if any of their sources is newer than the last build. */
 export function ensureBuilt({ force = false } = {}) {

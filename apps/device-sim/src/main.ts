@@ -5,7 +5,11 @@ import { startFleet, type Fleet } from './families/lamp.sim';
 import { startSignageFleet, type SignageFleet } from './families/signage.sim';
 import { startLedFleet, type LedFleet } from './families/led.sim';
 import { startStripFleet } from './families/strip.sim';
+import { startWifiFleet, type WifiFleet } from './families/wifi.sim';
 import { createLogger } from './logger';
+
+/** Clients joining or leaving the demo access points, per second over the city. */
+const WIFI_CLIENT_CHANGES_PER_SECOND = 8;
 
 async function main(): Promise<void> {
   let settings: CliSettings;
@@ -62,6 +66,11 @@ async function main(): Promise<void> {
     fromDb || settings.family === 'led'
       ? await startLedFleet({ ...common, screens: fromDb ?? source, offlineFraction, downloadConcurrency: settings.downloadConcurrency })
       : null;
+  // The registry's Wi-Fi access controllers and access points, each on its own connection; clients join and leave the
+  // access points about four times a second over the city (a few thousand online at a time).
+  const wifi: WifiFleet | null = fromDb
+    ? await startWifiFleet({ ...common, acs: fromDb, aps: fromDb, offlineFraction, activityPerSecond: WIFI_CLIENT_CHANGES_PER_SECOND })
+    : null;
   const summary = setInterval(() => {
     const online = (lamps?.codes ?? []).reduce((n, code) => n + (lamps!.lamp(code)?.online ? 1 : 0), 0);
     const terminalsOnline = (terminals?.codes ?? []).reduce((n, code) => n + (terminals!.terminal(code)?.online ? 1 : 0), 0);
@@ -74,6 +83,7 @@ async function main(): Promise<void> {
         terminalsOnline,
         floorScreens: players ? players.codes.length : 0,
         screens: screens?.codes.length ?? 0,
+        accessPoints: wifi?.aps.codes.length ?? 0,
         ...(lamps ?? terminals ?? screens ?? players)!.stats,
       },
       'device-sim summary',
@@ -111,7 +121,14 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'device-sim stopping');
     // A clean disconnect: the Wills do not fire and the retained states stay as the devices last reported them.
     const options = { clearRetained: settings.clearRetainedOnStop };
-    Promise.all([lamps?.stop(options), strips?.stop(options), terminals?.stop(options), players?.stop(options), screens?.stop(options)]).then(
+    Promise.all([
+      lamps?.stop(options),
+      strips?.stop(options),
+      terminals?.stop(options),
+      players?.stop(options),
+      screens?.stop(options),
+      wifi?.stop(options),
+    ]).then(
       () => process.exit(0),
       (err: Error) => {
         logger.error({ err: err.message }, 'device-sim stop failed');

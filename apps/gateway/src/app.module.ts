@@ -11,6 +11,7 @@ import { CoreModule } from './core.module';
 import { HealthController } from './health/health.controller';
 import { ImportDownloadsModule, ImportsModule } from './imports/imports.module';
 import { LedModule, LedUploadModule } from './led/led.module';
+import { WifiModule } from './wifi/wifi.module';
 import { LightingModule } from './lighting/lighting.module';
 import { StripsModule } from './strips/strips.module';
 import { SignageMaterialsModule, SignageMaterialsUploadModule } from './signage-materials/signage-materials.module';
@@ -51,6 +52,7 @@ export class AppModule {
         SignagePlansModule,
         SignageModule,
         LedModule,
+        WifiModule,
       ],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController, MqttCredentialsController],
       providers: [AuthService, UsersService, RegionsService, RealtimeGateway, BusForwarder],

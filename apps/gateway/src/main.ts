@@ -12,6 +12,7 @@ import { DEMO_STRIPS, loadDemoStrips } from './demo/demo-strips';
 import { loadDemoPoles } from './demo/demo-poles';
 import { DEMO_SIGNAGE_COUNT, loadDemoSignage } from './demo/demo-signage';
 import { DEMO_LED_COUNT, loadDemoLeds } from './demo/demo-led';
+import { DEMO_AC_COUNT, DEMO_AP_COUNT, loadDemoWifi } from './demo/demo-wifi';
 import { DEMO_TERMINAL_COUNT, loadDemoTerminals } from './demo/demo-terminals';
 import { DEMO_STRATEGIES, loadDemoStrategies } from './demo/demo-strategies';
 import { DEMO_ENERGY_DAYS, loadDemoAlarmsAndEnergy } from './demo/demo-alarms-energy';
@@ -73,6 +74,11 @@ async function seedDemo(config: AppConfig): Promise<void> {
   // And the LED screens.
   if ((await loadDemoLeds(config.databaseUrl, config.defaultPlace)) === 'loaded')
     say(`Demo LED screens loaded: ${DEMO_LED_COUNT} (LED-0001 to LED-${String(DEMO_LED_COUNT).padStart(4, '0')}), on demo poles.`);
+  // And the Wi-Fi: a controller per region, its access points on the poles.
+  if ((await loadDemoWifi(config.databaseUrl)) === 'loaded')
+    say(
+      `Demo Wi-Fi loaded: ${DEMO_AC_COUNT} access controllers (AC-0001 onwards) and ${DEMO_AP_COUNT} access points (AP-0001 onwards) on demo poles.`,
+    );
   say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
 }
 

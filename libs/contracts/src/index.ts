@@ -37,5 +37,6 @@ export * from './signage';
 export * from './led';
 export * from './led-media';
 export * from './led-tasks';
+export * from './wifi';
 export * from './families';
 export * from './signage-materials';

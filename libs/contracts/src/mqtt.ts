@@ -36,6 +36,8 @@ export enum DeviceFamily {
   Led = 'led',
   Radar = 'radar',
   AccessPoint = 'ap',
+  /** A Wi-Fi access controller: the APs under it are managed through it. */
+  AccessController = 'ac',
   Alarm = 'alarm',
   /** A lamp gateway (concentrator) that single lamps hang off. */
   LampGateway = 'lamp-gateway',
@@ -52,6 +54,7 @@ export const FAMILY_OF_DEVICE_TYPE: Readonly<Record<DeviceType, DeviceFamily>> =
   [DeviceType.Radar]: DeviceFamily.Radar,
   [DeviceType.AccessPoint]: DeviceFamily.AccessPoint,
   [DeviceType.OneKeyAlarm]: DeviceFamily.Alarm,
+  [DeviceType.AccessController]: DeviceFamily.AccessController,
 };
 
 /** The registry type of a family's devices (the families whose devices are `device` rows). */
@@ -99,6 +102,8 @@ export enum MqttService {
   WorkerBroadcast = 'worker-broadcast',
   WorkerSignage = 'worker-signage',
   WorkerLed = 'worker-led',
+  /** Wi-Fi access controllers and the access points under them. */
+  WorkerWifi = 'worker-wifi',
   /** The development simulator's own connection (what simulated lamps hear from radars). */
   Simulator = 'device-sim',
 }

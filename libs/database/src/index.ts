@@ -41,6 +41,7 @@ import { SignagePlayHourly1732199996000 } from './migrations/1732199996000-signa
 import { OperationLogModule1732199997000 } from './migrations/1732199997000-operation-log-module';
 import { LedTaskRegions1732199998000 } from './migrations/1732199998000-led-task-regions';
 import { SignagePlanClocks1732199999000 } from './migrations/1732199999000-signage-plan-clocks';
+import { Wifi1732200100000 } from './migrations/1732200100000-wifi';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 
 export { redactUrl } from './redact-url';
@@ -91,6 +92,7 @@ export const MIGRATIONS = [
   OperationLogModule1732199997000,
   LedTaskRegions1732199998000,
   SignagePlanClocks1732199999000,
+  Wifi1732200100000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

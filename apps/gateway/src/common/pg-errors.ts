@@ -3,6 +3,12 @@ export function pgErrorCode(err: unknown): string | undefined {
   return (err as { code?: string; driverError?: { code?: string } })?.code ?? (err as { driverError?: { code?: string } })?.driverError?.code;
 }
 
+/** The constraint (or index) a violation names, '' when none. */
+export function pgConstraint(err: unknown): string {
+  const e = err as { constraint?: string; driverError?: { constraint?: string } };
+  return e?.constraint ?? e?.driverError?.constraint ?? '';
+}
+
 export const isUniqueViolation = (err: unknown): boolean => pgErrorCode(err) === '23505';
 
 /** A row refers to one that is gone, or is still referred to (a race between a check and a change). */

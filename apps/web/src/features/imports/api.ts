@@ -19,9 +19,9 @@ import { downloadFile } from '@/api/download';
 /**
  * Where each kind's calls live: single lamps, gateways and loops under /light, poles under /lamp (spec section 7),
  * broadcast terminals under /broadcast, LED screens (exported only) under /led, floor-screen plays (a report, exported
- * only) under /signage.
+ * only) under /signage, Wi-Fi access controllers, access points and client sessions (exported only) under /wifi.
  */
-const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signage'> = {
+const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signage' | 'wifi'> = {
   light: 'light',
   gateway: 'light',
   loop: 'light',
@@ -29,6 +29,9 @@ const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signa
   terminal: 'broadcast',
   led: 'led',
   play: 'signage',
+  ac: 'wifi',
+  ap: 'wifi',
+  terminalHistory: 'wifi',
 };
 
 export const importPath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Import`;
@@ -100,6 +103,9 @@ const EXPORT_FILTERS: Record<ExportKind, readonly string[]> = {
   terminal: ['terminalName', 'regionId', 'status'],
   led: ['name', 'regionId', 'networkStatus'],
   play: ['startDate', 'endDate', 'by', 'regionId', 'groupId', 'deviceId', 'adId'],
+  ac: ['name', 'regionId', 'networkStatus'],
+  ap: ['name', 'regionId', 'networkStatus', 'acId'],
+  terminalHistory: ['from', 'to', 'client', 'apId', 'acId', 'clientSsid', 'regionId', 'minDuration'],
 };
 
 /** Downloads a list as filtered on screen: `search` is the page's search (its paging and other keys are left out). */
