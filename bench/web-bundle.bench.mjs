@@ -56,6 +56,9 @@ const ROUTES = {
   '/ledManage/ledMediaLib': ['_auth', '_auth/_shell', '_auth/_shell/ledManage/ledMediaLib'],
   '/ledManage/ledRealTimePlay': ['_auth', '_auth/_shell', '_auth/_shell/ledManage/ledRealTimePlay'],
   '/ledManage/ledTaskManage': ['_auth', '_auth/_shell', '_auth/_shell/ledManage/ledTaskManage'],
+  '/wifiManage/acManage': ['_auth', '_auth/_shell', '_auth/_shell/wifiManage/acManage'],
+  '/wifiManage/apManage': ['_auth', '_auth/_shell', '_auth/_shell/wifiManage/apManage'],
+  '/wifiManage/terminalManage': ['_auth', '_auth/_shell', '_auth/_shell/wifiManage/terminalManage'],
 };
 
 /** RouteEntry.namespaces of a path in the console's route table (apps/web/src/navigation/route-table.ts). */

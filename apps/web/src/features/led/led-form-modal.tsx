@@ -1,15 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { IPV4_PATTERN, LED_BOUNDS, LED_NAME_MAX, type LedRow } from '@sc/contracts';
 import { useSession } from '@/auth/session-store';
 import { AreaCascader } from '@/components/area-cascader';
 import { BoundedNumberInput, numberFieldError } from '@/components/bounded-number-input';
 import { FormActions, saveAndClose } from '@/components/form-actions';
-import { Select } from '@/components/select';
-import { usePolePage } from '@/features/poles/api';
+import { PoleField } from '@/features/poles/pole-field';
 import { useIsMobile } from '@/layout/use-is-mobile';
 import { canOpen } from '@/navigation/permitted-routes';
 import { ROUTE_TABLE } from '@/navigation/route-table';
@@ -37,32 +35,6 @@ const valuesOf = (screen: LedRow | null): Values => ({
   regionId: screen?.regionId ?? null,
   poleId: screen?.poleId ?? null,
 });
-
-/** The lamp pole a screen is mounted on, chosen among the poles (for those who may read them), searched by name or code. */
-function PoleField({ value, current, onChange }: { value: number | null; current: LedRow | null; onChange: (id: number | null) => void }) {
-  const { t } = useTranslation();
-  const [keyword, setKeyword] = useState('');
-  const [debounced] = useDebouncedValue(keyword, 300);
-  const poles = usePolePage({ pageNum: 1, pageSize: 50, name: debounced.trim() || undefined });
-  const options = (poles.data?.list ?? []).map((pole) => ({ value: String(pole.id), label: `${pole.name} (${pole.code})` }));
-  if (current?.poleId && !options.some((o) => o.value === String(current.poleId)))
-    options.unshift({ value: String(current.poleId), label: `${current.poleName ?? ''} (${current.poleCode ?? ''})` });
-  return (
-    <Select
-      label={t('led:fields.pole')}
-      placeholder={t('led:list.noPole')}
-      searchable
-      clearable
-      searchValue={keyword}
-      onSearchChange={setKeyword}
-      filter={({ options: all }) => all}
-      data={options}
-      value={value === null ? null : String(value)}
-      onChange={(id) => onChange(id ? Number(id) : null)}
-      data-testid="led-form-pole"
-    />
-  );
-}
 
 /** Add or edit a screen's record: the spec's LED fields it does not report, its region and its pole; the server's refusals stand under their fields. */
 export function LedFormModal({ opened, screen, onClose }: { opened: boolean; screen: LedRow | null; onClose: () => void }) {
@@ -134,7 +106,16 @@ export function LedFormModal({ opened, screen, onClose }: { opened: boolean; scr
             {pixels('width')}
             {pixels('height')}
             <AreaCascader label={t('led:fields.region')} value={form.values.regionId} onChange={(id) => form.setFieldValue('regionId', id)} />
-            {mayPickPole && <PoleField value={form.values.poleId} current={screen} onChange={(id) => form.setFieldValue('poleId', id)} />}
+            {mayPickPole && (
+              <PoleField
+                label={t('led:fields.pole')}
+                placeholder={t('led:list.noPole')}
+                value={form.values.poleId}
+                current={screen}
+                onChange={(id) => form.setFieldValue('poleId', id)}
+                testId="led-form-pole"
+              />
+            )}
           </SimpleGrid>
           <FormActions onCancel={onClose} loading={save.isPending} testId="led-form-save" />
         </Stack>

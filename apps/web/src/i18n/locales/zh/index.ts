@@ -19,6 +19,7 @@ import { broadcastTasks } from './broadcastTasks';
 import { schedule } from './schedule';
 import { signageMaterials } from './signageMaterials';
 import { led } from './led';
+import { wifi } from './wifi';
 import { signage } from './signage';
 import { signageAds } from './signageAds';
 import { signagePlans } from './signagePlans';
@@ -48,6 +49,7 @@ const catalogue = {
   schedule,
   signageMaterials,
   led,
+  wifi,
   signage,
   signageAds,
   signagePlans,
