@@ -1,7 +1,7 @@
 import { AC_FAMILY, AP_FAMILY, OnlineState, type Language, type WifiClientFilters } from '@sc/contracts';
 import { translate } from '@sc/i18n';
 import { REGION_AND_BELOW } from '../common/device-selection';
-import { Where, likeContains } from '../common/sql';
+import { Where, likeContains, likeStarts } from '../common/sql';
 import type { ExportRow, ListExportSource } from '../exports/list-export';
 import { regionLabelSql } from '../regions/region-label';
 
@@ -48,20 +48,36 @@ export function wifiDeviceWhere(f: WifiDeviceFilters): Where {
     .addIf(f.acId, `w.ac_id = ?`);
 }
 
-/** The filters both terminal tabs share, over a client or session table aliased `t` (its `ap_id`). */
-export function wifiClientWhere(f: WifiClientFilters, where = new Where()): Where {
-  return where
-    .addIf(f.client, `lower(t.client_mac || chr(1) || t.client_ip) LIKE ?`, f.client && likeContains(f.client))
+/**
+ * A client's address from its start: its MAC (any case) or its IP address, whole or their first part ('02:1a',
+ * '10.42.'); each is an index range in the history (the address with the date). IPv6 addresses are kept in lower case.
+ */
+function addClient(where: Where, client: string | undefined): Where {
+  const text = client?.trim();
+  return text ? where.addSame(`(t.client_mac LIKE upper(?) OR t.client_ip LIKE lower(?))`, likeStarts(text)) : where;
+}
+
+/** Who is online now (`wifi_client t`): the access point's controller and region as they are. */
+export function wifiClientWhere(f: WifiClientFilters): Where {
+  return addClient(new Where(), f.client)
     .addIf(f.apId, `t.ap_id = ?`)
     .addIf(f.acId, `t.ap_id IN (SELECT device_id FROM wifi_ap WHERE ac_id = ?)`)
     .addIf(f.clientSsid, `t.client_ssid = ?`)
     .addIf(f.regionId, `t.ap_id IN (SELECT id FROM device WHERE type = ${AP_FAMILY.deviceType} AND region_id IN (${REGION_AND_BELOW}))`);
 }
 
-/** The history's window and filters: sessions that ended from `from` up to `to` (the partitions of those months only). */
+/**
+ * The history's window and filters (`wifi_session t`): sessions that ended from `from` up to `to` (the partitions of
+ * those months only), by the controller and region their access point had then (each an index with the date).
+ */
 export function wifiSessionWhere(f: WifiSessionFilters): Where {
   const where = new Where().add(`t.off_line_date >= ?::timestamptz`, f.from).add(`t.off_line_date < ?::timestamptz`, f.to);
-  return wifiClientWhere(f, where).addIf(f.minDuration, `t.duration >= ?`);
+  return addClient(where, f.client)
+    .addIf(f.apId, `t.ap_id = ?`)
+    .addIf(f.acId, `t.ac_id = ?`)
+    .addIf(f.clientSsid, `t.client_ssid = ?`)
+    .addIf(f.regionId, `t.region_id IN (${REGION_AND_BELOW})`)
+    .addIf(f.minDuration, `t.duration >= ?`);
 }
 
 const online = (lng: Language, row: ExportRow) =>

@@ -94,7 +94,9 @@ export function clientWritesOf(events: ReadonlyMap<number, readonly DeviceEvent[
   return writes;
 }
 
-const SESSION_COLUMNS = `ap_id, client_mac, client_ip, client_ssid, signal_strength, on_line_date, off_line_date, duration`;
+const SESSION_COLUMNS = `ap_id, ac_id, region_id, client_mac, client_ip, client_ssid, signal_strength, on_line_date, off_line_date, duration`;
+/** The controller and the region of the access point `ap` now, as the session keeps them. */
+const placeOf = (ap: string) => `(SELECT ac_id FROM wifi_ap WHERE device_id = ${ap}), (SELECT region_id FROM device WHERE id = ${ap})`;
 /** Whole seconds from `on` to `off`. */
 const durationSql = (on: string, off: string): string => `greatest(0, round(extract(epoch FROM (${off} - ${on}))))::int`;
 
@@ -115,7 +117,7 @@ export class ClientSessions implements ChangeObserver<typeof DeviceFamily.Access
             WHERE c.ap_id = t.ap AND c.client_mac = t.mac
            RETURNING c.*, t.o, t.sig)
          INSERT INTO wifi_session (${SESSION_COLUMNS})
-         SELECT ap_id, client_mac, client_ip, client_ssid, coalesce(sig, signal_strength), on_line_date, greatest(o, on_line_date),
+         SELECT ap_id, ${placeOf('ap_id')}, client_mac, client_ip, client_ssid, coalesce(sig, signal_strength), on_line_date, greatest(o, on_line_date),
                 ${durationSql('on_line_date', 'o')}
            FROM gone`,
         [w.left.map((l) => l.apId), w.left.map((l) => l.mac), w.left.map((l) => l.until), w.left.map((l) => l.signal)],
@@ -126,7 +128,7 @@ export class ClientSessions implements ChangeObserver<typeof DeviceFamily.Access
         `WITH gone AS (
            DELETE FROM wifi_client c USING unnest($1::int[], $2::timestamptz[]) AS t(ap, o) WHERE c.ap_id = t.ap RETURNING c.*, t.o)
          INSERT INTO wifi_session (${SESSION_COLUMNS})
-         SELECT ap_id, client_mac, client_ip, client_ssid, signal_strength, on_line_date, greatest(o, on_line_date),
+         SELECT ap_id, ${placeOf('ap_id')}, client_mac, client_ip, client_ssid, signal_strength, on_line_date, greatest(o, on_line_date),
                 ${durationSql('on_line_date', 'o')}
            FROM gone`,
         [w.apsOffline.map((a) => a.apId), w.apsOffline.map((a) => a.until)],
@@ -135,7 +137,7 @@ export class ClientSessions implements ChangeObserver<typeof DeviceFamily.Access
     if (w.ended.length > 0) {
       await client.query(
         `INSERT INTO wifi_session (${SESSION_COLUMNS})
-         SELECT ap, mac, ip, ssid, sig, s, greatest(o, s), ${durationSql('s', 'o')}
+         SELECT ap, ${placeOf('ap')}, mac, ip, ssid, sig, s, greatest(o, s), ${durationSql('s', 'o')}
            FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int[], $6::timestamptz[], $7::timestamptz[]) AS t(ap, mac, ip, ssid, sig, s, o)`,
         [...columnsOf(w.ended), w.ended.map((e) => e.until)],
       );

@@ -9,7 +9,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * with access points cannot be deleted.
  *
  * The Wi-Fi clients: `wifi_client` holds those associated now (one row per access point and client MAC), and
- * `wifi_session` every ended session. The history grows by about 100,000 sessions a day in a city: it is partitioned
+ * `wifi_session` every ended session, with the controller and the region its access point had when it ended (so the
+ * history's controller and region filters read an index, and the history stays what happened when devices move). The history grows by about 100,000 sessions a day in a city: it is partitioned
  * by month of its offline date (a page is always read for a window of dates, so only one or two months are scanned,
  * and old months are dropped whole), with an index per filter. `wifi_session_ensure_month(t)` creates the month of
  * `t` (the Wi-Fi worker keeps this month and the next ready); rows of a month without its partition land in the
@@ -59,6 +60,8 @@ export class Wifi1732200100000 implements MigrationInterface {
       CREATE TABLE wifi_session (
         id bigint GENERATED ALWAYS AS IDENTITY,
         ap_id int NOT NULL,
+        ac_id int,
+        region_id int,
         client_mac varchar(17) NOT NULL,
         client_ip varchar(45) NOT NULL DEFAULT '',
         client_ssid varchar(32) NOT NULL DEFAULT '',
@@ -68,10 +71,12 @@ export class Wifi1732200100000 implements MigrationInterface {
         duration int NOT NULL,
         PRIMARY KEY (off_line_date, id)
       ) PARTITION BY RANGE (off_line_date)`);
-    // Each filter of the history page with the window: the newest first within an access point, a client, an SSID.
-    await q.query(`CREATE INDEX wifi_session_ap_idx ON wifi_session (ap_id, off_line_date DESC)`);
-    await q.query(`CREATE INDEX wifi_session_mac_idx ON wifi_session (client_mac, off_line_date DESC)`);
-    await q.query(`CREATE INDEX wifi_session_ssid_idx ON wifi_session (client_ssid, off_line_date DESC)`);
+    // Each filter of the history page with the window: the newest first within an access point, its controller, its
+    // region, an SSID; a client's MAC or IP address, whole or from its start (pattern operators: a prefix is a range).
+    for (const column of ['ap_id', 'ac_id', 'region_id', 'client_ssid'])
+      await q.query(`CREATE INDEX wifi_session_${column}_idx ON wifi_session (${column}, off_line_date DESC)`);
+    for (const column of ['client_mac', 'client_ip'])
+      await q.query(`CREATE INDEX wifi_session_${column}_idx ON wifi_session (${column} varchar_pattern_ops, off_line_date DESC)`);
     await q.query(`CREATE TABLE wifi_session_default PARTITION OF wifi_session DEFAULT`);
     await q.query(`
       CREATE FUNCTION wifi_session_ensure_month(at timestamptz) RETURNS void LANGUAGE plpgsql AS $$
