@@ -254,6 +254,8 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'POST /api/wifi/terminalOnlinePage', allowed: ['editor', 'admin'] },
   { route: 'POST /api/wifi/terminalHistoryPage', allowed: ['editor', 'admin'] },
   { route: 'GET /api/wifi/terminalHistoryExport', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/wifi/loadSeries', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/wifi/clientSeries', allowed: ['editor', 'admin'] },
   { route: 'POST /api/signage/playReport', allowed: ['editor', 'admin'] },
   { route: 'GET /api/signage/playExport', allowed: ['editor', 'admin'] },
 ];

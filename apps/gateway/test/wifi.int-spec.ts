@@ -10,13 +10,14 @@ import {
   type LampControlResult,
   type MqttCredentials,
   type PageResult,
+  type WifiClientPoint,
   type WifiClientRow,
+  type WifiLoadPoint,
   type WifiSessionRow,
 } from '@sc/contracts';
 import { waitFor, type ApiClient } from '@sc/testing';
 import { startWifiFleet } from '../../device-sim/src/families/wifi.sim';
-import { ClientSessions } from '../../worker-wifi/src/clients/client-sessions';
-import { WIFI_FAMILIES } from '../../worker-wifi/src/wifi-worker';
+import { WIFI_FAMILIES, WIFI_OBSERVERS } from '../../worker-wifi/src/wifi-worker';
 import { loadDemoLamps } from '../src/demo/demo-lamps';
 import { loadDemoPoles } from '../src/demo/demo-poles';
 import { DEMO_AC_COUNT, DEMO_AP_COUNT, loadDemoWifi } from '../src/demo/demo-wifi';
@@ -209,7 +210,7 @@ describe('Wi-Fi: access controllers, access points, their clients now and before
     await gw.db.query(`DELETE FROM dispatch`);
     const worker = await startTestWorker(
       gw,
-      { name: 'wifi', families: WIFI_FAMILIES, observers: [new ClientSessions()], service: MqttService.WorkerWifi },
+      { name: 'wifi', families: WIFI_FAMILIES, observers: WIFI_OBSERVERS(), service: MqttService.WorkerWifi },
       'wifi',
       { ackTimeoutMs: 500 },
     );
@@ -269,6 +270,13 @@ describe('Wi-Fi: access controllers, access points, their clients now and before
       await waitFor(async () => ((await apPage({ name: 'AP-T3' })).list[0].networkStatus === OnlineState.Offline ? true : undefined), 10_000);
       expect((await online({ apId: apIds[2] })).total).toBe(0);
       expect((await history({ apId: apIds[2] })).total).toBe(had);
+      // The charts: the access point's load over the last day, and the clients of the controller's access points.
+      const load = (await admin.post<WifiLoadPoint[]>('/api/wifi/loadSeries', { kind: 'ap', id: apIds[0] })).body.data;
+      expect(load.length).toBeGreaterThanOrEqual(1);
+      expect(load[0]).toMatchObject({ at: expect.any(String), cpuRatio: expect.any(Number), clientCount: expect.any(Number) });
+      const clients = (await admin.post<WifiClientPoint[]>('/api/wifi/clientSeries', { acId: acIds[0] })).body.data;
+      expect(clients[clients.length - 1]).toMatchObject({ at: expect.any(String), clients: expect.any(Number) });
+      expect((await admin.post('/api/wifi/loadSeries', { kind: 'ac', id: apIds[0] })).status).toBe(404);
       // A reboot through the ledger: the controller answers, drops off and comes back.
       const reboot = await editor.post<LampControlResult>('/api/wifi/acReboot', { ids: [acIds[1]] });
       expect(reboot.body).toMatchObject({ code: 200 });

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
-import { createPool, startDeviceWorker, type AnyFamilyHandler, type DeviceWorker, type RuntimeConfig } from '@sc/device-runtime';
+import { createPool, startDeviceWorker, type AnyFamilyHandler, type ChangeObserver, type DeviceWorker, type RuntimeConfig } from '@sc/device-runtime';
 import { ClientSessions } from './clients/client-sessions';
+import { LoadSamples } from './clients/load-samples';
 import { SessionMonths } from './clients/session-months';
 import { acHandler } from './families/ac.handler';
 import { apHandler } from './families/ap.handler';
@@ -12,6 +13,13 @@ import { apHandler } from './families/ap.handler';
  */
 export const WIFI_FAMILIES: readonly AnyFamilyHandler[] = [acHandler, apHandler];
 
+/** What the worker writes beside the rows: the clients' sessions, and both families' load over time. */
+export const WIFI_OBSERVERS = (): ChangeObserver[] => [
+  new ClientSessions(),
+  new LoadSamples(acHandler.declaration.family),
+  new LoadSamples(apHandler.declaration.family),
+];
+
 const SIX_HOURS_MS = 6 * 3600_000;
 
 /** The Wi-Fi worker: its devices on the device runtime, their clients' sessions beside them, and the history's months. */
@@ -22,7 +30,7 @@ export async function startWifiWorker(config: RuntimeConfig, logger: Logger): Pr
     const worker = await startDeviceWorker({
       name: 'wifi',
       families: WIFI_FAMILIES,
-      observers: [new ClientSessions()],
+      observers: WIFI_OBSERVERS(),
       config,
       logger,
       onStopped: async () => {

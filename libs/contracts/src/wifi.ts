@@ -143,3 +143,36 @@ export interface WifiSessionPageQuery extends PageQuery, WifiClientFilters {
   /** Sessions at least this many seconds long. */
   minDuration?: number;
 }
+
+/** The charts cover the last day, in points of this many minutes. */
+export const WIFI_SERIES_HOURS = 24;
+export const WIFI_SERIES_STEP_MINUTES = 15;
+
+/** POST /api/wifi/loadSeries: one device's load over the last day. */
+export interface WifiLoadSeriesRequest {
+  kind: 'ac' | 'ap';
+  id: number;
+}
+
+/** The device's mean load in one step (null ratios: it reported nothing then). */
+export interface WifiLoadPoint {
+  at: string;
+  cpuRatio: number | null;
+  memoryRatio: number | null;
+  diskRatio: number | null;
+  /** Access points: their mean client count. */
+  clientCount: number | null;
+}
+
+/** POST /api/wifi/clientSeries: how many clients the access points of a selection had over the last day. */
+export interface WifiClientSeriesRequest {
+  regionId?: number;
+  acId?: number;
+  apId?: number;
+}
+
+/** The clients of the selection's access points in one step (the sum of each one's mean). */
+export interface WifiClientPoint {
+  at: string;
+  clients: number;
+}

@@ -42,6 +42,7 @@ import { OperationLogModule1732199997000 } from './migrations/1732199997000-oper
 import { LedTaskRegions1732199998000 } from './migrations/1732199998000-led-task-regions';
 import { SignagePlanClocks1732199999000 } from './migrations/1732199999000-signage-plan-clocks';
 import { Wifi1732200100000 } from './migrations/1732200100000-wifi';
+import { WifiLoadSamples1732200110000 } from './migrations/1732200110000-wifi-load-samples';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 
 export { redactUrl } from './redact-url';
@@ -93,6 +94,7 @@ export const MIGRATIONS = [
   LedTaskRegions1732199998000,
   SignagePlanClocks1732199999000,
   Wifi1732200100000,
+  WifiLoadSamples1732200110000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

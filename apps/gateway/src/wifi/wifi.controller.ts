@@ -11,7 +11,9 @@ import {
   type LampControlResult,
   type MqttCredentials,
   type PageResult,
+  type WifiClientPoint,
   type WifiClientRow,
+  type WifiLoadPoint,
   type WifiSessionRow,
 } from '@sc/contracts';
 import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
@@ -25,13 +27,16 @@ import {
   ApFiltersDto,
   ApPageDto,
   WifiClientPageDto,
+  WifiClientSeriesDto,
   WifiDeviceFiltersDto,
+  WifiLoadSeriesDto,
   WifiSelectionDto,
   WifiSessionFiltersDto,
   WifiSessionPageDto,
 } from './dto/wifi.dto';
 import { AC_EXPORT, AP_EXPORT } from './wifi-filters';
 import { WifiDevicesService } from './wifi-devices.service';
+import { WifiSeriesService } from './wifi-series.service';
 import { WifiTerminalsService } from './wifi-terminals.service';
 
 /**
@@ -48,6 +53,7 @@ export class WifiController {
   constructor(
     private readonly devices: WifiDevicesService,
     private readonly terminals: WifiTerminalsService,
+    private readonly series: WifiSeriesService,
     private readonly exporter: ListExporter,
   ) {}
 
@@ -157,5 +163,19 @@ export class WifiController {
   @ApiProduces(XLSX_CONTENT_TYPE)
   terminalHistoryExport(@Req() req: AppRequest, @Query() q: WifiSessionFiltersDto, @Res() reply: FastifyReply): Promise<void> {
     return this.terminals.exportHistory(reply, q, languageOf(req));
+  }
+
+  /** One device's CPU, memory and disk ratios (and an access point's clients) over the last day. */
+  @Post('loadSeries')
+  @HttpCode(200)
+  loadSeries(@Body() dto: WifiLoadSeriesDto): Promise<WifiLoadPoint[]> {
+    return this.series.load(dto);
+  }
+
+  /** The clients of the access points of a region, a controller or one access point over the last day. */
+  @Post('clientSeries')
+  @HttpCode(200)
+  clientSeries(@Body() dto: WifiClientSeriesDto): Promise<WifiClientPoint[]> {
+    return this.series.clients(dto);
   }
 }

@@ -4,7 +4,8 @@ import { Periodic } from '@sc/device-runtime';
 
 /**
  * Keeps the month partitions of the session history ready: this month's and the next (the migration made the first
- * two), so sessions never land in the default partition while the worker runs.
+ * two), so sessions never land in the default partition while the worker runs; and forgets load samples older than a
+ * week (the charts show the last day).
  */
 export class SessionMonths {
   private readonly periodic: Periodic<void>;
@@ -13,6 +14,7 @@ export class SessionMonths {
     this.periodic = new Periodic(
       async () => {
         await pool.query(`SELECT wifi_session_ensure_month(now()), wifi_session_ensure_month(now() + interval '1 month')`);
+        await pool.query(`DELETE FROM wifi_load_sample WHERE minute < now() - interval '7 days'`);
       },
       logger,
       'session partitions failed',

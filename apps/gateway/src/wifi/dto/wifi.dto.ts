@@ -11,6 +11,8 @@ import {
   type ApAddOrEditRequest,
   type ApPageQuery,
   type WifiClientFilters,
+  type WifiClientSeriesRequest,
+  type WifiLoadSeriesRequest,
   type WifiClientPageQuery,
   type WifiDevicePageQuery,
   type WifiSelection,
@@ -117,3 +119,24 @@ export class WifiSessionFiltersDto extends WifiClientFiltersDto {
 }
 
 export class WifiSessionPageDto extends IntersectionType(PageDto, WifiSessionFiltersDto) implements WifiSessionPageQuery {}
+
+/** One device's load over the last day. */
+export class WifiLoadSeriesDto implements WifiLoadSeriesRequest {
+  @EnumField(['ac', 'ap'], { description: 'ac: an access controller, ap: an access point' })
+  kind!: 'ac' | 'ap';
+
+  @IntField({ min: 1 })
+  id!: number;
+}
+
+/** The access points whose clients are counted over the last day: all, a region and below, a controller's, or one. */
+export class WifiClientSeriesDto implements WifiClientSeriesRequest {
+  @IntField({ min: 1, required: false, description: 'The access points of this region and of its sub-regions' })
+  regionId?: number;
+
+  @IntField({ min: 1, required: false, description: 'The access points of this controller' })
+  acId?: number;
+
+  @IntField({ min: 1, required: false })
+  apId?: number;
+}
