@@ -1,7 +1,8 @@
 // Wi-Fi end to end: gateway and Wi-Fi worker as their own processes, simulated access controllers and access points on
 // the real broker, and /wifiManage in a real browser: the section leads to its controllers, an access point comes
 // online from its heartbeat with its ratios, a client joining shows in its client count live (the list is not fetched
-// again) and in the online tab, and once it leaves, in the session history.
+// again), its load is charted once it is chosen, the client is in the online tab (beside the clients chart) and, once
+// it leaves, in the session history.
 import type { Browser, Page } from 'playwright-core';
 import pino from 'pino';
 import { wifi as texts } from '../apps/web/src/i18n/locales/en/wifi';
@@ -72,6 +73,9 @@ describe('Wi-Fi: access points and their clients in the browser', () => {
       const count = String(fleet.aps.ap(`${prefix}AP`)!.clients.size);
       await row.getByTestId('wifi-clients').getByText(count, { exact: true }).waitFor({ timeout: 10_000 });
       expect(listRequests).toEqual([]);
+      // Chosen alone, its load over the last day is charted beside the list.
+      await row.getByRole('checkbox').check();
+      await page.getByTestId('wifi-load-chart').locator('.recharts-wrapper').waitFor({ timeout: 15_000 });
 
       // The online tab lists it with its SSID and signal; once it leaves, it is in the history.
       await page.goto(`${gw.baseUrl}/wifiManage/terminalManage?client=${encodeURIComponent(client.mac)}`);
@@ -79,6 +83,7 @@ describe('Wi-Fi: access points and their clients in the browser', () => {
       await online.waitFor({ timeout: 10_000 });
       expect(await online.textContent()).toContain('SmartCity-Free');
       expect(await online.getByTestId('wifi-signal').textContent()).toBe('-61 dBm');
+      await page.getByTestId('wifi-client-chart').waitFor();
       fleet.aps.leave(`${prefix}AP`, client.mac);
       await online.waitFor({ state: 'detached', timeout: 15_000 });
       await page.getByTestId('wifi-tab-history').click();

@@ -11,6 +11,9 @@ import {
   type MqttCredentials,
   type PageResult,
   type WifiClientPageQuery,
+  type WifiClientPoint,
+  type WifiClientSeriesRequest,
+  type WifiLoadPoint,
   type WifiClientRow,
   type WifiDevicePageQuery,
   type WifiSelection,
@@ -108,6 +111,9 @@ export function useSessionHistory(query: WifiSessionPageQuery, enabled: boolean)
   });
 }
 
+/** The charts' points are steps of 15 minutes: read again every minute, as the samples are minutes. */
+const SERIES_REFRESH_MS = 60_000;
+
 /** At most one reload of the client lists this often, however many access points report a change. */
 const CLIENT_RELOAD_MS = 2000;
 
@@ -137,4 +143,24 @@ export function useLiveClients(): void {
     ),
     reload,
   );
+}
+
+/** One device's load over the last day (the chart beside a device list), read again with each of its readings' minutes. */
+export function useLoadSeries(kind: WifiKind, id: number | null) {
+  return useQuery({
+    queryKey: ['wifi', 'loadSeries', kind, id],
+    queryFn: ({ signal }) => post<WifiLoadPoint[]>('/wifi/loadSeries', { kind, id }, { signal }),
+    enabled: id !== null,
+    refetchInterval: SERIES_REFRESH_MS,
+  });
+}
+
+/** The clients of the selected access points over the last day. */
+export function useClientSeries(query: WifiClientSeriesRequest) {
+  return useQuery({
+    queryKey: ['wifi', 'clientSeries', query],
+    queryFn: ({ signal }) => post<WifiClientPoint[]>('/wifi/clientSeries', query, { signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: SERIES_REFRESH_MS,
+  });
 }

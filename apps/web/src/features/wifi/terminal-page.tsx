@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Badge, Group, Stack, Table, Tabs, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { getRouteApi } from '@tanstack/react-router';
@@ -19,6 +19,8 @@ import { useLiveClients, useOnlineClients, useSessionHistory, useWifiPage } from
 import type { TerminalSearch } from './search';
 
 const route = getRouteApi('/_auth/_shell/wifiManage/terminalManage');
+// The chart library loads beside the page.
+const ClientChart = lazy(() => import('./wifi-charts').then((m) => ({ default: m.ClientChart })));
 
 const HOUR_MS = 3600_000;
 /** A local date-time as the date inputs write it (YYYY-MM-DDTHH:mm). */
@@ -186,9 +188,14 @@ export function TerminalPage() {
             {t('wifi:terminal.windowHint', { max: WIFI_HISTORY_MAX_DAYS })}
           </Text>
         ) : (
-          <Text size="sm" data-testid="wifi-online-count">
-            {t('wifi:terminal.onlineCount', { count: online.data?.total ?? 0 })}
-          </Text>
+          <>
+            <Suspense fallback={null}>
+              <ClientChart query={{ regionId: search.regionId, acId: search.acId, apId: search.apId }} />
+            </Suspense>
+            <Text size="sm" data-testid="wifi-online-count">
+              {t('wifi:terminal.onlineCount', { count: online.data?.total ?? 0 })}
+            </Text>
+          </>
         )}
         <Table.ScrollContainer minWidth={720}>
           <Table striped highlightOnHover data-testid={`wifi-${tab}-table`}>

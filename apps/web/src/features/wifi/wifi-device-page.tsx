@@ -23,6 +23,8 @@ import { useAcOptions, useDeleteWifiDevice, useLiveWifi, useWifiPage, useWifiReb
 import type { WifiDeviceSearch } from './search';
 
 const WifiFormModal = lazy(() => import('./wifi-form-modal').then((m) => ({ default: m.WifiFormModal })));
+// The chart library loads beside the page, once a device is chosen.
+const LoadChart = lazy(() => import('./wifi-charts').then((m) => ({ default: m.LoadChart })));
 
 type Row = AcRow | ApRow;
 const Kind = { ac: 'Ac', ap: 'Ap' } as const;
@@ -164,6 +166,9 @@ function WifiDevicePage({
   const { selection, draft, setDraft } = list;
   const field = draftFields(draft, setDraft);
 
+  // The load chart follows the one device chosen (its row on this page).
+  const charted = selection.selected.size === 1 ? rows.find((row) => selection.selected.has(row.id)) : undefined;
+
   const rebootSelected = async () => {
     const ids = [...selection.selected];
     if (ids.length === 0) return notifyError(t('wifi:command.nothingSelected'));
@@ -205,7 +210,20 @@ function WifiDevicePage({
       <DeviceListBody
         list={list}
         total={devices.data?.total ?? 0}
-        side={<DispatchPanel family={FAMILY[kind]} dispatchId={search.dispatch ?? null} describe={describeWifiDispatch} />}
+        side={
+          <>
+            <DispatchPanel family={FAMILY[kind]} dispatchId={search.dispatch ?? null} describe={describeWifiDispatch} />
+            {charted ? (
+              <Suspense fallback={null}>
+                <LoadChart kind={kind} id={charted.id} name={charted.devName} />
+              </Suspense>
+            ) : (
+              <Text size="sm" c="dimmed">
+                {t('wifi:charts.selectOne')}
+              </Text>
+            )}
+          </>
+        }
       >
         <DeviceListFilters
           testId={`wifi-${kind}`}

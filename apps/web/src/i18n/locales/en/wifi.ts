@@ -84,6 +84,12 @@ export const wifi = {
     onlineCount_one: '{{count}} client online',
     onlineCount_other: '{{count}} clients online',
   },
+  charts: {
+    load: 'Load over the last day: {{name}}',
+    selectOne: 'Select one device to see its load over the last day',
+    clients: 'Clients over the last day',
+    noData: 'No readings yet',
+  },
   duration: {
     seconds: '{{s}} s',
     minutes: '{{m}} min {{s}} s',

@@ -86,6 +86,12 @@ export const wifi: typeof en = {
     onlineCount_one: '{{count}} cliente en línea',
     onlineCount_other: '{{count}} clientes en línea',
   },
+  charts: {
+    load: 'Carga del último día: {{name}}',
+    selectOne: 'Seleccione un dispositivo para ver su carga del último día',
+    clients: 'Clientes del último día',
+    noData: 'Aún no hay lecturas',
+  },
   duration: {
     seconds: '{{s}} s',
     minutes: '{{m}} min {{s}} s',

@@ -86,6 +86,12 @@ export const wifi: typeof en = {
     onlineCount_one: '{{count}} 台のクライアントがオンライン',
     onlineCount_other: '{{count}} 台のクライアントがオンライン',
   },
+  charts: {
+    load: '直近1日の負荷：{{name}}',
+    selectOne: '1台のデバイスを選択すると直近1日の負荷を表示します',
+    clients: '直近1日のクライアント数',
+    noData: 'まだデータがありません',
+  },
   duration: {
     seconds: '{{s}}秒',
     minutes: '{{m}}分{{s}}秒',

@@ -86,6 +86,12 @@ export const wifi: typeof en = {
     onlineCount_one: '{{count}} 个终端在线',
     onlineCount_other: '{{count}} 个终端在线',
   },
+  charts: {
+    load: '最近一天的负载：{{name}}',
+    selectOne: '选择一台设备以查看其最近一天的负载',
+    clients: '最近一天的终端数',
+    noData: '暂无数据',
+  },
   duration: {
     seconds: '{{s}}秒',
     minutes: '{{m}}分{{s}}秒',
