@@ -61,6 +61,9 @@ const ROUTES = {
   '/radarManage/radarStrategyManagement': ['_auth', '_auth/_shell', '_auth/_shell/radarManage/radarStrategyManagement'],
   '/radarManage/radarCreateGroup': ['_auth', '_auth/_shell', '_auth/_shell/radarManage/radarCreateGroup'],
   '/radarManage/radarEditGroup': ['_auth', '_auth/_shell', '_auth/_shell/radarManage/radarEditGroup'],
+  '/wifiManage/acManage': ['_auth', '_auth/_shell', '_auth/_shell/wifiManage/acManage'],
+  '/wifiManage/apManage': ['_auth', '_auth/_shell', '_auth/_shell/wifiManage/apManage'],
+  '/wifiManage/terminalManage': ['_auth', '_auth/_shell', '_auth/_shell/wifiManage/terminalManage'],
 };
 
 /** RouteEntry.namespaces of a path in the console's route table (apps/web/src/navigation/route-table.ts). */

@@ -86,7 +86,16 @@ export function ensureDependencies() {
 }
 
 /** The Node services, each built by Nest into dist/apps/<name>/main.js. */
-export const SERVICES = ['gateway', 'worker-lighting', 'worker-broadcast', 'worker-signage', 'worker-led', 'worker-radar', 'device-sim'];
+export const SERVICES = [
+  'gateway',
+  'worker-lighting',
+  'worker-broadcast',
+  'worker-signage',
+  'worker-led',
+  'worker-radar',
+  'worker-wifi',
+  'device-sim',
+];
 
 /** Builds the services and the web app if any of their sources is newer than the last build. */
 export function ensureBuilt({ force = false } = {}) {

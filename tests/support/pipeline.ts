@@ -38,6 +38,8 @@ export const BROADCAST_WORKER = join(ROOT, 'dist', 'apps', 'worker-broadcast', '
 /** The LED screens' worker, built like the others. */
 export const LED_WORKER = join(ROOT, 'dist', 'apps', 'worker-led', 'main.js');
 export const RADAR_WORKER = join(ROOT, 'dist', 'apps', 'worker-radar', 'main.js');
+/** The Wi-Fi worker (access controllers, access points, their clients). */
+export const WIFI_WORKER = join(ROOT, 'dist', 'apps', 'worker-wifi', 'main.js');
 export const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
 export function assertWorkerBuilt(worker = WORKER): void {

@@ -6,7 +6,11 @@ import { startSignageFleet, type SignageFleet } from './families/signage.sim';
 import { startLedFleet, type LedFleet } from './families/led.sim';
 import { startRadarFleet, type RadarFleet } from './families/radar.sim';
 import { startStripFleet } from './families/strip.sim';
+import { startWifiFleet, type WifiFleet } from './families/wifi.sim';
 import { createLogger } from './logger';
+
+/** Clients joining or leaving the demo access points, per second over the city. */
+const WIFI_CLIENT_CHANGES_PER_SECOND = 8;
 
 async function main(): Promise<void> {
   let settings: CliSettings;
@@ -82,6 +86,11 @@ async function main(): Promise<void> {
     : settings.family === 'radar'
       ? await startRadarFleet({ ...common, radars: source, offlineFraction, perMinute: settings.radarRate || undefined, busyness: 1 })
       : null;
+  // The registry's Wi-Fi access controllers and access points, each on its own connection; clients join and leave the
+  // access points about four times a second over the city (a few thousand online at a time).
+  const wifi: WifiFleet | null = fromDb
+    ? await startWifiFleet({ ...common, acs: fromDb, aps: fromDb, offlineFraction, activityPerSecond: WIFI_CLIENT_CHANGES_PER_SECOND })
+    : null;
   const summary = setInterval(() => {
     const online = (lamps?.codes ?? []).reduce((n, code) => n + (lamps!.lamp(code)?.online ? 1 : 0), 0);
     const terminalsOnline = (terminals?.codes ?? []).reduce((n, code) => n + (terminals!.terminal(code)?.online ? 1 : 0), 0);
@@ -95,6 +104,7 @@ async function main(): Promise<void> {
         floorScreens: players ? players.codes.length : 0,
         screens: screens?.codes.length ?? 0,
         radars: radars?.codes.length ?? 0,
+        accessPoints: wifi?.aps.codes.length ?? 0,
         ...(lamps ?? terminals ?? screens ?? players ?? radars)!.stats,
       },
       'device-sim summary',
@@ -139,6 +149,7 @@ async function main(): Promise<void> {
       players?.stop(options),
       screens?.stop(options),
       radars?.stop(options),
+      wifi?.stop(options),
     ]).then(
       () => process.exit(0),
       (err: Error) => {

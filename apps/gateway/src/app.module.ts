@@ -12,6 +12,7 @@ import { HealthController } from './health/health.controller';
 import { ImportDownloadsModule, ImportsModule } from './imports/imports.module';
 import { LedModule, LedUploadModule } from './led/led.module';
 import { RadarModule } from './radar/radar.module';
+import { WifiModule } from './wifi/wifi.module';
 import { LightingModule } from './lighting/lighting.module';
 import { StripsModule } from './strips/strips.module';
 import { SignageMaterialsModule, SignageMaterialsUploadModule } from './signage-materials/signage-materials.module';
@@ -53,6 +54,7 @@ export class AppModule {
         SignageModule,
         LedModule,
         RadarModule,
+        WifiModule,
       ],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController, MqttCredentialsController],
       providers: [AuthService, UsersService, RegionsService, RealtimeGateway, BusForwarder],

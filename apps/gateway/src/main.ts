@@ -13,6 +13,7 @@ import { loadDemoPoles } from './demo/demo-poles';
 import { DEMO_SIGNAGE_COUNT, loadDemoSignage } from './demo/demo-signage';
 import { DEMO_LED_COUNT, loadDemoLeds } from './demo/demo-led';
 import { DEMO_RADAR_COUNT, loadDemoRadars } from './demo/demo-radars';
+import { DEMO_AC_COUNT, DEMO_AP_COUNT, loadDemoWifi } from './demo/demo-wifi';
 import { DEMO_TERMINAL_COUNT, loadDemoTerminals } from './demo/demo-terminals';
 import { DEMO_STRATEGIES, loadDemoStrategies } from './demo/demo-strategies';
 import { DEMO_ENERGY_DAYS, loadDemoAlarmsAndEnergy } from './demo/demo-alarms-energy';
@@ -78,6 +79,11 @@ async function seedDemo(config: AppConfig): Promise<void> {
   if ((await loadDemoRadars(config.databaseUrl)) === 'loaded')
     say(
       `Demo radars loaded: ${DEMO_RADAR_COUNT} (RADAR-0001 to RADAR-${String(DEMO_RADAR_COUNT).padStart(4, '0')}), on demo poles, a group and a strategy per region.`,
+    );
+  // And the Wi-Fi: a controller per region, its access points on the poles.
+  if ((await loadDemoWifi(config.databaseUrl)) === 'loaded')
+    say(
+      `Demo Wi-Fi loaded: ${DEMO_AC_COUNT} access controllers (AC-0001 onwards) and ${DEMO_AP_COUNT} access points (AP-0001 onwards) on demo poles.`,
     );
   say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
 }

@@ -55,6 +55,9 @@ import { Route as AuthShellSmartLampLightStrategyRouteImport } from './routes/_a
 import { Route as AuthShellSystemSettingLogRouteImport } from './routes/_auth/_shell/systemSetting/log'
 import { Route as AuthShellSystemSettingPermissionRouteImport } from './routes/_auth/_shell/systemSetting/permission'
 import { Route as AuthShellSystemSettingUserManageRouteImport } from './routes/_auth/_shell/systemSetting/userManage'
+import { Route as AuthShellWifiManageAcManageRouteImport } from './routes/_auth/_shell/wifiManage/acManage'
+import { Route as AuthShellWifiManageApManageRouteImport } from './routes/_auth/_shell/wifiManage/apManage'
+import { Route as AuthShellWifiManageTerminalManageRouteImport } from './routes/_auth/_shell/wifiManage/terminalManage'
 
 const AuthRoute = AuthRouteImport.update({
   id: '/_auth',
@@ -319,6 +322,24 @@ const AuthShellSystemSettingUserManageRoute =
     path: '/systemSetting/userManage',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellWifiManageAcManageRoute =
+  AuthShellWifiManageAcManageRouteImport.update({
+    id: '/wifiManage/acManage',
+    path: '/wifiManage/acManage',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellWifiManageApManageRoute =
+  AuthShellWifiManageApManageRouteImport.update({
+    id: '/wifiManage/apManage',
+    path: '/wifiManage/apManage',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellWifiManageTerminalManageRoute =
+  AuthShellWifiManageTerminalManageRouteImport.update({
+    id: '/wifiManage/terminalManage',
+    path: '/wifiManage/terminalManage',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthIndexRoute
@@ -365,6 +386,9 @@ export interface FileRoutesByFullPath {
   '/systemSetting/log': typeof AuthShellSystemSettingLogRoute
   '/systemSetting/permission': typeof AuthShellSystemSettingPermissionRoute
   '/systemSetting/userManage': typeof AuthShellSystemSettingUserManageRoute
+  '/wifiManage/acManage': typeof AuthShellWifiManageAcManageRoute
+  '/wifiManage/apManage': typeof AuthShellWifiManageApManageRoute
+  '/wifiManage/terminalManage': typeof AuthShellWifiManageTerminalManageRoute
 }
 export interface FileRoutesByTo {
   '/auth-redirect': typeof AuthRedirectRoute
@@ -411,6 +435,9 @@ export interface FileRoutesByTo {
   '/systemSetting/log': typeof AuthShellSystemSettingLogRoute
   '/systemSetting/permission': typeof AuthShellSystemSettingPermissionRoute
   '/systemSetting/userManage': typeof AuthShellSystemSettingUserManageRoute
+  '/wifiManage/acManage': typeof AuthShellWifiManageAcManageRoute
+  '/wifiManage/apManage': typeof AuthShellWifiManageApManageRoute
+  '/wifiManage/terminalManage': typeof AuthShellWifiManageTerminalManageRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -460,6 +487,9 @@ export interface FileRoutesById {
   '/_auth/_shell/systemSetting/log': typeof AuthShellSystemSettingLogRoute
   '/_auth/_shell/systemSetting/permission': typeof AuthShellSystemSettingPermissionRoute
   '/_auth/_shell/systemSetting/userManage': typeof AuthShellSystemSettingUserManageRoute
+  '/_auth/_shell/wifiManage/acManage': typeof AuthShellWifiManageAcManageRoute
+  '/_auth/_shell/wifiManage/apManage': typeof AuthShellWifiManageApManageRoute
+  '/_auth/_shell/wifiManage/terminalManage': typeof AuthShellWifiManageTerminalManageRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -508,6 +538,9 @@ export interface FileRouteTypes {
     | '/systemSetting/log'
     | '/systemSetting/permission'
     | '/systemSetting/userManage'
+    | '/wifiManage/acManage'
+    | '/wifiManage/apManage'
+    | '/wifiManage/terminalManage'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/auth-redirect'
@@ -554,6 +587,9 @@ export interface FileRouteTypes {
     | '/systemSetting/log'
     | '/systemSetting/permission'
     | '/systemSetting/userManage'
+    | '/wifiManage/acManage'
+    | '/wifiManage/apManage'
+    | '/wifiManage/terminalManage'
   id:
     | '__root__'
     | '/_auth'
@@ -602,6 +638,9 @@ export interface FileRouteTypes {
     | '/_auth/_shell/systemSetting/log'
     | '/_auth/_shell/systemSetting/permission'
     | '/_auth/_shell/systemSetting/userManage'
+    | '/_auth/_shell/wifiManage/acManage'
+    | '/_auth/_shell/wifiManage/apManage'
+    | '/_auth/_shell/wifiManage/terminalManage'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -934,6 +973,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellSystemSettingUserManageRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/wifiManage/acManage': {
+      id: '/_auth/_shell/wifiManage/acManage'
+      path: '/wifiManage/acManage'
+      fullPath: '/wifiManage/acManage'
+      preLoaderRoute: typeof AuthShellWifiManageAcManageRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/wifiManage/apManage': {
+      id: '/_auth/_shell/wifiManage/apManage'
+      path: '/wifiManage/apManage'
+      fullPath: '/wifiManage/apManage'
+      preLoaderRoute: typeof AuthShellWifiManageApManageRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/wifiManage/terminalManage': {
+      id: '/_auth/_shell/wifiManage/terminalManage'
+      path: '/wifiManage/terminalManage'
+      fullPath: '/wifiManage/terminalManage'
+      preLoaderRoute: typeof AuthShellWifiManageTerminalManageRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
   }
 }
 
@@ -974,6 +1034,9 @@ interface AuthShellRouteChildren {
   AuthShellSystemSettingLogRoute: typeof AuthShellSystemSettingLogRoute
   AuthShellSystemSettingPermissionRoute: typeof AuthShellSystemSettingPermissionRoute
   AuthShellSystemSettingUserManageRoute: typeof AuthShellSystemSettingUserManageRoute
+  AuthShellWifiManageAcManageRoute: typeof AuthShellWifiManageAcManageRoute
+  AuthShellWifiManageApManageRoute: typeof AuthShellWifiManageApManageRoute
+  AuthShellWifiManageTerminalManageRoute: typeof AuthShellWifiManageTerminalManageRoute
 }
 
 const AuthShellRouteChildren: AuthShellRouteChildren = {
@@ -1030,6 +1093,10 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
   AuthShellSystemSettingLogRoute: AuthShellSystemSettingLogRoute,
   AuthShellSystemSettingPermissionRoute: AuthShellSystemSettingPermissionRoute,
   AuthShellSystemSettingUserManageRoute: AuthShellSystemSettingUserManageRoute,
+  AuthShellWifiManageAcManageRoute: AuthShellWifiManageAcManageRoute,
+  AuthShellWifiManageApManageRoute: AuthShellWifiManageApManageRoute,
+  AuthShellWifiManageTerminalManageRoute:
+    AuthShellWifiManageTerminalManageRoute,
 }
 
 const AuthShellRouteWithChildren = AuthShellRoute._addFileChildren(

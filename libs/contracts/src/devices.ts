@@ -8,6 +8,11 @@ export enum DeviceType {
   Radar = 5,
   AccessPoint = 6,
   OneKeyAlarm = 7,
+  /**
+   * A Wi-Fi access controller (the spec's device types stop at 7; its Wi-Fi module lists access controllers beside
+   * the APs they manage, so they are registry devices too: region, pole, login and selection like the others).
+   */
+  AccessController = 8,
 }
 
 export enum LampStatus {

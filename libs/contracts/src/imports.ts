@@ -16,8 +16,11 @@ export const IMPORT_FILE_NAMES: Readonly<Record<ImportKind, { name: string; plur
   radar: { name: 'radar', plural: 'radars' },
 };
 
-/** What a list export is about: every import kind, and the lists that are exported only (LED screens, floor-screen plays). Its call is `${kind}Export`. */
-export type ExportKind = ImportKind | 'led' | 'play';
+/**
+ * What a list export is about: every import kind, and the lists that are exported only (LED screens, floor-screen
+ * plays, Wi-Fi access controllers and points, Wi-Fi client sessions). Its call is `${kind}Export`.
+ */
+export type ExportKind = ImportKind | 'led' | 'play' | 'ac' | 'ap' | 'terminalHistory';
 
 /** What an export's file is called (`${name}.xlsx`). */
 export const EXPORT_FILE_NAMES: Readonly<Record<ExportKind, string>> = {
@@ -29,6 +32,9 @@ export const EXPORT_FILE_NAMES: Readonly<Record<ExportKind, string>> = {
   radar: IMPORT_FILE_NAMES.radar.plural,
   led: 'led-screens',
   play: 'floor-screen-plays',
+  ac: 'wifi-access-controllers',
+  ap: 'wifi-access-points',
+  terminalHistory: 'wifi-sessions',
 };
 
 /** The form fields sent with the file to an import call (besides `file`). */

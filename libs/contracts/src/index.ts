@@ -38,5 +38,6 @@ export * from './led';
 export * from './radar';
 export * from './led-media';
 export * from './led-tasks';
+export * from './wifi';
 export * from './families';
 export * from './signage-materials';

@@ -37,6 +37,8 @@ export enum DeviceFamily {
   Led = 'led',
   Radar = 'radar',
   AccessPoint = 'ap',
+  /** A Wi-Fi access controller: the APs under it are managed through it. */
+  AccessController = 'ac',
   Alarm = 'alarm',
   /** A lamp gateway (concentrator) that single lamps hang off. */
   LampGateway = 'lamp-gateway',
@@ -53,6 +55,7 @@ export const FAMILY_OF_DEVICE_TYPE: Readonly<Record<DeviceType, DeviceFamily>> =
   [DeviceType.Radar]: DeviceFamily.Radar,
   [DeviceType.AccessPoint]: DeviceFamily.AccessPoint,
   [DeviceType.OneKeyAlarm]: DeviceFamily.Alarm,
+  [DeviceType.AccessController]: DeviceFamily.AccessController,
 };
 
 /** The registry type of a family's devices (the families whose devices are `device` rows). */
@@ -101,6 +104,8 @@ export enum MqttService {
   WorkerSignage = 'worker-signage',
   WorkerLed = 'worker-led',
   WorkerRadar = 'worker-radar',
+  /** Wi-Fi access controllers and the access points under them. */
+  WorkerWifi = 'worker-wifi',
   /** The development simulator's own connection (what simulated lamps hear from radars). */
   Simulator = 'device-sim',
 }

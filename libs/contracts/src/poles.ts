@@ -5,7 +5,7 @@ export const POLE_NAME_MAX = 64;
 
 /**
  * What can be mounted on a lamp pole: single lamps, strip lights, broadcast terminals, LED screens, radars, APs and
- * one-key alarm columns (spec section 3 device types). Cameras join when the video module registers its devices.
+ * one-key alarm columns (spec section 3 device types), and Wi-Fi access controllers in their pole cabinets. Cameras join when the video module registers its devices.
  */
 export const POLE_MOUNTABLE_TYPES: readonly DeviceType[] = [
   DeviceType.SingleLamp,
@@ -15,6 +15,7 @@ export const POLE_MOUNTABLE_TYPES: readonly DeviceType[] = [
   DeviceType.Radar,
   DeviceType.AccessPoint,
   DeviceType.OneKeyAlarm,
+  DeviceType.AccessController,
 ];
 
 /** Where a registry device is: its region and the lamp pole it is mounted on (device.pole_id), as lists show them. */

@@ -8,6 +8,7 @@ export enum QueueName {
   BroadcastTasks = 'broadcast-tasks',
   LedTasks = 'led-tasks',
   AdPublishing = 'ad-publishing',
+  WifiDevices = 'wifi-devices',
 }
 
 export const JobName = {
@@ -21,6 +22,10 @@ export const JobName = {
   DistributeSignageDispatch: 'distribute-signage-dispatch',
   /** The commands of one LED screen dispatch (brightness, volume, bright or black, reboot, time sync). */
   DistributeLedDispatch: 'distribute-led-dispatch',
+  /** The commands of one Wi-Fi access controller dispatch (reboot). */
+  DistributeAcDispatch: 'distribute-ac-dispatch',
+  /** The commands of one Wi-Fi access point dispatch (reboot). */
+  DistributeApDispatch: 'distribute-ap-dispatch',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 

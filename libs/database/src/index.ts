@@ -41,6 +41,8 @@ import { SignagePlayHourly1732199996000 } from './migrations/1732199996000-signa
 import { OperationLogModule1732199997000 } from './migrations/1732199997000-operation-log-module';
 import { LedTaskRegions1732199998000 } from './migrations/1732199998000-led-task-regions';
 import { SignagePlanClocks1732199999000 } from './migrations/1732199999000-signage-plan-clocks';
+import { Wifi1732200100000 } from './migrations/1732200100000-wifi';
+import { WifiLoadSamples1732200110000 } from './migrations/1732200110000-wifi-load-samples';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 import { Radar1732200200000 } from './migrations/1732200200000-radar';
 
@@ -93,6 +95,8 @@ export const MIGRATIONS = [
   OperationLogModule1732199997000,
   LedTaskRegions1732199998000,
   SignagePlanClocks1732199999000,
+  Wifi1732200100000,
+  WifiLoadSamples1732200110000,
   Radar1732200200000,
 ];
 

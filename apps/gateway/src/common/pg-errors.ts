@@ -3,12 +3,13 @@ export function pgErrorCode(err: unknown): string | undefined {
   return (err as { code?: string; driverError?: { code?: string } })?.code ?? (err as { driverError?: { code?: string } })?.driverError?.code;
 }
 
-export const isUniqueViolation = (err: unknown): boolean => pgErrorCode(err) === '23505';
-
-/** The constraint (or unique index) a violation names. */
-export function pgConstraint(err: unknown): string | undefined {
-  return (err as { constraint?: string })?.constraint ?? (err as { driverError?: { constraint?: string } })?.driverError?.constraint;
+/** The constraint (or index) a violation names, '' when none. */
+export function pgConstraint(err: unknown): string {
+  const e = err as { constraint?: string; driverError?: { constraint?: string } };
+  return e?.constraint ?? e?.driverError?.constraint ?? '';
 }
+
+export const isUniqueViolation = (err: unknown): boolean => pgErrorCode(err) === '23505';
 
 /** A row refers to one that is gone, or is still referred to (a race between a check and a change). */
 export const isForeignKeyViolation = (err: unknown): boolean => pgErrorCode(err) === '23503';

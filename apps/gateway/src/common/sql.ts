@@ -6,6 +6,11 @@ export function likeContains(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** Escapes LIKE wildcards so a filter matches the start of a value literally (as written: the caller sets the case). */
+export function likeStarts(text: string): string {
+  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /** Collects `column = ?` style conditions with numbered parameters. */
 export class Where {
   readonly params: unknown[] = [];
@@ -15,6 +20,13 @@ export class Where {
   add(condition: string, value: unknown): this {
     this.params.push(value);
     this.conditions.push(condition.replace('?', `$${this.params.length}`));
+    return this;
+  }
+
+  /** Adds a condition whose every `?` stands for the same `value`. */
+  addSame(condition: string, value: unknown): this {
+    this.params.push(value);
+    this.conditions.push(condition.replaceAll('?', `$${this.params.length}`));
     return this;
   }
 

@@ -9,6 +9,7 @@ import {
   IconSettings,
   IconSpeakerphone,
   IconUserCircle,
+  IconWifi,
 } from '@tabler/icons-react';
 import { ALL_BUTTONS, Button, Role } from '@sc/contracts';
 import type { FeatureNamespace } from '@/i18n';
@@ -282,6 +283,39 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         roles: [Role.Admin, Role.Editor],
         hidden: true,
         namespaces: ['radar'],
+      },
+    ],
+  },
+  {
+    // Spec section 2: /wifiManage redirects to acManage. The spec gates no Wi-Fi route: the roles of the families' live
+    // events (the gateway's).
+    path: '/wifiManage',
+    title: 'wifiManage',
+    icon: IconWifi,
+    roles: [Role.Admin, Role.Editor],
+    redirect: '/wifiManage/acManage',
+    children: [
+      {
+        // Rebooting is Open and close (as for the screens).
+        path: '/wifiManage/acManage',
+        title: 'acManage',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['dispatch', 'wifi', 'region'],
+        buttons: [...RECORDS, Button.OpenAndClose, Button.EditMqtt],
+      },
+      {
+        path: '/wifiManage/apManage',
+        title: 'apManage',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['dispatch', 'wifi', 'region'],
+        buttons: [...RECORDS, Button.OpenAndClose, Button.EditMqtt],
+      },
+      {
+        // Who is online now, and the session history.
+        path: '/wifiManage/terminalManage',
+        title: 'terminalManage',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['wifi', 'region'],
       },
     ],
   },

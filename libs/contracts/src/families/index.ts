@@ -8,6 +8,8 @@ import { BROADCAST_FAMILY } from './broadcast.family';
 import { SIGNAGE_FAMILY } from './signage.family';
 import { LED_FAMILY } from './led.family';
 import { RADAR_FAMILY } from './radar.family';
+import { AC_FAMILY } from './ac.family';
+import { AP_FAMILY } from './ap.family';
 
 export * from './declaration';
 export * from './lamp.family';
@@ -18,12 +20,24 @@ export * from './signage.family';
 export * from './signage-publish';
 export * from './led.family';
 export * from './radar.family';
+export * from './ac.family';
+export * from './ap.family';
 
 /**
  * Every declared device family. A new family is one more file beside these and one more entry here; the maps below,
  * the event types and docs/asyncapi.yaml follow from it.
  */
-export const FAMILIES = [LAMP_FAMILY, STRIP_FAMILY, LAMP_GATEWAY_FAMILY, BROADCAST_FAMILY, SIGNAGE_FAMILY, LED_FAMILY, RADAR_FAMILY] as const;
+export const FAMILIES = [
+  LAMP_FAMILY,
+  STRIP_FAMILY,
+  LAMP_GATEWAY_FAMILY,
+  BROADCAST_FAMILY,
+  SIGNAGE_FAMILY,
+  LED_FAMILY,
+  RADAR_FAMILY,
+  AC_FAMILY,
+  AP_FAMILY,
+] as const;
 
 type Declared = (typeof FAMILIES)[number];
 

@@ -20,9 +20,9 @@ import { downloadFile } from '@/api/download';
 /**
  * Where each kind's calls live: single lamps, gateways and loops under /light, poles under /lamp (spec section 7),
  * broadcast terminals under /broadcast, radars under /radar, LED screens (exported only) under /led, floor-screen plays (a report, exported
- * only) under /signage.
+ * only) under /signage, Wi-Fi access controllers, access points and client sessions (exported only) under /wifi.
  */
-const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signage' | 'radar'> = {
+const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signage' | 'radar' | 'wifi'> = {
   light: 'light',
   gateway: 'light',
   loop: 'light',
@@ -31,6 +31,9 @@ const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signa
   radar: 'radar',
   led: 'led',
   play: 'signage',
+  ac: 'wifi',
+  ap: 'wifi',
+  terminalHistory: 'wifi',
 };
 
 export const importPath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Import`;
@@ -105,6 +108,9 @@ const EXPORT_FILTERS: Record<ExportKind, readonly string[]> = {
   radar: ['radarName', 'regionId', 'networkStatus', 'groupId'],
   led: ['name', 'regionId', 'networkStatus'],
   play: ['startDate', 'endDate', 'by', 'regionId', 'groupId', 'deviceId', 'adId'],
+  ac: ['name', 'regionId', 'networkStatus'],
+  ap: ['name', 'regionId', 'networkStatus', 'acId'],
+  terminalHistory: ['from', 'to', 'client', 'apId', 'acId', 'clientSsid', 'regionId', 'minDuration'],
 };
 
 /** Downloads a list as filtered on screen: `search` is the page's search (its paging and other keys are left out). */

@@ -13,10 +13,18 @@ import { useMount, useMountable, usePoleDetail, useUnmount } from './api';
 
 /** Where a mounted device is listed, by its type: its module's page, searched for it (only types whose page is built). */
 const DEVICE_PAGES: Partial<
-  Record<DeviceType, { to: '/smartLamp/equipmentManage' | '/ledManage/ledEquipmentManage'; search: (d: MountedDevice) => Record<string, string> }>
+  Record<
+    DeviceType,
+    {
+      to: '/smartLamp/equipmentManage' | '/ledManage/ledEquipmentManage' | '/wifiManage/acManage' | '/wifiManage/apManage';
+      search: (d: MountedDevice) => Record<string, string>;
+    }
+  >
 > = {
   [DeviceType.SingleLamp]: { to: '/smartLamp/equipmentManage', search: (d) => ({ tab: 'lamps', lampName: d.name }) },
   [DeviceType.LedScreen]: { to: '/ledManage/ledEquipmentManage', search: (d) => ({ name: d.code }) },
+  [DeviceType.AccessController]: { to: '/wifiManage/acManage', search: (d) => ({ name: d.code }) },
+  [DeviceType.AccessPoint]: { to: '/wifiManage/apManage', search: (d) => ({ name: d.code }) },
 };
 
 /** The page of a device's own module, where one exists yet and the user may open it; other devices show as plain text. */

@@ -5,8 +5,9 @@ import { Select } from '@/components/select';
 import { usePolePage } from './api';
 
 /**
- * The lamp pole a device is mounted on (a device form's pole mounting), chosen among the poles (for those who may
- * read them), searched by name or code; the device's current pole stays listed whatever is searched.
+ * The lamp pole a device is mounted on, chosen among the poles (for those who may read them), searched by name or
+ * code; the device's current pole stays listed while another search is shown. Every family's form mounts its devices
+ * with it.
  */
 export function PoleField({
   label,
@@ -17,9 +18,11 @@ export function PoleField({
   testId,
 }: {
   label: string;
+  /** Shown when none is chosen ('Not mounted'). */
   placeholder: string;
   value: number | null;
-  current: Pick<DevicePlacement, 'poleId' | 'poleName' | 'poleCode'> | null;
+  /** Where the device being edited is mounted now. */
+  current: Pick<DevicePlacement, 'poleId' | 'poleCode' | 'poleName'> | null;
   onChange: (id: number | null) => void;
   testId: string;
 }) {

@@ -20,6 +20,7 @@ import { schedule } from './schedule';
 import { signageMaterials } from './signageMaterials';
 import { led } from './led';
 import { radar } from './radar';
+import { wifi } from './wifi';
 import { signage } from './signage';
 import { signageAds } from './signageAds';
 import { signagePlans } from './signagePlans';
@@ -50,6 +51,7 @@ const catalogue = {
   signageMaterials,
   led,
   radar,
+  wifi,
   signage,
   signageAds,
   signagePlans,
