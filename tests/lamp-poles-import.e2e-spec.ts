@@ -92,10 +92,12 @@ describe('imports and lamp poles, end to end', () => {
     await demoPole.waitFor();
     await demoPole.getByTestId('pole-devices').click();
     const drawer = page.getByTestId('pole-devices-drawer');
-    await drawer.getByTestId('pole-device-LAMP-00001').waitFor();
-    expect(await drawer.getByTestId('pole-device-link').count()).toBe(1);
+    const lampRow = drawer.getByTestId('pole-device-LAMP-00001');
+    await lampRow.waitFor();
+    // The pole carries other demo devices too (each row links to its own family's page).
+    expect(await lampRow.getByTestId('pole-device-link').count()).toBe(1);
     // The lamp links to its own page, the lamp list filtered to it.
-    await drawer.getByTestId('pole-device-link').click();
+    await lampRow.getByTestId('pole-device-link').click();
     await waitForPath(page, '/smartLamp/equipmentManage');
     await page.getByTestId('lamp-row-LAMP-00001').waitFor();
     await page.goto(`${consoleUrl}/lampPole/poleManage?name=POLE-00001`);

@@ -5,6 +5,7 @@
 // it leaves, in the session history.
 import type { Browser, Page } from 'playwright-core';
 import pino from 'pino';
+import { waitFor } from '@sc/testing';
 import { wifi as texts } from '../apps/web/src/i18n/locales/en/wifi';
 import { startWifiFleet, type WifiFleet } from '../apps/device-sim/src/families/wifi.sim';
 import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected, waitForPath } from './support/browser';
@@ -68,10 +69,15 @@ describe('Wi-Fi: access points and their clients in the browser', () => {
       });
       await row.locator('[data-testid="wifi-network"][data-network="1"]').waitFor({ timeout: 15_000 });
       expect(await row.getByTestId('wifi-network').textContent()).toBe(texts.network[1]);
-      expect(await row.getByTestId('wifi-cpu').textContent()).toMatch(/^\d+\.\d %$/);
+      // The ratios come with the access point's first telemetry, which may follow its state.
+      const cpu = await waitFor(async () => {
+        const text = (await row.getByTestId('wifi-cpu').textContent()) ?? '';
+        return /^\d+\.\d %$/.test(text) ? text : undefined;
+      }, 15_000);
+      expect(cpu).toMatch(/^\d+\.\d %$/);
       const client = fleet.aps.join(`${prefix}AP`, { mac: '02:EE:00:00:00:07', ip: '10.77.0.7', ssid: 'SmartCity-Free', signal: -61 });
       const count = String(fleet.aps.ap(`${prefix}AP`)!.clients.size);
-      await row.getByTestId('wifi-clients').getByText(count, { exact: true }).waitFor({ timeout: 10_000 });
+      await row.getByTestId('wifi-clients').getByText(count, { exact: true }).waitFor({ timeout: 15_000 });
       expect(listRequests).toEqual([]);
       // Chosen alone, its load over the last day is charted beside the list.
       await row.getByRole('checkbox').check();
@@ -80,7 +86,7 @@ describe('Wi-Fi: access points and their clients in the browser', () => {
       // The online tab lists it with its SSID and signal; once it leaves, it is in the history.
       await page.goto(`${gw.baseUrl}/wifiManage/terminalManage?client=${encodeURIComponent(client.mac)}`);
       const online = page.getByTestId(`wifi-client-${client.mac}`);
-      await online.waitFor({ timeout: 10_000 });
+      await online.waitFor({ timeout: 15_000 });
       expect(await online.textContent()).toContain('SmartCity-Free');
       expect(await online.getByTestId('wifi-signal').textContent()).toBe('-61 dBm');
       await page.getByTestId('wifi-client-chart').waitFor();
@@ -88,7 +94,7 @@ describe('Wi-Fi: access points and their clients in the browser', () => {
       await online.waitFor({ state: 'detached', timeout: 15_000 });
       await page.getByTestId('wifi-tab-history').click();
       const session = page.getByTestId(`wifi-session-${client.mac}`);
-      await session.waitFor({ timeout: 10_000 });
+      await session.waitFor({ timeout: 15_000 });
       expect(await session.textContent()).toContain('10.77.0.7');
       expect(pageErrors(page)).toEqual([]);
     } finally {

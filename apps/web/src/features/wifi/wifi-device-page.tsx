@@ -44,7 +44,7 @@ function NetworkBadge({ networkStatus }: { networkStatus: OnlineState }) {
 
 const ratio = (value: number | null) => (value === null ? '—' : `${value.toFixed(1)} %`);
 
-/** A list's columns: name and serial number, network, the three ratios, and what hangs off it; the spec's other fields in the chooser. */
+/** A list's columns: name and serial number, network, CPU and memory, and what hangs off it; disk and the spec's other fields in the chooser. */
 function useWifiColumns(kind: WifiKind): Column<Row>[] {
   const { t } = useTranslation();
   const below: Column<Row>[] =
@@ -63,7 +63,13 @@ function useWifiColumns(kind: WifiKind): Column<Row>[] {
           },
         ]
       : [
-          { key: 'ac', label: t('wifi:fields.ac'), cell: (row) => <NameCode name={(row as ApRow).acName} code={(row as ApRow).acSN} /> },
+          // The controller filter above the list says which; the column is in the chooser.
+          {
+            key: 'ac',
+            label: t('wifi:fields.ac'),
+            hidden: true,
+            cell: (row) => <NameCode name={(row as ApRow).acName} code={(row as ApRow).acSN} />,
+          },
           {
             key: 'clientCount',
             label: t('wifi:fields.clientCount'),
@@ -89,7 +95,15 @@ function useWifiColumns(kind: WifiKind): Column<Row>[] {
       td: { 'data-testid': 'wifi-memory' },
       cell: (row) => ratio(row.memoryRatio),
     },
-    { key: 'diskRatio', label: t('wifi:fields.diskRatio'), align: 'right', td: { 'data-testid': 'wifi-disk' }, cell: (row) => ratio(row.diskRatio) },
+    // Disk fills slowly: in the chooser and the device's load chart, not shown by default (the list fits its box).
+    {
+      key: 'diskRatio',
+      label: t('wifi:fields.diskRatio'),
+      align: 'right',
+      hidden: true,
+      td: { 'data-testid': 'wifi-disk' },
+      cell: (row) => ratio(row.diskRatio),
+    },
     ...below,
     { key: 'heartbeatTime', label: t('wifi:fields.heartbeatTime'), hidden: true, cell: (row) => (row.reportedAt ? parseTime(row.reportedAt) : '—') },
     { key: 'devMac', label: t('wifi:fields.devMac'), hidden: true, td: { ff: 'monospace' }, cell: (row) => row.devMac },
