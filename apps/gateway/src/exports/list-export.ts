@@ -2,11 +2,16 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { DataSource } from 'typeorm';
-import type { Language } from '@sc/contracts';
-import { translateField, type FieldKey } from '@sc/i18n';
+import { OnlineState, type Language } from '@sc/contracts';
+import { translate, translateField, type FieldKey } from '@sc/i18n';
 import type { Where } from '../common/sql';
 import { InjectDb } from '../infra/database';
 import { XLSX_MAX_ROWS, xlsxStream } from './xlsx-stream';
+
+/** A device's online or offline in the caller's language (the network status column of a device list's export). */
+export function networkWord(lng: Language, status: unknown): string {
+  return translate(lng, status === OnlineState.Online ? 'terminalStatusOnline' : 'terminalStatusOffline');
+}
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

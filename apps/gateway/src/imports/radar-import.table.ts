@@ -2,7 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { DeviceFamily, DeviceType, IMPORT_GROUP_FIELD, RADAR_NAME_MAX, type Language, type OnlineState } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
 import type { ExportQuery, ExportRow } from '../exports/list-export';
-import { networkWord, radarWhere, RADAR_FROM, type RadarFilters } from '../radar/radar-filters';
+import { radarWhere, RADAR_FROM, type RadarFilters } from '../radar/radar-filters';
+import { networkWord } from '../exports/list-export';
 import { regionLabelSql } from '../regions/region-label';
 import { columnOf, type ExistingRecord, type ImportGroup, type ImportTable, type RowToWrite, type RowValues } from './import-table';
 

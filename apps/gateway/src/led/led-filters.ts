@@ -2,7 +2,7 @@ import { OnlineState, ScreenState, type Language } from '@sc/contracts';
 import { translate } from '@sc/i18n';
 import { REGION_AND_BELOW } from '../common/device-selection';
 import { Where, likeContains } from '../common/sql';
-import type { ListExportSource } from '../exports/list-export';
+import { networkWord, type ListExportSource } from '../exports/list-export';
 import { regionLabelSql } from '../regions/region-label';
 
 export interface LedFilters {
@@ -58,7 +58,7 @@ export const LED_EXPORT: ListExportSource<LedFilters> = {
   }),
   present: (row, lng) => ({
     ...row,
-    networkStatus: translate(lng, row.networkStatus === OnlineState.Online ? 'terminalStatusOnline' : 'terminalStatusOffline'),
+    networkStatus: networkWord(lng, row.networkStatus),
     screen: translate(lng, row.screen === ScreenState.Black ? 'ledScreenBlack' : 'ledScreenBright'),
   }),
 };

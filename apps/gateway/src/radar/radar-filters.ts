@@ -1,5 +1,4 @@
-import { OnlineState, type Language } from '@sc/contracts';
-import { translate } from '@sc/i18n';
+import type { OnlineState } from '@sc/contracts';
 import { REGION_AND_BELOW } from '../common/device-selection';
 import { Where, likeContains } from '../common/sql';
 
@@ -24,9 +23,4 @@ export function radarWhere(f: RadarFilters): Where {
       .addIf(f.networkStatus, `t.network_status = ?`)
       .addIf(f.groupId, `d.id IN (SELECT device_id FROM radar_group_radar WHERE group_id = ?)`)
   );
-}
-
-/** Online or offline in the caller's language (the export's network status column). */
-export function networkWord(lng: Language, status: unknown): string {
-  return translate(lng, status === OnlineState.Online ? 'terminalStatusOnline' : 'terminalStatusOffline');
 }

@@ -1,8 +1,7 @@
 import { AC_FAMILY, AP_FAMILY, OnlineState, type Language, type WifiClientFilters } from '@sc/contracts';
-import { translate } from '@sc/i18n';
 import { REGION_AND_BELOW } from '../common/device-selection';
 import { Where, likeContains, likeStarts } from '../common/sql';
-import type { ExportRow, ListExportSource } from '../exports/list-export';
+import { networkWord, type ListExportSource } from '../exports/list-export';
 import { regionLabelSql } from '../regions/region-label';
 
 export interface WifiDeviceFilters {
@@ -80,9 +79,6 @@ export function wifiSessionWhere(f: WifiSessionFilters): Where {
     .addIf(f.minDuration, `t.duration >= ?`);
 }
 
-const online = (lng: Language, row: ExportRow) =>
-  translate(lng, row.networkStatus === OnlineState.Online ? 'terminalStatusOnline' : 'terminalStatusOffline');
-
 const deviceExportSelect = (lng: Language) => `d.name AS "devName", d.code AS "devSN", w.dev_mac AS "devMac", w.dev_model AS "devModel",
   w.dev_type AS "devType", ${regionLabelSql('r', lng)} AS "regionName", p.code AS "poleCode", w.network_status AS "networkStatus",
   w.cpu_ratio AS "cpuRatio", w.memory_ratio AS "memoryRatio", w.disk_ratio AS "diskRatio"`;
@@ -112,7 +108,7 @@ export const AC_EXPORT: ListExportSource<WifiDeviceFilters> = {
     orderBy: 'd.id',
     id: 'd.id',
   }),
-  present: (row, lng) => ({ ...row, networkStatus: online(lng, row) }),
+  present: (row, lng) => ({ ...row, networkStatus: networkWord(lng, row.networkStatus) }),
 };
 
 /** The access point list as an xlsx download, filtered as on screen. */
@@ -126,5 +122,5 @@ export const AP_EXPORT: ListExportSource<WifiDeviceFilters> = {
     orderBy: 'd.id',
     id: 'd.id',
   }),
-  present: (row, lng) => ({ ...row, networkStatus: online(lng, row) }),
+  present: (row, lng) => ({ ...row, networkStatus: networkWord(lng, row.networkStatus) }),
 };
