@@ -29,10 +29,10 @@ import {
   cpuBetween,
   cpuSnapshot,
   fmt,
+  latencySummary,
   log,
   logAmbientLoad,
   memoryLine,
-  percentile,
   withClient,
   workerPath,
 } from './support/platform.mjs';
@@ -93,12 +93,7 @@ async function addGroups() {
   });
 }
 
-function summary(label, samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const line = `${label}: ${fmt(sorted.length)} samples, p50 ${fmt(percentile(sorted, 50))} ms, p95 ${fmt(percentile(sorted, 95))} ms, p99 ${fmt(percentile(sorted, 99))} ms, max ${fmt(sorted.at(-1) ?? NaN)} ms`;
-  log(`  ${line}`);
-  return percentile(sorted, 99);
-}
+const summary = (label, samples) => latencySummary(label, samples);
 
 async function main() {
   log(
@@ -153,13 +148,20 @@ async function main() {
 
   const toBrowser = detections.map((d) => d.receivedAt - d.ts);
   const dispatched = detections.filter((d) => d.dispatchId);
-  const sends = await withClient(platform.databaseUrl, async (c) => {
+  const { sends, states } = await withClient(platform.databaseUrl, async (c) => {
+    const ids = dispatched.map((d) => d.dispatchId);
     const { rows } = await c.query(
       `SELECT i.dispatch_id AS id, extract(epoch FROM i.sent_at) * 1000 AS sent, extract(epoch FROM d.created_at) * 1000 AS written
          FROM dispatch_item i JOIN dispatch d ON d.id = i.dispatch_id WHERE i.dispatch_id = ANY($1::uuid[]) AND i.sent_at IS NOT NULL`,
-      [dispatched.map((d) => d.dispatchId)],
+      [ids],
     );
-    return rows;
+    // Every lamp command of the window's detections by its state in the ledger: a command not sent before its lamp's
+    // hold ended expires there (shown as failed on the dispatch), it is not dropped unseen.
+    const { rows: byState } = await c.query(
+      `SELECT state, (sent_at IS NOT NULL) AS sent, count(*)::int AS n FROM dispatch_item WHERE dispatch_id = ANY($1::uuid[]) GROUP BY 1, 2 ORDER BY 1, 2`,
+      [ids],
+    );
+    return { sends: rows, states: byState };
   });
   const tsOf = new Map(dispatched.map((d) => [d.dispatchId, d.ts]));
   const toCommand = sends.map((s) => Number(s.sent) - tsOf.get(s.id));
@@ -176,6 +178,7 @@ async function main() {
     sends.map((s) => Number(s.sent) - Number(s.written)),
   );
   const commandP99 = summary('detection → lamp command sent', toCommand);
+  log(`  the window's lamp commands in the ledger: ${states.map((r) => `${r.state}${r.sent ? '' : ' (never sent)'} ${fmt(r.n)}`).join(', ')}`);
   const browserP99 = summary('detection → browser (socket.io)', toBrowser);
   const cpu = cpuBetween(before, after);
   const cores = (n) => `${n.toFixed(0)} %`;

@@ -148,8 +148,8 @@ function pushTracker() {
       const step = stepOf(row.state, row.receipt);
       let list = tracker.frames.get(row.deviceId);
       if (!list) tracker.frames.set(row.deviceId, (list = []));
-      list.push({ at, step });
       const storedAt = step === 4 ? row.updatedAt : row.receipt?.at;
+      list.push({ at, step, storedAt });
       const key = `${row.deviceId} ${storedAt}`;
       if (storedAt && !tracker.seenStored.has(key)) {
         tracker.seenStored.add(key);
@@ -170,6 +170,8 @@ function pushTracker() {
 function pushLatencies(tracker, commands, idOf) {
   const all = [];
   const byKind = { receipt: [], ack: [] };
+  /** From the subscriber hearing the message to its step being stored (the ledger's time; same machine's clock). */
+  const heardToStored = [];
   let before = 0;
   let never = 0;
   for (const m of tracker.messages) {
@@ -179,11 +181,12 @@ function pushLatencies(tracker, commands, idOf) {
     if (shown) {
       all.push(shown.at - m.at);
       byKind[m.kind].push(shown.at - m.at);
+      if (shown.storedAt && Math.floor(shown.step) === Math.floor(m.step)) heardToStored.push(Date.parse(shown.storedAt) - m.at);
     } else if (frames.some((f) => f.step >= m.step)) before++;
     else never++;
   }
   const sort = (xs) => xs.sort((a, b) => a - b);
-  return { all: sort(all), receipts: sort(byKind.receipt), acks: sort(byKind.ack), before, never };
+  return { all: sort(all), receipts: sort(byKind.receipt), acks: sort(byKind.ack), heardToStored: sort(heardToStored), before, never };
 }
 
 const spread = (sorted) =>
@@ -359,7 +362,8 @@ async function main() {
         log(downloadShareLine(downloads));
         log(
           `    push, broker → socket: ${fmt(push.all.length)} receipts and acks of ${fmt(commands.size)} players timed: ${spread(push.all)} ` +
-            `(receipts ${spread(push.receipts)}; acks ${spread(push.acks)}); ${fmt(push.before)} shown before heard, ${fmt(push.never)} never shown`,
+            `(receipts ${spread(push.receipts)}; acks ${spread(push.acks)}); ${fmt(push.before)} shown before heard, ${fmt(push.never)} never shown; ` +
+            `of which broker → stored: ${spread(push.heardToStored)}`,
         );
         log(
           `    push, stored → socket, every row: ${fmt(stored.length)} steps, ${spread(stored)}; announced by the worker → socket: ${fmt(announced.length)} frames, ` +

@@ -64,6 +64,10 @@ const ROUTES = {
   '/wifiManage/acManage': ['_auth', '_auth/_shell', '_auth/_shell/wifiManage/acManage'],
   '/wifiManage/apManage': ['_auth', '_auth/_shell', '_auth/_shell/wifiManage/apManage'],
   '/wifiManage/terminalManage': ['_auth', '_auth/_shell', '_auth/_shell/wifiManage/terminalManage'],
+  '/alarmManage/alarmManage': ['_auth', '_auth/_shell', '_auth/_shell/alarmManage/alarmManage'],
+  '/alarmManage/userGroupManagement': ['_auth', '_auth/_shell', '_auth/_shell/alarmManage/userGroupManagement'],
+  '/alarmManage/callLogQuery': ['_auth', '_auth/_shell', '_auth/_shell/alarmManage/callLogQuery'],
+  '/alarmManage/deviceAlarms': ['_auth', '_auth/_shell', '_auth/_shell/alarmManage/deviceAlarms'],
 };
 
 /** RouteEntry.namespaces of a path in the console's route table (apps/web/src/navigation/route-table.ts). */

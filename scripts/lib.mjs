@@ -94,6 +94,7 @@ export const SERVICES = [
   'worker-led',
   'worker-radar',
   'worker-wifi',
+  'worker-alarm',
   'device-sim',
 ];
 

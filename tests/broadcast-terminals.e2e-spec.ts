@@ -57,6 +57,8 @@ describe('broadcast terminals: occupancy live on the terminal list', () => {
         await connected;
         // In the menu, under Broadcast.
         await page.locator('a[href="/broadcastManage/terminalManagement"]').first().waitFor();
+        // What the console's frame reads beside the page (the alarm agent's mode) is answered before the window.
+        await page.waitForLoadState('networkidle');
 
         const requests: string[] = [];
         page.on('request', (request) => {

@@ -204,6 +204,8 @@ describe('lighting: alarms live from simulated faults, and energy from simulated
       const page = await open(`/smartLamp/lampAlarm?keyword=${encodeURIComponent(code)}`, (p) =>
         p.locator('[data-testid="table-status"][data-status="empty"], [data-testid^="alarm-row-"]').first().waitFor(),
       );
+      // What the console's frame reads beside the page (the alarm agent's mode) is answered before the window.
+      await page.waitForLoadState('networkidle');
       const requests = recordApiRequests(page);
       const started = Date.now();
       await fleet.raiseFault(code, FaultCode.TemperatureHigh);

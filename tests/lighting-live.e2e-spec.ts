@@ -152,6 +152,8 @@ describe('lighting: live lamp state in sockets and the browser', () => {
   it('makes no API requests while idle on the lamp list, yet its rows follow the lamps', async () => {
     const code = lamps.codes[4];
     const page = await openLampList();
+    // What the console's frame reads beside the page (the alarm agent's mode) is answered before the window.
+    await page.waitForLoadState('networkidle');
     const requests = recordApiRequests(page);
     const started = Date.now();
 

@@ -1,6 +1,7 @@
 // Radars end to end: gateway, radar worker and lighting worker as their own processes, a simulated radar and simulated
 // lamps on the real broker, and /radarManage in a real browser: the radar comes online on its row, a detection shows
-// on the page with the lamps it raised while the lamps rise through the ledger and return after the close interval;
+// on the page with the lamps it raised while the lamps rise through the ledger and return after the close interval (the
+// page shows them return);
 // a strategy without a group or an event ID is refused with the spec's messages, nothing sent.
 import type { Browser, Page } from 'playwright-core';
 import { RadarEventId } from '@sc/contracts';
@@ -84,6 +85,15 @@ describe('Radars: detections raise lamps, seen in the browser', () => {
       await waitForDispatchDone(api, dispatchId);
       expect(lamps.codes.map((c) => lampFleet.lamp(c)?.level)).toEqual([100, 100]);
       await waitFor(async () => (lamps.codes.every((c) => lampFleet.lamp(c)?.level === 0) ? true : undefined), 15_000);
+      // The page shows them return, live, with the level they went back to.
+      const back = detection.locator('[data-testid="radar-raised-lamp"][data-state="returned"]');
+      await back.nth(lamps.codes.length - 1).waitFor({ timeout: 10_000 });
+      const backTexts = await back.allTextContents();
+      expect(
+        backTexts.map((text, i) =>
+          text.startsWith(enTexts.detections.lampReturned.split('{{time}}')[0].replace('{{code}}', lamps.codes[i]).replace('{{level}}', '0')),
+        ),
+      ).toEqual(lamps.codes.map(() => true));
 
       // A strategy without its group or an event's ID is refused in the spec's words, and nothing is sent.
       const saves: string[] = [];

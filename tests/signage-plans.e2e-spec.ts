@@ -181,11 +181,16 @@ describe('floor screens: an ad plan published from the browser, its receive stat
       expect(await row.getByTestId('signage-volume').textContent()).toContain('35 %');
       expect(reads).toEqual([]);
 
-      // A screenshot asked for from its dialog: the player uploads it to its signed link and the dialog shows it.
+      // The dialog asks for a screenshot as it opens: the player uploads it to its signed link and the dialog shows it.
       await row.getByTestId('signage-screenshot').click();
-      await page.getByTestId('signage-screenshot-take').click();
-      await page.getByTestId('signage-screenshot-image').waitFor({ timeout: 20_000 });
+      const image = page.getByTestId('signage-screenshot-image');
+      await image.waitFor({ timeout: 20_000 });
       expect(players.player(code)?.screenshots).toBe(1);
+      // Asked again on demand (the button waits while a request is out): a new picture replaces the shown one.
+      const first = await image.getAttribute('src');
+      await page.getByTestId('signage-screenshot-take').click();
+      await page.locator(`[data-testid="signage-screenshot-image"]:not([src=${JSON.stringify(first)}])`).waitFor({ timeout: 20_000 });
+      expect(players.player(code)?.screenshots).toBe(2);
       expect(pageErrors(page)).toEqual([]);
     } finally {
       await players.stop({ clearRetained: true });

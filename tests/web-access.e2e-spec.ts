@@ -339,9 +339,14 @@ describe('web console: access and session', () => {
       let connected = socketConnected(page);
       await page.goto(`${gw.baseUrl}/regionManage/regionManage`);
       await waitForPath(page, '/login?redirect=%2FregionManage%2FregionManage');
+      // The page is shown and has made its first calls (the alarm roles' agent read comes last) before the session ends.
+      const agentRead = page.waitForResponse((res) => res.url().includes('/api/alarm/agentMe'));
       await login(page, gw.baseUrl, 'admin');
       await waitForPath(page, '/regionManage/regionManage');
       await connected;
+      await page.getByTestId('sidebar').waitFor();
+      await agentRead;
+      await page.waitForLoadState('networkidle');
 
       const token = await cookie(page, 'Token');
       expect(await endSession(token)).toBe(200);
@@ -373,9 +378,12 @@ describe('web console: access and session', () => {
       await page.routeWebSocket(/\/socket\.io\//, () => undefined);
       await page.goto(`${gw.baseUrl}/systemSetting/userManage`);
       await waitForPath(page, '/login?redirect=%2FsystemSetting%2FuserManage');
+      // Without a socket the agent read waits out the feed gate (1.5 s): it is answered before the session ends.
+      const agentRead = page.waitForResponse((res) => res.url().includes('/api/alarm/agentMe'));
       await login(page, gw.baseUrl, 'admin');
       await waitForPath(page, '/systemSetting/userManage');
       await page.getByTestId('user-add').waitFor();
+      await agentRead;
       await page.waitForLoadState('networkidle');
 
       const token = await cookie(page, 'Token');

@@ -175,6 +175,8 @@ describe('web console: shell', () => {
     const regionLink = page.getByTestId('sidebar').getByTestId('menu-/regionManage/regionManage');
     await regionLink.waitFor();
     expect(await regionLink.textContent()).toBe(enCommon.route.regionManage);
+    // What the first page asks for after it shows (the alarm agent's dock loads beside it) is answered before the switch.
+    await page.waitForLoadState('networkidle');
 
     const calls = recordApiRequests(page);
     const reloaded = page.waitForEvent('load');

@@ -2,10 +2,11 @@
 // the real broker, and /wifiManage in a real browser: the section leads to its controllers, an access point comes
 // online from its heartbeat with its ratios, a client joining shows in its client count live (the list is not fetched
 // again), its load is charted once it is chosen, the client is in the online tab (beside the clients chart) and, once
-// it leaves, in the session history.
+// it leaves, in the session history. A controller is imported through the list's dialog (no group asked), and the
+// clients of a region are charted on the By region tab.
 import type { Browser, Page } from 'playwright-core';
 import pino from 'pino';
-import { waitFor } from '@sc/testing';
+import { waitFor, workbookBuffer } from '@sc/testing';
 import { wifi as texts } from '../apps/web/src/i18n/locales/en/wifi';
 import { startWifiFleet, type WifiFleet } from '../apps/device-sim/src/families/wifi.sim';
 import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected, waitForPath } from './support/browser';
@@ -103,4 +104,52 @@ describe('Wi-Fi: access points and their clients in the browser', () => {
       await closePage(page);
     }
   }, 120_000);
+
+  it("imports a controller through the list's dialog, and charts the clients of a region on the By region tab", async () => {
+    const prefix = uniqueCodePrefix('WI');
+    const api = await signIn(gw);
+    const [{ id: regionId }] = await gw.db.query<{ id: number }>(`SELECT id FROM region WHERE region_name = 'Lianhua Subdistrict'`);
+    const page: Page = await newPage(browser, undefined, { language: 'en', baseUrl: gw.baseUrl });
+    try {
+      await login(page, gw.baseUrl, 'admin');
+      await page.goto(`${gw.baseUrl}/wifiManage/acManage?name=${encodeURIComponent(prefix)}`);
+      await page.getByTestId('import-ac').click();
+      const dialog = page.getByTestId('import-dialog');
+      await dialog.getByTestId('import-file').waitFor();
+      expect(await dialog.getByTestId('import-group').count()).toBe(0);
+      await dialog.locator('input[type=file]').setInputFiles({
+        name: 'controllers.xlsx',
+        mimeType: 'application/octet-stream',
+        buffer: workbookBuffer([
+          ['Device name', 'Serial number', 'MAC address', 'Region name'],
+          [`${prefix} AC`, `${prefix}AC`, '58:2A:F7:EF:00:01', 'Lianhua Subdistrict'],
+        ]),
+      });
+      await dialog.getByTestId('import-submit').click();
+      await dialog.getByText('1 row imported').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByTestId(`wifi-row-${prefix}AC`).waitFor();
+
+      // An access point of the region under it, with a reading an hour ago: the region's line.
+      const [{ id: acId }] = await gw.db.query<{ id: number }>(`SELECT id FROM device WHERE code = $1`, [`${prefix}AC`]);
+      const ap = await api.post<{ id: number }>('/api/wifi/apAddOrEdit', {
+        devName: `${prefix} AP`,
+        devSN: `${prefix}AP`,
+        devMac: '58:2A:F7:EF:01:01',
+        acId,
+        regionId,
+      });
+      await gw.db.query(
+        `INSERT INTO wifi_load_sample (device_id, minute, client_count) VALUES ($1, date_trunc('minute', now()) - interval '1 hour', 9)`,
+        [ap.body.data.id],
+      );
+      await page.goto(`${gw.baseUrl}/wifiManage/terminalManage?tab=regions&regions=${regionId}`);
+      const chart = page.getByTestId('wifi-region-chart');
+      await chart.locator('.recharts-wrapper').waitFor({ timeout: 15_000 });
+      expect(await chart.textContent()).toContain('Lianhua Subdistrict');
+      expect(pageErrors(page)).toEqual([]);
+    } finally {
+      await closePage(page);
+    }
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 // Shared by the device benchmarks: a database of their own, the built gateway, the worker of the family measured (lamps:
 // worker-lighting; broadcast terminals: worker-broadcast; LED screens: worker-led; floor screens: worker-signage;
-// radars: worker-radar) and
+// radars: worker-radar; alarm columns: worker-alarm) and
 // the device simulator as separate processes on loopback, CPU and memory read from /proc, and clean-up of everything
 // they made (database, Redis keys, retained MQTT messages, upload directory). Plain Node; only loopback addresses are
 // ever contacted.
@@ -78,6 +78,16 @@ export const FAMILIES = {
     rows: `INSERT INTO radar_terminal (device_id) SELECT id FROM d`,
     // Radars, like terminals, each have an MQTT connection of their own; they detect at --radar-rate a minute.
     fleetArgs: (count, prefix) => ['--family', 'radar', '--count', String(count), '--prefix', prefix],
+    gatewayEnv: () => ({}),
+  },
+  alarm: {
+    noun: 'column',
+    deviceType: 7,
+    table: 'alarm_column',
+    worker: 'worker-alarm',
+    rows: `INSERT INTO alarm_column (device_id) SELECT id FROM d`,
+    // Alarm columns, like terminals, each have an MQTT connection of their own; they are pressed at --activity-rate.
+    fleetArgs: (count, prefix) => ['--family', 'alarm', '--count', String(count), '--prefix', prefix],
     gatewayEnv: () => ({}),
   },
   signage: {
@@ -934,3 +944,13 @@ export function percentile(sorted, p) {
 
 export const fmt = (n, digits = 0) =>
   Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : String(n);
+
+/** Logs a latency's samples (count, p50, p95, p99, max) under `label`, indented by `indent`; answers the p99. */
+export function latencySummary(label, samples, indent = '  ') {
+  const sorted = [...samples].sort((a, b) => a - b);
+  log(
+    `${indent}${label}: ${fmt(sorted.length)} samples, p50 ${fmt(percentile(sorted, 50))} ms, p95 ${fmt(percentile(sorted, 95))} ms, ` +
+      `p99 ${fmt(percentile(sorted, 99))} ms, max ${fmt(sorted.at(-1) ?? NaN)} ms`,
+  );
+  return percentile(sorted, 99);
+}

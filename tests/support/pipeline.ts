@@ -40,6 +40,8 @@ export const LED_WORKER = join(ROOT, 'dist', 'apps', 'worker-led', 'main.js');
 export const RADAR_WORKER = join(ROOT, 'dist', 'apps', 'worker-radar', 'main.js');
 /** The Wi-Fi worker (access controllers, access points, their clients). */
 export const WIFI_WORKER = join(ROOT, 'dist', 'apps', 'worker-wifi', 'main.js');
+/** The alarm columns' worker (presses, incidents, the calls' routing). */
+export const ALARM_WORKER = join(ROOT, 'dist', 'apps', 'worker-alarm', 'main.js');
 export const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
 export function assertWorkerBuilt(worker = WORKER): void {

@@ -65,6 +65,10 @@ describe('parseCliArgs', () => {
     });
   });
 
+  it('generates alarm columns pressed at the activity rate', () => {
+    const settings = parseCliArgs(['--family', 'alarm', '--count', '200', '--activity-rate', '10'], {});
+    expect(settings).toMatchObject({ family: 'alarm', activityPerSecond: 10, fleet: { lamps: { count: 200, prefix: 'ALARM-' } } });
+  });
   it('refuses what a family cannot do', () => {
     expect(() => parseCliArgs(['--family', 'wifi', '--count', '3'], {})).toThrow('--family must be one of lamp, broadcast');
     expect(() => parseCliArgs(['--family', 'led', '--count', '3', '--radar-rate', '6'], {})).toThrow('--radar-rate is for radars');

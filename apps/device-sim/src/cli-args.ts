@@ -8,7 +8,7 @@ export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--f
 --from-db: the registry's lamps, strip lights and broadcast terminals, with demo activity.
 --family, --count, --prefix: N devices of one family with codes P00001 … and no demo activity (default family lamp).
 --activity-rate: changes the devices make by themselves per second over the fleet, in turn (terminals start or end a
-  programme or a call); broadcast only.
+  programme or a call; alarm columns are pressed); broadcast and alarm only.
 --control-stdin: read commands from standard input, one a line: 'activity RATE' sets the activity rate (a benchmark's
   sweep), answered by a 'device-sim activity' log line with the fleet's counters (downloads included), as 'stats' is
   without changing anything; 'clock' reads the devices' clock and
@@ -21,11 +21,11 @@ Environment: MQTT_URL (default mqtt://127.0.0.1:1883), MQTT_DEVICE_URL (the devi
 (devices log in with their own accounts) and MQTT_BROKER_ACCESS_DIR (accounts the simulator invents are granted there).`;
 
 /** The families a generated fleet (--count) can be of. */
-export const CLI_FAMILIES = ['lamp', 'broadcast', 'led', 'signage', 'radar'] as const;
+export const CLI_FAMILIES = ['lamp', 'broadcast', 'led', 'signage', 'radar', 'alarm'] as const;
 export type CliFamily = (typeof CLI_FAMILIES)[number];
 
 /** The codes of a generated fleet without --prefix. */
-const DEFAULT_PREFIX: Record<CliFamily, string> = { lamp: 'LAMP-', broadcast: 'BC-', led: 'LED-', signage: 'FS-', radar: 'RADAR-' };
+const DEFAULT_PREFIX: Record<CliFamily, string> = { lamp: 'LAMP-', broadcast: 'BC-', led: 'LED-', signage: 'FS-', radar: 'RADAR-', alarm: 'ALARM-' };
 
 export interface CliSettings {
   /** The family of a generated fleet; the registry's fleet (--from-db) is every family's. */
@@ -102,7 +102,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
       throw new Error(`--${lampOnly} is for lamps: broadcast terminals, LED screens and floor screens each have a connection of their own`);
   }
   const activityPerSecond = number('activity-rate', values['activity-rate'], 0, 0, 1_000_000);
-  if (activityPerSecond > 0 && family !== 'broadcast') throw new Error('--activity-rate is for broadcast terminals (--family broadcast)');
+  if (activityPerSecond > 0 && family !== 'broadcast' && family !== 'alarm')
+    throw new Error('--activity-rate is for broadcast terminals and alarm columns (--family broadcast or alarm)');
   const radarRate = number('radar-rate', values['radar-rate'], 0, 0, 600);
   if (values['radar-rate'] !== undefined && family !== 'radar') throw new Error('--radar-rate is for radars (--family radar)');
   if (values['download-concurrency'] !== undefined && values.count !== undefined && family === 'lamp')

@@ -7,10 +7,13 @@ import { startLedFleet, type LedFleet } from './families/led.sim';
 import { startRadarFleet, type RadarFleet } from './families/radar.sim';
 import { startStripFleet } from './families/strip.sim';
 import { startWifiFleet, type WifiFleet } from './families/wifi.sim';
+import { startAlarmFleet, type AlarmFleet } from './families/alarm.sim';
 import { createLogger } from './logger';
 
 /** Clients joining or leaving the demo access points, per second over the city. */
 const WIFI_CLIENT_CHANGES_PER_SECOND = 8;
+/** Presses of the demo alarm columns, over the city: about one every two minutes. */
+const ALARM_PRESSES_PER_SECOND = 1 / 120;
 
 async function main(): Promise<void> {
   let settings: CliSettings;
@@ -91,6 +94,13 @@ async function main(): Promise<void> {
   const wifi: WifiFleet | null = fromDb
     ? await startWifiFleet({ ...common, acs: fromDb, aps: fromDb, offlineFraction, activityPerSecond: WIFI_CLIENT_CHANGES_PER_SECOND })
     : null;
+  // The registry's alarm columns, each on its own connection; someone presses one now and then. Generated ones are
+  // pressed at --activity-rate over the fleet (a benchmark's sweep).
+  const alarms: AlarmFleet | null = fromDb
+    ? await startAlarmFleet({ ...common, columns: fromDb, offlineFraction, activityPerSecond: ALARM_PRESSES_PER_SECOND })
+    : settings.family === 'alarm'
+      ? await startAlarmFleet({ ...common, columns: source, offlineFraction, activityPerSecond: settings.activityPerSecond })
+      : null;
   const summary = setInterval(() => {
     const online = (lamps?.codes ?? []).reduce((n, code) => n + (lamps!.lamp(code)?.online ? 1 : 0), 0);
     const terminalsOnline = (terminals?.codes ?? []).reduce((n, code) => n + (terminals!.terminal(code)?.online ? 1 : 0), 0);
@@ -105,7 +115,8 @@ async function main(): Promise<void> {
         screens: screens?.codes.length ?? 0,
         radars: radars?.codes.length ?? 0,
         accessPoints: wifi?.aps.codes.length ?? 0,
-        ...(lamps ?? terminals ?? screens ?? players ?? radars)!.stats,
+        alarmColumns: alarms?.codes.length ?? 0,
+        ...(lamps ?? terminals ?? screens ?? players ?? radars ?? alarms)!.stats,
       },
       'device-sim summary',
     );
@@ -114,7 +125,7 @@ async function main(): Promise<void> {
   // A benchmark steers the devices' own activity through standard input (a rate sweep), and reads the counters back;
   // a test reads and moves the devices' clock (their schedules run by it) in a simulator it started as a process.
   if (settings.controlStdin) {
-    const fleet = (terminals ?? lamps ?? screens ?? players ?? radars)!;
+    const fleet = (terminals ?? lamps ?? screens ?? players ?? radars ?? alarms)!;
     const refused = (err: Error) => logger.warn({ err: err.message }, 'device-sim command refused');
     createInterface({ input: process.stdin }).on('line', (line) => {
       try {
@@ -150,6 +161,7 @@ async function main(): Promise<void> {
       screens?.stop(options),
       radars?.stop(options),
       wifi?.stop(options),
+      alarms?.stop(options),
     ]).then(
       () => process.exit(0),
       (err: Error) => {

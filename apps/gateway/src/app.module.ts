@@ -13,6 +13,8 @@ import { ImportDownloadsModule, ImportsModule } from './imports/imports.module';
 import { LedModule, LedUploadModule } from './led/led.module';
 import { RadarModule } from './radar/radar.module';
 import { WifiModule } from './wifi/wifi.module';
+import { AlarmColumnsModule } from './alarm-columns/alarm-columns.module';
+import { AlarmIntercomModule } from './alarm-intercom/alarm-intercom.module';
 import { LightingModule } from './lighting/lighting.module';
 import { StripsModule } from './strips/strips.module';
 import { SignageMaterialsModule, SignageMaterialsUploadModule } from './signage-materials/signage-materials.module';
@@ -55,6 +57,8 @@ export class AppModule {
         LedModule,
         RadarModule,
         WifiModule,
+        AlarmColumnsModule,
+        AlarmIntercomModule,
       ],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController, MqttCredentialsController],
       providers: [AuthService, UsersService, RegionsService, RealtimeGateway, BusForwarder],

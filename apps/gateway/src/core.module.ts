@@ -1,4 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { UserPresence } from './realtime/user-presence.service';
+import { EventBus } from './infra/event-bus.service';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
 import { dataSourceOptions } from '@sc/database';
@@ -37,6 +39,8 @@ export class CoreModule {
       OperationLogService,
       OperationLogInterceptor,
       DeviceCredentials,
+      UserPresence,
+      EventBus,
     ];
     return {
       module: CoreModule,

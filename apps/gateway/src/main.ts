@@ -14,6 +14,7 @@ import { DEMO_SIGNAGE_COUNT, loadDemoSignage } from './demo/demo-signage';
 import { DEMO_LED_COUNT, loadDemoLeds } from './demo/demo-led';
 import { DEMO_RADAR_COUNT, loadDemoRadars } from './demo/demo-radars';
 import { DEMO_AC_COUNT, DEMO_AP_COUNT, loadDemoWifi } from './demo/demo-wifi';
+import { DEMO_ALARM_COLUMN_COUNT, DEMO_ALARM_GROUP, loadDemoAlarmColumns, loadDemoAlarmGroup } from './demo/demo-alarm-columns';
 import { DEMO_TERMINAL_COUNT, loadDemoTerminals } from './demo/demo-terminals';
 import { DEMO_STRATEGIES, loadDemoStrategies } from './demo/demo-strategies';
 import { DEMO_ENERGY_DAYS, loadDemoAlarmsAndEnergy } from './demo/demo-alarms-energy';
@@ -84,6 +85,15 @@ async function seedDemo(config: AppConfig): Promise<void> {
   if ((await loadDemoWifi(config.databaseUrl)) === 'loaded')
     say(
       `Demo Wi-Fi loaded: ${DEMO_AC_COUNT} access controllers (AC-0001 onwards) and ${DEMO_AP_COUNT} access points (AP-0001 onwards) on demo poles.`,
+    );
+  // And the alarm columns.
+  if ((await loadDemoAlarmColumns(config.databaseUrl)) === 'loaded')
+    say(
+      `Demo alarm columns loaded: ${DEMO_ALARM_COLUMN_COUNT} (ALARM-0001 to ALARM-${String(DEMO_ALARM_COLUMN_COUNT).padStart(4, '0')}), on demo poles.`,
+    );
+  if ((await loadDemoAlarmGroup(config.databaseUrl)) === 'loaded')
+    say(
+      `Demo alarm user group loaded: "${DEMO_ALARM_GROUP.name}", agents ${DEMO_ALARM_GROUP.agents.map((a) => a.username).join(' and ')} (set yourself Idle with the headset in the header to take the columns' calls).`,
     );
   say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
 }

@@ -31,7 +31,7 @@ describe('lamp alarms: page, filters, acknowledge and clear', () => {
   };
   const raise = async (deviceId: number, kind: AlarmKind, code: number, raisedAt: string) => {
     const [row] = await gw.db.query<{ id: number }>(
-      `INSERT INTO device_alarm (device_id, kind, code, raised_at) VALUES ($1, $2, $3, $4) RETURNING id`,
+      `INSERT INTO device_alarm (device_id, family, kind, code, raised_at) VALUES ($1, 'lamp', $2, $3, $4) RETURNING id`,
       [deviceId, kind, code, raisedAt],
     );
     return row.id;
@@ -162,7 +162,7 @@ describe('lamp alarms: page, filters, acknowledge and clear', () => {
       expect(summary).toEqual({
         active: 2,
         acknowledged: 2,
-        byKind: { fault: 2, dayBurning: 1, darkLamp: 1 },
+        byKind: { fault: 2, dayBurning: 1, darkLamp: 1, offline: 0, overload: 0 },
         byCode: { [FaultCode.VoltageLow]: 1, [FaultCode.TemperatureHigh]: 1 },
       });
     } finally {

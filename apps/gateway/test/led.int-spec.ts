@@ -1,5 +1,6 @@
 import pino from 'pino';
 import {
+  TERMINAL_ITEM_STATES,
   DeviceFamily,
   DispatchStatus,
   MqttService,
@@ -209,6 +210,14 @@ describe('LED screens: records, commands through the ledger, the daylight rule, 
     });
     try {
       await waitFor(async () => ((await page({ networkStatus: OnlineState.Online })).total === 2 ? true : undefined), 10_000);
+      // The commands of the tests before (sent while no worker ran) reach the screens first: 55 is sent after them.
+      await waitFor(async () => {
+        const [{ n }] = await gw.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM dispatch_item WHERE device_id = ANY($1) AND NOT (state = ANY($2))`,
+          [[ids[0], ids[1]], TERMINAL_ITEM_STATES],
+        );
+        return n === 0 ? true : undefined;
+      }, 15_000);
       const answer = await editor.post<LampControlResult>('/api/led/ledBrightness', { ids: [ids[0], ids[1]], brightness: 55 });
       await waitFor(async () => {
         const d = (await editor.get<DispatchDetail>(`/api/dispatch/detail?id=${answer.body.data.dispatchId}`)).body.data;

@@ -19,6 +19,10 @@ import { Route as Auth404RouteImport } from './routes/_auth/404'
 import { Route as AuthShellRouteImport } from './routes/_auth/_shell'
 import { Route as AuthEntryRouteImport } from './routes/_auth/entry'
 import { Route as AuthRedirectSplatRouteImport } from './routes/_auth/redirect/$'
+import { Route as AuthShellAlarmManageAlarmManageRouteImport } from './routes/_auth/_shell/alarmManage/alarmManage'
+import { Route as AuthShellAlarmManageCallLogQueryRouteImport } from './routes/_auth/_shell/alarmManage/callLogQuery'
+import { Route as AuthShellAlarmManageDeviceAlarmsRouteImport } from './routes/_auth/_shell/alarmManage/deviceAlarms'
+import { Route as AuthShellAlarmManageUserGroupManagementRouteImport } from './routes/_auth/_shell/alarmManage/userGroupManagement'
 import { Route as AuthShellBroadcastManageBroadcastTaskRouteImport } from './routes/_auth/_shell/broadcastManage/broadcastTask'
 import { Route as AuthShellBroadcastManageGroupManagementRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagement'
 import { Route as AuthShellBroadcastManageGroupManagementCreateRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagementCreate'
@@ -107,6 +111,30 @@ const AuthRedirectSplatRoute = AuthRedirectSplatRouteImport.update({
   path: '/redirect/$',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthShellAlarmManageAlarmManageRoute =
+  AuthShellAlarmManageAlarmManageRouteImport.update({
+    id: '/alarmManage/alarmManage',
+    path: '/alarmManage/alarmManage',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellAlarmManageCallLogQueryRoute =
+  AuthShellAlarmManageCallLogQueryRouteImport.update({
+    id: '/alarmManage/callLogQuery',
+    path: '/alarmManage/callLogQuery',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellAlarmManageDeviceAlarmsRoute =
+  AuthShellAlarmManageDeviceAlarmsRouteImport.update({
+    id: '/alarmManage/deviceAlarms',
+    path: '/alarmManage/deviceAlarms',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellAlarmManageUserGroupManagementRoute =
+  AuthShellAlarmManageUserGroupManagementRouteImport.update({
+    id: '/alarmManage/userGroupManagement',
+    path: '/alarmManage/userGroupManagement',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
 const AuthShellBroadcastManageBroadcastTaskRoute =
   AuthShellBroadcastManageBroadcastTaskRouteImport.update({
     id: '/broadcastManage/broadcastTask',
@@ -350,6 +378,10 @@ export interface FileRoutesByFullPath {
   '/404': typeof Auth404Route
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/alarmManage/alarmManage': typeof AuthShellAlarmManageAlarmManageRoute
+  '/alarmManage/callLogQuery': typeof AuthShellAlarmManageCallLogQueryRoute
+  '/alarmManage/deviceAlarms': typeof AuthShellAlarmManageDeviceAlarmsRoute
+  '/alarmManage/userGroupManagement': typeof AuthShellAlarmManageUserGroupManagementRoute
   '/broadcastManage/broadcastTask': typeof AuthShellBroadcastManageBroadcastTaskRoute
   '/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
   '/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
@@ -399,6 +431,10 @@ export interface FileRoutesByTo {
   '/': typeof AuthIndexRoute
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
+  '/alarmManage/alarmManage': typeof AuthShellAlarmManageAlarmManageRoute
+  '/alarmManage/callLogQuery': typeof AuthShellAlarmManageCallLogQueryRoute
+  '/alarmManage/deviceAlarms': typeof AuthShellAlarmManageDeviceAlarmsRoute
+  '/alarmManage/userGroupManagement': typeof AuthShellAlarmManageUserGroupManagementRoute
   '/broadcastManage/broadcastTask': typeof AuthShellBroadcastManageBroadcastTaskRoute
   '/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
   '/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
@@ -451,6 +487,10 @@ export interface FileRoutesById {
   '/_auth/entry': typeof AuthEntryRoute
   '/_auth/': typeof AuthIndexRoute
   '/_auth/redirect/$': typeof AuthRedirectSplatRoute
+  '/_auth/_shell/alarmManage/alarmManage': typeof AuthShellAlarmManageAlarmManageRoute
+  '/_auth/_shell/alarmManage/callLogQuery': typeof AuthShellAlarmManageCallLogQueryRoute
+  '/_auth/_shell/alarmManage/deviceAlarms': typeof AuthShellAlarmManageDeviceAlarmsRoute
+  '/_auth/_shell/alarmManage/userGroupManagement': typeof AuthShellAlarmManageUserGroupManagementRoute
   '/_auth/_shell/broadcastManage/broadcastTask': typeof AuthShellBroadcastManageBroadcastTaskRoute
   '/_auth/_shell/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
   '/_auth/_shell/broadcastManage/groupManagementCreate': typeof AuthShellBroadcastManageGroupManagementCreateRoute
@@ -502,6 +542,10 @@ export interface FileRouteTypes {
     | '/404'
     | '/entry'
     | '/redirect/$'
+    | '/alarmManage/alarmManage'
+    | '/alarmManage/callLogQuery'
+    | '/alarmManage/deviceAlarms'
+    | '/alarmManage/userGroupManagement'
     | '/broadcastManage/broadcastTask'
     | '/broadcastManage/groupManagement'
     | '/broadcastManage/groupManagementCreate'
@@ -551,6 +595,10 @@ export interface FileRouteTypes {
     | '/'
     | '/entry'
     | '/redirect/$'
+    | '/alarmManage/alarmManage'
+    | '/alarmManage/callLogQuery'
+    | '/alarmManage/deviceAlarms'
+    | '/alarmManage/userGroupManagement'
     | '/broadcastManage/broadcastTask'
     | '/broadcastManage/groupManagement'
     | '/broadcastManage/groupManagementCreate'
@@ -602,6 +650,10 @@ export interface FileRouteTypes {
     | '/_auth/entry'
     | '/_auth/'
     | '/_auth/redirect/$'
+    | '/_auth/_shell/alarmManage/alarmManage'
+    | '/_auth/_shell/alarmManage/callLogQuery'
+    | '/_auth/_shell/alarmManage/deviceAlarms'
+    | '/_auth/_shell/alarmManage/userGroupManagement'
     | '/_auth/_shell/broadcastManage/broadcastTask'
     | '/_auth/_shell/broadcastManage/groupManagement'
     | '/_auth/_shell/broadcastManage/groupManagementCreate'
@@ -720,6 +772,34 @@ declare module '@tanstack/react-router' {
       fullPath: '/redirect/$'
       preLoaderRoute: typeof AuthRedirectSplatRouteImport
       parentRoute: typeof AuthRoute
+    }
+    '/_auth/_shell/alarmManage/alarmManage': {
+      id: '/_auth/_shell/alarmManage/alarmManage'
+      path: '/alarmManage/alarmManage'
+      fullPath: '/alarmManage/alarmManage'
+      preLoaderRoute: typeof AuthShellAlarmManageAlarmManageRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/alarmManage/callLogQuery': {
+      id: '/_auth/_shell/alarmManage/callLogQuery'
+      path: '/alarmManage/callLogQuery'
+      fullPath: '/alarmManage/callLogQuery'
+      preLoaderRoute: typeof AuthShellAlarmManageCallLogQueryRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/alarmManage/deviceAlarms': {
+      id: '/_auth/_shell/alarmManage/deviceAlarms'
+      path: '/alarmManage/deviceAlarms'
+      fullPath: '/alarmManage/deviceAlarms'
+      preLoaderRoute: typeof AuthShellAlarmManageDeviceAlarmsRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/alarmManage/userGroupManagement': {
+      id: '/_auth/_shell/alarmManage/userGroupManagement'
+      path: '/alarmManage/userGroupManagement'
+      fullPath: '/alarmManage/userGroupManagement'
+      preLoaderRoute: typeof AuthShellAlarmManageUserGroupManagementRouteImport
+      parentRoute: typeof AuthShellRoute
     }
     '/_auth/_shell/broadcastManage/broadcastTask': {
       id: '/_auth/_shell/broadcastManage/broadcastTask'
@@ -998,6 +1078,10 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthShellRouteChildren {
+  AuthShellAlarmManageAlarmManageRoute: typeof AuthShellAlarmManageAlarmManageRoute
+  AuthShellAlarmManageCallLogQueryRoute: typeof AuthShellAlarmManageCallLogQueryRoute
+  AuthShellAlarmManageDeviceAlarmsRoute: typeof AuthShellAlarmManageDeviceAlarmsRoute
+  AuthShellAlarmManageUserGroupManagementRoute: typeof AuthShellAlarmManageUserGroupManagementRoute
   AuthShellBroadcastManageBroadcastTaskRoute: typeof AuthShellBroadcastManageBroadcastTaskRoute
   AuthShellBroadcastManageGroupManagementRoute: typeof AuthShellBroadcastManageGroupManagementRoute
   AuthShellBroadcastManageGroupManagementCreateRoute: typeof AuthShellBroadcastManageGroupManagementCreateRoute
@@ -1040,6 +1124,11 @@ interface AuthShellRouteChildren {
 }
 
 const AuthShellRouteChildren: AuthShellRouteChildren = {
+  AuthShellAlarmManageAlarmManageRoute: AuthShellAlarmManageAlarmManageRoute,
+  AuthShellAlarmManageCallLogQueryRoute: AuthShellAlarmManageCallLogQueryRoute,
+  AuthShellAlarmManageDeviceAlarmsRoute: AuthShellAlarmManageDeviceAlarmsRoute,
+  AuthShellAlarmManageUserGroupManagementRoute:
+    AuthShellAlarmManageUserGroupManagementRoute,
   AuthShellBroadcastManageBroadcastTaskRoute:
     AuthShellBroadcastManageBroadcastTaskRoute,
   AuthShellBroadcastManageGroupManagementRoute:

@@ -1,8 +1,8 @@
 import Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { createPool, DeviceWorker, type AnyFamilyHandler } from '@sc/device-runtime';
+import { AlarmNotifier, AlarmStore, createPool, DeviceWorker, type AnyFamilyHandler } from '@sc/device-runtime';
 import { RedisBus } from '@sc/messaging';
-import { AlarmNotifier, AlarmStore, FaultAlarmRecorder } from './alarms/alarm-store';
+import { FaultAlarmRecorder } from './alarms/fault-alarms';
 import { LightConditionCheck } from './alarms/light-condition-check';
 import type { WorkerConfig } from './config/worker-config';
 import { DEFAULT_INTEGRATION } from './energy/energy-integration';

@@ -4,12 +4,15 @@ import type { FamilyName } from './families';
 
 /**
  * What an alarm is about: a fault code a device reported (spec section 3, codes 1 to 8), a lamp lit while the sun is
- * up (day-burning), or a lamp dark while its strategy says it should be lit.
+ * up (day-burning), a lamp dark while its strategy says it should be lit, a device of any family gone offline (its
+ * Last Will, or silent for three heartbeats), or a device whose load crossed its family's declared threshold.
  */
 export enum AlarmKind {
   Fault = 'fault',
   DayBurning = 'dayBurning',
   DarkLamp = 'darkLamp',
+  Offline = 'offline',
+  Overload = 'overload',
 }
 
 /** active → acknowledged (by an operator) → cleared (by the device, the condition ending, or an operator). */
@@ -25,6 +28,8 @@ export const ALARM_STATES: readonly AlarmState[] = Object.values(AlarmState);
 /** One alarm (POST /api/light/alarmPage, and the AlarmChanged event). */
 export interface AlarmRow {
   id: number;
+  /** The device family the alarm's device belongs to. */
+  family: FamilyName;
   deviceId: number;
   /** The device code (a lamp's clientId). */
   deviceCode: string;
@@ -90,3 +95,8 @@ export interface AlarmChangedEvent {
 
 /** Most alarms one acknowledge or clear call may name. */
 export const ALARM_ACTION_MAX_IDS = 1000;
+
+/** POST /api/alarms/page: the alarms of one family, or of every family the caller's roles see. */
+export interface DeviceAlarmPageQuery extends AlarmPageQuery {
+  family?: FamilyName;
+}

@@ -30,6 +30,11 @@ export interface PageQuery {
 export interface PageResult<T> {
   list: T[];
   total: number;
+  /**
+   * Set on lists whose count stops at a bound (a history of millions of rows): more rows match than `total`, which
+   * is then a lower bound that always reaches past the page asked for (so the next page can be asked).
+   */
+  totalCapped?: true;
 }
 
 export const PAGE_SIZE_MAX = 200;

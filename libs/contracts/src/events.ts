@@ -1,9 +1,11 @@
+import type { AlarmPressedEvent } from './alarm-columns';
+import type { AgentModeChangedEvent, IncidentChangedEvent } from './alarm-intercom';
 import type { AlarmChangedEvent } from './alarms';
 import type { FamilyLiveFields, FamilyName } from './families';
 import type { DispatchStatus } from './statuses';
 import type { DispatchCounts } from './lighting';
 import type { DispatchRowsChangedEvent } from './receipts';
-import type { RadarDetectedEvent } from './radar';
+import type { RadarDetectedEvent, RadarLampsChangedEvent } from './radar';
 
 /** One device's stored state changed: only the fields that changed, named as in the family's list rows. */
 export interface DeviceChange<F extends FamilyName = FamilyName> {
@@ -47,6 +49,10 @@ export interface BusEvents {
   DispatchRowsChanged: DispatchRowsChangedEvent;
   AlarmChanged: AlarmChangedEvent;
   RadarDetected: RadarDetectedEvent;
+  RadarLampsChanged: RadarLampsChangedEvent;
+  AlarmPressed: AlarmPressedEvent;
+  IncidentChanged: IncidentChangedEvent;
+  AgentModeChanged: AgentModeChangedEvent;
 }
 
 export type BusEventName = keyof BusEvents;
@@ -58,6 +64,10 @@ const EVENTS: Readonly<Record<BusEventName, true>> = {
   DispatchRowsChanged: true,
   AlarmChanged: true,
   RadarDetected: true,
+  RadarLampsChanged: true,
+  AlarmPressed: true,
+  IncidentChanged: true,
+  AgentModeChanged: true,
 };
 export const BUS_EVENT_NAMES = Object.keys(EVENTS) as readonly BusEventName[];
 

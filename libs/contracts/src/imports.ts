@@ -1,7 +1,7 @@
 import type { PageQuery } from './envelope';
 
 /** What an import, a template or an export is about: its call names are `${kind}Import`, `${kind}Template`, `${kind}Export`. */
-export type ImportKind = 'light' | 'gateway' | 'loop' | 'lamp' | 'terminal' | 'radar';
+export type ImportKind = 'light' | 'gateway' | 'loop' | 'lamp' | 'terminal' | 'radar' | 'ac' | 'ap' | 'column';
 
 /**
  * What the downloaded files of a kind are called, by what they hold (the call names follow the spec: `lamp` is the
@@ -14,13 +14,16 @@ export const IMPORT_FILE_NAMES: Readonly<Record<ImportKind, { name: string; plur
   lamp: { name: 'lamp-pole', plural: 'lamp-poles' },
   terminal: { name: 'broadcast-terminal', plural: 'broadcast-terminals' },
   radar: { name: 'radar', plural: 'radars' },
+  ac: { name: 'wifi-access-controller', plural: 'wifi-access-controllers' },
+  ap: { name: 'wifi-access-point', plural: 'wifi-access-points' },
+  column: { name: 'alarm-column', plural: 'alarm-columns' },
 };
 
 /**
  * What a list export is about: every import kind, and the lists that are exported only (LED screens, floor-screen
- * plays, Wi-Fi access controllers and points, Wi-Fi client sessions). Its call is `${kind}Export`.
+ * plays, Wi-Fi client sessions, Wi-Fi clients per region, the alarm columns' calls). Its call is `${kind}Export`.
  */
-export type ExportKind = ImportKind | 'led' | 'play' | 'ac' | 'ap' | 'terminalHistory';
+export type ExportKind = ImportKind | 'led' | 'play' | 'terminalHistory' | 'regionClients' | 'call';
 
 /** What an export's file is called (`${name}.xlsx`). */
 export const EXPORT_FILE_NAMES: Readonly<Record<ExportKind, string>> = {
@@ -30,11 +33,14 @@ export const EXPORT_FILE_NAMES: Readonly<Record<ExportKind, string>> = {
   lamp: IMPORT_FILE_NAMES.lamp.plural,
   terminal: IMPORT_FILE_NAMES.terminal.plural,
   radar: IMPORT_FILE_NAMES.radar.plural,
+  ac: IMPORT_FILE_NAMES.ac.plural,
+  ap: IMPORT_FILE_NAMES.ap.plural,
   led: 'led-screens',
   play: 'floor-screen-plays',
-  ac: 'wifi-access-controllers',
-  ap: 'wifi-access-points',
   terminalHistory: 'wifi-sessions',
+  regionClients: 'wifi-clients-by-region',
+  column: IMPORT_FILE_NAMES.column.plural,
+  call: 'alarm-calls',
 };
 
 /** The form fields sent with the file to an import call (besides `file`). */

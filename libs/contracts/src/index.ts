@@ -36,6 +36,8 @@ export * from './broadcast-media';
 export * from './signage';
 export * from './led';
 export * from './radar';
+export * from './alarm-columns';
+export * from './alarm-intercom';
 export * from './led-media';
 export * from './led-tasks';
 export * from './wifi';

@@ -106,6 +106,8 @@ export enum MqttService {
   WorkerRadar = 'worker-radar',
   /** Wi-Fi access controllers and the access points under them. */
   WorkerWifi = 'worker-wifi',
+  /** One-key alarm columns. */
+  WorkerAlarm = 'worker-alarm',
   /** The development simulator's own connection (what simulated lamps hear from radars). */
   Simulator = 'device-sim',
 }

@@ -9,6 +9,7 @@ export enum QueueName {
   LedTasks = 'led-tasks',
   AdPublishing = 'ad-publishing',
   WifiDevices = 'wifi-devices',
+  AlarmColumns = 'alarm-columns',
 }
 
 export const JobName = {
@@ -26,6 +27,8 @@ export const JobName = {
   DistributeAcDispatch: 'distribute-ac-dispatch',
   /** The commands of one Wi-Fi access point dispatch (reboot). */
   DistributeApDispatch: 'distribute-ap-dispatch',
+  /** The commands of one alarm column dispatch (reboot, volume). */
+  DistributeAlarmDispatch: 'distribute-alarm-dispatch',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 

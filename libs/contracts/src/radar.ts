@@ -140,7 +140,7 @@ export interface RaisedLamp {
   level: DimmingLevel;
   /** true: its sensing schedule hears the radar itself, so no command was sent. */
   byItself: boolean;
-  /** Seconds after the detection it rises (the event's open interval; 0: at once). */
+  /** Seconds after the detection it rises (the event's open interval; 0: at once; later, RadarLampsChanged tells). */
   after: number;
   /** ISO 8601: when it returns, unless another detection keeps it raised. */
   until: string;
@@ -164,6 +164,39 @@ export interface RadarDetectedEvent {
   lamps: RaisedLamp[];
   /** The dispatch of the commands (null when none was needed). */
   dispatchId: string | null;
+}
+
+/** One lamp of RadarLampsChanged. */
+export interface RadarLampMove {
+  id: number;
+  code: string;
+  /** raised: the level it rose to; returned: the level it went back to (the one it had before it was raised). */
+  level: number;
+  /** true: its sensing schedule hears the radar itself, so no command was sent. */
+  byItself: boolean;
+  /** The radar whose detection raised it (returned: the last one that held it; null when that radar is gone). */
+  radarId: number | null;
+  radarCode: string | null;
+  /** raised: ISO 8601, the `at` of that detection's RadarDetected; returned: null. */
+  detectedAt: string | null;
+  /**
+   * raised: ISO 8601, when it returns, unless another detection keeps it raised; null when it was not raised (it was
+   * already at or above the level when its open interval had passed). returned: null.
+   */
+  until: string | null;
+}
+
+/**
+ * Lamps of radar strategies moved after their detection was announced (RadarLampsChanged, pushed to the radar pages):
+ * `raised`, lamps whose event has an open interval rose once it had passed; `returned`, lamps whose hold ended went
+ * back to the level they had before.
+ */
+export interface RadarLampsChangedEvent {
+  family: 'radar';
+  change: 'raised' | 'returned';
+  lamps: RadarLampMove[];
+  /** ISO 8601: when the worker stored the move. */
+  at: string;
 }
 
 /** One thing wrong with a radar strategy: the field (as the form names it), the catalogue key and its params. */

@@ -13,6 +13,12 @@ export enum Role {
   Default = 'default',
 }
 
+/**
+ * The roles of the alarm columns' events and pages (ALARM_FAMILY.eventRoles): kept here, apart from the family's
+ * declaration, so the console's frame can tell whether to load the alarm notices without loading the declaration.
+ */
+export const ALARM_EVENT_ROLES: readonly Role[] = [Role.Admin, Role.Editor];
+
 /** Names a general group may grant. 'Home' also opens the landing page (/entry). */
 export const GRANTABLE_PERMISSIONS = ['Home', Role.Editor, Role.Visit] as const;
 export type GrantablePermission = (typeof GRANTABLE_PERMISSIONS)[number];

@@ -19,6 +19,11 @@ export const SIGNAL_BOUNDS = { min: -120, max: 0 } as const;
 
 /** The session history is read a window at a time: at most this many days between its from and to dates. */
 export const WIFI_HISTORY_MAX_DAYS = 31;
+/**
+ * The history page counts its sessions up to this many (then says "more than"): a city's month holds millions, and an
+ * exact count would read every one of them for each page.
+ */
+export const WIFI_HISTORY_COUNT_CAP = 10_000;
 
 /** What the console records of an access controller or an access point (the spec's Wi-Fi device fields). */
 export interface WifiDeviceRecord {
@@ -175,4 +180,33 @@ export interface WifiClientSeriesRequest {
 export interface WifiClientPoint {
   at: string;
   clients: number;
+}
+
+/** POST /api/wifi/regionClientSeries compares at most this many regions at a time. */
+export const WIFI_REGION_SERIES_MAX = 20;
+
+/**
+ * POST /api/wifi/regionClientSeries (and GET regionClientsExport, `regionIds` there as `1,2,3`): the clients of the
+ * access points of each region and of its sub-regions over the last day, one series per region, side by side.
+ */
+export interface WifiRegionSeriesRequest {
+  /** 1 to WIFI_REGION_SERIES_MAX regions, each its own series (in this order). */
+  regionIds: number[];
+}
+
+/** A region compared: its id and its name in the caller's language. */
+export interface WifiSeriesRegion {
+  regionId: number;
+  regionName: string;
+}
+
+/** One step of the comparison: the clients of each region, in the order of `regions` (0: none then). */
+export interface WifiRegionPoint {
+  at: string;
+  clients: number[];
+}
+
+export interface WifiRegionSeries {
+  regions: WifiSeriesRegion[];
+  points: WifiRegionPoint[];
 }

@@ -45,10 +45,23 @@ import { Wifi1732200100000 } from './migrations/1732200100000-wifi';
 import { WifiLoadSamples1732200110000 } from './migrations/1732200110000-wifi-load-samples';
 import { LedScreens1732199920000 } from './migrations/1732199920000-led-screens';
 import { Radar1732200200000 } from './migrations/1732200200000-radar';
+import { RadarLampPending1732200400000 } from './migrations/1732200400000-radar-lamp-pending';
+import { AlarmColumns1732200500000 } from './migrations/1732200500000-alarm-columns';
+import { FamilyAlarms1732200600000 } from './migrations/1732200600000-family-alarms';
+import { AlarmIntercom1732200700000 } from './migrations/1732200700000-alarm-intercom';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
 export { ALARM_ROW_COLUMNS, ALARM_ROW_FROM } from './alarm-rows';
+export {
+  ALARM_CALL_COLUMNS,
+  ALARM_INCIDENT_COLUMNS,
+  ALARM_INCIDENT_FROM,
+  CALL_HUNG_UP,
+  callBackToWaiting,
+  loadIncidentRows,
+  logIncidentAction,
+} from './alarm-incidents';
 export { ACCESS_CHANGES_CHANNEL } from './migrations/1732170000000-access-change-notifications';
 export { DEVICE_CODES_CHANNEL } from './migrations/1732196000000-device-code-changes';
 export { BROKER_ACCESS_CHANNEL } from './migrations/1732199000000-mqtt-credentials';
@@ -98,6 +111,10 @@ export const MIGRATIONS = [
   Wifi1732200100000,
   WifiLoadSamples1732200110000,
   Radar1732200200000,
+  RadarLampPending1732200400000,
+  AlarmColumns1732200500000,
+  FamilyAlarms1732200600000,
+  AlarmIntercom1732200700000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -4,6 +4,8 @@ import Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { jobsOfQueue, type FamilyName, type JobName, type QueueName } from '@sc/contracts';
 import { createJobWorker, MqttConnection, RedisBus, type JobHandler } from '@sc/messaging';
+import { AlarmNotifier, AlarmStore } from './alarms/alarm-store';
+import { FamilyAlarms } from './alarms/family-alarms';
 import { CommandSender } from './dispatch/command-sender';
 import { DispatchProgress } from './dispatch/dispatch-progress';
 import { DispatchTracker } from './dispatch/dispatch-tracker';
@@ -119,7 +121,11 @@ export class DeviceWorker {
     const progress = new DispatchProgress(pool, bus, logger, config.progressIntervalMs, declarations);
     this.progress = progress;
     const stores = new Map<FamilyName, RowStore>(families.map((f) => [f.declaration.family, new RowStore(f)]));
-    const writes = new FamilyWrites(stores, this.options.observers ?? [], new StateEvents(bus, logger));
+    // Every family's runtime alarms (offline, declared thresholds) beside the worker's own observers.
+    const alarms = new AlarmStore();
+    const notifier = new AlarmNotifier(bus, logger);
+    const familyAlarms = families.flatMap((f) => FamilyAlarms.of(f, alarms, notifier) ?? []);
+    const writes = new FamilyWrites(stores, [...familyAlarms, ...(this.options.observers ?? [])], new StateEvents(bus, logger));
     const handlers = new Map<FamilyName, AnyFamilyHandler>(families.map((f) => [f.declaration.family, f]));
     const sender = new CommandSender(pool, mqtt, handlers, writes, progress, this.counters, logger, config, config.publishChunk);
 

@@ -482,6 +482,9 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
         if (!device.online) continue;
         owed--;
         if (act(device.state, this.context)) void this.publishState(device, 'changesSent');
+        // What the change gathered for the `event` topic (an alarm column's press) goes out now, not at a tick that a
+        // family without a schedule never has.
+        void this.publishEvents(device);
       }
     }, TELEMETRY_SLOT_MS);
   }

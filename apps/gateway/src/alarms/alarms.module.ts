@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { AlarmsController } from './alarms.controller';
 import { AlarmsService } from './alarms.service';
+import { DeviceAlarmsController } from './device-alarms.controller';
 
-/** Device alarms: the page, acknowledge and clear (the lighting worker raises and clears them). */
+/** Device alarms: the lamps' page and every family's, acknowledge and clear (the workers raise and clear them). */
 @Module({
-  controllers: [AlarmsController],
+  controllers: [AlarmsController, DeviceAlarmsController],
   providers: [AlarmsService],
 })
 export class AlarmsModule {}

@@ -1,10 +1,10 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import {
   ALARM_KINDS,
   AlarmKind,
   AlarmState,
-  DeviceFamily,
+  type FamilyName,
   type FaultCode,
   type AlarmActionResult,
   type AlarmChangedEvent,
@@ -13,13 +13,11 @@ import {
   type PageResult,
 } from '@sc/contracts';
 import { ALARM_ROW_COLUMNS, ALARM_ROW_FROM } from '@sc/database';
-import { RedisBus } from '@sc/messaging';
 import { AppException } from '../common/app-exception';
 import type { Caller } from '../common/request-context';
 import { Where, likeContains, pagedQuery } from '../common/sql';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { InjectDb } from '../infra/database';
-import { RedisService } from '../infra/redis.service';
+import { EventBus } from '../infra/event-bus.service';
 import { REGION_AND_BELOW } from '../common/device-selection';
 import type { AlarmPageDto } from './dto/alarm.dto';
 
@@ -32,21 +30,18 @@ const UNKNOWN_IDS_SHOWN = 10;
  */
 @Injectable()
 export class AlarmsService {
-  private readonly logger = new Logger(AlarmsService.name);
-  private readonly bus: RedisBus;
-
   constructor(
     @InjectDb() private readonly db: DataSource,
-    @Inject(APP_CONFIG) config: AppConfig,
-    redis: RedisService,
-  ) {
-    this.bus = new RedisBus(redis.client, config.redisPrefix);
-  }
+    private readonly bus: EventBus,
+  ) {}
 
-  page(q: AlarmPageDto): Promise<PageResult<AlarmRow>> {
+  /** A page of the alarms of these families (the ones the caller may see, or the one it chose). */
+  page(q: AlarmPageDto, families: readonly FamilyName[]): Promise<PageResult<AlarmRow>> {
     if (q.raisedFrom && q.raisedTo && Date.parse(q.raisedFrom) >= Date.parse(q.raisedTo)) throw AppException.field('raisedTo', 'orderWrong');
     if (q.code !== undefined && q.kind !== undefined && q.kind !== AlarmKind.Fault) throw AppException.field('code', 'alarmCodeNeedsFault');
+    // Each family's alarms are its own, seen with its roles: the callers name the families.
     const where = new Where()
+      .add(`a.family = ANY(?)`, families)
       .addIf(q.regionId, `d.region_id IN (${REGION_AND_BELOW})`)
       .addIf(q.code !== undefined ? AlarmKind.Fault : q.kind, `a.kind = ?`)
       .addIf(q.code, `a.code = ?`)
@@ -70,9 +65,10 @@ export class AlarmsService {
   }
 
   /** Open alarms by state, kind and fault code. */
-  async summary(): Promise<AlarmSummary> {
+  async summary(families: readonly FamilyName[]): Promise<AlarmSummary> {
     const rows: { state: AlarmState; kind: AlarmKind; code: number; n: number }[] = await this.db.query(
-      `SELECT state, kind, code, count(*)::int AS n FROM device_alarm WHERE state <> 'cleared' GROUP BY state, kind, code`,
+      `SELECT state, kind, code, count(*)::int AS n FROM device_alarm WHERE state <> 'cleared' AND family = ANY($1) GROUP BY state, kind, code`,
+      [families],
     );
     const summary: AlarmSummary = {
       active: 0,
@@ -91,17 +87,26 @@ export class AlarmsService {
   }
 
   /** Active alarms become acknowledged (who, when); acknowledged and cleared ones stay as they are. */
-  acknowledge(caller: Caller, ids: readonly number[]): Promise<AlarmActionResult> {
-    return this.change(ids, 'acknowledged', `state = 'acknowledged', acknowledged_at = now(), acknowledged_by = $2`, `a.state = 'active'`, caller);
+  acknowledge(caller: Caller, ids: readonly number[], families: readonly FamilyName[]): Promise<AlarmActionResult> {
+    return this.change(
+      ids,
+      families,
+      'acknowledged',
+      `state = 'acknowledged', acknowledged_at = now(), acknowledged_by = $2`,
+      `a.state = 'active'`,
+      caller,
+    );
   }
 
   /** Open alarms are cleared by the operator (who, when); the device raising the fault again opens a new one. */
-  clear(caller: Caller, ids: readonly number[]): Promise<AlarmActionResult> {
-    return this.change(ids, 'cleared', `state = 'cleared', cleared_at = now(), cleared_by = $2`, `a.state <> 'cleared'`, caller);
+  clear(caller: Caller, ids: readonly number[], families: readonly FamilyName[]): Promise<AlarmActionResult> {
+    return this.change(ids, families, 'cleared', `state = 'cleared', cleared_at = now(), cleared_by = $2`, `a.state <> 'cleared'`, caller);
   }
 
+  /** Alarms of other families than these are unknown to the caller (its roles do not see them). */
   private async change(
     ids: readonly number[],
+    families: readonly FamilyName[],
     change: AlarmChangedEvent['change'],
     set: string,
     eligible: string,
@@ -110,8 +115,8 @@ export class AlarmsService {
     const wanted = [...new Set(ids)].sort((x, y) => x - y);
     const changed = await this.db.transaction(async (tx) => {
       const found: { id: number; state: AlarmState }[] = await tx.query(
-        `SELECT id, state FROM device_alarm WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE`,
-        [wanted],
+        `SELECT id, state FROM device_alarm WHERE id = ANY($1::int[]) AND family = ANY($2) ORDER BY id FOR UPDATE`,
+        [wanted, families],
       );
       if (found.length < wanted.length) {
         const known = new Set(found.map((r) => r.id));
@@ -133,9 +138,7 @@ export class AlarmsService {
     });
     const at = new Date().toISOString();
     for (const alarm of changed) {
-      this.bus
-        .publish('AlarmChanged', { family: DeviceFamily.Lamp, change, alarm, at })
-        .catch((err: Error) => this.logger.warn(`AlarmChanged not published: ${err.message}`));
+      this.bus.publish('AlarmChanged', { family: alarm.family, change, alarm, at });
     }
     return { changed: changed.length };
   }

@@ -52,27 +52,44 @@ export interface PageSpec {
   outerOrderBy: string;
   pageNum: number;
   pageSize: number;
+  /**
+   * Count at most this many rows (or up to the end of the page asked for, when it lies further): a list of millions of
+   * rows answers a lower bound and `totalCapped` instead of reading every matching row for an exact total.
+   */
+  countCap?: number;
 }
 
 /**
- * One page and the exact total of a filtered list, in one statement: both come from the same snapshot, over one
+ * One page and the total of a filtered list (exact, or bounded by `countCap`), in one statement: both come from the same snapshot, over one
  * connection and one round trip. The LEFT JOIN keeps a single row carrying the total when the page is empty.
  */
 export async function pagedQuery<T extends object>(db: DataSource, spec: PageSpec): Promise<PageResult<T>> {
   const { params } = spec.where;
+  const offset = (spec.pageNum - 1) * spec.pageSize;
+  const countFrom = spec.countFrom ?? spec.from;
+  // A bounded count reads at most one row more than the bound, which says whether more match. The matching rows are a
+  // materialized CTE, planned as if all were read (PostgreSQL plans CTEs apart, for every row), and read lazily: a
+  // LIMIT over a plain subquery would let the planner bet on finding the rows early in some index order, which a
+  // wrong estimate of a narrow filter (one client's MAC) turns into a scan of the whole window.
+  const bound = spec.countCap === undefined ? null : Math.max(spec.countCap, offset + spec.pageSize);
+  const count =
+    bound === null
+      ? `SELECT count(*)::int AS n FROM ${countFrom} ${spec.where}`
+      : `WITH matching AS MATERIALIZED (SELECT 1 FROM ${countFrom} ${spec.where})
+         SELECT count(*)::int AS n FROM (SELECT 1 FROM matching LIMIT ${bound + 1}) counted`;
   const rows: (T & { __total: number; __present: number | null })[] = await db.query(
     `SELECT page.*, total.n AS "__total"
-       FROM (SELECT count(*)::int AS n FROM ${spec.countFrom ?? spec.from} ${spec.where}) total
+       FROM (${count}) total
        LEFT JOIN LATERAL (
          SELECT 1 AS "__present", ${spec.select} FROM ${spec.from} ${spec.where}
           ORDER BY ${spec.orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
        ) page ON true
       ORDER BY ${spec.outerOrderBy}`,
-    [...params, spec.pageSize, (spec.pageNum - 1) * spec.pageSize],
+    [...params, spec.pageSize, offset],
   );
-  const total = rows[0]?.__total ?? 0;
+  const counted = rows[0]?.__total ?? 0;
   const list = rows[0]?.__present == null ? [] : rows.map(({ __total, __present, ...row }) => row as unknown as T);
-  return { list, total };
+  return bound !== null && counted > bound ? { list, total: bound, totalCapped: true } : { list, total: counted };
 }
 
 /** A page of records newest first, by the id of the table aliased `alias` in `from`. */

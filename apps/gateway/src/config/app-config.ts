@@ -38,6 +38,8 @@ export interface AppConfig {
   dispatchTtlSeconds: number;
   /** Device state changes of one family are pushed to a browser at most once per frame of this many milliseconds. */
   pushFrameMs: number;
+  /** How long a user may be without a console open (a reload, a blip) before an alarm agent is taken offline. */
+  presenceGraceMs: number;
   consoleOrigin: string;
   /**
    * Host names the gateway answers to (the Host header, port aside); any other gets 421, so a name that an attacker's
@@ -143,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sessionTtlSeconds: int(env.SESSION_TTL_HOURS, 12) * 3600,
     dispatchTtlSeconds: int(env.DISPATCH_TTL_SECONDS, 60),
     pushFrameMs: Math.max(1, int(env.PUSH_FRAME_MS, 50)),
+    presenceGraceMs: Math.max(0, int(env.PRESENCE_GRACE_MS, 15_000)),
     consoleOrigin,
     allowedHosts: allowedHosts(env.ALLOWED_HOSTS, consoleOrigin),
     uploadDir: env.UPLOAD_DIR ?? 'var/uploads',

@@ -51,8 +51,8 @@ export async function loadDemoAlarmsAndEnergy(databaseUrl: string, timeZone: str
       for (const alarm of DEMO_ALARMS) {
         const code = codes[alarm.lamp - 1];
         const [row]: { device_id: number }[] = await tx.query(
-          `INSERT INTO device_alarm (device_id, kind, code, state, raised_at, acknowledged_at, acknowledged_by, cleared_at)
-           SELECT d.id, $2, $3, $4, now() - $5 * interval '1 hour',
+          `INSERT INTO device_alarm (device_id, family, kind, code, state, raised_at, acknowledged_at, acknowledged_by, cleared_at)
+           SELECT d.id, 'lamp', $2, $3, $4, now() - $5 * interval '1 hour',
                   CASE WHEN $6 THEN now() - ($5 - 1) * interval '1 hour' END, CASE WHEN $6 THEN 'admin' END,
                   CASE WHEN $7 THEN NULL ELSE now() - ($5 - 3) * interval '1 hour' END
              FROM device d WHERE d.code = $1

@@ -70,7 +70,8 @@ export class ListExporter {
   async send<F>(reply: FastifyReply, fileName: string, source: ListExportSource<F>, filters: F, lng: Language): Promise<void> {
     const db = this.db.manager;
     const q = source.query(filters, lng);
-    const [{ ids }]: { ids: number[] }[] = await db.query(
+    // Ids as bigint: the call log's are (the other lists' int ids compare with them alike).
+    const [{ ids }]: { ids: string[] }[] = await db.query(
       `SELECT coalesce(array_agg(x.id ORDER BY x.n), '{}') AS ids
          FROM (SELECT ${q.id} AS id, row_number() OVER (ORDER BY ${q.orderBy}) AS n FROM ${q.from} ${q.where}
                 ORDER BY ${q.orderBy} LIMIT ${XLSX_MAX_ROWS - 1}) x`,
@@ -81,8 +82,8 @@ export class ListExporter {
       for (let at = 0; at < ids.length; at += EXPORT_PAGE_ROWS) {
         const rows: ExportRow[] = await db.query(
           // = ANY lets the planner fetch the page by primary key (a join alone merges along the whole index).
-          `SELECT ${q.select} FROM ${q.from} JOIN unnest($1::int[]) WITH ORDINALITY AS page(id, n) ON page.id = ${q.id}
-            WHERE ${q.id} = ANY($1::int[]) ORDER BY page.n`,
+          `SELECT ${q.select} FROM ${q.from} JOIN unnest($1::bigint[]) WITH ORDINALITY AS page(id, n) ON page.id = ${q.id}
+            WHERE ${q.id} = ANY($1::bigint[]) ORDER BY page.n`,
           [ids.slice(at, at + EXPORT_PAGE_ROWS)],
         );
         yield rows.map((row) => {

@@ -32,7 +32,13 @@ export class HealthController {
   @Public()
   @Get()
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
-    if (!this.latest || Date.now() - this.latest.at > REPORT_TTL_MS) this.latest = { at: Date.now(), report: this.probe() };
+    // A report is shared while its probes run and for REPORT_TTL_MS after they answer: callers arriving together
+    // (however slowly the probes answer) cost the services one round of probes.
+    if (!this.latest || Date.now() - this.latest.at > REPORT_TTL_MS) {
+      const latest = { at: Number.POSITIVE_INFINITY, report: this.probe() };
+      void latest.report.finally(() => (latest.at = Date.now())).catch(() => undefined);
+      this.latest = latest;
+    }
     const report = await this.latest.report;
     if (!report.services.postgres.ok || !report.services.redis.ok) void reply.status(HttpStatus.SERVICE_UNAVAILABLE);
     return report;

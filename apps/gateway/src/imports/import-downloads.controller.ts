@@ -1,7 +1,17 @@
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { BROADCAST_FAMILY, Button, IMPORT_FILE_NAMES, RADAR_FAMILY, Role, type UploadTarget } from '@sc/contracts';
+import {
+  AC_FAMILY,
+  ALARM_FAMILY,
+  AP_FAMILY,
+  BROADCAST_FAMILY,
+  Button,
+  IMPORT_FILE_NAMES,
+  RADAR_FAMILY,
+  Role,
+  type UploadTarget,
+} from '@sc/contracts';
 import { CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
 import { languageOf, type AppRequest, type Caller } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -17,6 +27,8 @@ import { LOOP_IMPORT } from './loop-import.table';
 import { POLE_IMPORT } from './pole-import.table';
 import { RADAR_IMPORT } from './radar-import.table';
 import { TERMINAL_IMPORT } from './terminal-import.table';
+import { AC_IMPORT, AP_IMPORT } from './wifi-import.table';
+import { ALARM_IMPORT } from './alarm-import.table';
 
 /**
  * Import templates, exports of the lists and the report of a refused import, on the console port: they are downloads,
@@ -130,6 +142,33 @@ export class ImportDownloadsController {
   @ApiProduces(XLSX_CONTENT_TYPE)
   radarExport(@Req() req: AppRequest, @Query() q: RadarFiltersDto, @Res() reply: FastifyReply): Promise<void> {
     return this.export(reply, RADAR_IMPORT, { ...q }, req);
+  }
+
+  /** The Wi-Fi access controllers' template (their export is the Wi-Fi module's acExport): with Import data. */
+  @Get('wifi/acTemplate')
+  @RequireRoles(...AC_FAMILY.eventRoles)
+  @RequireButton(Button.ImportData)
+  @ApiProduces(XLSX_CONTENT_TYPE)
+  acTemplate(@Req() req: AppRequest, @Res() reply: FastifyReply): void {
+    this.template(reply, AC_IMPORT, req);
+  }
+
+  /** The Wi-Fi access points' template (their export is the Wi-Fi module's apExport): with Import data. */
+  @Get('wifi/apTemplate')
+  @RequireRoles(...AP_FAMILY.eventRoles)
+  @RequireButton(Button.ImportData)
+  @ApiProduces(XLSX_CONTENT_TYPE)
+  apTemplate(@Req() req: AppRequest, @Res() reply: FastifyReply): void {
+    this.template(reply, AP_IMPORT, req);
+  }
+
+  /** The alarm columns' template (their export is the alarm module's columnExport): with Import data. */
+  @Get('alarm/columnTemplate')
+  @RequireRoles(...ALARM_FAMILY.eventRoles)
+  @RequireButton(Button.ImportData)
+  @ApiProduces(XLSX_CONTENT_TYPE)
+  columnTemplate(@Req() req: AppRequest, @Res() reply: FastifyReply): void {
+    this.template(reply, ALARM_IMPORT, req);
   }
 
   /** The MQTT logins of the devices an import added: once, for the user who imported them, within an hour. */

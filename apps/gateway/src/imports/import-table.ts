@@ -5,13 +5,17 @@ import { AppException } from '../common/app-exception';
 import type { ExportQuery, ExportRow, ListExportSource } from '../exports/list-export';
 
 /**
- * How a cell is read: plain text, a device code (the MQTT-safe pattern), a number, yes or no, a region named by its
- * name, a lamp pole named by its code, or a lamp gateway named by its code. Regions, poles and gateways become ids.
- * A `gatewayCode` stays the gateway's code (lamps refer to their gateway by code): a recorded gateway, or the code
- * the record already has (lamps report their gateway, which may not be recorded yet). A `boolean` cell is a
- * spreadsheet's TRUE / FALSE, 1 / 0, true / false, or yes / no in any of the four languages.
+ * How a cell is read: plain text, a device code (the MQTT-safe pattern), a MAC address (six pairs of hex digits with
+ * colons, kept in capitals), a number, yes or no, a region named by its name, a lamp pole named by its code, a lamp
+ * gateway named by its code, or a Wi-Fi access controller named by its serial number. Regions, poles, gateways and
+ * controllers become ids. A `gatewayCode` stays the gateway's code (lamps refer to their gateway by code): a recorded
+ * gateway, or the code the record already has (lamps report their gateway, which may not be recorded yet). A `boolean`
+ * cell is a spreadsheet's TRUE / FALSE, 1 / 0, true / false, or yes / no in any of the four languages.
  */
-export type CellKind = 'text' | 'code' | 'number' | 'boolean' | 'region' | 'pole' | 'gateway' | 'gatewayCode';
+export type CellKind = 'text' | 'code' | 'mac' | 'number' | 'boolean' | 'region' | 'pole' | 'gateway' | 'gatewayCode' | 'controller';
+
+/** Cells that name a record by its code, and become its id. */
+export type ReferenceKind = 'pole' | 'gateway' | 'controller';
 
 export interface ImportColumn {
   /** The row field, and the key of its header label under `fields` in the server catalogue. */
@@ -36,6 +40,12 @@ export interface ImportColumn {
    * terminal); every row that does is refused with this reason, naming the others.
    */
   onlyOne?: MessageKey;
+  /**
+   * No two records of the table may have the same value (an access point's MAC): two rows of a file with it are both
+   * refused ('importDuplicateValue', naming the other rows), and so is a row whose value a record with another key has
+   * (`taken`, its parameter `param` the value). The table's `holders` finds those records.
+   */
+  unique?: { taken: MessageKey; param: string };
   /** The template's example row. */
   example: string | number | boolean;
 }
@@ -90,8 +100,11 @@ export interface ImportTable {
   kind: ImportKind;
   /** The MQTT family of the records, when each is a device with a login of its own (handed out after the import). */
   mqttFamily?: DeviceFamily;
-  /** The group the chosen `groupId` names. */
-  group: ImportGroup;
+  /**
+   * The group the chosen `groupId` names; null for records that are in no group (Wi-Fi devices): their import takes
+   * no group, and a `groupId` sent with the file is ignored.
+   */
+  group: ImportGroup | null;
   columns: readonly ImportColumn[];
   /** Columns of the list an export adds after the import's (a status): read-only, an import ignores them. */
   listColumns?: readonly FieldKey[];
@@ -101,8 +114,11 @@ export interface ImportTable {
   keyOf?: (values: RowValues) => string;
   /** Existing records with these keys, by key. */
   load(tx: EntityManager, keys: string[]): Promise<Map<string, ExistingRecord>>;
-  insert(tx: EntityManager, rows: RowToWrite[], groupId: number): Promise<void>;
-  update(tx: EntityManager, rows: RowToWrite[], groupId: number): Promise<void>;
+  /** Writes new records; `groupId` is the chosen group (null when the table has none). */
+  insert(tx: EntityManager, rows: RowToWrite[], groupId: number | null): Promise<void>;
+  update(tx: EntityManager, rows: RowToWrite[], groupId: number | null): Promise<void>;
+  /** The keys of the records that have these values of a `unique` column, by value (needed when a column is unique). */
+  holders?(db: EntityManager, column: string, values: string[]): Promise<Map<string, string>>;
   /**
    * The list's export (ListExportSource.query): the records matching the list's filters, each with the display values
    * of the columns in `lng` (regions by name, poles and gateways by code), so the file can be imported again.

@@ -12,6 +12,7 @@ import {
   IMPORT_GROUP_FIELD,
   IMPORT_MAX_ROWS,
   IMPORT_SAMPLE_CODES,
+  MAC_PATTERN,
   type ImportRejection,
   type ImportResult,
   type ImportRowError,
@@ -28,7 +29,7 @@ import { RedisService } from '../infra/redis.service';
 import { WorkbookReader } from '../uploads/workbook-reader.service';
 import type { SheetRow, SheetRows } from '../uploads/xlsx-sheet-stream';
 import type { StoredUpload } from '../uploads/upload.service';
-import { keyOf, type ExistingRecord, type ImportColumn, type ImportTable, type RowToWrite, type RowValues } from './import-table';
+import { keyOf, type ExistingRecord, type ImportColumn, type ImportTable, type ReferenceKind, type RowToWrite, type RowValues } from './import-table';
 import { neutraliseCell, withoutNeutralisation } from './spreadsheet-cells';
 
 /** How long the bad rows of a refused import can be downloaded. */
@@ -137,13 +138,17 @@ interface CheckedSheet extends SheetHeader {
   rowsByKey: Map<string, number | number[]>;
 }
 
-/** What a row may share with no other row of its file: its key, and a yes in each `onlyOne` column. */
+/** What a row may share with no other row of its file: its key, a yes in each `onlyOne` column, the value of each `unique` one. */
 function exclusivesOf(table: ImportTable, row: ReadRow): { id: string; column: string; reason: MessageKey }[] {
   const exclusives: { id: string; column: string; reason: MessageKey }[] = [];
   if (row.values[table.codeColumn])
     exclusives.push({ id: `key:${keyOf(table, row.values)}`, column: table.codeColumn, reason: 'importDuplicateCode' });
-  for (const { key, onlyOne } of table.columns)
+  for (const { key, onlyOne, unique } of table.columns) {
     if (onlyOne && row.values[key] === true) exclusives.push({ id: `one:${key}`, column: key, reason: onlyOne });
+    const value = row.values[key];
+    if (unique && value !== null && value !== '' && value !== undefined)
+      exclusives.push({ id: `unique:${key}:${String(value)}`, column: key, reason: 'importDuplicateValue' });
+  }
   return exclusives;
 }
 
@@ -211,13 +216,9 @@ export class ImportService {
   ) {}
 
   async importFile(table: ImportTable, upload: StoredUpload, caller: Caller, lng: Language): Promise<ImportResult> {
-    // Decimal digits only ('1e3', '0x10', ' 7' are not ids); an id past PostgreSQL's int names no group.
-    const groupText = (upload.fields[IMPORT_GROUP_FIELD] ?? '').trim();
-    if (!/^[1-9]\d*$/.test(groupText)) throw AppException.field(IMPORT_GROUP_FIELD, 'selectGroup');
-    const groupId = Number(groupText);
-    if (groupId > INT_MAX) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupNotFound');
+    const groupId = table.group ? readGroupId(upload.fields[IMPORT_GROUP_FIELD]) : null;
     const dryRun = readDryRun(upload.fields[IMPORT_DRY_RUN_FIELD]);
-    await table.group.check(this.db.manager, groupId);
+    if (table.group && groupId !== null) await table.group.check(this.db.manager, groupId);
     // The workbook is read (twice for a refused file) while the user's reading slot is held; the writes come after.
     const checked = await this.workbooks.withFirstSheet(caller.userId, upload.path, { timeoutMs: 60_000 }, async (firstSheet) => {
       const checked = await firstSheet((sheet) => this.check(table, sheet, lng));
@@ -244,7 +245,7 @@ export class ImportService {
   private async writeRows(
     table: ImportTable,
     { rows, header, columnIndex }: SheetHeader & { rows: ReadRow[] },
-    groupId: number,
+    groupId: number | null,
     dryRun: boolean,
     caller: Caller,
     lng: Language,
@@ -256,11 +257,12 @@ export class ImportService {
         // Imports of one kind take turns, so two of them never classify the same codes at once.
         await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`sc:import:${table.kind}`]);
         // Checked again, and kept from deletion until the rows are written.
-        await table.group.check(tx, groupId);
+        if (table.group && groupId !== null) await table.group.check(tx, groupId);
         const keys = [...new Set(rows.map((r) => keyOf(table, r.values)))];
         const existing = await table.load(tx, keys);
         const errors: ImportRowError[] = [];
         const { toAdd, toChange, unchanged } = classify(table, rows, existing, groupId, header, columnIndex, lng, errors);
+        await addTaken(tx, table, rows, header, columnIndex, lng, errors);
         if (errors.length > 0) {
           const rejection = new Rejection(this.redis, caller.userId, table.kind);
           await rejection.add(errors.sort((a, b) => a.row - b.row));
@@ -374,6 +376,7 @@ export class ImportService {
         const check = recordCheck(table, header, columnIndex, lng);
         const misfits: ImportRowError[] = [];
         for (const row of rows) addMisfits(check, row, existing.get(keyOf(table, row.values)), misfits);
+        await addTaken(this.db.manager, table, rows, header, columnIndex, lng, misfits);
         bad = misfits.length > 0;
       }
       if (bad) kept.rows = null;
@@ -392,7 +395,7 @@ export class ImportService {
     table: ImportTable,
     sheet: SheetRows | null,
     checked: CheckedSheet,
-    groupId: number,
+    groupId: number | null,
     lng: Language,
   ): Promise<AppException> {
     const rejection = new Rejection(this.redis, caller.userId, table.kind);
@@ -413,6 +416,7 @@ export class ImportService {
       }
       const existing = await table.load(this.db.manager, [...new Set(rows.map((r) => keyOf(table, r.values)))]);
       classify(table, rows, existing, groupId, header, columnIndex, lng, errors);
+      await addTaken(this.db.manager, table, rows, header, columnIndex, lng, errors);
       // Errors of a row in the order they were found: its cells, its code, then against its record.
       await rejection.add(errors.sort((a, b) => a.row - b.row));
     });
@@ -473,11 +477,15 @@ export class ImportService {
     errors: ImportRowError[],
   ): Promise<ReadRow[]> {
     const present = table.columns.filter((c) => columnIndex.has(c.key));
-    const codesIn = (kind: 'pole' | 'gateway') => {
+    const codesIn = (kind: ReferenceKind) => {
       const column = present.find((c) => c.kind === kind || (kind === 'gateway' && c.kind === 'gatewayCode'));
       return column ? data.map((r) => cellText(r.cells[columnIndex.get(column.key) as number])) : [];
     };
-    const refs = { pole: await this.idsByCode('pole', codesIn('pole')), gateway: await this.idsByCode('gateway', codesIn('gateway')) };
+    const refs: References = {
+      pole: await this.idsByCode('pole', codesIn('pole')),
+      gateway: await this.idsByCode('gateway', codesIn('gateway')),
+      controller: await this.idsByCode('controller', codesIn('controller')),
+    };
     const rows: ReadRow[] = [];
     for (const { number: rowNumber, cells } of data) {
       if (cells.every((c) => cellText(c) === '')) continue;
@@ -516,21 +524,37 @@ export class ImportService {
     return byName;
   }
 
-  /** Ids of the lamp poles or lamp gateways a file names by code. */
-  private async idsByCode(kind: 'pole' | 'gateway', codes: string[]): Promise<Map<string, number>> {
+  /** Ids of the lamp poles, lamp gateways or Wi-Fi access controllers a file names by code (a controller's serial number). */
+  private async idsByCode(kind: ReferenceKind, codes: string[]): Promise<Map<string, number>> {
     const wanted = [...new Set(codes.filter(Boolean))];
     if (wanted.length === 0) return new Map();
     const rows: { id: number; code: string }[] =
-      kind === 'pole'
-        ? await this.db.query(`SELECT id, code FROM device WHERE type = $1 AND code = ANY($2::text[])`, [DeviceType.LampPole, wanted])
-        : await this.db.query(`SELECT id, code FROM lamp_gateway WHERE code = ANY($1::text[])`, [wanted]);
+      kind === 'gateway'
+        ? await this.db.query(`SELECT id, code FROM lamp_gateway WHERE code = ANY($1::text[])`, [wanted])
+        : await this.db.query(`SELECT id, code FROM device WHERE type = $1 AND code = ANY($2::text[])`, [DEVICE_TYPE_OF_REFERENCE[kind], wanted]);
     return new Map(rows.map((r) => [r.code, r.id]));
   }
 }
 
+/** The records a reference cell names, by code: their ids. */
+type References = Record<ReferenceKind, Map<string, number>>;
+
+/** The device type of the registry devices a reference cell names (gateways have a table of their own). */
+const DEVICE_TYPE_OF_REFERENCE: Record<Exclude<ReferenceKind, 'gateway'>, DeviceType> = {
+  pole: DeviceType.LampPole,
+  controller: DeviceType.AccessController,
+};
+
+/** Why a reference cell naming nobody is refused. */
+const UNKNOWN_REFERENCE: Record<ReferenceKind, MessageKey> = {
+  pole: 'importPoleUnknown',
+  gateway: 'importGatewayUnknown',
+  controller: 'importAcUnknown',
+};
+
 /** Columns kept as text: empty is '', not null. */
 function isTextual(column: ImportColumn): boolean {
-  return column.kind === 'text' || column.kind === 'code' || column.kind === 'gatewayCode';
+  return column.kind === 'text' || column.kind === 'code' || column.kind === 'mac' || column.kind === 'gatewayCode';
 }
 
 /** What an empty cell of the column reads as (and a new record gets when the file has no such column). */
@@ -556,7 +580,7 @@ function readCell(
   raw: unknown,
   text: string,
   regions: Map<string, number[]>,
-  refs: Record<'pole' | 'gateway', Map<string, number>>,
+  refs: References,
   fail: (key: MessageKey, params?: Record<string, unknown>) => void,
 ): string | number | boolean | null {
   if (text === '') {
@@ -572,6 +596,9 @@ function readCell(
     case 'code':
       if (!DEVICE_CODE_PATTERN.test(text)) fail('clientIdInvalid');
       return text;
+    case 'mac':
+      if (!MAC_PATTERN.test(text)) fail('macInvalid');
+      return text.toUpperCase();
     case 'number': {
       const n = typeof raw === 'number' ? raw : Number(text);
       if (!Number.isFinite(n)) {
@@ -594,12 +621,22 @@ function readCell(
       return ids.length === 1 ? ids[0] : null;
     }
     case 'pole':
-    case 'gateway': {
+    case 'gateway':
+    case 'controller': {
       const id = refs[column.kind].get(text);
-      if (id === undefined) fail(column.kind === 'pole' ? 'importPoleUnknown' : 'importGatewayUnknown', { code: text });
+      if (id === undefined) fail(UNKNOWN_REFERENCE[column.kind], { code: text });
       return id ?? null;
     }
   }
+}
+
+/** The chosen group: decimal digits only ('1e3', '0x10', ' 7' are not ids); an id past PostgreSQL's int names no group. */
+function readGroupId(field: string | undefined): number {
+  const groupText = (field ?? '').trim();
+  if (!/^[1-9]\d*$/.test(groupText)) throw AppException.field(IMPORT_GROUP_FIELD, 'selectGroup');
+  const groupId = Number(groupText);
+  if (groupId > INT_MAX) throw AppException.field(IMPORT_GROUP_FIELD, 'importGroupNotFound');
+  return groupId;
 }
 
 /** The multipart dry-run flag: true/1 or false/0 (any case), or nothing for a real import; anything else is refused. */
@@ -687,6 +724,35 @@ function addMisfits(check: RecordCheck, row: ReadRow, record: ExistingRecord | u
 }
 
 /**
+ * Adds the errors of rows whose value of a `unique` column a record with another key has (an access point's MAC that
+ * another access point has): one query per unique column of the file. A cell already refused is not looked up.
+ */
+async function addTaken(
+  db: EntityManager,
+  table: ImportTable,
+  rows: ReadRow[],
+  header: string[],
+  columnIndex: Map<string, number>,
+  lng: Language,
+  errors: ImportRowError[],
+): Promise<void> {
+  for (const { key, unique } of table.columns) {
+    const at = columnIndex.get(key);
+    if (!unique || at === undefined || !table.holders) continue;
+    const valueOf = (row: ReadRow) => (row.bad & columnBit(table, key) ? '' : String(row.values[key] ?? ''));
+    const values = [...new Set(rows.map(valueOf))].filter((v) => v !== '');
+    if (values.length === 0) continue;
+    const holders = await table.holders(db, key, values);
+    for (const row of rows) {
+      const value = valueOf(row);
+      const holder = value === '' ? undefined : holders.get(value);
+      if (holder === undefined || holder === keyOf(table, row.values)) continue;
+      errors.push({ row: row.rowNumber, column: header[at], value, reason: translate(lng, unique.taken, { [unique.param]: value }) });
+    }
+  }
+}
+
+/**
  * Splits the rows into records to add, records that change, and records the file leaves as they are. A column the
  * file does not have keeps the record's value (a new record gets what an empty cell reads as: the column's `empty`,
  * else empty text or no number). A record changes when a value differs or it is not yet in the chosen group. A row
@@ -696,7 +762,7 @@ function classify(
   table: ImportTable,
   rows: ReadRow[],
   existing: Map<string, ExistingRecord>,
-  groupId: number,
+  groupId: number | null,
   header: string[],
   columnIndex: Map<string, number>,
   lng: Language,
@@ -713,7 +779,10 @@ function classify(
     if (errors.length > 0) continue;
     const base = record?.values ?? check.defaults;
     if (!record) toAdd.push({ values: { ...base, ...row.values } });
-    else if (!record.groupIds.includes(groupId) || table.columns.some((c) => valueIn(row, base, c.key) !== record.values[c.key]))
+    else if (
+      (groupId !== null && !record.groupIds.includes(groupId)) ||
+      table.columns.some((c) => valueIn(row, base, c.key) !== record.values[c.key])
+    )
       toChange.push({ id: record.id, values: { ...base, ...row.values } });
     else unchanged += 1;
   }

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiTags } from '@nestjs/swagger';
-import { BROADCAST_FAMILY, Button, RADAR_FAMILY, Role, type ImportResult } from '@sc/contracts';
+import { AC_FAMILY, ALARM_FAMILY, AP_FAMILY, BROADCAST_FAMILY, Button, RADAR_FAMILY, Role, type ImportResult } from '@sc/contracts';
 import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
 import { languageOf, type AppRequest, type Caller } from '../common/request-context';
 import { SPREADSHEET_RULE, UploadService } from '../uploads/upload.service';
@@ -12,12 +12,14 @@ import { LOOP_IMPORT } from './loop-import.table';
 import { POLE_IMPORT } from './pole-import.table';
 import { RADAR_IMPORT } from './radar-import.table';
 import { TERMINAL_IMPORT } from './terminal-import.table';
+import { AC_IMPORT, AP_IMPORT } from './wifi-import.table';
+import { ALARM_IMPORT } from './alarm-import.table';
 
 /**
  * Imports on the upload port (8888), spec section 7: multipart with `file` (xlsx or xls, at most 5 MB), `groupId`
  * (required) and `dryRun`. Single lamps, gateways and loops are an administrator's (the smart-lamp pages are admin only); so are poles
  * (pole manage admits admin and visit, and a visitor only views). Broadcast terminals are for the roles of their
- * family's pages, as are radars. All need the Import data button.
+ * family's pages, as are radars, Wi-Fi access controllers and points and alarm columns. All need the Import data button.
  */
 @ApiTags('imports')
 @ApiBearerAuth()
@@ -86,6 +88,36 @@ export class ImportsController {
   @Audit('Import radars')
   radarImport(@Req() req: AppRequest, @CurrentCaller() caller: Caller): Promise<ImportResult> {
     return this.run(RADAR_IMPORT, req, caller);
+  }
+
+  @Post('wifi/acImport')
+  @HttpCode(200)
+  @RequireRoles(...AC_FAMILY.eventRoles)
+  @RequireButton(Button.ImportData)
+  @ApiConsumes('multipart/form-data')
+  @Audit('Import Wi-Fi access controllers')
+  acImport(@Req() req: AppRequest, @CurrentCaller() caller: Caller): Promise<ImportResult> {
+    return this.run(AC_IMPORT, req, caller);
+  }
+
+  @Post('wifi/apImport')
+  @HttpCode(200)
+  @RequireRoles(...AP_FAMILY.eventRoles)
+  @RequireButton(Button.ImportData)
+  @ApiConsumes('multipart/form-data')
+  @Audit('Import Wi-Fi access points')
+  apImport(@Req() req: AppRequest, @CurrentCaller() caller: Caller): Promise<ImportResult> {
+    return this.run(AP_IMPORT, req, caller);
+  }
+
+  @Post('alarm/columnImport')
+  @HttpCode(200)
+  @RequireRoles(...ALARM_FAMILY.eventRoles)
+  @RequireButton(Button.ImportData)
+  @ApiConsumes('multipart/form-data')
+  @Audit('Import alarm columns')
+  columnImport(@Req() req: AppRequest, @CurrentCaller() caller: Caller): Promise<ImportResult> {
+    return this.run(ALARM_IMPORT, req, caller);
   }
 
   private async run(table: ImportTable, req: AppRequest, caller: Caller): Promise<ImportResult> {

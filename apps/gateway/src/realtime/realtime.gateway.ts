@@ -24,6 +24,7 @@ import {
 import { AccessCache, type AccessChange } from '../auth/access-cache.service';
 import { bearerToken } from '../auth/auth.guard';
 import { SessionService } from '../auth/session.service';
+import { UserPresence } from './user-presence.service';
 import type { Caller } from '../common/request-context';
 
 interface SocketData {
@@ -92,6 +93,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
   constructor(
     private readonly sessions: SessionService,
     private readonly cache: AccessCache,
+    private readonly presence: UserPresence,
   ) {}
 
   afterInit(server: TypedServer): void {
@@ -119,6 +121,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
   handleConnection(socket: TypedSocket): void {
     const { caller, epoch } = socket.data;
     if (!caller) return;
+    this.presence.connected(caller.userId, socket.id);
     // A change that arrived while the handshake was reading the session may not show in what it read.
     if (epoch !== this.cache.sessionEpoch) this.schedule([caller.sessionId]);
     const untilExpiry = caller.expiresAt - Date.now();
@@ -128,6 +131,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
   }
 
   handleDisconnect(socket: TypedSocket): void {
+    if (socket.data.caller) this.presence.disconnected(socket.data.caller.userId, socket.id);
     clearTimeout(this.expiryTimers.get(socket.id));
     this.expiryTimers.delete(socket.id);
   }

@@ -1,16 +1,14 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import sharp from 'sharp';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DeviceFamily, ResultCode, type DeviceStateChangedEvent, type SignageScreenshot } from '@sc/contracts';
-import { RedisBus } from '@sc/messaging';
 import { AppException } from '../common/app-exception';
 import { storedFile, type FileToSend } from '../common/file-response';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { InjectDb } from '../infra/database';
-import { RedisService } from '../infra/redis.service';
+import { EventBus } from '../infra/event-bus.service';
 import { MATERIAL_FOLDER } from '../signage-materials/materials.service';
 import { UploadService } from '../uploads/upload.service';
 import { sniffContainer } from '../uploads/material-probe';
@@ -44,19 +42,13 @@ const linkRefused = () => AppException.forbidden('screenshotLinkInvalid');
  */
 @Injectable()
 export class SignageScreenshotsService {
-  private readonly logger = new Logger(SignageScreenshotsService.name);
-  private readonly bus: RedisBus;
-
   constructor(
     @InjectDb() private readonly db: DataSource,
-    @Inject(APP_CONFIG) config: AppConfig,
-    redis: RedisService,
+    private readonly bus: EventBus,
     private readonly uploads: UploadService,
     private readonly uploadLinks: ScreenshotUploadLinks,
     private readonly imageLinks: ScreenshotImageLinks,
-  ) {
-    this.bus = new RedisBus(redis.client, config.redisPrefix);
-  }
+  ) {}
 
   /**
    * What a `screenshot` dispatch sends (in its transaction, once its players are chosen): a requested row for each
@@ -134,7 +126,7 @@ export class SignageScreenshotsService {
   /** The new `lastScreenshotAt` on the bus, as the workers announce a player's fields: every console follows it. */
   private announce(change: DeviceStateChangedEvent['changes'][number]): void {
     const event = { family: DeviceFamily.Signage, changes: [change], at: new Date().toISOString() } as DeviceStateChangedEvent;
-    this.bus.publish('DeviceStateChanged', event).catch((err: Error) => this.logger.warn(`DeviceStateChanged not published: ${err.message}`));
+    this.bus.publish('DeviceStateChanged', event);
   }
 
   /** The player's latest received screenshot, with a signed link to show it; null when none came yet. */

@@ -1,8 +1,6 @@
-import { AC_FAMILY, AP_FAMILY, OnlineState, type Language, type WifiClientFilters } from '@sc/contracts';
+import { AP_FAMILY, MAC_PATTERN, OnlineState, type WifiClientFilters } from '@sc/contracts';
 import { REGION_AND_BELOW } from '../common/device-selection';
 import { Where, likeContains, likeStarts } from '../common/sql';
-import { networkWord, type ListExportSource } from '../exports/list-export';
-import { regionLabelSql } from '../regions/region-label';
 
 export interface WifiDeviceFilters {
   name?: string;
@@ -38,7 +36,7 @@ export const AC_COLUMNS = `${DEVICE_COLUMNS},
 
 export const AP_COLUMNS = `${DEVICE_COLUMNS}, w.ac_id AS "acId", c.name AS "acName", c.code AS "acSN", w.client_count AS "clientCount"`;
 
-/** Either list's filters, shared by its page and its export: name, serial number or MAC; region and below; online or not. */
+/** Either list's filters, shared by its page and its export (imports/wifi-import.table.ts): name, serial number or MAC; region and below; online or not. */
 export function wifiDeviceWhere(f: WifiDeviceFilters): Where {
   return new Where()
     .addIf(f.name, `lower(d.name || chr(1) || d.code || chr(1) || w.dev_mac) LIKE ?`, f.name && likeContains(f.name))
@@ -50,10 +48,15 @@ export function wifiDeviceWhere(f: WifiDeviceFilters): Where {
 /**
  * A client's address from its start: its MAC (any case) or its IP address, whole or their first part ('02:1a',
  * '10.42.'); each is an index range in the history (the address with the date). IPv6 addresses are kept in lower case.
+ * A whole MAC (no IP address is written so) is one client: an equality, which PostgreSQL estimates from the column's
+ * distinct values, where a prefix is estimated from a histogram that can be off by a thousand times for one client
+ * and then make it walk a month of sessions in date order looking for its few.
  */
 function addClient(where: Where, client: string | undefined): Where {
   const text = client?.trim();
-  return text ? where.addSame(`(t.client_mac LIKE upper(?) OR t.client_ip LIKE lower(?))`, likeStarts(text)) : where;
+  if (!text) return where;
+  if (MAC_PATTERN.test(text)) return where.add(`t.client_mac = ?`, text.toUpperCase());
+  return where.addSame(`(t.client_mac LIKE upper(?) OR t.client_ip LIKE lower(?))`, likeStarts(text));
 }
 
 /** Who is online now (`wifi_client t`): the access point's controller and region as they are. */
@@ -78,49 +81,3 @@ export function wifiSessionWhere(f: WifiSessionFilters): Where {
     .addIf(f.regionId, `t.region_id IN (${REGION_AND_BELOW})`)
     .addIf(f.minDuration, `t.duration >= ?`);
 }
-
-const deviceExportSelect = (lng: Language) => `d.name AS "devName", d.code AS "devSN", w.dev_mac AS "devMac", w.dev_model AS "devModel",
-  w.dev_type AS "devType", ${regionLabelSql('r', lng)} AS "regionName", p.code AS "poleCode", w.network_status AS "networkStatus",
-  w.cpu_ratio AS "cpuRatio", w.memory_ratio AS "memoryRatio", w.disk_ratio AS "diskRatio"`;
-
-const DEVICE_EXPORT_COLUMNS = [
-  'devName',
-  'devSN',
-  'devMac',
-  'devModel',
-  'devType',
-  'regionName',
-  'poleCode',
-  'networkStatus',
-  'cpuRatio',
-  'memoryRatio',
-  'diskRatio',
-] as const;
-
-/** The controller list as an xlsx download, filtered as on screen. */
-export const AC_EXPORT: ListExportSource<WifiDeviceFilters> = {
-  sheetName: AC_FAMILY.family,
-  columns: [...DEVICE_EXPORT_COLUMNS, 'apCount'],
-  query: (filters, lng) => ({
-    select: `${deviceExportSelect(lng)}, (SELECT count(*)::int FROM wifi_ap a WHERE a.ac_id = d.id) AS "apCount"`,
-    from: AC_FROM,
-    where: wifiDeviceWhere(filters),
-    orderBy: 'd.id',
-    id: 'd.id',
-  }),
-  present: (row, lng) => ({ ...row, networkStatus: networkWord(lng, row.networkStatus) }),
-};
-
-/** The access point list as an xlsx download, filtered as on screen. */
-export const AP_EXPORT: ListExportSource<WifiDeviceFilters> = {
-  sheetName: AP_FAMILY.family,
-  columns: [...DEVICE_EXPORT_COLUMNS, 'acSN', 'clientCount'],
-  query: (filters, lng) => ({
-    select: `${deviceExportSelect(lng)}, c.code AS "acSN", w.client_count AS "clientCount"`,
-    from: AP_FROM,
-    where: wifiDeviceWhere(filters),
-    orderBy: 'd.id',
-    id: 'd.id',
-  }),
-  present: (row, lng) => ({ ...row, networkStatus: networkWord(lng, row.networkStatus) }),
-};

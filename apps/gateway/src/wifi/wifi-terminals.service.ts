@@ -1,7 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { DataSource } from 'typeorm';
-import { EXPORT_FILE_NAMES, WIFI_HISTORY_MAX_DAYS, type Language, type PageResult, type WifiClientRow, type WifiSessionRow } from '@sc/contracts';
+import {
+  EXPORT_FILE_NAMES,
+  WIFI_HISTORY_COUNT_CAP,
+  WIFI_HISTORY_MAX_DAYS,
+  type Language,
+  type PageResult,
+  type WifiClientRow,
+  type WifiSessionRow,
+} from '@sc/contracts';
 import type { FieldKey } from '@sc/i18n';
 import { AppException } from '../common/app-exception';
 import { pagedQuery } from '../common/sql';
@@ -53,7 +61,10 @@ export class WifiTerminalsService {
     });
   }
 
-  /** The sessions that ended in the window, the latest first. The access point's name is today's (null once deleted). */
+  /**
+   * The sessions that ended in the window, the latest first, counted up to WIFI_HISTORY_COUNT_CAP. The access point's
+   * name is today's (null once deleted).
+   */
   history(q: WifiSessionPageDto): Promise<PageResult<WifiSessionRow>> {
     checkWindow(q);
     return pagedQuery<WifiSessionRow>(this.db, {
@@ -65,6 +76,7 @@ export class WifiTerminalsService {
       outerOrderBy: 'page."offLineDate" DESC, page.id DESC',
       pageNum: q.pageNum,
       pageSize: q.pageSize,
+      countCap: WIFI_HISTORY_COUNT_CAP,
     });
   }
 

@@ -14,6 +14,7 @@ import {
   type WifiClientPoint,
   type WifiClientRow,
   type WifiLoadPoint,
+  type WifiRegionSeries,
   type WifiSessionRow,
 } from '@sc/contracts';
 import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
@@ -30,11 +31,13 @@ import {
   WifiClientSeriesDto,
   WifiDeviceFiltersDto,
   WifiLoadSeriesDto,
+  WifiRegionSeriesDto,
   WifiSelectionDto,
   WifiSessionFiltersDto,
   WifiSessionPageDto,
 } from './dto/wifi.dto';
-import { AC_EXPORT, AP_EXPORT } from './wifi-filters';
+import { exportSourceOf } from '../imports/import-table';
+import { AC_IMPORT, AP_IMPORT } from '../imports/wifi-import.table';
 import { WifiDevicesService } from './wifi-devices.service';
 import { WifiSeriesService } from './wifi-series.service';
 import { WifiTerminalsService } from './wifi-terminals.service';
@@ -69,11 +72,11 @@ export class WifiController {
     return this.devices.acDetail(q.id);
   }
 
-  /** The controller list as filtered on screen, as an xlsx download. */
+  /** The controller list as filtered on screen, as an xlsx download (the import's columns first: it imports again). */
   @Get('acExport')
   @ApiProduces(XLSX_CONTENT_TYPE)
   acExport(@Req() req: AppRequest, @Query() q: WifiDeviceFiltersDto, @Res() reply: FastifyReply): Promise<void> {
-    return this.exporter.send(reply, EXPORT_FILE_NAMES.ac, AC_EXPORT, { ...q }, languageOf(req));
+    return this.exporter.send(reply, EXPORT_FILE_NAMES.ac, exportSourceOf(AC_IMPORT), { ...q }, languageOf(req));
   }
 
   /** Adds a controller (no id) or changes one (Add or Edit button); a new one's MQTT login is answered once. */
@@ -113,11 +116,11 @@ export class WifiController {
     return this.devices.apDetail(q.id);
   }
 
-  /** The access point list as filtered on screen, as an xlsx download. */
+  /** The access point list as filtered on screen, as an xlsx download (the import's columns first: it imports again). */
   @Get('apExport')
   @ApiProduces(XLSX_CONTENT_TYPE)
   apExport(@Req() req: AppRequest, @Query() q: ApFiltersDto, @Res() reply: FastifyReply): Promise<void> {
-    return this.exporter.send(reply, EXPORT_FILE_NAMES.ap, AP_EXPORT, { ...q }, languageOf(req));
+    return this.exporter.send(reply, EXPORT_FILE_NAMES.ap, exportSourceOf(AP_IMPORT), { ...q }, languageOf(req));
   }
 
   /** Adds an access point under its controller (no id) or changes one; a new one's MQTT login is answered once. */
@@ -177,5 +180,19 @@ export class WifiController {
   @HttpCode(200)
   clientSeries(@Body() dto: WifiClientSeriesDto): Promise<WifiClientPoint[]> {
     return this.series.clients(dto);
+  }
+
+  /** The clients of several regions (each with its sub-regions) over the last day, a series per region side by side. */
+  @Post('regionClientSeries')
+  @HttpCode(200)
+  regionClientSeries(@Req() req: AppRequest, @Body() dto: WifiRegionSeriesDto): Promise<WifiRegionSeries> {
+    return this.series.regions(dto, languageOf(req));
+  }
+
+  /** The same comparison as an xlsx download: a row per step, a column per region (`regionIds=1,2,3`). */
+  @Get('regionClientsExport')
+  @ApiProduces(XLSX_CONTENT_TYPE)
+  regionClientsExport(@Req() req: AppRequest, @Query() q: WifiRegionSeriesDto, @Res() reply: FastifyReply): Promise<void> {
+    return this.series.exportRegions(reply, q, languageOf(req));
   }
 }

@@ -71,6 +71,7 @@ export async function request<T>(method: 'GET' | 'POST', path: string, options: 
   // A call belongs to the session it was made in: if that session ended meanwhile (log-out, another user signed in),
   // its failure is nobody's business any more, and shows nothing.
   const madeFor = getToken();
+  const madeAt = performance.now();
   const quiet = () => options.silent || getToken() !== madeFor;
   // A call the page being left starts after this tab logged out has no session: it is not sent and shows nothing.
   if (!madeFor && options.token === undefined && !options.anonymous && sessionEndedHere()) {
@@ -103,16 +104,19 @@ export async function request<T>(method: 'GET' | 'POST', path: string, options: 
     if (options.signal?.aborted) throw cause;
     return fail(new ApiError(i18next.t('messages:networkError'), null), quiet());
   }
-  return settle<T>(answer, response.status, quiet());
+  return settle<T>(answer, response.status, quiet(), madeAt);
 }
 
 export type Answer<T> = (Partial<ApiResponse<T>> & { msg?: string }) | null;
 
-/** An answer's envelope (spec section 8): `data` on code 200; anything else is shown and thrown, -1 offers to log in again. */
-export function settle<T>(answer: Answer<T>, status: number, quiet: boolean): T {
+/**
+ * An answer's envelope (spec section 8): `data` on code 200; anything else is shown and thrown, -1 offers to log in
+ * again (`madeAt`: when the call was sent, see confirmLoggedOut).
+ */
+export function settle<T>(answer: Answer<T>, status: number, quiet: boolean, madeAt: number): T {
   if (answer && typeof answer.code === 'number') {
     if (answer.code === ResultCode.Success) return answer.data as T;
-    if (answer.code === ResultCode.LoggedOut && !quiet) confirmLoggedOut();
+    if (answer.code === ResultCode.LoggedOut && !quiet) confirmLoggedOut(madeAt);
     return fail(new ApiError(answerMessage(answer), answer.code, answer.data), quiet);
   }
   return fail(new ApiError(answer?.msg || i18next.t('messages:networkError'), status >= 200 && status < 300 ? null : status), quiet);

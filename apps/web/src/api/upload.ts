@@ -13,6 +13,7 @@ export function upload<T>(
   options: { base?: string; onProgress?: (fraction: number) => void; silent?: boolean } = {},
 ): Promise<T> {
   const madeFor = getToken();
+  const madeAt = performance.now();
   const quiet = () => options.silent || getToken() !== madeFor;
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -44,7 +45,7 @@ export function upload<T>(
         } catch {
           answer = null;
         }
-        return settle<T>(answer, xhr.status, quiet());
+        return settle<T>(answer, xhr.status, quiet(), madeAt);
       });
     xhr.onerror = xhr.onabort = () => finish(() => fail(new ApiError(i18next.t('messages:networkError'), null), quiet()));
     watch();

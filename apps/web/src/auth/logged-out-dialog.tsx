@@ -6,14 +6,19 @@ import { session } from './session-store';
 
 const MODAL_ID = 'confirm-logged-out';
 let open = false;
+/** When the user last chose to stay (Cancel or close) on the dialog, and for which token. */
+let dismissed: { token: string; at: number } | undefined;
 
 /**
  * Spec section 8, code -1: 'Confirm logout' with Re-Login (ends the session here and reloads, which leads to the
  * login page with this page as the redirect) and Cancel (stay on the page; auto refresh pauses). Shown once however
  * many calls fail together. When this tab has no token left (another tab logged out), there is nothing to stay
  * signed in to: it goes to the login page, as the spec's HTTP-failure rule says.
+ *
+ * `madeAt` (performance.now() when a call was sent): a call already on its way when the user chose to stay tells
+ * nothing new and does not ask again; a call made after that (the user acting on the page) does.
  */
-export function confirmLoggedOut(): void {
+export function confirmLoggedOut(madeAt?: number): void {
   session.markEnded();
   if (!getToken()) {
     session.reset();
@@ -21,6 +26,7 @@ export function confirmLoggedOut(): void {
     return;
   }
   if (open) return;
+  if (madeAt !== undefined && dismissed && dismissed.token === getToken() && madeAt <= dismissed.at) return;
   open = true;
   modals.openConfirmModal({
     modalId: MODAL_ID,
@@ -35,6 +41,8 @@ export function confirmLoggedOut(): void {
     },
     onClose: () => {
       open = false;
+      const token = getToken();
+      if (token) dismissed = { token, at: performance.now() };
     },
   });
 }

@@ -21,6 +21,9 @@ export function numberFieldError(t: TFunction, value: number | string, bounds: N
   return 'params' in problem ? t(`messages:${problem.key}`, problem.params) : t(`messages:${problem.key}`);
 }
 
+/** A position's latitude or longitude as sent: the number typed, or null when left empty. */
+export const coordinateOf = (v: number | string): number | null => (v === '' || v === null ? null : Number(v));
+
 /** Latitude and longitude of a form: each within its bounds, and both or neither. */
 export function positionErrors(
   t: TFunction,

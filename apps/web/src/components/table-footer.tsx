@@ -7,11 +7,14 @@ import { PAGE_SIZES } from './page-sizes';
 /** Total, page size and pages under a paged table (pages are 1-based, as the API's pageNum). */
 export function TableFooter({
   total,
+  totalCapped = false,
   pageNum,
   pageSize,
   onChange,
 }: {
   total: number;
+  /** The total is a lower bound (the server's count stopped there): "more than" it, and one page more to ask for. */
+  totalCapped?: boolean;
   pageNum: number;
   pageSize: number;
   onChange: (page: { pageNum: number; pageSize: number }) => void;
@@ -20,7 +23,7 @@ export function TableFooter({
   return (
     <Group justify="space-between" wrap="wrap" gap="sm">
       <Text size="sm" c="dimmed" data-testid="table-total">
-        {t('common:feedback.total', { total })}
+        {t(totalCapped ? 'common:feedback.totalAtLeast' : 'common:feedback.total', { total })}
       </Text>
       <Group gap="sm" wrap="wrap">
         <Select
@@ -34,7 +37,7 @@ export function TableFooter({
         />
         <Pagination
           size="sm"
-          total={Math.max(1, Math.ceil(total / pageSize))}
+          total={Math.max(1, Math.ceil(total / pageSize) + (totalCapped ? 1 : 0))}
           value={pageNum}
           onChange={(page) => onChange({ pageNum: page, pageSize })}
         />

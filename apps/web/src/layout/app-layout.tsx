@@ -1,6 +1,9 @@
 import { lazy, Suspense, useEffect, useState, type CSSProperties } from 'react';
 import { Box, rem } from '@mantine/core';
 import { Outlet, useRouterState } from '@tanstack/react-router';
+import { ALARM_EVENT_ROLES } from '@sc/contracts';
+import { useSession } from '@/auth/session-store';
+import { loadNamespaces } from '@/i18n';
 import { useSettings } from '@/settings/settings-store';
 import { Sidebar } from './sidebar';
 import { Header } from './header/header';
@@ -12,6 +15,8 @@ import { useRefreshKey } from './refresh-key';
 import classes from './layout.module.css';
 
 const MobileNav = lazy(() => import('./mobile-nav'));
+// The alarm intercom's notices and an agent's call panel, on every page of the alarm roles (loaded beside the first page).
+const IncidentLayer = lazy(() => loadNamespaces(['alarmIntercom', 'alarmColumns']).then(() => import('@/features/alarm-intercom/incident-layer')));
 
 /** Spec sections 2 and 9: the sidebar is 210 px; below 992 px it is a drawer, closed after every route change. */
 export const SIDEBAR_WIDTH = 210;
@@ -30,6 +35,7 @@ export function AppLayout() {
   // every new page once more, sending its requests twice.
   const shownPath = useRouterState({ select: (s) => s.matches[s.matches.length - 1]?.pathname ?? s.location.pathname });
   const refreshKey = useRefreshKey((s) => s.key);
+  const alarmRole = useSession((s) => s.roles.some((role) => (ALARM_EVENT_ROLES as readonly string[]).includes(role)));
 
   useEffect(() => setDrawerOpened(false), [location, isMobile]);
 
@@ -68,6 +74,11 @@ export function AppLayout() {
         </Box>
         <AutoRefresh />
       </main>
+      {alarmRole && (
+        <Suspense fallback={null}>
+          <IncidentLayer />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import {
   IconRadar2,
   IconSettings,
   IconSpeakerphone,
+  IconUrgent,
   IconUserCircle,
   IconWifi,
 } from '@tabler/icons-react';
@@ -316,6 +317,50 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         title: 'terminalManage',
         roles: [Role.Admin, Role.Editor],
         namespaces: ['wifi', 'region'],
+      },
+    ],
+  },
+  {
+    // Spec section 2: /alarmManage, always shown, with alarmManage, userGroupManagement, callLogQuery, equipmentInquiry
+    // and audioInquiry. The alarm columns and their incidents (alarmManage), the user groups and the call log are built;
+    // equipmentInquiry and audioInquiry join when they are. The spec gates no alarm route: the roles of the family's
+    // live events (the gateway's).
+    path: '/alarmManage',
+    title: 'alarmManage',
+    icon: IconUrgent,
+    roles: [Role.Admin, Role.Editor],
+    alwaysShow: true,
+    children: [
+      {
+        // Rebooting is Open and close, the volume a setting (Edit), as for the screens.
+        path: '/alarmManage/alarmManage',
+        title: 'alarmColumnManage',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['dispatch', 'alarmColumns', 'alarmIntercom', 'region', 'system'],
+        buttons: [...RECORDS, Button.ImportData, Button.OpenAndClose, Button.EditMqtt],
+      },
+      {
+        // The operators who take the columns' calls, their modes live.
+        path: '/alarmManage/userGroupManagement',
+        title: 'userGroupManagement',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['alarmIntercom', 'region', 'system'],
+        buttons: RECORDS,
+      },
+      {
+        path: '/alarmManage/callLogQuery',
+        title: 'callLogQuery',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['alarmIntercom', 'system'],
+      },
+      {
+        // Not in the spec's route table: every device family's alarms (offline, overload, the lamps' faults), by the
+        // roles that see each family.
+        path: '/alarmManage/deviceAlarms',
+        title: 'deviceAlarms',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['alarms', 'lighting', 'region', 'system'],
+        buttons: [Button.Edit],
       },
     ],
   },

@@ -1,16 +1,6 @@
-import { AlarmKind, type FaultCode } from '@sc/contracts';
+import { AlarmKind, DeviceFamily, type FaultCode } from '@sc/contracts';
+import type { AlarmTransition } from '@sc/device-runtime';
 import type { LampEvent } from '../families/lamp.handler';
-
-/** An alarm to raise, or the open alarm of that device and condition to clear. */
-export interface AlarmTransition {
-  deviceId: number;
-  kind: AlarmKind;
-  /** The fault code for kind fault; 0 otherwise. */
-  code: FaultCode | 0;
-  raise: boolean;
-  /** ISO time it happened. */
-  at: string;
-}
 
 /**
  * The alarms a lamp's fault events raise and clear, in order, starting from the faults it had: a code that becomes
@@ -25,7 +15,7 @@ export function faultTransitions(deviceId: number, faultsBefore: readonly FaultC
     if (active.has(code) === raised) continue;
     if (raised) active.add(code);
     else active.delete(code);
-    transitions.push({ deviceId, kind: AlarmKind.Fault, code, raise: raised, at: event.at });
+    transitions.push({ deviceId, family: DeviceFamily.Lamp, kind: AlarmKind.Fault, code, raise: raised, at: event.at });
   }
   return transitions;
 }

@@ -2,10 +2,8 @@ import type { Logger } from 'pino';
 import type { Pool, PoolClient } from 'pg';
 import { AlarmKind, DeviceFamily, LampStatus, OnlineState, type LampSchedule, type SchedulePlace } from '@sc/contracts';
 import { resolvePlace, type PlaceParts } from '@sc/schedule';
-import { inTransaction, type ChangeObserver, type RowChange } from '@sc/device-runtime';
+import { inTransaction, type AlarmNotifier, type AlarmStore, type AlarmTransition, type ChangeObserver, type RowChange } from '@sc/device-runtime';
 import type { LampEvent } from '../families/lamp.handler';
-import type { AlarmNotifier, AlarmStore } from './alarm-store';
-import type { AlarmTransition } from './fault-transitions';
 import { LightJudge } from './light-conditions';
 
 export interface LightCheckOptions {
@@ -165,7 +163,8 @@ export class LightConditionCheck implements ChangeObserver<DeviceFamily.Lamp> {
       if (found === null) continue;
       const had = openKinds.get(lamp.id) ?? new Set<AlarmKind>();
       for (const kind of CONDITION_KINDS) {
-        if (found.has(kind) !== had.has(kind)) transitions.push({ deviceId: lamp.id, kind, code: 0, raise: found.has(kind), at });
+        if (found.has(kind) !== had.has(kind))
+          transitions.push({ deviceId: lamp.id, family: DeviceFamily.Lamp, kind, code: 0, raise: found.has(kind), at });
       }
     }
     if (transitions.length === 0) return;

@@ -1,4 +1,4 @@
-import { AlarmKind, FaultCode, StrategyMode, type LampSchedule } from '@sc/contracts';
+import { AlarmKind, DeviceFamily, FaultCode, StrategyMode, type LampSchedule } from '@sc/contracts';
 import { faultTransitions } from './fault-transitions';
 import { lightConditions, sunIsUp } from './light-conditions';
 import type { LampEvent } from '../families/lamp.handler';
@@ -56,8 +56,8 @@ describe('fault transitions', () => {
       fault(FaultCode.NotGrounded, false),
     ];
     expect(faultTransitions(7, [FaultCode.TemperatureHigh], events)).toEqual([
-      { deviceId: 7, kind: AlarmKind.Fault, code: FaultCode.VoltageLow, raise: true, at },
-      { deviceId: 7, kind: AlarmKind.Fault, code: FaultCode.TemperatureHigh, raise: false, at },
+      { deviceId: 7, family: DeviceFamily.Lamp, kind: AlarmKind.Fault, code: FaultCode.VoltageLow, raise: true, at },
+      { deviceId: 7, family: DeviceFamily.Lamp, kind: AlarmKind.Fault, code: FaultCode.TemperatureHigh, raise: false, at },
     ]);
   });
 });

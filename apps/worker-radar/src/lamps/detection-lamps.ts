@@ -1,41 +1,40 @@
 import type { Logger } from 'pino';
 import type { Pool, PoolClient } from 'pg';
-import { DeviceFamily, type RadarDetectedEvent, type RadarEventId } from '@sc/contracts';
+import { DeviceFamily, type RadarDetectedEvent, type RadarEventId, type RadarLampMove, type RadarLampsChangedEvent } from '@sc/contracts';
 import { Periodic, inTransaction, type ChangeObserver, type RowChange } from '@sc/device-runtime';
 import type { RedisBus } from '@sc/messaging';
 import type { RadarEvent } from '../families/radar.handler';
 import { lampRaiser } from './lamp-raiser';
-import { lampTargets, type LampTarget, type RadarLampRules } from './radar-lamp-rules';
+import { lampTargets, type RadarLampRules } from './radar-lamp-rules';
 
 /**
  * Detection to lamps: in the transaction that stores a batch of radar reports, each detection raises the lamps of
  * the strategies of the radar's groups (lampRaiser), and once it has committed the detection is announced
  * (RadarDetected) with the radar's new count and rate and the lamps it raised. Lamps whose event has an open interval
- * rise later, in a transaction of their own. A pass every RETURN_PASS_MS returns the lamps whose hold has ended.
+ * are kept in the same transaction as rises to come (`radar_lamp_pending`), so a worker stopped meanwhile loses none.
+ * A pass every `passMs` raises the rises that are due and returns the lamps whose hold has ended, each in a
+ * transaction of its own shared out among replicas, and announces what moved (RadarLampsChanged).
  */
 export class DetectionLamps implements ChangeObserver<DeviceFamily.Radar> {
   readonly family = DeviceFamily.Radar;
-  private readonly returns: Periodic<number>;
-  private readonly delayed = new Set<NodeJS.Timeout>();
+  private readonly pass: Periodic<void>;
 
   constructor(
     private readonly pool: Pool,
     private readonly rules: RadarLampRules,
     private readonly bus: RedisBus,
     private readonly logger: Logger,
-    private readonly returnPassMs: number,
+    private readonly passMs: number,
   ) {
-    this.returns = new Periodic(() => inTransaction(this.pool, (client) => lampRaiser.returnDue(client)), logger, 'radar lamp return failed');
+    this.pass = new Periodic(() => this.movePass(), logger, 'radar lamp pass failed');
   }
 
   start(): void {
-    this.returns.start(this.returnPassMs);
+    this.pass.start(this.passMs);
   }
 
-  async stop(): Promise<void> {
-    for (const timer of this.delayed) clearTimeout(timer);
-    this.delayed.clear();
-    await this.returns.stop();
+  stop(): Promise<void> {
+    return this.pass.stop();
   }
 
   async observe(
@@ -51,17 +50,19 @@ export class DetectionLamps implements ChangeObserver<DeviceFamily.Radar> {
       }),
     );
     if (detections.length === 0) return () => undefined;
-    // The whole batch's raises at once; those with an open interval later, each in a transaction of its own.
+    // The whole batch's raises at once; those with an open interval are kept for the pass to raise when due.
+    const now = Date.now();
+    const radarOf = (d: (typeof detections)[number]) => ({ radarId: d.change.recordId, radarCode: d.change.deviceCode });
     const results = await lampRaiser.raise(
       client,
-      detections.map((d) => ({ radarCode: d.change.deviceCode, targets: d.targets.filter((t) => t.after === 0) })),
-      Date.now(),
+      detections.map((d) => ({ ...radarOf(d), targets: d.targets.filter((t) => t.after === 0) })),
+      now,
     );
-    for (const d of detections)
-      this.later(
-        d.change.deviceCode,
-        d.targets.filter((t) => t.after > 0),
-      );
+    const later = await lampRaiser.hold(
+      client,
+      detections.map((d) => ({ ...radarOf(d), detectedAt: d.at, targets: d.targets.filter((t) => t.after > 0) })),
+      now,
+    );
     const announced = detections.map((d, i): RadarDetectedEvent => ({
       family: DeviceFamily.Radar,
       radarId: d.change.recordId,
@@ -71,7 +72,7 @@ export class DetectionLamps implements ChangeObserver<DeviceFamily.Radar> {
       at: d.at,
       count: d.change.changed.count ?? d.change.before.count,
       radarRate: d.change.changed.radarRate ?? d.change.before.radarRate,
-      lamps: results[i].lamps,
+      lamps: [...results[i].lamps, ...later[i]],
       dispatchId: results[i].dispatchId,
     }));
     return () => {
@@ -81,18 +82,26 @@ export class DetectionLamps implements ChangeObserver<DeviceFamily.Radar> {
     };
   }
 
-  /** Raises lamps whose event has an open interval once it has passed (a worker stopped meanwhile does not). */
-  private later(radarCode: string, targets: readonly LampTarget[]): void {
-    for (const after of new Set(targets.map((t) => t.after))) {
-      const timer = setTimeout(() => {
-        this.delayed.delete(timer);
-        const due = targets.filter((t) => t.after === after).map((t) => ({ ...t, after: 0 }));
-        inTransaction(this.pool, (client) => lampRaiser.raise(client, [{ radarCode, targets: due }], Date.now())).catch((err: Error) =>
-          this.logger.warn({ err: err.message, radarCode }, 'delayed radar raise failed'),
-        );
-      }, after * 1000);
-      timer.unref();
-      this.delayed.add(timer);
+  /** Raises the due rises, then returns the lamps whose hold has ended; either failing does not hold up the other. */
+  private async movePass(): Promise<void> {
+    let failed: Error | null = null;
+    for (const [change, work] of [
+      ['raised', lampRaiser.raiseDue],
+      ['returned', lampRaiser.returnDue],
+    ] as const) {
+      try {
+        this.announce(change, await inTransaction(this.pool, work));
+      } catch (err) {
+        failed ??= err as Error;
+      }
     }
+    if (failed) throw failed;
+  }
+
+  /** After the commit: the radar pages move the lamps live. */
+  private announce(change: RadarLampsChangedEvent['change'], lamps: RadarLampMove[]): void {
+    if (lamps.length === 0) return;
+    const event: RadarLampsChangedEvent = { family: DeviceFamily.Radar, change, lamps, at: new Date().toISOString() };
+    this.bus.publish('RadarLampsChanged', event).catch((err: Error) => this.logger.warn({ err: err.message }, 'RadarLampsChanged not published'));
   }
 }

@@ -1,10 +1,7 @@
 import type { PoolClient } from 'pg';
 import { DeviceFamily } from '@sc/contracts';
-import type { ChangeObserver, DeviceEvent, RowChange } from '@sc/device-runtime';
+import { believedTime, type ChangeObserver, type DeviceEvent, type RowChange } from '@sc/device-runtime';
 import type { ApEvent } from '../families/ap.handler';
-
-/** A device clock further than this from the platform's is not believed: the time the message came is used. */
-const CLOCK_TRUST_MS = 10 * 60_000;
 
 /** A client associated with an access point, as the write leaves it. */
 interface OpenClient {
@@ -35,11 +32,6 @@ export interface ClientWrites {
   signals: { apId: number; mac: string; signal: number }[];
 }
 
-const timeOf = (ts: string | undefined, at: string): string => {
-  const t = ts ? Date.parse(ts) : NaN;
-  return Number.isFinite(t) && Math.abs(t - Date.parse(at)) <= CLOCK_TRUST_MS ? new Date(t).toISOString() : at;
-};
-
 /**
  * Folds the access points' events into the writes they need, in each access point's order: a client that joined and
  * left within the write becomes a session without ever being stored as online; one that was stored and leaves is
@@ -65,7 +57,7 @@ export function clientWritesOf(events: ReadonlyMap<number, readonly DeviceEvent[
       if (event.kind !== 'report' || event.channel !== 'event') continue;
       const r = event.report;
       const mac = r.clientMac.toUpperCase();
-      const at = timeOf(r.ts, event.at);
+      const at = believedTime(r.ts, event.at);
       const mine = open.get(mac);
       if (r.kind === 'join') {
         // A join of a client already online here (a lost leave) ends the session it had.

@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { AlarmKind } from '../alarms';
 import { DeviceType } from '../devices';
 import { DeviceFamily, MqttService } from '../mqtt';
 import { JobName, QueueName } from '../queues';
@@ -20,6 +21,14 @@ export const WIFI_LOAD_PROPERTIES = {
   cpuRatio: RATIO_SCHEMA,
   memoryRatio: RATIO_SCHEMA,
   diskRatio: RATIO_SCHEMA,
+} as const;
+
+/** A Wi-Fi device is overloaded when its CPU, memory or disk reaches 90 %, and no longer once all are below 80 %. */
+export const WIFI_OVERLOAD_ALARM = {
+  kind: AlarmKind.Overload,
+  fields: ['cpuRatio', 'memoryRatio', 'diskRatio'],
+  raiseAt: 90,
+  clearBelow: 80,
 } as const;
 
 /** `state` of an access controller (retained; sent again at least every heartbeat). */
@@ -63,6 +72,7 @@ export const AC_FAMILY = defineFamily<AcRow>()({
     },
   },
   heartbeatSeconds: 60,
+  alarms: { thresholds: [WIFI_OVERLOAD_ALARM] },
 });
 
 export type AcStateMessage = FromSchema<typeof AC_STATE_SCHEMA>;

@@ -5,7 +5,7 @@ import { JobName, QueueName } from '../queues';
 import { Button, Role } from '../roles';
 import type { ApRow } from '../wifi';
 import { SIGNAL_BOUNDS, SSID_MAX } from '../wifi';
-import { WIFI_LOAD_PROPERTIES } from './ac.family';
+import { WIFI_LOAD_PROPERTIES, WIFI_OVERLOAD_ALARM } from './ac.family';
 import { NO_PARAMS_SCHEMA, TIMESTAMP_SCHEMA, VERSION_SCHEMA, defineFamily, type JsonSchema, type LiveFieldsOf } from './declaration';
 
 const CLIENTS_SCHEMA = { type: 'integer', minimum: 0, maximum: 1024, description: 'Clients associated now.' } as const satisfies JsonSchema;
@@ -69,6 +69,7 @@ export const AP_FAMILY = defineFamily<ApRow>()({
     reboot: { description: 'Restart the access point; its clients drop off and join again once it is back.', params: NO_PARAMS_SCHEMA },
   },
   heartbeatSeconds: 60,
+  alarms: { thresholds: [WIFI_OVERLOAD_ALARM] },
 });
 
 export type ApStateMessage = FromSchema<typeof AP_STATE_SCHEMA>;

@@ -1,5 +1,6 @@
 import type { JSONSchema } from 'json-schema-to-ts';
 import { NUMBER_BOUNDS } from '../bounds';
+import type { AlarmKind } from '../alarms';
 import { FaultCode, type DeviceType } from '../devices';
 import type { DeviceFamily, MqttService } from '../mqtt';
 import type { JobName, QueueName } from '../queues';
@@ -21,6 +22,29 @@ export interface CommandDeclaration {
    * from being re-sent, and the console follows every row's receive status live.
    */
   readonly receipts?: boolean;
+}
+
+/**
+ * An alarm the device runtime raises from a family's live fields on every change: when one of `fields` reaches
+ * `raiseAt` (from below), and clears when every one of them is below `clearBelow` again (from at or above it), so a
+ * value hovering at the limit does not raise and clear on every report.
+ */
+export interface ThresholdAlarmDeclaration {
+  readonly kind: AlarmKind;
+  /** Numeric live fields of the family. */
+  readonly fields: readonly string[];
+  readonly raiseAt: number;
+  readonly clearBelow: number;
+}
+
+/** The alarms the device runtime raises for a family, beside those its worker raises itself (lamp faults). */
+export interface FamilyAlarmsDeclaration {
+  /**
+   * An `offline` alarm while a device is offline (its Last Will, or silent for three heartbeats), cleared when it
+   * reports again. On unless a family says false (a device that is offline by design).
+   */
+  readonly offline?: boolean;
+  readonly thresholds?: readonly ThresholdAlarmDeclaration[];
 }
 
 /**
@@ -64,6 +88,13 @@ export interface FamilyDeclaration {
    * if its Last Will had come (a device that vanished without one, behind a broker restart, or a stale stored state).
    */
   readonly heartbeatSeconds: number;
+  /** Alarms the runtime raises for its devices (offline by default; familyAlarms reads them). */
+  readonly alarms?: FamilyAlarmsDeclaration;
+}
+
+/** The runtime's alarms of a family: offline unless it opted out, and its declared thresholds. */
+export function familyAlarms(declaration: FamilyDeclaration): { offline: boolean; thresholds: readonly ThresholdAlarmDeclaration[] } {
+  return { offline: declaration.alarms?.offline ?? true, thresholds: declaration.alarms?.thresholds ?? [] };
 }
 
 /** Heartbeats a device may miss before the platform takes it as offline. */

@@ -10,6 +10,7 @@ import { LED_FAMILY } from './led.family';
 import { RADAR_FAMILY } from './radar.family';
 import { AC_FAMILY } from './ac.family';
 import { AP_FAMILY } from './ap.family';
+import { ALARM_FAMILY } from './alarm.family';
 
 export * from './declaration';
 export * from './lamp.family';
@@ -22,6 +23,7 @@ export * from './led.family';
 export * from './radar.family';
 export * from './ac.family';
 export * from './ap.family';
+export * from './alarm.family';
 
 /**
  * Every declared device family. A new family is one more file beside these and one more entry here; the maps below,
@@ -37,6 +39,7 @@ export const FAMILIES = [
   RADAR_FAMILY,
   AC_FAMILY,
   AP_FAMILY,
+  ALARM_FAMILY,
 ] as const;
 
 type Declared = (typeof FAMILIES)[number];

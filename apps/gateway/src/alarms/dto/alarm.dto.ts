@@ -4,7 +4,10 @@ import {
   ALARM_ACTION_MAX_IDS,
   ALARM_KINDS,
   ALARM_STATES,
+  FAMILIES,
   FaultCode,
+  type DeviceAlarmPageQuery,
+  type FamilyName,
   LAMP_NAME_MAX,
   type AlarmActionRequest,
   type AlarmKind,
@@ -53,4 +56,18 @@ export class AlarmActionDto implements AlarmActionRequest {
   @EachId()
   @ApiProperty({ type: [Number], description: `The alarms, 1 to ${ALARM_ACTION_MAX_IDS}` })
   ids!: number[];
+}
+
+/** Every declared family's name: the families an alarm may be of. */
+const FAMILY_NAMES = FAMILIES.map((f) => f.family);
+
+/** The device alarms page (POST /api/alarms/page): one family, or every family the caller may see. */
+export class DeviceAlarmPageDto extends AlarmPageDto implements DeviceAlarmPageQuery {
+  @EnumField(FAMILY_NAMES, { required: false, description: "One family's alarms; every family the caller's roles see when omitted" })
+  family?: FamilyName;
+}
+
+export class DeviceAlarmFamilyDto {
+  @EnumField(FAMILY_NAMES, { required: false, description: "One family's alarms; every family the caller's roles see when omitted" })
+  family?: FamilyName;
 }

@@ -1,5 +1,7 @@
-import { IntersectionType } from '@nestjs/swagger';
-import { Matches } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, IntersectionType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsInt, Matches, Max, Min } from 'class-validator';
 import {
   DEVICE_CODE_PATTERN,
   MAC_PATTERN,
@@ -7,6 +9,7 @@ import {
   SSID_MAX,
   WIFI_LABEL_MAX,
   WIFI_NAME_MAX,
+  WIFI_REGION_SERIES_MAX,
   type AcAddOrEditRequest,
   type ApAddOrEditRequest,
   type ApPageQuery,
@@ -16,9 +19,10 @@ import {
   type WifiClientPageQuery,
   type WifiDevicePageQuery,
   type WifiSelection,
+  type WifiRegionSeriesRequest,
   type WifiSessionPageQuery,
 } from '@sc/contracts';
-import { DateField, EnumField, IdArrayField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { DateField, EnumField, INT_MAX, IdArrayField, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 /** One reboot may name this many devices; a larger set is addressed by region. */
 export const WIFI_COMMAND_MAX_IDS = 10_000;
@@ -139,4 +143,36 @@ export class WifiClientSeriesDto implements WifiClientSeriesRequest {
 
   @IntField({ min: 1, required: false })
   apId?: number;
+}
+
+/**
+ * Region ids, in a JSON list or (in a query string) as `1,2,3`: each element in decimal digits becomes its number;
+ * anything else is left for the validator to refuse.
+ */
+const IdList = Transform(({ value }) => {
+  const list: unknown = typeof value === 'string' ? (value === '' ? [] : value.split(',')) : value;
+  return Array.isArray(list) ? list.map((v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v)) : list;
+});
+
+/** The regions compared side by side: 1 to WIFI_REGION_SERIES_MAX ('Please select'; beyond, 'Compare at most 20 regions'). */
+function RegionIdsField(): PropertyDecorator {
+  return applyDecorators(
+    IdList,
+    IsArray({ message: msg('invalidValue') }),
+    ArrayNotEmpty({ message: msg('pleaseSelect') }),
+    ArrayMaxSize(WIFI_REGION_SERIES_MAX, { message: msg('wifiRegionSeriesTooMany', () => ({ max: WIFI_REGION_SERIES_MAX })) }),
+    IsInt({ each: true, message: msg('invalidValue') }),
+    Min(1, { each: true, message: msg('invalidValue') }),
+    Max(INT_MAX, { each: true, message: msg('invalidValue') }),
+    ApiProperty({
+      type: [Number],
+      description: `The regions (1 to ${WIFI_REGION_SERIES_MAX}), each a series of its access points and those of its sub-regions; in a query string as 1,2,3`,
+    }),
+  );
+}
+
+/** The clients of several regions over the last day, side by side (and its export). */
+export class WifiRegionSeriesDto implements WifiRegionSeriesRequest {
+  @RegionIdsField()
+  regionIds!: number[];
 }

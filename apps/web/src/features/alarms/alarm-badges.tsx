@@ -12,6 +12,8 @@ const KIND_COLOR: Record<AlarmKind, string> = {
   [AlarmKind.Fault]: 'red',
   [AlarmKind.DayBurning]: 'yellow',
   [AlarmKind.DarkLamp]: 'indigo',
+  [AlarmKind.Offline]: 'gray',
+  [AlarmKind.Overload]: 'orange',
 };
 
 /** Badges in a table cell keep their whole label (the table scrolls sideways instead). */

@@ -4,7 +4,17 @@ import { modals } from '@mantine/modals';
 import { IconBellCheck, IconBellOff, IconHistory } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { ALARM_KINDS, ALARM_STATES, AlarmState, Button as ButtonPermission, FaultCode, type AlarmPageQuery, type AlarmRow } from '@sc/contracts';
+import {
+  ALARM_KINDS,
+  ALARM_STATES,
+  AlarmState,
+  Button as ButtonPermission,
+  DeviceFamily,
+  FaultCode,
+  type AlarmPageQuery,
+  type AlarmRow,
+  type FamilyName,
+} from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
 import { AreaCascader } from '@/components/area-cascader';
 import { NameFilter, OptionFilter } from '@/components/filter-fields';
@@ -29,15 +39,26 @@ import { draftFields } from '@/components/use-paged-filters';
 import { compact, paging } from '@/navigation/search-params';
 import { formatTime, parseTime } from '@/utils/format';
 import { AlarmLabel, AlarmStateBadge } from './alarm-badges';
-import { useAcknowledgeAlarms, useAlarmPage, useAlarmSummary, useClearAlarms, useLiveAlarms } from './api';
+import {
+  DEVICE_ALARM_SOURCE,
+  LAMP_ALARM_SOURCE,
+  useAcknowledgeAlarms,
+  useAlarmFamilies,
+  useAlarmPage,
+  useAlarmSummary,
+  useClearAlarms,
+  useLiveAlarms,
+  type AlarmSource,
+} from './api';
 import type { AlarmSearch } from './search';
 import { useRegionLabel } from '@/features/region/area-tree';
 
-const route = getRouteApi('/_auth/_shell/smartLamp/lampAlarm');
+const lampRoute = getRouteApi('/_auth/_shell/smartLamp/lampAlarm');
 const FAULT_CODES = Object.values(FaultCode).filter((v): v is FaultCode => typeof v === 'number');
 
-type Draft = Pick<AlarmSearch, 'regionId' | 'kind' | 'code' | 'state' | 'keyword' | 'from' | 'to'>;
+type Draft = Pick<AlarmSearch, 'family' | 'regionId' | 'kind' | 'code' | 'state' | 'keyword' | 'from' | 'to'>;
 const toDraft = (s: AlarmSearch): Draft => ({
+  family: s.family,
   regionId: s.regionId,
   kind: s.kind,
   code: s.code,
@@ -47,16 +68,57 @@ const toDraft = (s: AlarmSearch): Draft => ({
   to: s.to,
 });
 
-/** /smartLamp/lampAlarm: the live list of open alarms and their history, with acknowledge and clear. */
-export function AlarmPage() {
+/** /smartLamp/lampAlarm: the lamps' alarms, live, and their history, with acknowledge and clear. */
+export function LampAlarmPage() {
   const { t } = useTranslation();
-  const search = route.useSearch();
-  const navigate = route.useNavigate();
+  const search = lampRoute.useSearch();
+  const navigate = lampRoute.useNavigate();
+  return (
+    <AlarmPage
+      source={LAMP_ALARM_SOURCE}
+      title={t('common:route.lampAlarm')}
+      families={LAMP_FAMILIES}
+      search={search}
+      go={(next) => void navigate({ search: next })}
+    />
+  );
+}
+
+const LAMP_FAMILIES: readonly FamilyName[] = [DeviceFamily.Lamp];
+
+/** Live feeds of one family's alarm changes (one component a family: the feeds follow the families shown). */
+function AlarmFeed({ family }: { family: FamilyName }) {
+  useLiveAlarms(family);
+  return null;
+}
+
+/**
+ * The live list of open alarms and their history, with acknowledge and clear, for a source (the lamps', or every
+ * family's the caller sees: then with a family filter and column). The search is the route's.
+ */
+export function AlarmPage({
+  source,
+  title,
+  families,
+  search,
+  go,
+  familyFilter = false,
+}: {
+  source: AlarmSource;
+  title: string;
+  /** The families shown: their events keep the page live. */
+  families: readonly FamilyName[];
+  search: AlarmSearch;
+  go: (next: AlarmSearch) => void;
+  familyFilter?: boolean;
+}) {
+  const { t } = useTranslation();
+  const navigate = ({ search: next }: { search: AlarmSearch }) => go(next);
   const { pageNum, pageSize } = paging(search);
   const view = search.view ?? 'open';
   const canChange = useButton(ButtonPermission.Edit);
-  useLiveAlarms();
-  const columns = useTableColumns('alarms', useAlarmColumns());
+  const columns = useTableColumns(familyFilter ? 'device-alarms' : 'alarms', useAlarmColumns(familyFilter));
+  const lampsShown = families.includes(DeviceFamily.Lamp);
 
   const query: AlarmPageQuery = compact({
     pageNum,
@@ -71,10 +133,10 @@ export function AlarmPage() {
     raisedFrom: localIso(search.from),
     raisedTo: localIso(search.to),
   });
-  const alarms = useAlarmPage(query);
-  const summary = useAlarmSummary();
-  const acknowledge = useAcknowledgeAlarms();
-  const clear = useClearAlarms();
+  const alarms = useAlarmPage(source, compact({ ...query, family: search.family }));
+  const summary = useAlarmSummary(source, search.family);
+  const acknowledge = useAcknowledgeAlarms(source);
+  const clear = useClearAlarms(source);
   const rows = useMemo(() => alarms.data?.list ?? [], [alarms.data]);
   const total = alarms.data?.total ?? 0;
 
@@ -85,7 +147,9 @@ export function AlarmPage() {
   // A selection is only of what is on screen: a row that left the page (cleared, filtered out) is dropped.
   useEffect(() => setSelected((current) => new Set([...current].filter((id) => rows.some((r) => r.id === id)))), [rows]);
 
-  const filtered = Boolean(search.regionId || search.kind || search.code || search.state || search.keyword || search.from || search.to);
+  const filtered = Boolean(
+    search.family || search.regionId || search.kind || search.code || search.state || search.keyword || search.from || search.to,
+  );
   const apply = () =>
     void navigate({
       search: compact({
@@ -132,7 +196,7 @@ export function AlarmPage() {
 
   return (
     <PagePanel
-      title={t('common:route.lampAlarm')}
+      title={title}
       actions={
         <Group gap="xs" data-testid="alarm-summary">
           <Badge color="red" variant="filled" size="lg" data-testid="alarm-summary-active">
@@ -144,6 +208,9 @@ export function AlarmPage() {
         </Group>
       }
     >
+      {families.map((family) => (
+        <AlarmFeed key={family} family={family} />
+      ))}
       <Group justify="space-between" wrap="wrap">
         <SegmentedControl
           value={view}
@@ -187,9 +254,20 @@ export function AlarmPage() {
       </Group>
 
       <FilterBar onSubmit={apply} onReset={reset} testId="alarm">
+        {familyFilter && (
+          <OptionFilter
+            label={t('alarms:fields.family')}
+            placeholder={t('alarms:filters.allFamilies')}
+            options={families.map((f) => ({ value: f, label: t(`alarms:family.${f}`) }))}
+            value={draft.family}
+            onChange={(family) => setDraft((d) => ({ ...d, family }))}
+            width={190}
+            testId="alarm-filter-family"
+          />
+        )}
         <NameFilter
-          label={t('alarms:fields.device')}
-          placeholder={t('alarms:filters.keywordPlaceholder')}
+          label={t(familyFilter ? 'alarms:fields.anyDevice' : 'alarms:fields.device')}
+          placeholder={t(familyFilter ? 'alarms:filters.devicePlaceholder' : 'alarms:filters.keywordPlaceholder')}
           {...field('keyword')}
           maxLength={64}
           width={180}
@@ -209,15 +287,17 @@ export function AlarmPage() {
           width={190}
           testId="alarm-filter-kind"
         />
-        <OptionFilter
-          label={t('alarms:fields.code')}
-          placeholder={t('alarms:filters.all')}
-          options={FAULT_CODES.map((c) => ({ value: c, label: `${c} · ${t(`lighting:fault.${c}`)}` }))}
-          value={draft.code}
-          onChange={(code) => setDraft((d) => ({ ...d, code, kind: code === undefined ? d.kind : undefined }))}
-          width={190}
-          testId="alarm-filter-code"
-        />
+        {lampsShown && (
+          <OptionFilter
+            label={t('alarms:fields.code')}
+            placeholder={t('alarms:filters.all')}
+            options={FAULT_CODES.map((c) => ({ value: c, label: `${c} · ${t(`lighting:fault.${c}`)}` }))}
+            value={draft.code}
+            onChange={(code) => setDraft((d) => ({ ...d, code, kind: code === undefined ? d.kind : undefined }))}
+            width={190}
+            testId="alarm-filter-code"
+          />
+        )}
         {view === 'history' && (
           <OptionFilter
             label={t('alarms:fields.state')}
@@ -306,11 +386,15 @@ export function AlarmPage() {
   );
 }
 
-/** The alarm list's columns; every one shows by default (the device's name stays on one line). */
-function useAlarmColumns(): Column<AlarmRow>[] {
+/** The alarm list's columns; every one shows by default (the device's name stays on one line); the family with `withFamily`. */
+function useAlarmColumns(withFamily: boolean): Column<AlarmRow>[] {
   const { t } = useTranslation();
   const regionLabel = useRegionLabel();
+  const familyColumn: Column<AlarmRow>[] = withFamily
+    ? [{ key: 'family', label: t('alarms:fields.family'), cell: (alarm) => <OneLine maw="9rem">{t(`alarms:family.${alarm.family}`)}</OneLine> }]
+    : [];
   return [
+    ...familyColumn,
     {
       key: 'raisedAt',
       label: t('alarms:fields.raisedAt'),
@@ -322,7 +406,7 @@ function useAlarmColumns(): Column<AlarmRow>[] {
     },
     {
       key: 'device',
-      label: t('alarms:fields.device'),
+      label: t(withFamily ? 'alarms:fields.anyDevice' : 'alarms:fields.device'),
       always: true,
       cell: (alarm) => <NameCode name={alarm.deviceName} code={alarm.deviceCode} fw={500} />,
     },
@@ -332,6 +416,8 @@ function useAlarmColumns(): Column<AlarmRow>[] {
     {
       key: 'handled',
       label: t('alarms:fields.handled'),
+      // Beside the family, in the column chooser: the list fits a 1440-pixel screen in every language.
+      hidden: withFamily,
       wrap: true,
       cell: (alarm) => (
         <>
@@ -392,5 +478,29 @@ function AlarmTableRow({
         </Tooltip>
       </PinnedActionsCell>
     </Table.Tr>
+  );
+}
+
+const deviceRoute = getRouteApi('/_auth/_shell/alarmManage/deviceAlarms');
+
+/**
+ * /alarmManage/deviceAlarms: the alarms of every device family the operator's roles see (offline devices, loads over
+ * their threshold, the lamps' faults for administrators), live, with a family filter; acknowledge and clear.
+ */
+export function DeviceAlarmsPage() {
+  const { t } = useTranslation();
+  const search = deviceRoute.useSearch();
+  const navigate = deviceRoute.useNavigate();
+  const families = useAlarmFamilies();
+  if (!families.data) return null;
+  return (
+    <AlarmPage
+      source={DEVICE_ALARM_SOURCE}
+      title={t('common:route.deviceAlarms')}
+      families={families.data}
+      search={search}
+      go={(next) => void navigate({ search: next })}
+      familyFilter
+    />
   );
 }

@@ -1,13 +1,13 @@
 import { useCallback } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
-  DeviceFamily,
   type AlarmActionRequest,
   type AlarmActionResult,
   type AlarmChangedEvent,
   type AlarmPageQuery,
   type AlarmRow,
   type AlarmSummary,
+  type FamilyName,
   type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
@@ -15,27 +15,41 @@ import { patchLive } from '@/realtime/live-patch';
 import { reloadQueries } from '@/realtime/reload';
 import { useLiveFeed } from '@/realtime/use-socket';
 
+/**
+ * Where a page's alarms come from: the lamps' (/smartLamp/lampAlarm, `/light/alarm*`, administrators) or every
+ * family's the caller's roles see (/alarmManage/deviceAlarms, `/alarms/*`), with the families whose events keep it live.
+ */
+export interface AlarmSource {
+  id: 'lamp' | 'device';
+  path: (call: 'Page' | 'Summary' | 'Acknowledge' | 'Clear') => string;
+}
+
+export const LAMP_ALARM_SOURCE: AlarmSource = { id: 'lamp', path: (call) => `/light/alarm${call}` };
+export const DEVICE_ALARM_SOURCE: AlarmSource = { id: 'device', path: (call) => `/alarms/${call.toLowerCase()}` };
+
 export const alarmKeys = {
   all: ['alarms'] as const,
   pages: ['alarms', 'page'] as const,
-  page: (query: AlarmPageQuery) => ['alarms', 'page', query] as const,
-  summary: ['alarms', 'summary'] as const,
+  page: (source: AlarmSource, query: AlarmPageQuery) => ['alarms', 'page', source.id, query] as const,
+  summary: (source: AlarmSource, family?: FamilyName) => ['alarms', 'summary', source.id, family ?? null] as const,
+  /** Apart from `all`: what the caller may see does not change with the alarms. */
+  families: ['alarm-families'] as const,
 };
 
-export function useAlarmPage(query: AlarmPageQuery) {
+export function useAlarmPage(source: AlarmSource, query: AlarmPageQuery & { family?: FamilyName }) {
   return useQuery({
-    queryKey: alarmKeys.page(query),
-    queryFn: ({ signal }) => post<PageResult<AlarmRow>>('/light/alarmPage', query, { signal }),
+    queryKey: alarmKeys.page(source, query),
+    queryFn: ({ signal }) => post<PageResult<AlarmRow>>(source.path('Page'), query, { signal }),
     placeholderData: keepPreviousData,
     // AlarmChanged events keep the list current (useLiveAlarms); no polling.
     staleTime: Infinity,
   });
 }
 
-export function useAlarmSummary() {
+export function useAlarmSummary(source: AlarmSource, family?: FamilyName) {
   return useQuery({
-    queryKey: alarmKeys.summary,
-    queryFn: ({ signal }) => get<AlarmSummary>('/light/alarmSummary', undefined, { signal }),
+    queryKey: alarmKeys.summary(source, family),
+    queryFn: ({ signal }) => get<AlarmSummary>(source.path('Summary'), family ? { family } : undefined, { signal }),
     staleTime: Infinity,
   });
 }
@@ -49,8 +63,17 @@ function useAlarmAction(path: string) {
   });
 }
 
-export const useAcknowledgeAlarms = () => useAlarmAction('/light/alarmAcknowledge');
-export const useClearAlarms = () => useAlarmAction('/light/alarmClear');
+export const useAcknowledgeAlarms = (source: AlarmSource) => useAlarmAction(source.path('Acknowledge'));
+export const useClearAlarms = (source: AlarmSource) => useAlarmAction(source.path('Clear'));
+
+/** The families whose alarms the caller sees (the device alarms page's family filter and its live feeds). */
+export function useAlarmFamilies() {
+  return useQuery({
+    queryKey: alarmKeys.families,
+    queryFn: ({ signal }) => get<FamilyName[]>('/alarms/families', undefined, { signal }),
+    staleTime: Infinity,
+  });
+}
 
 /** Writes an alarm's new state into every cached page that shows it. */
 export function patchAlarmRows(queryClient: QueryClient, alarm: AlarmRow): void {
@@ -89,11 +112,11 @@ function reloadSoon(queryClient: QueryClient): void {
  * joined after the page began loading, or a reconnect), everything is reloaded. A reload always reads anew, also
  * while the page's first read is on its way (an alarm raised as the page opens may be missing from that read's answer).
  */
-export function useLiveAlarms(): void {
+export function useLiveAlarms(family: FamilyName): void {
   const queryClient = useQueryClient();
   useLiveFeed(
     'AlarmChanged',
-    DeviceFamily.Lamp,
+    family,
     useCallback(
       (event: AlarmChangedEvent) => {
         patchAlarmRows(queryClient, event.alarm);

@@ -1,4 +1,4 @@
-import type { AlarmKind, AlarmState, FaultCode, LAMP_NAME_MAX } from '@sc/contracts';
+import type { AlarmKind, AlarmState, FamilyName, FaultCode, LAMP_NAME_MAX } from '@sc/contracts';
 import { allOf, PAGED, searchOf, type PageSearch } from '@/navigation/search-params';
 
 export type AlarmView = 'open' | 'history';
@@ -7,6 +7,8 @@ export type AlarmView = 'open' | 'history';
 export interface AlarmSearch extends PageSearch {
   /** open (default): active and acknowledged alarms, live; history: every alarm, cleared ones too. */
   view?: AlarmView;
+  /** One family's alarms (the device alarms page). */
+  family?: FamilyName;
   regionId?: number;
   kind?: AlarmKind;
   code?: FaultCode;
@@ -21,8 +23,9 @@ export interface AlarmSearch extends PageSearch {
 export const validateAlarmSearch = searchOf<AlarmSearch>({
   ...PAGED,
   view: { oneOf: allOf<AlarmView>()('open', 'history') },
+  family: { oneOf: allOf<FamilyName>()('lamp', 'strip', 'lamp-gateway', 'broadcast', 'signage', 'led', 'radar', 'ac', 'ap', 'alarm') },
   regionId: 'int',
-  kind: { oneOf: allOf<AlarmKind>()('fault', 'dayBurning', 'darkLamp') },
+  kind: { oneOf: allOf<AlarmKind>()('fault', 'dayBurning', 'darkLamp', 'offline', 'overload') },
   code: { oneOf: allOf<FaultCode>()(1, 2, 3, 4, 5, 6, 7, 8) },
   state: { oneOf: allOf<AlarmState>()('active', 'acknowledged', 'cleared') },
   deviceId: 'int',

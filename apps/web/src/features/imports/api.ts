@@ -20,9 +20,10 @@ import { downloadFile } from '@/api/download';
 /**
  * Where each kind's calls live: single lamps, gateways and loops under /light, poles under /lamp (spec section 7),
  * broadcast terminals under /broadcast, radars under /radar, LED screens (exported only) under /led, floor-screen plays (a report, exported
- * only) under /signage, Wi-Fi access controllers, access points and client sessions (exported only) under /wifi.
+ * only) under /signage, Wi-Fi access controllers and access points, client sessions and clients per region (both
+ * exported only) under /wifi, alarm columns under /alarm.
  */
-const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signage' | 'radar' | 'wifi'> = {
+const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signage' | 'radar' | 'wifi' | 'alarm'> = {
   light: 'light',
   gateway: 'light',
   loop: 'light',
@@ -34,6 +35,9 @@ const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signa
   ac: 'wifi',
   ap: 'wifi',
   terminalHistory: 'wifi',
+  regionClients: 'wifi',
+  column: 'alarm',
+  call: 'alarm',
 };
 
 export const importPath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Import`;
@@ -55,9 +59,9 @@ const lampGroups = (signal: AbortSignal) => get<DeviceGroupOption[]>('/light/gro
 /**
  * The groups a kind's records can be imported into: device groups of single lamps (lamps, and the gateways and loops
  * that serve them) or of poles; broadcast groups for terminals and radar groups for radars (an empty one too: it is
- * where new devices go).
+ * where new devices go). Wi-Fi devices and alarm columns are in no group: their import asks for none (null).
  */
-const GROUP_OPTIONS: Record<ImportKind, (signal: AbortSignal) => Promise<DeviceGroupOption[]>> = {
+const GROUP_OPTIONS: Record<ImportKind, ((signal: AbortSignal) => Promise<DeviceGroupOption[]>) | null> = {
   light: lampGroups,
   gateway: lampGroups,
   loop: lampGroups,
@@ -65,12 +69,20 @@ const GROUP_OPTIONS: Record<ImportKind, (signal: AbortSignal) => Promise<DeviceG
   terminal: async (signal) =>
     (await get<BroadcastGroupOption[]>('/broadcast/groupOptions', undefined, { signal })).map((g) => ({ id: g.id, name: g.groupName })),
   radar: async (signal) => (await get<RadarGroupRow[]>('/radar/groupOptions', undefined, { signal })).map((g) => ({ id: g.id, name: g.name })),
+  ac: null,
+  ap: null,
+  column: null,
 };
 
+/** Whether a kind's import asks for a group. */
+export const importTakesGroup = (kind: ImportKind): boolean => GROUP_OPTIONS[kind] !== null;
+
 export function useImportGroups(kind: ImportKind) {
+  const options = GROUP_OPTIONS[kind];
   return useQuery({
     queryKey: ['imports', 'groups', kind],
-    queryFn: ({ signal }) => GROUP_OPTIONS[kind](signal),
+    queryFn: ({ signal }) => (options ? options(signal) : Promise.resolve([])),
+    enabled: options !== null,
     staleTime: 30_000,
   });
 }
@@ -81,9 +93,9 @@ export type ImportOutcome = { result: ImportResult } | { rejection: ImportReject
  * Sends a file to the upload port. A file with bad rows answers with the rows (nothing imported); any other refusal
  * (wrong file, no group, no permission) is thrown, its message already on screen.
  */
-export async function importFile(base: string, kind: ImportKind, file: File, groupId: number, dryRun: boolean): Promise<ImportOutcome> {
+export async function importFile(base: string, kind: ImportKind, file: File, groupId: number | null, dryRun: boolean): Promise<ImportOutcome> {
   const body = new FormData();
-  body.append(IMPORT_GROUP_FIELD, String(groupId));
+  if (groupId !== null) body.append(IMPORT_GROUP_FIELD, String(groupId));
   body.append(IMPORT_DRY_RUN_FIELD, String(dryRun));
   body.append(UPLOAD_FIELD, file, file.name);
   try {
@@ -111,6 +123,9 @@ const EXPORT_FILTERS: Record<ExportKind, readonly string[]> = {
   ac: ['name', 'regionId', 'networkStatus'],
   ap: ['name', 'regionId', 'networkStatus', 'acId'],
   terminalHistory: ['from', 'to', 'client', 'apId', 'acId', 'clientSsid', 'regionId', 'minDuration'],
+  regionClients: ['regionIds'],
+  column: ['name', 'regionId', 'networkStatus'],
+  call: ['keyword', 'callType', 'status', 'direction', 'startFrom', 'startTo', 'sort'],
 };
 
 /** Downloads a list as filtered on screen: `search` is the page's search (its paging and other keys are left out). */

@@ -7,7 +7,16 @@ import { ApiError } from '@/api/request';
 import { fieldErrors } from '@/api/field-errors';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { useIsMobile } from '@/layout/use-is-mobile';
-import { downloadCredentials, downloadReport, downloadTemplate, importFile, useImportGroups, useUploadBase, type ImportOutcome } from './api';
+import {
+  downloadCredentials,
+  downloadReport,
+  downloadTemplate,
+  importFile,
+  importTakesGroup,
+  useImportGroups,
+  useUploadBase,
+  type ImportOutcome,
+} from './api';
 
 /** The client's own check of a chosen file, with the spec's messages; the server checks again, by content. */
 function fileProblem(file: File | null): string | null {
@@ -26,7 +35,7 @@ export interface ImportDialogProps {
 }
 
 /**
- * Import data: a file and a device group, a preview (dry run) of what would be added, changed or left alone, then the
+ * Import data: a file and a device group (for kinds whose records are in groups), a preview (dry run) of what would be added, changed or left alone, then the
  * import. A file with bad rows imports nothing; its problems are listed and can be downloaded as a workbook.
  */
 export function ImportDialog({ opened, kind, onClose, onImported }: ImportDialogProps) {
@@ -34,6 +43,7 @@ export function ImportDialog({ opened, kind, onClose, onImported }: ImportDialog
   const mobile = useIsMobile();
   const base = useUploadBase();
   const groups = useImportGroups(kind);
+  const takesGroup = importTakesGroup(kind);
   const [file, setFile] = useState<File | null>(null);
   const [groupId, setGroupId] = useState<string | null>(null);
   const [errors, setErrors] = useState<{ file?: string; groupId?: string }>({});
@@ -50,13 +60,13 @@ export function ImportDialog({ opened, kind, onClose, onImported }: ImportDialog
 
   const run = async (dryRun: boolean) => {
     const problem = fileProblem(file);
-    const next = { file: problem ? t(problem) : undefined, groupId: groupId ? undefined : t('messages:selectGroup') };
+    const next = { file: problem ? t(problem) : undefined, groupId: groupId || !takesGroup ? undefined : t('messages:selectGroup') };
     setErrors(next);
-    if (next.file || next.groupId || !file || !groupId || !base) return;
+    if (next.file || next.groupId || !file || !base) return;
     setBusy(dryRun ? 'preview' : 'import');
     setOutcome(null);
     try {
-      const answer = await importFile(base, kind, file, Number(groupId), dryRun);
+      const answer = await importFile(base, kind, file, takesGroup && groupId ? Number(groupId) : null, dryRun);
       setOutcome(answer);
       if ('result' in answer && !dryRun) {
         const { added, changed, unchanged } = answer.result;
@@ -77,21 +87,23 @@ export function ImportDialog({ opened, kind, onClose, onImported }: ImportDialog
     <Modal opened={opened} onClose={onClose} title={t(`imports:title.${kind}`)} size="xl" fullScreen={mobile}>
       <Stack data-testid="import-dialog">
         <Group align="flex-start" grow>
-          <Select
-            label={t('imports:group')}
-            placeholder={t('imports:groupPlaceholder')}
-            required
-            data={groupOptions}
-            value={groupId}
-            onChange={(v) => {
-              setGroupId(v);
-              setErrors((e) => ({ ...e, groupId: undefined }));
-            }}
-            error={errors.groupId}
-            nothingFoundMessage={t('imports:noGroups')}
-            searchable
-            data-testid="import-group"
-          />
+          {takesGroup && (
+            <Select
+              label={t('imports:group')}
+              placeholder={t('imports:groupPlaceholder')}
+              required
+              data={groupOptions}
+              value={groupId}
+              onChange={(v) => {
+                setGroupId(v);
+                setErrors((e) => ({ ...e, groupId: undefined }));
+              }}
+              error={errors.groupId}
+              nothingFoundMessage={t('imports:noGroups')}
+              searchable
+              data-testid="import-group"
+            />
+          )}
           <FileInput
             label={t('imports:file')}
             placeholder={t('imports:filePlaceholder')}

@@ -3,9 +3,9 @@ import { Badge, Button, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { DeviceFamily, OnlineState, ScreenState, type LedRow } from '@sc/contracts';
+import { DeviceFamily, ScreenState, type LedRow } from '@sc/contracts';
 import { DeviceListBody, DeviceListFilters, DeviceRowActions, DeviceTable, useDeviceList } from '@/components/device-list';
-import { OptionFilter } from '@/components/filter-fields';
+import { NetworkBadge, NetworkFilter } from '@/components/network-status';
 import { PagePanel } from '@/components/page-panel';
 import type { Column } from '@/components/table-columns';
 import { NameCode } from '@/components/table-parts';
@@ -23,15 +23,6 @@ const LedCommandCard = lazy(() => import('./led-command-card').then((m) => ({ de
 
 const route = getRouteApi('/_auth/_shell/ledManage/ledEquipmentManage');
 
-function NetworkBadge({ networkStatus }: { networkStatus: OnlineState }) {
-  const { t } = useTranslation();
-  return (
-    <Badge color={networkStatus === OnlineState.Online ? 'teal' : 'gray'} variant="dot" data-testid="led-network" data-network={networkStatus}>
-      {t(`led:network.${networkStatus}`)}
-    </Badge>
-  );
-}
-
 function ScreenBadge({ screen }: { screen: ScreenState }) {
   const { t } = useTranslation();
   return (
@@ -46,7 +37,11 @@ function useLedColumns(): Column<LedRow>[] {
   const { t } = useTranslation();
   return [
     { key: 'name', label: t('led:fields.name'), always: true, cell: (row) => <NameCode name={row.name} code={row.sn} fw={500} /> },
-    { key: 'network', label: t('led:fields.networkStatus'), cell: (row) => <NetworkBadge networkStatus={row.networkStatus} /> },
+    {
+      key: 'network',
+      label: t('led:fields.networkStatus'),
+      cell: (row) => <NetworkBadge ns="led" networkStatus={row.networkStatus} testId="led-network" />,
+    },
     {
       key: 'brightness',
       label: t('led:fields.brightness'),
@@ -152,14 +147,7 @@ export function LedEquipmentPage() {
           setDraft={setDraft}
           apply={list.apply}
         >
-          <OptionFilter
-            label={t('led:fields.networkStatus')}
-            placeholder={t('led:list.allNetwork')}
-            options={[OnlineState.Online, OnlineState.Offline].map((state) => ({ value: state, label: t(`led:network.${state}`) }))}
-            {...field('networkStatus')}
-            width={160}
-            testId="led-network-filter"
-          />
+          <NetworkFilter ns="led" {...field('networkStatus')} testId="led-network-filter" />
         </DeviceListFilters>
         <DeviceTable
           testId="led"

@@ -3,7 +3,7 @@ import { Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { DEVICE_CODE_PATTERN, DeviceType, LAMP_NAME_MAX, NUMBER_BOUNDS, type LampRow } from '@sc/contracts';
-import { BoundedNumberInput, positionErrors } from '@/components/bounded-number-input';
+import { BoundedNumberInput, coordinateOf, positionErrors } from '@/components/bounded-number-input';
 import { AreaCascader } from '@/components/area-cascader';
 import { FormActions, saveAndClose } from '@/components/form-actions';
 import { useIsMobile } from '@/layout/use-is-mobile';
@@ -37,8 +37,6 @@ const valuesOf = (lamp: LampRow | null): Values => ({
   longitude: lamp?.longitude ?? '',
   color: lamp?.color ?? '',
 });
-
-const coordinate = (v: number | string): number | null => (v === '' || v === null ? null : Number(v));
 
 /**
  * Add or edit a lamp's record (name, clientId that it uses on MQTT, region, gateway, controller, address, MAC, group,
@@ -78,8 +76,8 @@ export function LampFormModal({ opened, lamp, onClose }: { opened: boolean; lamp
           lampName: values.lampName.trim(),
           clientId: values.clientId.trim(),
           groupId: values.groupId ? Number(values.groupId) : null,
-          latitude: coordinate(values.latitude),
-          longitude: coordinate(values.longitude),
+          latitude: coordinateOf(values.latitude),
+          longitude: coordinateOf(values.longitude),
         }),
       { updated: Boolean(lamp), close: onClose, setErrors: form.setErrors },
     );

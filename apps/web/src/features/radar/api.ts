@@ -5,8 +5,9 @@ import {
   type MqttCredentials,
   type PageQuery,
   type PageResult,
-  type RadarAddOrEditRequest,
   type RadarDetectedEvent,
+  type RadarLampsChangedEvent,
+  type RadarAddOrEditRequest,
   type RadarGroupDetail,
   type RadarGroupRequest,
   type RadarGroupRow,
@@ -19,6 +20,7 @@ import {
 import { get, post } from '@/api/request';
 import { useLiveRows } from '@/realtime/live-rows';
 import { useLiveFeed } from '@/realtime/use-socket';
+import { detectionArrived, lampsMoved, type FeedDetection } from './detection-feed';
 
 export const radarKeys = {
   all: ['radar'] as const,
@@ -100,14 +102,16 @@ export function useLiveRadar(): void {
   useLiveRows<RadarRow>(DeviceFamily.Radar, radarKeys.all, LIVE_RADAR);
 }
 
-/** Detections shown at most. */
-export const DETECTIONS_SHOWN = 30;
-
-/** The latest detections pushed since the page opened (newest first) and the lamps each raised; nothing is polled. */
-export function useRadarDetections(): RadarDetectedEvent[] {
-  const [detections, setDetections] = useState<RadarDetectedEvent[]>([]);
-  const add = useCallback((event: RadarDetectedEvent) => setDetections((held) => [event, ...held].slice(0, DETECTIONS_SHOWN)), []);
+/**
+ * The latest detections pushed since the page opened (newest first) and the lamps each raised, each lamp moving live
+ * from waiting to raised to returned (RadarLampsChanged); nothing is polled.
+ */
+export function useRadarDetections(): readonly FeedDetection[] {
+  const [detections, setDetections] = useState<readonly FeedDetection[]>([]);
+  const add = useCallback((event: RadarDetectedEvent) => setDetections((held) => detectionArrived(held, event)), []);
+  const move = useCallback((event: RadarLampsChangedEvent) => setDetections((held) => lampsMoved(held, event)), []);
   // Detections missed while the socket was away are not fetched again: the counts on the rows are (useLiveRadar).
   useLiveFeed('RadarDetected', DeviceFamily.Radar, add, () => undefined);
+  useLiveFeed('RadarLampsChanged', DeviceFamily.Radar, move, () => undefined);
   return detections;
 }

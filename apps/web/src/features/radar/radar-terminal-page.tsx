@@ -1,12 +1,12 @@
 import { Suspense, lazy } from 'react';
-import { Badge, Button, Card, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, ScrollArea, Stack, Text, Title, type BadgeVariant } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { DeviceFamily, OnlineState, type RadarDetectedEvent, type RadarRow } from '@sc/contracts';
+import { DeviceFamily, type RadarRow } from '@sc/contracts';
 import { DeviceListBody, DeviceListFilters, DeviceRowActions, DeviceTable, useDeviceList } from '@/components/device-list';
-import { OptionFilter } from '@/components/filter-fields';
+import { NetworkBadge, NetworkFilter } from '@/components/network-status';
 import { PagePanel } from '@/components/page-panel';
 import type { Column } from '@/components/table-columns';
 import { NameCode } from '@/components/table-parts';
@@ -15,26 +15,22 @@ import { LazyExportButton, LazyImportButton } from '@/features/imports/lazy-butt
 import { paging } from '@/navigation/search-params';
 import { parseTime } from '@/utils/format';
 import { radarKeys, useDeleteRadar, useLiveRadar, useRadarDetections, useRadarPage } from './api';
+import type { FeedDetection, FeedLamp } from './detection-feed';
 
 const RadarFormModal = lazy(() => import('./radar-form-modal').then((m) => ({ default: m.RadarFormModal })));
 
 const route = getRouteApi('/_auth/_shell/radarManage/radarTerminalManagement');
-
-function NetworkBadge({ networkStatus }: { networkStatus: OnlineState }) {
-  const { t } = useTranslation();
-  return (
-    <Badge color={networkStatus === OnlineState.Online ? 'teal' : 'gray'} variant="dot" data-testid="radar-network" data-network={networkStatus}>
-      {t(`radar:network.${networkStatus}`)}
-    </Badge>
-  );
-}
 
 /** The spec's radar fields: name and code, network, count and rate by default; versions, MAC, RSSI and place in the chooser. */
 function useRadarColumns(): Column<RadarRow>[] {
   const { t } = useTranslation();
   return [
     { key: 'radarName', label: t('radar:fields.radarName'), always: true, cell: (row) => <NameCode name={row.radarName} code={row.code} fw={500} /> },
-    { key: 'network', label: t('radar:fields.networkStatus'), cell: (row) => <NetworkBadge networkStatus={row.networkStatus} /> },
+    {
+      key: 'network',
+      label: t('radar:fields.networkStatus'),
+      cell: (row) => <NetworkBadge ns="radar" networkStatus={row.networkStatus} testId="radar-network" />,
+    },
     { key: 'count', label: t('radar:fields.count'), align: 'right', td: { 'data-testid': 'radar-count' }, cell: (row) => row.count },
     {
       key: 'radarRate',
@@ -60,8 +56,48 @@ function useRadarColumns(): Column<RadarRow>[] {
   ];
 }
 
-/** One detection and the lamps it raised (or left to rise by themselves). */
-function DetectionItem({ detection }: { detection: RadarDetectedEvent }) {
+const clock = (time: string) => parseTime(time, '{h}:{i}:{s}');
+
+/** How a lamp of a detection looks where it is now. */
+function useLampLook(lamp: FeedLamp, detectedAt: string): { label: string; title?: string; color: string; variant: BadgeVariant } {
+  const { t } = useTranslation();
+  const { now, code, level } = lamp;
+  switch (now.state) {
+    case 'waiting': {
+      const rises = new Date(Date.parse(detectedAt) + lamp.after * 1000).toISOString();
+      return {
+        label: t('radar:detections.lampWaiting', { code, level, after: lamp.after }),
+        title: t('radar:detections.risesAt', { time: clock(rises) }),
+        color: 'gray',
+        variant: 'outline',
+      };
+    }
+    case 'raised':
+      return {
+        label: t('radar:detections.lamp', { code, level }),
+        title: lamp.byItself ? t('radar:detections.byItself') : t('radar:detections.until', { at: clock(now.at), time: clock(lamp.until) }),
+        color: 'yellow',
+        variant: lamp.byItself ? 'outline' : 'light',
+      };
+    case 'returned':
+      return { label: t('radar:detections.lampReturned', { code, level: now.level, time: clock(now.at) }), color: 'gray', variant: 'light' };
+    case 'kept':
+      return { label: t('radar:detections.lampKept', { code, level }), color: 'gray', variant: 'dot' };
+  }
+}
+
+/** One lamp of a detection where it is now: waiting for its open interval, raised, returned (with the time), or kept. */
+function FeedLampBadge({ lamp, detectedAt }: { lamp: FeedLamp; detectedAt: string }) {
+  const { label, title, color, variant } = useLampLook(lamp, detectedAt);
+  return (
+    <Badge size="sm" variant={variant} color={color} data-testid="radar-raised-lamp" data-lamp={lamp.code} data-state={lamp.now.state} title={title}>
+      {label}
+    </Badge>
+  );
+}
+
+/** One detection and its lamps, each where it is now (raised or left to rise by itself, waiting, returned). */
+function DetectionItem({ detection }: { detection: FeedDetection }) {
   const { t } = useTranslation();
   return (
     <Stack gap={2} data-testid="radar-detection" data-code={detection.code}>
@@ -80,16 +116,7 @@ function DetectionItem({ detection }: { detection: RadarDetectedEvent }) {
       ) : (
         <Group gap={4}>
           {detection.lamps.map((lamp) => (
-            <Badge
-              key={lamp.id}
-              size="sm"
-              variant={lamp.byItself ? 'outline' : 'light'}
-              color="yellow"
-              data-testid="radar-raised-lamp"
-              title={lamp.byItself ? t('radar:detections.byItself') : t('radar:detections.until', { time: parseTime(lamp.until) })}
-            >
-              {t('radar:detections.lamp', { code: lamp.code, level: lamp.level })}
-            </Badge>
+            <FeedLampBadge key={lamp.id} lamp={lamp} detectedAt={detection.at} />
           ))}
         </Group>
       )}
@@ -181,14 +208,7 @@ export function RadarTerminalPage() {
           setDraft={setDraft}
           apply={list.apply}
         >
-          <OptionFilter
-            label={t('radar:fields.networkStatus')}
-            placeholder={t('radar:list.allNetwork')}
-            options={[OnlineState.Online, OnlineState.Offline].map((state) => ({ value: state, label: t(`radar:network.${state}`) }))}
-            {...field('networkStatus')}
-            width={160}
-            testId="radar-network-filter"
-          />
+          <NetworkFilter ns="radar" {...field('networkStatus')} testId="radar-network-filter" />
         </DeviceListFilters>
         <DeviceTable
           testId="radar"

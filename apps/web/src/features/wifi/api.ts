@@ -14,6 +14,7 @@ import {
   type WifiClientPoint,
   type WifiClientSeriesRequest,
   type WifiLoadPoint,
+  type WifiRegionSeries,
   type WifiClientRow,
   type WifiDevicePageQuery,
   type WifiSelection,
@@ -160,6 +161,17 @@ export function useClientSeries(query: WifiClientSeriesRequest) {
   return useQuery({
     queryKey: ['wifi', 'clientSeries', query],
     queryFn: ({ signal }) => post<WifiClientPoint[]>('/wifi/clientSeries', query, { signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: SERIES_REFRESH_MS,
+  });
+}
+
+/** The clients of several regions side by side over the last day (none asked while no region is chosen). */
+export function useRegionClientSeries(regionIds: number[]) {
+  return useQuery({
+    queryKey: ['wifi', 'regionClientSeries', regionIds],
+    queryFn: ({ signal }) => post<WifiRegionSeries>('/wifi/regionClientSeries', { regionIds }, { signal }),
+    enabled: regionIds.length > 0,
     placeholderData: keepPreviousData,
     refetchInterval: SERIES_REFRESH_MS,
   });

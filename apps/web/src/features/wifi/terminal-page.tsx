@@ -16,11 +16,12 @@ import { LazyExportButton } from '@/features/imports/lazy-buttons';
 import { compact, paging } from '@/navigation/search-params';
 import { parseTime } from '@/utils/format';
 import { useLiveClients, useOnlineClients, useSessionHistory, useWifiPage } from './api';
-import type { TerminalSearch } from './search';
+import { regionIdsOf, type TerminalSearch } from './search';
 
 const route = getRouteApi('/_auth/_shell/wifiManage/terminalManage');
 // The chart library loads beside the page.
 const ClientChart = lazy(() => import('./wifi-charts').then((m) => ({ default: m.ClientChart })));
+const RegionComparison = lazy(() => import('./region-comparison').then((m) => ({ default: m.RegionComparison })));
 
 const HOUR_MS = 3600_000;
 /** A local date-time as the date inputs write it (YYYY-MM-DDTHH:mm). */
@@ -79,7 +80,8 @@ function ApFilter({ value, onChange }: { value: number | undefined; onChange: (i
 /**
  * terminalManage: the Wi-Fi clients online now, per access point and SSID with their signal strength, and the history
  * of ended sessions (online date, offline date, duration) in a window of dates, with filters and an xlsx export. Both
- * follow the access points' client changes live (no polling).
+ * follow the access points' client changes live (no polling). A third tab charts the clients of several regions side
+ * by side (region-comparison.tsx).
  */
 export function TerminalPage() {
   const { t } = useTranslation();
@@ -123,7 +125,7 @@ export function TerminalPage() {
         )
       }
     >
-      <Tabs value={tab} onChange={(v) => v && go({ ...search, tab: v as 'online' | 'history', pageNum: undefined })} keepMounted={false}>
+      <Tabs value={tab} onChange={(v) => v && go({ ...search, tab: v as TerminalSearch['tab'], pageNum: undefined })} keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="online" data-testid="wifi-tab-online">
             {t('wifi:terminal.online')}
@@ -131,132 +133,147 @@ export function TerminalPage() {
           <Tabs.Tab value="history" data-testid="wifi-tab-history">
             {t('wifi:terminal.history')}
           </Tabs.Tab>
+          <Tabs.Tab value="regions" data-testid="wifi-tab-regions">
+            {t('wifi:terminal.regions')}
+          </Tabs.Tab>
         </Tabs.List>
       </Tabs>
-      <Stack gap="sm">
-        <FilterBar
-          onSubmit={() => apply({ ...draft, client: draft.client?.trim() || undefined, clientSsid: draft.clientSsid?.trim() || undefined })}
-          onReset={() => {
-            setDraft({});
-            apply({});
-          }}
-          testId="wifi-terminal"
-        >
-          <NameFilter
-            label={t('wifi:fields.client')}
-            value={draft.client}
-            onChange={(client) => setDraft({ ...draft, client })}
-            name="client"
-            width={200}
-          />
-          <AreaCascader
-            label={t('wifi:fields.region')}
-            value={draft.regionId ?? null}
-            onChange={(id) => setDraft({ ...draft, regionId: id ?? undefined })}
-          />
-          <ApFilter value={draft.apId} onChange={(apId) => setDraft({ ...draft, apId })} />
-          <NameFilter
-            label={t('wifi:fields.clientSsid')}
-            placeholder={t('wifi:terminal.allSsids')}
-            width={180}
-            maxLength={32}
-            value={draft.clientSsid}
-            onChange={(clientSsid) => setDraft({ ...draft, clientSsid })}
-            testId="wifi-ssid-filter"
-          />
-          {tab === 'history' && (
+      {tab === 'regions' ? (
+        <Suspense fallback={null}>
+          <RegionComparison value={regionIdsOf(search.regions)} onChange={(ids) => go({ ...search, regions: ids.join(',') })} />
+        </Suspense>
+      ) : (
+        <Stack gap="sm">
+          <FilterBar
+            onSubmit={() => apply({ ...draft, client: draft.client?.trim() || undefined, clientSsid: draft.clientSsid?.trim() || undefined })}
+            onReset={() => {
+              setDraft({});
+              apply({});
+            }}
+            testId="wifi-terminal"
+          >
+            <NameFilter
+              label={t('wifi:fields.client')}
+              value={draft.client}
+              onChange={(client) => setDraft({ ...draft, client })}
+              name="client"
+              width={200}
+            />
+            <AreaCascader
+              label={t('wifi:fields.region')}
+              value={draft.regionId ?? null}
+              onChange={(id) => setDraft({ ...draft, regionId: id ?? undefined })}
+            />
+            <ApFilter value={draft.apId} onChange={(apId) => setDraft({ ...draft, apId })} />
+            <NameFilter
+              label={t('wifi:fields.clientSsid')}
+              placeholder={t('wifi:terminal.allSsids')}
+              width={180}
+              maxLength={32}
+              value={draft.clientSsid}
+              onChange={(clientSsid) => setDraft({ ...draft, clientSsid })}
+              testId="wifi-ssid-filter"
+            />
+            {tab === 'history' && (
+              <>
+                <DateTimeField
+                  label={t('wifi:fields.from')}
+                  value={draft.from ?? from}
+                  onChange={(v) => setDraft({ ...draft, from: v || undefined })}
+                />
+                <DateTimeField label={t('wifi:fields.to')} value={draft.to ?? to} onChange={(v) => setDraft({ ...draft, to: v || undefined })} />
+                <NameFilter
+                  label={t('wifi:fields.minDuration')}
+                  width={150}
+                  maxLength={6}
+                  value={draft.minDuration === undefined ? '' : String(draft.minDuration)}
+                  onChange={(v) => setDraft({ ...draft, minDuration: /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined })}
+                  testId="wifi-min-duration"
+                />
+              </>
+            )}
+          </FilterBar>
+          {tab === 'history' ? (
+            <Text size="xs" c="dimmed">
+              {t('wifi:terminal.windowHint', { max: WIFI_HISTORY_MAX_DAYS })}
+            </Text>
+          ) : (
             <>
-              <DateTimeField
-                label={t('wifi:fields.from')}
-                value={draft.from ?? from}
-                onChange={(v) => setDraft({ ...draft, from: v || undefined })}
-              />
-              <DateTimeField label={t('wifi:fields.to')} value={draft.to ?? to} onChange={(v) => setDraft({ ...draft, to: v || undefined })} />
-              <NameFilter
-                label={t('wifi:fields.minDuration')}
-                width={150}
-                maxLength={6}
-                value={draft.minDuration === undefined ? '' : String(draft.minDuration)}
-                onChange={(v) => setDraft({ ...draft, minDuration: /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined })}
-                testId="wifi-min-duration"
-              />
+              <Suspense fallback={null}>
+                <ClientChart query={{ regionId: search.regionId, acId: search.acId, apId: search.apId }} />
+              </Suspense>
+              <Text size="sm" data-testid="wifi-online-count">
+                {t('wifi:terminal.onlineCount', { count: online.data?.total ?? 0 })}
+              </Text>
             </>
           )}
-        </FilterBar>
-        {tab === 'history' ? (
-          <Text size="xs" c="dimmed">
-            {t('wifi:terminal.windowHint', { max: WIFI_HISTORY_MAX_DAYS })}
-          </Text>
-        ) : (
-          <>
-            <Suspense fallback={null}>
-              <ClientChart query={{ regionId: search.regionId, acId: search.acId, apId: search.apId }} />
-            </Suspense>
-            <Text size="sm" data-testid="wifi-online-count">
-              {t('wifi:terminal.onlineCount', { count: online.data?.total ?? 0 })}
-            </Text>
-          </>
-        )}
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped highlightOnHover data-testid={`wifi-${tab}-table`}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('wifi:fields.clientMac')}</Table.Th>
-                <Table.Th>{t('wifi:fields.clientIp')}</Table.Th>
-                <Table.Th>{t('wifi:fields.clientSsid')}</Table.Th>
-                <Table.Th>{t('wifi:fields.ap')}</Table.Th>
-                <Table.Th>{t('wifi:fields.signalStrength')}</Table.Th>
-                <Table.Th>{t('wifi:fields.onLineDate')}</Table.Th>
-                {tab === 'history' && (
-                  <>
-                    <Table.Th>{t('wifi:fields.offLineDate')}</Table.Th>
-                    <Table.Th>{t('wifi:fields.duration')}</Table.Th>
-                  </>
+          <Table.ScrollContainer minWidth={720}>
+            <Table striped highlightOnHover data-testid={`wifi-${tab}-table`}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('wifi:fields.clientMac')}</Table.Th>
+                  <Table.Th>{t('wifi:fields.clientIp')}</Table.Th>
+                  <Table.Th>{t('wifi:fields.clientSsid')}</Table.Th>
+                  <Table.Th>{t('wifi:fields.ap')}</Table.Th>
+                  <Table.Th>{t('wifi:fields.signalStrength')}</Table.Th>
+                  <Table.Th>{t('wifi:fields.onLineDate')}</Table.Th>
+                  {tab === 'history' && (
+                    <>
+                      <Table.Th>{t('wifi:fields.offLineDate')}</Table.Th>
+                      <Table.Th>{t('wifi:fields.duration')}</Table.Th>
+                    </>
+                  )}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {tab === 'online'
+                  ? (online.data?.list ?? []).map((c) => (
+                      <Table.Tr key={`${c.apId}-${c.clientMac}`} data-testid={`wifi-client-${c.clientMac}`}>
+                        <Table.Td ff="monospace">{c.clientMac}</Table.Td>
+                        <Table.Td ff="monospace">{c.clientIp || '—'}</Table.Td>
+                        <Table.Td>{c.clientSsid || '—'}</Table.Td>
+                        <Table.Td>
+                          <NameCode name={c.apName} code={c.apSN} />
+                        </Table.Td>
+                        <Table.Td>
+                          <Signal dbm={c.signalStrength} />
+                        </Table.Td>
+                        <Table.Td>{parseTime(c.onLineDate)}</Table.Td>
+                      </Table.Tr>
+                    ))
+                  : (history.data?.list ?? []).map((s) => (
+                      <Table.Tr key={s.id} data-testid={`wifi-session-${s.clientMac}`}>
+                        <Table.Td ff="monospace">{s.clientMac}</Table.Td>
+                        <Table.Td ff="monospace">{s.clientIp || '—'}</Table.Td>
+                        <Table.Td>{s.clientSsid || '—'}</Table.Td>
+                        <Table.Td>{s.apSN ? <NameCode name={s.apName ?? ''} code={s.apSN} /> : '—'}</Table.Td>
+                        <Table.Td>
+                          <Signal dbm={s.signalStrength} />
+                        </Table.Td>
+                        <Table.Td>{parseTime(s.onLineDate)}</Table.Td>
+                        <Table.Td>{parseTime(s.offLineDate)}</Table.Td>
+                        <Table.Td>{durationText(t, s.duration)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                {(page.data?.list.length ?? 0) === 0 && (
+                  <TableEmptyRow colSpan={tab === 'history' ? 8 : 6}>
+                    {page.isLoading ? t('common:feedback.loading') : t(tab === 'online' ? 'wifi:terminal.emptyOnline' : 'wifi:terminal.emptyHistory')}
+                  </TableEmptyRow>
                 )}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {tab === 'online'
-                ? (online.data?.list ?? []).map((c) => (
-                    <Table.Tr key={`${c.apId}-${c.clientMac}`} data-testid={`wifi-client-${c.clientMac}`}>
-                      <Table.Td ff="monospace">{c.clientMac}</Table.Td>
-                      <Table.Td ff="monospace">{c.clientIp || '—'}</Table.Td>
-                      <Table.Td>{c.clientSsid || '—'}</Table.Td>
-                      <Table.Td>
-                        <NameCode name={c.apName} code={c.apSN} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Signal dbm={c.signalStrength} />
-                      </Table.Td>
-                      <Table.Td>{parseTime(c.onLineDate)}</Table.Td>
-                    </Table.Tr>
-                  ))
-                : (history.data?.list ?? []).map((s) => (
-                    <Table.Tr key={s.id} data-testid={`wifi-session-${s.clientMac}`}>
-                      <Table.Td ff="monospace">{s.clientMac}</Table.Td>
-                      <Table.Td ff="monospace">{s.clientIp || '—'}</Table.Td>
-                      <Table.Td>{s.clientSsid || '—'}</Table.Td>
-                      <Table.Td>{s.apSN ? <NameCode name={s.apName ?? ''} code={s.apSN} /> : '—'}</Table.Td>
-                      <Table.Td>
-                        <Signal dbm={s.signalStrength} />
-                      </Table.Td>
-                      <Table.Td>{parseTime(s.onLineDate)}</Table.Td>
-                      <Table.Td>{parseTime(s.offLineDate)}</Table.Td>
-                      <Table.Td>{durationText(t, s.duration)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-              {(page.data?.list.length ?? 0) === 0 && (
-                <TableEmptyRow colSpan={tab === 'history' ? 8 : 6}>
-                  {page.isLoading ? t('common:feedback.loading') : t(tab === 'online' ? 'wifi:terminal.emptyOnline' : 'wifi:terminal.emptyHistory')}
-                </TableEmptyRow>
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        <Group justify="flex-end">
-          <TableFooter total={page.data?.total ?? 0} pageNum={pageNum} pageSize={pageSize} onChange={(p) => go({ ...search, ...p })} />
-        </Group>
-      </Stack>
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <Group justify="flex-end">
+            <TableFooter
+              total={page.data?.total ?? 0}
+              totalCapped={page.data?.totalCapped}
+              pageNum={pageNum}
+              pageSize={pageSize}
+              onChange={(p) => go({ ...search, ...p })}
+            />
+          </Group>
+        </Stack>
+      )}
     </PagePanel>
   );
 }

@@ -1,14 +1,15 @@
 import { Suspense, lazy } from 'react';
-import { Badge, Button, Group, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Group, Text } from '@mantine/core';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { Button as ButtonPermission, DeviceFamily, OnlineState, type AcRow, type ApRow } from '@sc/contracts';
+import { Button as ButtonPermission, DeviceFamily, type AcRow, type ApRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
 import { confirmCommand } from '@/components/confirm';
 import { DeviceListBody, DeviceListFilters, DeviceRowActions, DeviceTable, useDeviceList } from '@/components/device-list';
-import { OptionFilter } from '@/components/filter-fields';
+import { NetworkBadge, NetworkFilter } from '@/components/network-status';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { PagePanel } from '@/components/page-panel';
 import { Select } from '@/components/select';
@@ -16,7 +17,7 @@ import type { Column } from '@/components/table-columns';
 import { NameCode } from '@/components/table-parts';
 import { draftFields } from '@/components/use-paged-filters';
 import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
-import { LazyExportButton } from '@/features/imports/lazy-buttons';
+import { LazyExportButton, LazyImportButton } from '@/features/imports/lazy-buttons';
 import { paging } from '@/navigation/search-params';
 import { parseTime } from '@/utils/format';
 import { useAcOptions, useDeleteWifiDevice, useLiveWifi, useWifiPage, useWifiReboot, type WifiKind } from './api';
@@ -32,15 +33,6 @@ const FAMILY = { ac: DeviceFamily.AccessController, ap: DeviceFamily.AccessPoint
 
 /** Names a Wi-Fi dispatch for the progress panel (a reboot is their only command). */
 const describeWifiDispatch = (t: TFunction) => t('wifi:command.reboot');
-
-function NetworkBadge({ networkStatus }: { networkStatus: OnlineState }) {
-  const { t } = useTranslation();
-  return (
-    <Badge color={networkStatus === OnlineState.Online ? 'teal' : 'gray'} variant="dot" data-testid="wifi-network" data-network={networkStatus}>
-      {t(`wifi:network.${networkStatus}`)}
-    </Badge>
-  );
-}
 
 const ratio = (value: number | null) => (value === null ? '—' : `${value.toFixed(1)} %`);
 
@@ -86,7 +78,11 @@ function useWifiColumns(kind: WifiKind): Column<Row>[] {
         ];
   return [
     { key: 'devName', label: t('wifi:fields.devName'), always: true, cell: (row) => <NameCode name={row.devName} code={row.devSN} fw={500} /> },
-    { key: 'network', label: t('wifi:fields.networkStatus'), cell: (row) => <NetworkBadge networkStatus={row.networkStatus} /> },
+    {
+      key: 'network',
+      label: t('wifi:fields.networkStatus'),
+      cell: (row) => <NetworkBadge ns="wifi" networkStatus={row.networkStatus} testId="wifi-network" />,
+    },
     { key: 'cpuRatio', label: t('wifi:fields.cpuRatio'), align: 'right', td: { 'data-testid': 'wifi-cpu' }, cell: (row) => ratio(row.cpuRatio) },
     {
       key: 'memoryRatio',
@@ -141,7 +137,7 @@ function AcFilter({ value, onChange }: { value: number | undefined; onChange: (i
 
 /**
  * acManage and apManage: the access controllers or the access points, online and their CPU, memory and disk ratios
- * live; add, edit, delete, mount on a pole, export, and reboot the selected ones through the command ledger.
+ * live; add, edit, delete, mount on a pole, import, export, and reboot the selected ones through the command ledger.
  */
 function WifiDevicePage({
   kind,
@@ -153,6 +149,7 @@ function WifiDevicePage({
   navigate: (search: WifiDeviceSearch, replace?: boolean) => void;
 }) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const { pageNum, pageSize } = paging(search);
   const devices = useWifiPage(kind, {
     name: search.name,
@@ -216,6 +213,7 @@ function WifiDevicePage({
             </Button>
           )}
           <Suspense fallback={null}>
+            <LazyImportButton kind={kind} onImported={() => void queryClient.invalidateQueries({ queryKey: ['wifi'] })} />
             <LazyExportButton kind={kind} search={search} />
           </Suspense>
         </Group>
@@ -248,14 +246,7 @@ function WifiDevicePage({
           setDraft={setDraft}
           apply={list.apply}
         >
-          <OptionFilter
-            label={t('wifi:fields.networkStatus')}
-            placeholder={t('wifi:list.allNetwork')}
-            options={[OnlineState.Online, OnlineState.Offline].map((state) => ({ value: state, label: t(`wifi:network.${state}`) }))}
-            {...field('networkStatus')}
-            width={160}
-            testId="wifi-network-filter"
-          />
+          <NetworkFilter ns="wifi" {...field('networkStatus')} testId="wifi-network-filter" />
           {kind === 'ap' && <AcFilter value={draft.acId} onChange={(acId) => setDraft({ ...draft, acId })} />}
         </DeviceListFilters>
         <DeviceTable

@@ -16,15 +16,19 @@ import {
 } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ALARM_EVENT_ROLES } from '@sc/contracts';
 import { useSession } from '@/auth/session-store';
 import { useLogout } from '@/auth/use-logout';
-import { currentLanguage, switchLanguage } from '@/i18n';
+import { currentLanguage, loadNamespaces, switchLanguage } from '@/i18n';
 import { LANGUAGE_NAMES, UI_LANGUAGES } from '@/i18n/languages';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { ELEMENT_SIZES, useSettings } from '@/settings/settings-store';
 import { REFRESH_INTERVALS, useAutoRefresh } from '@/settings/auto-refresh';
 import { HeaderSearch } from './header-search';
 import { ErrorLogButton } from './error-log-button';
+
+// The alarm agent's mode, for the alarm roles (it shows only for an agent of a user group).
+const AgentMenu = lazy(() => loadNamespaces(['alarmIntercom']).then(() => import('@/features/alarm-intercom/agent-menu')));
 
 // Opened rarely: loaded on first use.
 const SettingsDrawer = lazy(() => import('./settings-drawer').then((m) => ({ default: m.SettingsDrawer })));
@@ -38,8 +42,14 @@ const SIZE_LABEL = { default: 'sizeDefault', medium: 'sizeMedium', small: 'sizeS
 export function HeaderTools({ isMobile }: { isMobile: boolean }) {
   const { t } = useTranslation();
   const [settingsOpened, setSettingsOpened] = useState(false);
+  const alarmRole = useSession((s) => s.roles.some((role) => (ALARM_EVENT_ROLES as readonly string[]).includes(role)));
   return (
     <Group gap={4} wrap="nowrap">
+      {alarmRole && (
+        <Suspense fallback={null}>
+          <AgentMenu />
+        </Suspense>
+      )}
       <HeaderSearch />
       <ErrorLogButton />
       <RefreshButton />

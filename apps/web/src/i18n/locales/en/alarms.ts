@@ -1,9 +1,23 @@
 /** The lamp alarm page (/smartLamp/lampAlarm). Fault code labels are lighting:fault (spec section 3). */
 export const alarms = {
+  family: {
+    lamp: 'Single lamp',
+    strip: 'Strip light',
+    'lamp-gateway': 'Lamp gateway',
+    broadcast: 'Broadcast terminal',
+    signage: 'Floor screen',
+    led: 'LED screen',
+    radar: 'Radar',
+    ac: 'Access controller',
+    ap: 'Access point',
+    alarm: 'Alarm column',
+  },
   kind: {
     fault: 'Device fault',
     dayBurning: 'Lit in daylight',
     darkLamp: 'Dark when scheduled on',
+    offline: 'Offline',
+    overload: 'Overloaded',
   },
   state: {
     active: 'Active',
@@ -20,6 +34,8 @@ export const alarms = {
     acknowledged: 'Acknowledged: {{count}}',
   },
   fields: {
+    family: 'Device type',
+    anyDevice: 'Device',
     raisedAt: 'Raised',
     device: 'Lamp',
     region: 'Region',
@@ -32,6 +48,8 @@ export const alarms = {
     to: 'Raised until',
   },
   filters: {
+    allFamilies: 'Every device type',
+    devicePlaceholder: 'Device name or code',
     all: 'All',
     keywordPlaceholder: 'Lamp name or client ID',
   },

@@ -57,7 +57,11 @@ export const radar = {
     noLamps: 'No lamps raised',
     lamp: '{{code}} → {{level}} %',
     byItself: 'Rises by itself (its sensing schedule hears the radar)',
-    until: 'Raised until {{time}}',
+    until: 'Raised at {{at}} until {{time}}',
+    lampWaiting: '{{code}} → {{level}} % in {{after}} s',
+    risesAt: 'Rises at {{time}}',
+    lampReturned: '{{code}} back to {{level}} % at {{time}}',
+    lampKept: '{{code}} already at {{level}} % or more',
   },
   groups: {
     add: 'Create group',

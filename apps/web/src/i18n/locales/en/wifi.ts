@@ -74,6 +74,7 @@ export const wifi = {
   terminal: {
     online: 'Online now',
     history: 'Session history',
+    regions: 'By region',
     allSsids: 'All SSIDs',
     allAps: 'All access points',
     emptyOnline: 'No clients online',
@@ -88,7 +89,15 @@ export const wifi = {
     load: 'Load over the last day: {{name}}',
     selectOne: 'Select one device to see its load over the last day',
     clients: 'Clients over the last day',
+    regionClients: 'Clients per region over the last day',
     noData: 'No readings yet',
+  },
+  regions: {
+    below: 'Compare the regions below',
+    compared: 'Regions compared',
+    hint: 'Each line counts the clients of a region’s access points and of its sub-regions; at most {{max}} regions',
+    cut: 'The first {{max}} regions below it are compared; add or remove regions one by one',
+    none: 'Choose the regions to compare',
   },
   duration: {
     seconds: '{{s}} s',

@@ -2,10 +2,24 @@ import type { Shape } from '../shape';
 import type { alarms as en } from '../en/alarms';
 
 export const alarms: Shape<typeof en> = {
+  family: {
+    lamp: 'Farola',
+    strip: 'Tira de luz',
+    'lamp-gateway': 'Pasarela de farolas',
+    broadcast: 'Terminal de megafonía',
+    signage: 'Pantalla de pie',
+    led: 'Pantalla LED',
+    radar: 'Radar',
+    ac: 'Controlador de acceso',
+    ap: 'Punto de acceso',
+    alarm: 'Columna de alarma',
+  },
   kind: {
     fault: 'Fallo del dispositivo',
     dayBurning: 'Encendida de día',
     darkLamp: 'Apagada cuando debía estar encendida',
+    offline: 'Sin conexión',
+    overload: 'Sobrecarga',
   },
   state: {
     active: 'Activa',
@@ -22,6 +36,8 @@ export const alarms: Shape<typeof en> = {
     acknowledged: 'Reconocidas: {{count}}',
   },
   fields: {
+    family: 'Tipo de dispositivo',
+    anyDevice: 'Dispositivo',
     raisedAt: 'Activada',
     device: 'Farola',
     region: 'Región',
@@ -34,6 +50,8 @@ export const alarms: Shape<typeof en> = {
     to: 'Activada hasta',
   },
   filters: {
+    allFamilies: 'Todos los tipos',
+    devicePlaceholder: 'Nombre o código del dispositivo',
     all: 'Todas',
     keywordPlaceholder: 'Nombre o ID de cliente de la farola',
   },

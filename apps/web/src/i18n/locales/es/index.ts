@@ -21,6 +21,8 @@ import { signageMaterials } from './signageMaterials';
 import { led } from './led';
 import { radar } from './radar';
 import { wifi } from './wifi';
+import { alarmColumns } from './alarmColumns';
+import { alarmIntercom } from './alarmIntercom';
 import { signage } from './signage';
 import { signageAds } from './signageAds';
 import { signagePlans } from './signagePlans';
@@ -52,6 +54,8 @@ const catalogue = {
   led,
   radar,
   wifi,
+  alarmColumns,
+  alarmIntercom,
   signage,
   signageAds,
   signagePlans,

@@ -59,7 +59,11 @@ export const radar: typeof en = {
     noLamps: 'Ninguna farola encendida',
     lamp: '{{code}} → {{level}} %',
     byItself: 'Se enciende sola (su programa de detección escucha el radar)',
-    until: 'Encendida hasta {{time}}',
+    until: 'Encendida a las {{at}} hasta {{time}}',
+    lampWaiting: '{{code}} → {{level}} % en {{after}} s',
+    risesAt: 'Se enciende a las {{time}}',
+    lampReturned: '{{code}} volvió a {{level}} % a las {{time}}',
+    lampKept: '{{code}} ya estaba a {{level}} % o más',
   },
   groups: {
     add: 'Crear grupo',

@@ -76,6 +76,7 @@ export const wifi: typeof en = {
   terminal: {
     online: 'En línea ahora',
     history: 'Historial de sesiones',
+    regions: 'Por región',
     allSsids: 'Todos los SSID',
     allAps: 'Todos los puntos de acceso',
     emptyOnline: 'No hay clientes en línea',
@@ -90,7 +91,15 @@ export const wifi: typeof en = {
     load: 'Carga del último día: {{name}}',
     selectOne: 'Seleccione un dispositivo para ver su carga del último día',
     clients: 'Clientes del último día',
+    regionClients: 'Clientes por región del último día',
     noData: 'Aún no hay lecturas',
+  },
+  regions: {
+    below: 'Comparar las regiones de',
+    compared: 'Regiones comparadas',
+    hint: 'Cada línea cuenta los clientes de los puntos de acceso de una región y de sus subregiones; como máximo {{max}} regiones',
+    cut: 'Se comparan las primeras {{max}} regiones; añada o quite regiones una a una',
+    none: 'Elija las regiones que desea comparar',
   },
   duration: {
     seconds: '{{s}} s',

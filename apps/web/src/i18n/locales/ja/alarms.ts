@@ -2,10 +2,24 @@ import type { Shape } from '../shape';
 import type { alarms as en } from '../en/alarms';
 
 export const alarms: Shape<typeof en> = {
+  family: {
+    lamp: '単灯',
+    strip: 'ライン照明',
+    'lamp-gateway': '照明ゲートウェイ',
+    broadcast: '放送端末',
+    signage: 'スタンド型サイネージ',
+    led: 'LED スクリーン',
+    radar: 'レーダー',
+    ac: 'アクセスコントローラー',
+    ap: 'アクセスポイント',
+    alarm: '警報柱',
+  },
   kind: {
     fault: 'デバイス故障',
     dayBurning: '昼間点灯',
     darkLamp: '点灯予定なのに消灯',
+    offline: 'オフライン',
+    overload: '高負荷',
   },
   state: {
     active: '未対応',
@@ -22,6 +36,8 @@ export const alarms: Shape<typeof en> = {
     acknowledged: '確認済み: {{count}}',
   },
   fields: {
+    family: '機器種別',
+    anyDevice: '機器',
     raisedAt: '発生日時',
     device: '街灯',
     region: '地域',
@@ -34,6 +50,8 @@ export const alarms: Shape<typeof en> = {
     to: '発生日時（まで）',
   },
   filters: {
+    allFamilies: 'すべての機器種別',
+    devicePlaceholder: '機器名またはコード',
     all: 'すべて',
     keywordPlaceholder: '街灯名またはクライアント ID',
   },

@@ -59,7 +59,11 @@ export const radar: typeof en = {
     noLamps: '点灯した街灯はありません',
     lamp: '{{code}} → {{level}}%',
     byItself: '自ら点灯（感応スケジュールがレーダーを受信）',
-    until: '{{time}} まで点灯',
+    until: '{{at}} に点灯、{{time}} まで',
+    lampWaiting: '{{code}} → {{level}}%（{{after}} 秒後）',
+    risesAt: '{{time}} に点灯',
+    lampReturned: '{{code}} は {{time}} に {{level}}% へ復帰',
+    lampKept: '{{code}} は既に {{level}}% 以上',
   },
   groups: {
     add: 'グループを作成',

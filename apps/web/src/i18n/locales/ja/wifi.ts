@@ -76,6 +76,7 @@ export const wifi: typeof en = {
   terminal: {
     online: '現在オンライン',
     history: 'セッション履歴',
+    regions: '地域別',
     allSsids: 'すべてのSSID',
     allAps: 'すべてのアクセスポイント',
     emptyOnline: 'オンラインのクライアントはありません',
@@ -90,7 +91,15 @@ export const wifi: typeof en = {
     load: '直近1日の負荷：{{name}}',
     selectOne: '1台のデバイスを選択すると直近1日の負荷を表示します',
     clients: '直近1日のクライアント数',
+    regionClients: '直近1日の地域別クライアント数',
     noData: 'まだデータがありません',
+  },
+  regions: {
+    below: '配下の地域を比較',
+    compared: '比較する地域',
+    hint: '各線は地域とその下位地域のアクセスポイントのクライアント数です。最大{{max}}地域',
+    cut: '配下の最初の{{max}}地域を比較しています。地域は個別に追加・削除できます',
+    none: '比較する地域を選択してください',
   },
   duration: {
     seconds: '{{s}}秒',

@@ -2,10 +2,24 @@ import type { Shape } from '../shape';
 import type { alarms as en } from '../en/alarms';
 
 export const alarms: Shape<typeof en> = {
+  family: {
+    lamp: '单灯',
+    strip: '灯带',
+    'lamp-gateway': '单灯网关',
+    broadcast: '广播终端',
+    signage: '落地屏',
+    led: 'LED 屏',
+    radar: '雷达',
+    ac: '无线控制器',
+    ap: '无线接入点',
+    alarm: '报警柱',
+  },
   kind: {
     fault: '设备故障',
     dayBurning: '白天亮灯',
     darkLamp: '应亮未亮',
+    offline: '离线',
+    overload: '负载过高',
   },
   state: {
     active: '未处理',
@@ -22,6 +36,8 @@ export const alarms: Shape<typeof en> = {
     acknowledged: '已确认：{{count}}',
   },
   fields: {
+    family: '设备类型',
+    anyDevice: '设备',
     raisedAt: '告警时间',
     device: '单灯',
     region: '区域',
@@ -34,6 +50,8 @@ export const alarms: Shape<typeof en> = {
     to: '告警截止时间',
   },
   filters: {
+    allFamilies: '全部设备类型',
+    devicePlaceholder: '设备名称或编码',
     all: '全部',
     keywordPlaceholder: '单灯名称或客户端 ID',
   },

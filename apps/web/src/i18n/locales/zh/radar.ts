@@ -59,7 +59,11 @@ export const radar: typeof en = {
     noLamps: '未点亮灯具',
     lamp: '{{code}} → {{level}}%',
     byItself: '自行点亮（其感应策略监听该雷达）',
-    until: '点亮至 {{time}}',
+    until: '{{at}} 点亮，至 {{time}}',
+    lampWaiting: '{{code}} → {{level}}%（{{after}} 秒后）',
+    risesAt: '{{time}} 点亮',
+    lampReturned: '{{code}} 已于 {{time}} 恢复至 {{level}}%',
+    lampKept: '{{code}} 已不低于 {{level}}%',
   },
   groups: {
     add: '新建分组',

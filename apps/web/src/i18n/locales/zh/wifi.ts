@@ -76,6 +76,7 @@ export const wifi: typeof en = {
   terminal: {
     online: '当前在线',
     history: '历史记录',
+    regions: '按区域',
     allSsids: '全部SSID',
     allAps: '全部AP',
     emptyOnline: '暂无在线终端',
@@ -90,7 +91,15 @@ export const wifi: typeof en = {
     load: '最近一天的负载：{{name}}',
     selectOne: '选择一台设备以查看其最近一天的负载',
     clients: '最近一天的终端数',
+    regionClients: '最近一天各区域的终端数',
     noData: '暂无数据',
+  },
+  regions: {
+    below: '对比下级区域',
+    compared: '对比的区域',
+    hint: '每条线为一个区域及其下级区域的AP上的终端数；最多{{max}}个区域',
+    cut: '已对比其下前{{max}}个区域；可逐个增删区域',
+    none: '请选择要对比的区域',
   },
   duration: {
     seconds: '{{s}}秒',

@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { AlarmPage } from '@/features/alarms/alarm-page';
+import { LampAlarmPage } from '@/features/alarms/alarm-page';
 import { validateAlarmSearch } from '@/features/alarms/search';
 
 export const Route = createFileRoute('/_auth/_shell/smartLamp/lampAlarm')({
   validateSearch: validateAlarmSearch,
-  component: AlarmPage,
+  component: LampAlarmPage,
 });

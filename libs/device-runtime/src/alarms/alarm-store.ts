@@ -1,11 +1,20 @@
 import type { Logger } from 'pino';
 import type { PoolClient } from 'pg';
-import { DeviceFamily, type AlarmChangedEvent, type AlarmRow } from '@sc/contracts';
+import type { AlarmChangedEvent, AlarmKind, AlarmRow, FamilyName, FaultCode } from '@sc/contracts';
 import { ALARM_ROW_COLUMNS, ALARM_ROW_FROM } from '@sc/database';
 import type { RedisBus } from '@sc/messaging';
-import type { ChangeObserver, RowChange } from '@sc/device-runtime';
-import type { LampEvent } from '../families/lamp.handler';
-import { faultTransitions, type AlarmTransition } from './fault-transitions';
+
+/** An alarm to raise, or the open alarm of that device and condition to clear. */
+export interface AlarmTransition {
+  deviceId: number;
+  family: FamilyName;
+  kind: AlarmKind;
+  /** The fault code for kind fault; 0 otherwise. */
+  code: FaultCode | 0;
+  raise: boolean;
+  /** ISO time it happened. */
+  at: string;
+}
 
 export interface AlarmChange {
   change: 'raised' | 'cleared';
@@ -20,13 +29,13 @@ export interface AlarmChange {
 export class AlarmStore {
   async apply(client: PoolClient, transitions: readonly AlarmTransition[]): Promise<AlarmChange[]> {
     const done: { id: number; change: AlarmChange['change'] }[] = [];
-    // Faults are rare next to telemetry: one statement per transition keeps a raise-then-clear of one batch in order.
+    // Alarms are rare next to telemetry: one statement per transition keeps a raise-then-clear of one batch in order.
     for (const t of transitions) {
       const { rows } = t.raise
         ? await client.query<{ id: number }>(
-            `INSERT INTO device_alarm (device_id, kind, code, raised_at) VALUES ($1, $2, $3, $4)
+            `INSERT INTO device_alarm (device_id, family, kind, code, raised_at) VALUES ($1, $5, $2, $3, $4)
              ON CONFLICT (device_id, kind, code) WHERE state <> 'cleared' DO NOTHING RETURNING id`,
-            [t.deviceId, t.kind, t.code, t.at],
+            [t.deviceId, t.kind, t.code, t.at, t.family],
           )
         : await client.query<{ id: number }>(
             `UPDATE device_alarm SET state = 'cleared', cleared_at = $4, cleared_by = NULL
@@ -57,30 +66,8 @@ export class AlarmNotifier {
   notify(changes: readonly AlarmChange[]): void {
     const at = new Date().toISOString();
     for (const { change, alarm } of changes) {
-      const event: AlarmChangedEvent = { family: DeviceFamily.Lamp, change, alarm, at };
+      const event: AlarmChangedEvent = { family: alarm.family, change, alarm, at };
       this.bus.publish('AlarmChanged', event).catch((err: Error) => this.logger.warn({ err: err.message }, 'AlarmChanged not published'));
     }
-  }
-}
-
-/** The intake's part: fault codes that became active raise alarms, codes that cleared clear them. */
-export class FaultAlarmRecorder implements ChangeObserver<DeviceFamily.Lamp> {
-  readonly family = DeviceFamily.Lamp;
-
-  constructor(
-    private readonly alarms: AlarmStore,
-    private readonly notifier: AlarmNotifier,
-  ) {}
-
-  async observe(
-    client: PoolClient,
-    changes: readonly RowChange<DeviceFamily.Lamp>[],
-    events: ReadonlyMap<number, readonly LampEvent[]>,
-  ): Promise<() => void> {
-    // Every lamp with a fault event, even when its codes end as they began (a clear and a raise in one batch).
-    const transitions = changes.flatMap((change) => faultTransitions(change.recordId, change.before.faults, events.get(change.recordId) ?? []));
-    if (transitions.length === 0) return () => undefined;
-    const applied = await this.alarms.apply(client, transitions);
-    return () => this.notifier.notify(applied);
   }
 }

@@ -1,0 +1,100 @@
+import { ALARM_FAMILY, AlarmLevel, type AlarmPressMessage, type AlarmStateMessage, type CommandMessage } from '@sc/contracts';
+import {
+  FleetRunner,
+  loadSeeds,
+  seedsOf,
+  type DeviceFleet,
+  type DeviceSource,
+  type Random,
+  type SimulatedFamily,
+  type SimulationOptions,
+} from '../kit';
+
+// One-key alarm columns: their state (address, versions, volume), a press of their button now and then (the fleet's
+// activity), published on their `event` topic; a volume command sets their speaker, a reboot restarts them (they drop
+// off, their Last Will goes, and they come back).
+
+const HARDWARE = 'SOS-C3';
+const SOFTWARE = '3.2.0';
+/** How long a reboot takes. */
+export const ALARM_REBOOT_MS = 2000;
+/** The volume of a column that was never set. */
+const DEFAULT_VOLUME = 60;
+
+export interface AlarmColumnState {
+  volume: number;
+  /** Presses not yet published, in order. */
+  pending: AlarmPressMessage[];
+  reboots: number;
+  readonly ipAddress: string;
+}
+
+type AlarmCommand = CommandMessage<'reboot', Record<string, never>> | CommandMessage<'volume', { volume: number }>;
+
+/** The level of a press: mostly the first (someone asking for help), seldom the third. */
+export function drawLevel(random: Random): AlarmLevel {
+  const r = random();
+  return r < 0.7 ? AlarmLevel.One : r < 0.93 ? AlarmLevel.Two : AlarmLevel.Three;
+}
+
+/** The alarm column family's behaviour. */
+export function alarmFamily(): SimulatedFamily<AlarmColumnState, AlarmCommand> {
+  let next = 0;
+  return {
+    declaration: ALARM_FAMILY,
+    initial: () => {
+      const n = next++;
+      return { volume: DEFAULT_VOLUME, pending: [], reboots: 0, ipAddress: `10.40.${Math.floor(n / 250) + 1}.${(n % 250) + 2}` };
+    },
+    apply(column, command, ctx) {
+      if (command.type === 'reboot') {
+        ctx.restart(ALARM_REBOOT_MS, (s) => {
+          s.reboots++;
+        });
+        return;
+      }
+      column.volume = command.params.volume;
+    },
+    // Someone presses the button (the fleet's activity); the press goes out with the next events.
+    act(column, ctx) {
+      column.pending.push({ ts: new Date(ctx.clock()).toISOString(), kind: 'press', level: drawLevel(ctx.random) });
+      return false;
+    },
+    takeEvents(column) {
+      return column.pending.splice(0);
+    },
+    report: (column): AlarmStateMessage => ({ online: true, swver: SOFTWARE, hwver: HARDWARE, ipAddress: column.ipAddress, volume: column.volume }),
+  };
+}
+
+/** Alarm columns have connections of their own. */
+export interface AlarmFleetOptions extends Omit<SimulationOptions, 'individualConnections'> {
+  /** Explicit codes, `count` generated codes (default prefix 'ALARM-'), or the registry's columns. */
+  columns: DeviceSource;
+}
+
+export interface AlarmFleet extends DeviceFleet {
+  /** Someone presses the column's button now: published at once on its `event` topic. */
+  press(code: string, level?: AlarmLevel, at?: Date): Promise<void>;
+  /** A column's state now. */
+  column(code: string): (AlarmColumnState & { online: boolean }) | undefined;
+}
+
+class AlarmColumns extends FleetRunner<AlarmColumnState, AlarmCommand> implements AlarmFleet {
+  press(code: string, level = AlarmLevel.One, at = new Date()): Promise<void> {
+    return this.emit(code, (column) => column.pending.push({ ts: at.toISOString(), kind: 'press', level }));
+  }
+
+  column(code: string): (AlarmColumnState & { online: boolean }) | undefined {
+    const device = this.device(code);
+    return device && { ...device.state, online: device.online };
+  }
+}
+
+/** Connects every alarm column on a connection of its own and publishes its retained state; presses at `activityPerSecond` over the fleet. */
+export async function startAlarmFleet(options: AlarmFleetOptions): Promise<AlarmFleet> {
+  const { seeds, registered } = await seedsOf(options.columns, 'ALARM-', (url) =>
+    loadSeeds(url, ALARM_FAMILY, { schedules: false, gateways: false }),
+  );
+  return new AlarmColumns(alarmFamily(), { ...options, devicesPerGateway: 1000, gatewayPrefix: 'ALARM-GW-', registered }, seeds).run();
+}

@@ -1,0 +1,33 @@
+import { Injectable, Logger, Module, type OnModuleInit } from '@nestjs/common';
+import { ListExporter } from '../exports/list-export';
+import { UserPresence } from '../realtime/user-presence.service';
+import { AlarmIntercomController } from './alarm-intercom.controller';
+import { AlarmIncidentsService } from './incidents.service';
+import { AlarmUserGroupsService } from './user-groups.service';
+
+/**
+ * An agent who closes the console (and opens none within the grace) is taken offline: no call rings a console nobody
+ * has open, and a call it was on ends (AlarmIncidentsService.agentLeft).
+ */
+@Injectable()
+export class AgentPresence implements OnModuleInit {
+  private readonly logger = new Logger(AgentPresence.name);
+
+  constructor(
+    private readonly presence: UserPresence,
+    private readonly incidents: AlarmIncidentsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.presence.onLeft((userId) => {
+      this.incidents.agentLeft(userId).catch((err: Error) => this.logger.warn(`agent not taken offline: ${err.message}`));
+    });
+  }
+}
+
+/** The alarm intercom on the console port: user groups and agents, incidents and their calls, the call log. */
+@Module({
+  controllers: [AlarmIntercomController],
+  providers: [AlarmUserGroupsService, AlarmIncidentsService, AgentPresence, ListExporter],
+})
+export class AlarmIntercomModule {}
