@@ -26,7 +26,7 @@ import {
 import { ja } from '@sc/i18n/locales/ja';
 import { zhCN } from '@sc/i18n/locales/zh-CN';
 import { ApiClient, mp3Tone, waitFor } from '@sc/testing';
-import { launchBrowser, login, newPage, pageErrors, socketConnected } from './support/browser';
+import { launchBrowser, login, newPage, pageErrors, socketConnected, settled } from './support/browser';
 import { startSimulatorProcess, type RunningSimulator } from './support/device-sim-process';
 import { dropRedisKeys, freePort, startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import {
@@ -327,7 +327,7 @@ describe(`broadcast at fleet scale: a scheduled task on ${TERMINALS} simulated t
     await page.goto(`${gw.baseUrl}/broadcastManage/terminalManagement?terminalName=${encodeURIComponent(prefix)}`);
     await pageShows(`[data-testid="terminal-status"][data-status="${TerminalStatus.Online}"]`, SHOWN, 'rows online');
     await connected;
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     const shown = await page.locator('[data-testid^="terminal-row-"]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-testid')));
     expect(shown).toEqual(fleet.codes.slice(0, SHOWN).map((code) => `terminal-row-${code}`));
     // From here on the page asks nothing: what changes comes over its socket.

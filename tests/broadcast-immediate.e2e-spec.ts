@@ -10,7 +10,17 @@ import { ApiClient, mp3Tone, waitFor } from '@sc/testing';
 import { startBroadcastFleet, type BroadcastFleet } from '../apps/device-sim/src';
 import { broadcastTasks as zhTasks } from '../apps/web/src/i18n/locales/zh/broadcastTasks';
 import { broadcastPlaylists as zhPlaylists } from '../apps/web/src/i18n/locales/zh/broadcastPlaylists';
-import { pickGroupAfterEmpty, closePage, launchBrowser, login, newPage, pageErrors, recordApiRequests, socketConnected } from './support/browser';
+import {
+  pickGroupAfterEmpty,
+  closePage,
+  launchBrowser,
+  login,
+  newPage,
+  pageErrors,
+  recordApiRequests,
+  socketConnected,
+  settled,
+} from './support/browser';
 import { freePort, startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import {
   BROADCAST_WORKER,
@@ -109,7 +119,7 @@ describe('immediate broadcasts in the browser: sent to a group, its terminals pl
         await row.locator('[data-testid="task-dispatch-status"][data-status="allSuccessful"]').waitFor({ timeout: 10_000 });
         await page.locator('[data-testid="dispatch-panel"][data-status="allSuccessful"]').waitFor({ timeout: 10_000 });
         await connected;
-        await page.waitForLoadState('networkidle');
+        await settled(page);
 
         // From here on the page asks the server nothing: the terminals' own reports move the list.
         const requests = recordApiRequests(page);

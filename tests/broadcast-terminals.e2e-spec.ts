@@ -7,7 +7,7 @@ import type { ApiClient } from '@sc/testing';
 import { startBroadcastFleet, type BroadcastFleet } from '../apps/device-sim/src';
 import { broadcast as esTexts } from '../apps/web/src/i18n/locales/es/broadcast';
 import { broadcast as jaTexts } from '../apps/web/src/i18n/locales/ja/broadcast';
-import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected } from './support/browser';
+import { closePage, launchBrowser, login, newPage, pageErrors, socketConnected, settled } from './support/browser';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import { BROADCAST_WORKER, MQTT_URL, signIn, startWorkerProcess, terminalsOnline, uniqueCodePrefix, type RunningWorker } from './support/pipeline';
 
@@ -57,8 +57,9 @@ describe('broadcast terminals: occupancy live on the terminal list', () => {
         await connected;
         // In the menu, under Broadcast.
         await page.locator('a[href="/broadcastManage/terminalManagement"]').first().waitFor();
-        // What the console's frame reads beside the page (the alarm agent's mode) is answered before the window.
-        await page.waitForLoadState('networkidle');
+        // What the console's frame reads beside the page (the alarm agent's mode, read again once its feed is joined) is
+        // answered before the window.
+        await settled(page);
 
         const requests: string[] = [];
         page.on('request', (request) => {

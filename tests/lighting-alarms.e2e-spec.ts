@@ -27,6 +27,7 @@ import {
   screenshot,
   socketConnected,
   type StorageState,
+  settled,
 } from './support/browser';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import {
@@ -193,7 +194,7 @@ describe('lighting: alarms live from simulated faults, and energy from simulated
       await page.goto(`${gw.baseUrl}${path}`);
       await ready(page);
       await connected;
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       return page;
     }
 
@@ -204,8 +205,9 @@ describe('lighting: alarms live from simulated faults, and energy from simulated
       const page = await open(`/smartLamp/lampAlarm?keyword=${encodeURIComponent(code)}`, (p) =>
         p.locator('[data-testid="table-status"][data-status="empty"], [data-testid^="alarm-row-"]').first().waitFor(),
       );
-      // What the console's frame reads beside the page (the alarm agent's mode) is answered before the window.
-      await page.waitForLoadState('networkidle');
+      // What the console's frame reads beside the page (the alarm agent's mode, read again once its feed is joined) is
+      // answered before the window.
+      await settled(page);
       const requests = recordApiRequests(page);
       const started = Date.now();
       await fleet.raiseFault(code, FaultCode.TemperatureHigh);

@@ -4,7 +4,17 @@ import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { DispatchItemState, DispatchStatus, LampStatus, OnlineState } from '@sc/contracts';
 import { waitFor, type ApiClient } from '@sc/testing';
 import type { Fleet } from '../apps/device-sim/src';
-import { closePage, launchBrowser, login, newPage, pageErrors, recordApiRequests, socketConnected, type StorageState } from './support/browser';
+import {
+  closePage,
+  launchBrowser,
+  login,
+  newPage,
+  pageErrors,
+  recordApiRequests,
+  socketConnected,
+  type StorageState,
+  settled,
+} from './support/browser';
 import { startGatewayProcess, type RunningGateway } from './support/gateway-process';
 import {
   connectSocket,
@@ -74,7 +84,7 @@ describe('lighting: live lamp state in sockets and the browser', () => {
     await page.goto(`${gw.baseUrl}/smartLamp/equipmentManage?lampName=${encodeURIComponent(prefix)}`);
     await page.getByTestId(`lamp-row-${lamps.codes[lamps.codes.length - 1]}`).waitFor();
     await connected;
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     return page;
   }
 
@@ -152,8 +162,9 @@ describe('lighting: live lamp state in sockets and the browser', () => {
   it('makes no API requests while idle on the lamp list, yet its rows follow the lamps', async () => {
     const code = lamps.codes[4];
     const page = await openLampList();
-    // What the console's frame reads beside the page (the alarm agent's mode) is answered before the window.
-    await page.waitForLoadState('networkidle');
+    // What the console's frame reads beside the page (the alarm agent's mode, read again once its feed is joined) is
+    // answered before the window.
+    await settled(page);
     const requests = recordApiRequests(page);
     const started = Date.now();
 

@@ -184,6 +184,13 @@ describe(`floor screens at fleet scale: an ad plan published by group to ${PLAYE
       return row?.id ?? undefined;
     });
 
+    // The off player's row waits, its expiry shown: looked at now, well before the publication's rows expire (TTL_SECONDS),
+    // however long the fleet takes to answer on a busy machine.
+    await receiverRow(off)
+      .and(page.locator(`[data-status="${AdReceiveStatus.PublishedNotReceived}"]`))
+      .waitFor();
+    expect(await receiverRow(off).getByTestId('plan-receiver-expiry').textContent()).toMatch(/^Expires /);
+
     // Every online player's row ends on the socket: download completed, or unknown where its command failed.
     const online = fleet.ids.slice(1);
     await untilPushedEnded(rig.pushed, dispatchId, online, (row) => TERMINAL_ITEM_STATES.includes(row.state));
@@ -212,7 +219,7 @@ describe(`floor screens at fleet scale: an ad plan published by group to ${PLAYE
     expect(passed(AdReceiveStatus.Downloading)).toBeGreaterThan(0);
 
     // On the page: the totals follow the rows; the shown rows moved live, none going back, each ending as the ledger
-    // says, the off player's waiting with its expiry shown.
+    // says.
     await view.locator(`[data-status="${AdReceiveStatus.DownloadCompleted}"][data-count="${delivered.length}"]`).waitFor();
     await view.locator(`[data-status="${AdReceiveStatus.Unknown}"][data-count="${failed.length}"]`).waitFor();
     const codeOf = new Map(fleet.codes.map((code, i) => [fleet.ids[i], code]));
@@ -233,10 +240,6 @@ describe(`floor screens at fleet scale: an ad plan published by group to ${PLAYE
       shownOf(id).some((s) => s === AdReceiveStatus.ReceivedNotDownloaded || s === AdReceiveStatus.Downloading),
     );
     expect(shownOnTheWay.length).toBeGreaterThan(0);
-    await receiverRow(off)
-      .and(page.locator(`[data-status="${AdReceiveStatus.PublishedNotReceived}"]`))
-      .waitFor();
-    expect(await receiverRow(off).getByTestId('plan-receiver-expiry').textContent()).toMatch(/^Expires /);
     // No polling: after publishing (which reads the view again) it read its page only when the dispatch's counts moved
     // (or a feed was joined anew: events may have been missed).
     const { reads: read, progress, joined } = reads.since(dispatchId);

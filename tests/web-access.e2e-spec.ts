@@ -15,6 +15,7 @@ import {
   toasts,
   waitForPath,
   type StorageState,
+  settled,
 } from './support/browser';
 
 /** The console in a real browser: who may open what, and how a session starts and ends (spec sections 2, 4 and 8). */
@@ -346,7 +347,7 @@ describe('web console: access and session', () => {
       await connected;
       await page.getByTestId('sidebar').waitFor();
       await agentRead;
-      await page.waitForLoadState('networkidle');
+      await settled(page);
 
       const token = await cookie(page, 'Token');
       expect(await endSession(token)).toBe(200);
@@ -384,7 +385,7 @@ describe('web console: access and session', () => {
       await waitForPath(page, '/systemSetting/userManage');
       await page.getByTestId('user-add').waitFor();
       await agentRead;
-      await page.waitForLoadState('networkidle');
+      await settled(page);
 
       const token = await cookie(page, 'Token');
       expect(await endSession(token)).toBe(200);

@@ -6,7 +6,18 @@ import { common as enCommon } from '../apps/web/src/i18n/locales/en/common';
 import { system as jaSystem } from '../apps/web/src/i18n/locales/ja/system';
 import { DEMO_PASSWORD } from '../apps/gateway/src/demo/demo-data';
 import type { RunningGateway } from './support/gateway-process';
-import { browserSuite, DESKTOP, PHONE, WALL_SCREEN, pageErrors, screenshot, waitForPath, type Viewport, type StorageState } from './support/browser';
+import {
+  browserSuite,
+  DESKTOP,
+  PHONE,
+  WALL_SCREEN,
+  pageErrors,
+  screenshot,
+  waitForPath,
+  type Viewport,
+  type StorageState,
+  settled,
+} from './support/browser';
 
 /** Width and height of a PNG, from its IHDR chunk. */
 function pngSize(path: string): Viewport {
@@ -30,7 +41,7 @@ describe('web console: administration pages', () => {
       (expected) => (globalThis as unknown as { document: { title: string } }).document.title === expected,
       `Smart City - ${title}`,
     );
-    await page.waitForLoadState('networkidle');
+    await settled(page);
   }
 
   beforeAll(async () => {

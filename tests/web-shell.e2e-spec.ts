@@ -28,6 +28,7 @@ import {
   type NewPageOptions,
   type Viewport,
   type StorageState,
+  settled,
 } from './support/browser';
 
 /** The entries of the console's route table (apps/web/src/navigation/route-table.ts) that the tests read. */
@@ -82,7 +83,7 @@ async function columnChoice(page: Page, table: string): Promise<Record<string, b
 async function openList(page: Page, baseUrl: string, path: string, tables: readonly string[]): Promise<void> {
   await page.goto(`${baseUrl}${path}`);
   for (const table of tables) await page.getByTestId(table).first().waitFor();
-  await page.waitForLoadState('networkidle');
+  await settled(page);
 }
 
 interface ChartText {
@@ -176,7 +177,7 @@ describe('web console: shell', () => {
     await regionLink.waitFor();
     expect(await regionLink.textContent()).toBe(enCommon.route.regionManage);
     // What the first page asks for after it shows (the alarm agent's dock loads beside it) is answered before the switch.
-    await page.waitForLoadState('networkidle');
+    await settled(page);
 
     const calls = recordApiRequests(page);
     const reloaded = page.waitForEvent('load');

@@ -48,7 +48,67 @@ const pageErrorLists = new WeakMap<Page, string[]>();
 /** Browser console noise that is not a fault of the page: refused calls show up as failed resource loads. */
 const IGNORED_CONSOLE = [/Failed to load resource/];
 
+/**
+ * What a page has asked and not had answered: its requests (code, texts, API; not the socket's own transport) and its
+ * feeds (`watch` packets on its socket not acknowledged yet), and when either last moved.
+ */
+interface Outstanding {
+  requests: Set<Request>;
+  watches: Set<string>;
+  last: number;
+}
+
+const outstandingOf = new WeakMap<Page, Outstanding>();
+
+function trackOutstanding(page: Page): void {
+  const state: Outstanding = { requests: new Set(), watches: new Set(), last: Date.now() };
+  outstandingOf.set(page, state);
+  const moved = () => (state.last = Date.now());
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/socket.io/')) return;
+    state.requests.add(request);
+    moved();
+  });
+  const ended = (request: Request) => {
+    if (state.requests.delete(request)) moved();
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  // socket.io: an event with an acknowledgement is `42<id>[name,...]`, its answer `43<id>[...]`.
+  page.on('websocket', (ws) => {
+    if (!ws.url().includes('/socket.io/')) return;
+    ws.on('framesent', ({ payload }) => {
+      const watch = /^42(\d+)\["watch"/.exec(String(payload));
+      if (!watch) return;
+      state.watches.add(watch[1]);
+      moved();
+    });
+    ws.on('framereceived', ({ payload }) => {
+      const answer = /^43(\d+)/.exec(String(payload));
+      if (answer && state.watches.delete(answer[1])) moved();
+    });
+    ws.on('close', () => {
+      state.watches.clear();
+      moved();
+    });
+  });
+}
+
+/**
+ * Waits until the page has everything it asked for and has asked nothing more for `quietMs` (counted from `since` at the
+ * earliest, e.g. a navigation's start): no request open, and every feed it watches joined (the server's answer to a feed
+ * may make the page read again what it shows, see the web app's realtime/socket.ts). Unlike
+ * waitForLoadState('networkidle'), which holds once reached until the next navigation, it looks at the page as it is now.
+ */
+export async function settled(page: Page, { quietMs = 500, timeout = 20_000, since = 0 } = {}): Promise<void> {
+  const state = outstandingOf.get(page);
+  if (!state) throw new Error('settled: the page was not opened by newPage');
+  const quiet = () => state.requests.size === 0 && state.watches.size === 0 && Date.now() - Math.max(state.last, since) >= quietMs;
+  await waitFor(() => (quiet() ? true : undefined), timeout, 50);
+}
+
 function track(page: Page): Page {
+  trackOutstanding(page);
   const errors: string[] = [];
   pageErrorLists.set(page, errors);
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
@@ -146,33 +206,14 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
 
 /**
  * Opens a path of the console the way its own links do, without loading the console again (its code, texts and
- * socket stay), and waits until the page has what it asked for: no request (code, texts, API) open, started or ended
- * for `quietMs`. Much cheaper than page.goto for a test that walks every page.
+ * socket stay), and waits until the page has what it asked for (settled: no request open and every feed joined, and
+ * nothing moved for `quietMs`). Much cheaper than page.goto for a test that walks every page.
  */
 export async function goInApp(page: Page, path: string, quietMs = 400): Promise<void> {
-  const open = new Set<Request>();
-  let last = Date.now();
-  const counts = (request: Request) => !new URL(request.url()).pathname.startsWith('/socket.io/');
-  const started = (request: Request) => {
-    if (!counts(request)) return;
-    open.add(request);
-    last = Date.now();
-  };
-  const ended = (request: Request) => {
-    if (open.delete(request)) last = Date.now();
-  };
-  page.on('request', started);
-  page.on('requestfinished', ended);
-  page.on('requestfailed', ended);
-  try {
-    await page.evaluate(`history.pushState(null, '', ${JSON.stringify(path)})`);
-    await waitForPath(page, path);
-    await waitFor(() => (open.size === 0 && Date.now() - last >= quietMs ? true : undefined), 15_000, 50);
-  } finally {
-    page.off('request', started);
-    page.off('requestfinished', ended);
-    page.off('requestfailed', ended);
-  }
+  const since = Date.now();
+  await page.evaluate(`history.pushState(null, '', ${JSON.stringify(path)})`);
+  await waitForPath(page, path);
+  await settled(page, { quietMs, timeout: 15_000, since });
 }
 
 /** Records every API call the page makes from now on. */
