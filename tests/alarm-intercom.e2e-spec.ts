@@ -30,6 +30,8 @@ describe('Alarm intercom: a press rings a browser agent, who answers; the call l
   let page: Page;
   let admin: ApiClient;
   let region: { id: number; name: string };
+  let poleId: number;
+  let screen: string;
   const prefix = uniqueCodePrefix('AI');
   const code = `${prefix}COL`;
 
@@ -38,11 +40,21 @@ describe('Alarm intercom: a press rings a browser agent, who answers; the call l
     worker = await startWorkerProcess(gw, { ALARM_RING_MS: '8000', ALARM_CALL_WAIT_MS: '10000', ALARM_CALL_PASS_MS: '100' }, ALARM_WORKER);
     admin = await signIn(gw);
     [region] = (await admin.get<{ id: number; name: string }[]>('/api/bi/area/queryAreaTree')).body.data;
+    // On the pole of a demo LED screen, which the incident offers to show a picture on; one picture in the library.
+    [{ poleId, screen }] = await gw.db.query<{ poleId: number; screen: string }>(
+      `SELECT d.pole_id AS "poleId", d.code AS screen FROM device d JOIN led_screen s ON s.device_id = d.id WHERE d.pole_id IS NOT NULL ORDER BY d.id LIMIT 1`,
+    );
+    await gw.db.query(
+      `INSERT INTO led_media (name, media_type, file_size, width, height, file_path, cover_path, sha256, mime, uploader)
+       VALUES ($1, 1, 2048, 192, 96, 'led/keep-clear.png', 'led/keep-clear-cover.png', $2, 'image/png', 'admin')`,
+      [`${prefix} keep clear`, 'c'.repeat(64)],
+    );
     const saved = await admin.post<{ id: number }>('/api/alarm/columnAddOrEdit', {
       name: `${prefix} help point`,
       code,
       sipAccount: `${prefix.replace(/\W/g, '').slice(-6)}1`,
       regionId: region.id,
+      poleId,
     });
     expect(saved.body.code).toBe(200);
     fleet = await startAlarmFleet({
@@ -154,6 +166,18 @@ describe('Alarm intercom: a press rings a browser agent, who answers; the call l
     await drawer.getByTestId('incident-note').fill('Patrol 12 on the way');
     await drawer.getByTestId('incident-acknowledge').click();
     await drawer.locator('[data-testid="incident-state"][data-state="acknowledged"]').waitFor();
+    // Around the column: its pole's LED screen, at 0 m, shows a picture of the library now, through the ledger; the
+    // street lights are the administrators', so the editor is not offered them.
+    const led = drawer.getByTestId('incident-nearby-led');
+    await led.locator(`[data-testid="incident-nearby-device"][data-code="${screen}"]`).waitFor();
+    expect(await led.locator('[data-testid="incident-nearby-device"]').first().textContent()).toBe(`${screen} · 0 m`);
+    expect(await drawer.getByTestId('incident-nearby-lamps').count()).toBe(0);
+    await drawer.getByTestId('incident-nearby-broadcast').waitFor();
+    await led.getByTestId('incident-respond-led-media').click();
+    await page.getByRole('option', { name: `${prefix} keep clear` }).click();
+    await led.getByTestId('incident-respond-led').click();
+    await drawer.getByTestId('dispatch-panel').waitFor();
+    await drawer.locator(`[data-testid="incident-action"][data-kind="${IncidentActionKind.Led}"]`).waitFor();
     await drawer.getByTestId('incident-close').click();
     await page.getByTestId('incident-close-confirm').click();
     await drawer.locator('[data-testid="incident-state"][data-state="closed"]').waitFor();
@@ -164,6 +188,7 @@ describe('Alarm intercom: a press rings a browser agent, who answers; the call l
       IncidentActionKind.Rejected,
       IncidentActionKind.NoReply,
       IncidentActionKind.Acknowledged,
+      IncidentActionKind.Led,
       IncidentActionKind.Closed,
     ]);
     expect(await drawer.textContent()).toContain('Patrol 12 on the way');

@@ -298,6 +298,8 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'POST /api/alarm/incidentNote', allowed: ['editor', 'admin'] },
   { route: 'POST /api/alarm/incidentLevel', allowed: ['editor', 'admin'] },
   { route: 'POST /api/alarm/incidentClose', allowed: ['editor', 'admin'] },
+  { route: 'GET /api/alarm/incidentNearby', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/alarm/incidentRespond', allowed: ['editor', 'admin'] },
   { route: 'GET /api/alarms/families', allowed: ['editor', 'admin'] },
   { route: 'POST /api/alarms/page', allowed: ['editor', 'admin'] },
   { route: 'GET /api/alarms/summary', allowed: ['editor', 'admin'] },

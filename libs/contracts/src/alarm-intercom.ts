@@ -1,4 +1,5 @@
 import { SIP_ACCOUNT_PATTERN } from './alarm-columns';
+import type { OnlineState } from './devices';
 import type { PageQuery } from './envelope';
 import { AccountStatus, AgentMode, AlarmLevel, CallDirection, CallProtocol, CallSort, CallStatus, CallType } from './statuses';
 
@@ -51,6 +52,64 @@ export enum IncidentActionKind {
   Note = 'note',
   Level = 'level',
   Closed = 'closed',
+  /** A response sent to the devices near the column (IncidentResponse): its dispatch and how many devices it went to. */
+  Lamps = 'lamps',
+  Led = 'led',
+  Broadcast = 'broadcast',
+}
+
+/**
+ * What the incident view offers to do around the pressed column, each a dispatch through the command ledger: its
+ * nearest street lights to 100 %, a medium of the LED library on its nearest LED screen, an announcement of the media
+ * library on its nearest broadcast terminals.
+ */
+export enum IncidentResponse {
+  Lamps = 'lamps',
+  Led = 'led',
+  Broadcast = 'broadcast',
+}
+export const INCIDENT_RESPONSES = [IncidentResponse.Lamps, IncidentResponse.Led, IncidentResponse.Broadcast] as const;
+
+/**
+ * Which devices count as near a column: within `radiusMeters` of it (the device's own position, or its pole's), the
+ * nearest first, at most so many of each family. The announcement plays at `announcement` priority and volume: it
+ * pre-empts whatever the terminals play.
+ */
+export const INCIDENT_NEARBY = {
+  radiusMeters: 500,
+  lamps: 6,
+  ledScreens: 1,
+  terminals: 3,
+  announcement: { priority: 1, volume: 80 },
+} as const;
+
+/** A device near an incident's column. */
+export interface NearbyDevice {
+  id: number;
+  code: string;
+  name: string;
+  /** Metres from the column, rounded. */
+  distanceMeters: number;
+  networkStatus: OnlineState;
+}
+
+/** GET /api/alarm/incidentNearby?id=: the devices each response would go to, nearest first. */
+export interface IncidentNearby {
+  lamps: NearbyDevice[];
+  ledScreens: NearbyDevice[];
+  terminals: NearbyDevice[];
+}
+
+/** POST /api/alarm/incidentRespond: `mediaId` names the LED medium (led) or the broadcast medium (broadcast). */
+export interface IncidentRespondRequest {
+  id: string;
+  response: IncidentResponse;
+  mediaId?: number;
+}
+
+export interface IncidentRespondResult {
+  dispatchId: string;
+  incident: AlarmIncidentRow;
 }
 
 /**
@@ -179,6 +238,9 @@ export interface IncidentActionRow {
   userName: string;
   note: string;
   level: AlarmLevel | null;
+  /** A response's dispatch (lamps, led, broadcast) and how many devices it went to; null otherwise. */
+  dispatchId: string | null;
+  deviceCount: number | null;
 }
 
 export interface AlarmIncidentDetail extends AlarmIncidentRow {

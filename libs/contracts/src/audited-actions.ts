@@ -138,6 +138,7 @@ export const AUDITED_ACTIONS = {
   'Note on alarm incident': 'noteAlarmIncident',
   'Change alarm incident level': 'changeAlarmIncidentLevel',
   'Close alarm incident': 'closeAlarmIncident',
+  'Respond to alarm incident': 'respondAlarmIncident',
 } as const;
 
 export type AuditDescription = keyof typeof AUDITED_ACTIONS;

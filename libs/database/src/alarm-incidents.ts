@@ -78,14 +78,11 @@ export async function logIncidentAction(
   db: Queryable,
   incidentId: string,
   kind: string,
-  by: { userId?: number | null; userName?: string; note?: string; level?: number | null } = {},
+  by: { userId?: number | null; userName?: string; note?: string; level?: number | null; dispatchId?: string; deviceCount?: number } = {},
 ): Promise<void> {
-  await db.query(`INSERT INTO alarm_incident_action (incident_id, kind, user_id, user_name, note, level) VALUES ($1, $2, $3, $4, $5, $6)`, [
-    incidentId,
-    kind,
-    by.userId ?? null,
-    by.userName ?? '',
-    by.note ?? '',
-    by.level ?? null,
-  ]);
+  await db.query(
+    `INSERT INTO alarm_incident_action (incident_id, kind, user_id, user_name, note, level, dispatch_id, device_count)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [incidentId, kind, by.userId ?? null, by.userName ?? '', by.note ?? '', by.level ?? null, by.dispatchId ?? null, by.deviceCount ?? null],
+  );
 }

@@ -49,6 +49,7 @@ import { RadarLampPending1732200400000 } from './migrations/1732200400000-radar-
 import { AlarmColumns1732200500000 } from './migrations/1732200500000-alarm-columns';
 import { FamilyAlarms1732200600000 } from './migrations/1732200600000-family-alarms';
 import { AlarmIntercom1732200700000 } from './migrations/1732200700000-alarm-intercom';
+import { IncidentResponses1732200800000 } from './migrations/1732200800000-incident-responses';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
@@ -115,6 +116,7 @@ export const MIGRATIONS = [
   AlarmColumns1732200500000,
   FamilyAlarms1732200600000,
   AlarmIntercom1732200700000,
+  IncidentResponses1732200800000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -10,6 +10,8 @@ import {
   type AlarmIncidentDetail,
   type AlarmIncidentRow,
   type AlarmUserGroupRow,
+  type IncidentNearby,
+  type IncidentRespondResult,
   type PageResult,
 } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
@@ -30,7 +32,9 @@ import {
   IncidentIdDto,
   IncidentLevelDto,
   IncidentNoteDto,
+  IncidentRespondDto,
 } from './dto/intercom.dto';
+import { IncidentResponsesService } from './incident-responses.service';
 import { AlarmIncidentsService } from './incidents.service';
 import { AlarmUserGroupsService } from './user-groups.service';
 
@@ -39,6 +43,8 @@ import { AlarmUserGroupsService } from './user-groups.service';
  * the call log (callLogQuery). For the roles of the alarm family's events (administrators and editors), as the alarm
  * columns. Saving a group needs Add or Edit and deleting one Delete; an incident is handled with Edit. Answering,
  * rejecting and hanging up are the agent's own: the server checks that the call rings, or is connected to, the caller.
+ * A response around the column needs Edit too, and the button of the family's action (the lamps' dimming, the LED
+ * screens' play, the broadcast task), checked where that family's dispatch is written.
  */
 @ApiTags('alarm intercom')
 @ApiBearerAuth()
@@ -48,6 +54,7 @@ export class AlarmIntercomController {
   constructor(
     private readonly groups: AlarmUserGroupsService,
     private readonly incidents: AlarmIncidentsService,
+    private readonly responses: IncidentResponsesService,
     private readonly exporter: ListExporter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -153,6 +160,20 @@ export class AlarmIntercomController {
   @Audit('Close alarm incident')
   close(@CurrentCaller() caller: Caller, @Body() dto: IncidentActionDto): Promise<AlarmIncidentRow> {
     return this.incidents.close(caller, dto.id, dto.note);
+  }
+
+  /** The devices near the incident's column that each response would go to, nearest first. */
+  @Get('incidentNearby')
+  incidentNearby(@Query() q: IncidentIdDto): Promise<IncidentNearby> {
+    return this.responses.nearby(q.id);
+  }
+
+  @Post('incidentRespond')
+  @HttpCode(200)
+  @RequireButton(Button.Edit)
+  @Audit('Respond to alarm incident')
+  respond(@CurrentCaller() caller: Caller, @Body() dto: IncidentRespondDto): Promise<IncidentRespondResult> {
+    return this.responses.respond(caller, dto);
   }
 
   @Post('callPage')

@@ -1,7 +1,11 @@
 import { Injectable, Logger, Module, type OnModuleInit } from '@nestjs/common';
+import { BroadcastModule } from '../broadcast/broadcast.module';
 import { ListExporter } from '../exports/list-export';
+import { LedModule } from '../led/led.module';
+import { LightingModule } from '../lighting/lighting.module';
 import { UserPresence } from '../realtime/user-presence.service';
 import { AlarmIntercomController } from './alarm-intercom.controller';
+import { IncidentResponsesService } from './incident-responses.service';
 import { AlarmIncidentsService } from './incidents.service';
 import { AlarmUserGroupsService } from './user-groups.service';
 
@@ -25,9 +29,13 @@ export class AgentPresence implements OnModuleInit {
   }
 }
 
-/** The alarm intercom on the console port: user groups and agents, incidents and their calls, the call log. */
+/**
+ * The alarm intercom on the console port: user groups and agents, incidents and their calls, the call log, and the
+ * responses around a column, sent through the lighting, LED and broadcast modules' own control.
+ */
 @Module({
+  imports: [LightingModule, LedModule, BroadcastModule],
   controllers: [AlarmIntercomController],
-  providers: [AlarmUserGroupsService, AlarmIncidentsService, AgentPresence, ListExporter],
+  providers: [AlarmUserGroupsService, AlarmIncidentsService, IncidentResponsesService, AgentPresence, ListExporter],
 })
 export class AlarmIntercomModule {}

@@ -94,7 +94,8 @@ export class AlarmIncidentsService {
     const [incident] = await loadIncidentRows<AlarmIncidentRow>(this.db, [id]);
     if (!incident) throw AppException.notFound();
     const actions: IncidentActionRow[] = await this.db.query(
-      `SELECT a.id::text, a.kind, a.at, a.user_name AS "userName", a.note, a.level FROM alarm_incident_action a
+      `SELECT a.id::text, a.kind, a.at, a.user_name AS "userName", a.note, a.level, a.dispatch_id AS "dispatchId",
+              a.device_count AS "deviceCount" FROM alarm_incident_action a
         WHERE a.incident_id = $1 ORDER BY a.id`,
       [id],
     );
@@ -285,6 +286,11 @@ export class AlarmIncidentsService {
       if (!row) throw AppException.notFound();
       return work(tx);
     });
+  }
+
+  /** Publishes the incident as it is now, once a change to it is committed, and answers it. */
+  publish(id: string): Promise<AlarmIncidentRow> {
+    return this.published(id, null);
   }
 
   /** Publishes the incident as it is now (and an agent's new mode), and answers it. */

@@ -101,3 +101,42 @@ export async function devicesOfRegions(
   }
   return rows.map((r) => r.id);
 }
+
+/** Metres per degree of latitude (and of longitude at the equator): the mean Earth radius's. */
+const METRES_PER_DEGREE = (Math.PI * 6_371_000) / 180;
+
+/** A device of a family near a point, as nearestDevices answers it. */
+export interface NearDevice {
+  id: number;
+  code: string;
+  name: string;
+  distanceMeters: number;
+  networkStatus: number;
+}
+
+/**
+ * The devices of one family (a registry family with a device table: network_status on its rows) within `radiusMeters`
+ * of a point, the nearest first, at most `limit`: each at its own position or, without one, at its pole's. Distances
+ * are great-circle (haversine); a box around the point keeps the rest of the fleet out before they are worked out.
+ */
+export function nearestDevices(
+  db: Pick<EntityManager, 'query'>,
+  family: { table: string },
+  at: { latitude: number; longitude: number },
+  radiusMeters: number,
+  limit: number,
+): Promise<NearDevice[]> {
+  const dLat = radiusMeters / METRES_PER_DEGREE;
+  const dLon = radiusMeters / (METRES_PER_DEGREE * Math.max(Math.cos((at.latitude * Math.PI) / 180), 0.01));
+  return db.query(
+    `SELECT id, code, name, "networkStatus", round(distance)::int AS "distanceMeters" FROM (
+       SELECT d.id, d.code, d.name, f.network_status AS "networkStatus",
+              6371000 * 2 * asin(sqrt(power(sin(radians(pos.lat - $1) / 2), 2)
+                + cos(radians($1)) * cos(radians(pos.lat)) * power(sin(radians(pos.lon - $2) / 2), 2))) AS distance
+         FROM device d JOIN ${family.table} f ON f.device_id = d.id LEFT JOIN device p ON p.id = d.pole_id
+        CROSS JOIN LATERAL (SELECT COALESCE(d.latitude, p.latitude) AS lat, COALESCE(d.longitude, p.longitude) AS lon) pos
+        WHERE pos.lat BETWEEN $1 - $3 AND $1 + $3 AND pos.lon BETWEEN $2 - $4 AND $2 + $4
+     ) near WHERE distance <= $5 ORDER BY distance, id LIMIT $6`,
+    [at.latitude, at.longitude, dLat, dLon, radiusMeters, limit],
+  );
+}

@@ -18,6 +18,7 @@ const MEDIA_PROVIDERS = [LedMediaService, MaterialProbe, LedMediaFileLinks, LedM
   imports: [DispatchModule],
   controllers: [LedController, LedMediaController, LedTasksController],
   providers: [LedService, LedTasksService, ListExporter, ...MEDIA_PROVIDERS],
+  exports: [LedTasksService],
 })
 export class LedModule {}
 

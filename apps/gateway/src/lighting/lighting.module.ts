@@ -11,5 +11,6 @@ import { LightingService } from './lighting.service';
   imports: [DispatchModule],
   controllers: [LightingController, EquipmentController],
   providers: [LightingService, GatewaysService, DeviceGroupsService],
+  exports: [LightingService],
 })
 export class LightingModule {}

@@ -336,7 +336,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         path: '/alarmManage/alarmManage',
         title: 'alarmColumnManage',
         roles: [Role.Admin, Role.Editor],
-        namespaces: ['dispatch', 'alarmColumns', 'alarmIntercom', 'region', 'system'],
+        namespaces: ['dispatch', 'alarmColumns', 'alarmIntercom', 'region', 'system', 'lighting', 'led', 'broadcastTasks', 'schedule'],
         buttons: [...RECORDS, Button.ImportData, Button.OpenAndClose, Button.EditMqtt],
       },
       {

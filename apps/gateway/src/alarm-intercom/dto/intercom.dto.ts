@@ -10,6 +10,7 @@ import {
   CALL_STATUSES,
   CALL_TYPES,
   INCIDENT_NOTE_MAX,
+  INCIDENT_RESPONSES,
   INCIDENT_STATES,
   type AgentMode,
   type AgentModeRequest,
@@ -27,6 +28,8 @@ import {
   type CallStatus,
   type CallType,
   type IncidentActionRequest,
+  type IncidentRespondRequest,
+  type IncidentResponse,
   type IncidentState,
 } from '@sc/contracts';
 import { DateField, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
@@ -97,6 +100,17 @@ export class IncidentActionDto extends IncidentIdDto implements IncidentActionRe
 
   @EnumField(ALARM_LEVELS, { required: false, description: '0 one, 1 two, 2 three' })
   level?: AlarmLevel;
+}
+
+/** A response around the incident's column: the medium it shows or plays, for the LED screen and the announcement. */
+export class IncidentRespondDto extends IncidentIdDto implements IncidentRespondRequest {
+  @EnumField(INCIDENT_RESPONSES, {
+    description: 'lamps: nearest street lights to 100 %; led: a medium on the nearest LED screen; broadcast: an announcement',
+  })
+  response!: IncidentResponse;
+
+  @IntField({ min: 1, required: false, description: 'led: the LED medium to show; broadcast: the medium to play' })
+  mediaId?: number;
 }
 
 /** A note: required. */

@@ -14,6 +14,9 @@ import {
   type AlarmUserGroupPageQuery,
   type AlarmUserGroupRow,
   type IncidentChangedEvent,
+  type IncidentNearby,
+  type IncidentRespondRequest,
+  type IncidentRespondResult,
   type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
@@ -25,6 +28,7 @@ export const intercomKeys = {
   incidents: ['alarm-intercom', 'incidents'] as const,
   incidentPage: (query: AlarmIncidentPageQuery) => ['alarm-intercom', 'incidents', 'page', query] as const,
   incident: (id: string) => ['alarm-intercom', 'incidents', 'detail', id] as const,
+  nearby: (id: string) => ['alarm-intercom', 'incidents', 'nearby', id] as const,
   groups: ['alarm-intercom', 'groups'] as const,
   groupPage: (query: AlarmUserGroupPageQuery) => ['alarm-intercom', 'groups', 'page', query] as const,
   candidates: ['alarm-intercom', 'candidates'] as const,
@@ -85,6 +89,27 @@ export function useIncidentDetail(id: string | null) {
     queryFn: ({ signal }) => get<AlarmIncidentDetail>('/alarm/incidentDetail', { id: id! }, { signal }),
     enabled: id !== null,
     staleTime: Infinity,
+  });
+}
+
+/** The devices near an incident's column that each response would go to (read when its drawer opens). */
+export function useIncidentNearby(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: intercomKeys.nearby(id),
+    queryFn: ({ signal }) => get<IncidentNearby>('/alarm/incidentNearby', { id }, { signal }),
+    enabled,
+  });
+}
+
+/** Sends a response to the devices near the column; the incident's log shows it with its dispatch. */
+export function useIncidentRespond() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: IncidentRespondRequest) => post<IncidentRespondResult>('/alarm/incidentRespond', body),
+    onSuccess: ({ incident }) => {
+      patchIncident(queryClient, incident);
+      void queryClient.invalidateQueries({ queryKey: intercomKeys.incident(incident.id) });
+    },
   });
 }
 

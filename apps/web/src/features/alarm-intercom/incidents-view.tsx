@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Button, Divider, Drawer, Group, Select, Stack, Table, Text, Textarea, Timeline } from '@mantine/core';
+import { Anchor, Button, Divider, Drawer, Group, Select, Stack, Table, Text, Textarea, Timeline } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconCheck, IconLock, IconNote } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import {
   ALARM_LEVELS,
   Button as ButtonPermission,
+  INCIDENT_NEARBY,
   INCIDENT_NOTE_MAX,
   INCIDENT_STATES,
   IncidentState,
@@ -23,6 +24,7 @@ import { compact, paging } from '@/navigation/search-params';
 import { parseTime } from '@/utils/format';
 import { useIncidentAction, useIncidentDetail, useIncidentPage, useLiveIncidents } from './api';
 import { CallSummary, IncidentPlace, IncidentStateBadge, LevelBadge } from './incident-parts';
+import { IncidentResponses, RESPONSE_FAMILY, ResponseProgress, type FollowedDispatch } from './incident-responses';
 
 /** The incidents' filters and page, and the incident shown, as the alarm page keeps them in its address. */
 export interface IncidentSearch {
@@ -138,7 +140,10 @@ export function IncidentsView({ search, onSearch }: { search: IncidentSearch; on
   );
 }
 
-/** One incident: where, its call, its log, and what operators do with it (Edit). */
+/**
+ * One incident: where, its call, its log, and what operators do with it (Edit): acknowledge, notes, level, close, and
+ * the responses around its column, whose dispatches the drawer follows live.
+ */
 function IncidentDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
   const { t } = useTranslation();
   const detail = useIncidentDetail(id);
@@ -149,7 +154,11 @@ function IncidentDrawer({ id, onClose }: { id: string | null; onClose: () => voi
   const setLevel = useIncidentAction('Level');
   const close = useIncidentAction('Close');
   const [note, setNote] = useState('');
-  useEffect(() => setNote(''), [id]);
+  const [followed, setFollowed] = useState<FollowedDispatch | null>(null);
+  useEffect(() => {
+    setNote('');
+    setFollowed(null);
+  }, [id]);
   const open = incident && incident.state !== IncidentState.Closed;
   const done = () => {
     setNote('');
@@ -161,7 +170,7 @@ function IncidentDrawer({ id, onClose }: { id: string | null; onClose: () => voi
       opened={id !== null}
       onClose={onClose}
       position="right"
-      size="md"
+      size="lg"
       title={incident ? `${incident.columnName} · ${parseTime(incident.pressedAt)}` : ''}
       data-testid="incident-drawer"
     >
@@ -234,12 +243,15 @@ function IncidentDrawer({ id, onClose }: { id: string | null; onClose: () => voi
                 w={200}
                 data-testid="incident-level"
               />
+              <Divider label={t('alarmIntercom:nearby.title', { radius: INCIDENT_NEARBY.radiusMeters })} labelPosition="left" />
+              <IncidentResponses incident={incident} onSent={setFollowed} />
             </Stack>
           )}
+          {followed && <ResponseProgress followed={followed} />}
           <Divider label={t('alarmIntercom:incidents.log')} labelPosition="left" />
           <Timeline bulletSize={12} lineWidth={2} data-testid="incident-log">
             {incident.actions.map((action) => (
-              <Timeline.Item key={action.id} title={<ActionTitle action={action} />}>
+              <Timeline.Item key={action.id} title={<ActionTitle action={action} onFollow={setFollowed} />}>
                 <Text size="xs" c="dimmed">
                   {parseTime(action.at)}
                 </Text>
@@ -253,13 +265,27 @@ function IncidentDrawer({ id, onClose }: { id: string | null; onClose: () => voi
   );
 }
 
-function ActionTitle({ action }: { action: IncidentActionRow }) {
+function ActionTitle({ action, onFollow }: { action: IncidentActionRow; onFollow: (followed: FollowedDispatch) => void }) {
   const { t } = useTranslation();
-  const text = t(`alarmIntercom:actionKind.${action.kind}`, { user: action.userName });
+  const text = t(`alarmIntercom:actionKind.${action.kind}`, { user: action.userName, count: action.deviceCount ?? undefined });
+  const family = RESPONSE_FAMILY[action.kind];
   return (
     <Text size="sm" fw={500} data-testid="incident-action" data-kind={action.kind}>
       {text}
       {action.level !== null && ` · ${t(`alarmColumns:level.${action.level}`)}`}
+      {family && action.dispatchId && (
+        <>
+          {' · '}
+          <Anchor
+            component="button"
+            size="sm"
+            onClick={() => onFollow({ family, dispatchId: action.dispatchId! })}
+            data-testid="incident-action-progress"
+          >
+            {t('alarmIntercom:nearby.progress')}
+          </Anchor>
+        </>
+      )}
     </Text>
   );
 }

@@ -252,6 +252,7 @@ export const system = {
       noteAlarmIncident: 'Note on alarm incident',
       changeAlarmIncidentLevel: 'Change alarm incident level',
       closeAlarmIncident: 'Close alarm incident',
+      respondAlarmIncident: 'Respond to alarm incident',
     },
   },
 };

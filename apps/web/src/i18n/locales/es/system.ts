@@ -254,6 +254,7 @@ export const system: Shape<typeof en> = {
       noteAlarmIncident: 'Nota en incidente de alarma',
       changeAlarmIncidentLevel: 'Cambiar nivel de incidente de alarma',
       closeAlarmIncident: 'Cerrar incidente de alarma',
+      respondAlarmIncident: 'Responder a incidente de alarma',
     },
   },
 };

@@ -254,6 +254,7 @@ export const system: Shape<typeof en> = {
       noteAlarmIncident: '警報インシデントにメモ',
       changeAlarmIncidentLevel: '警報インシデントのレベルを変更',
       closeAlarmIncident: '警報インシデントをクローズ',
+      respondAlarmIncident: '警報インシデントに対応',
     },
   },
 };

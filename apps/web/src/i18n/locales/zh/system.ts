@@ -254,6 +254,7 @@ export const system: Shape<typeof en> = {
       noteAlarmIncident: '报警事件备注',
       changeAlarmIncidentLevel: '修改报警事件级别',
       closeAlarmIncident: '关闭报警事件',
+      respondAlarmIncident: '响应报警事件',
     },
   },
 };
