@@ -192,6 +192,15 @@ describe('Alarm intercom: a press rings a browser agent, who answers; the call l
       IncidentActionKind.Closed,
     ]);
     expect(await drawer.textContent()).toContain('Patrol 12 on the way');
+
+    // The equipment inquiry: the column with both its calls, the group that takes them; the editor's console reachable.
+    await page.goto(`${gw.baseUrl}/alarmManage/equipmentInquiry?keyword=${encodeURIComponent(code)}`);
+    const endpoint = page.locator('[data-testid^="endpoint-row-column:"]');
+    await endpoint.getByTestId('endpoint-calls').filter({ hasText: /^2$/ }).waitFor();
+    expect(await page.locator('[data-testid^="endpoint-row-"]').count()).toBe(1);
+    expect(await endpoint.textContent()).toContain('City duty desk');
+    await page.goto(`${gw.baseUrl}/alarmManage/equipmentInquiry?kind=agent&keyword=7002`);
+    await page.locator('[data-testid^="endpoint-row-agent:"] [data-testid="endpoint-online"][data-online="1"]').waitFor();
     expect(pageErrors(page)).toEqual([]);
   }, 90_000);
 

@@ -1,8 +1,10 @@
 import pino from 'pino';
 import {
+  AccountStatus,
   AgentMode,
   AlarmLevel,
   CallDirection,
+  CallProtocol,
   CallSort,
   CallState,
   CallStatus,
@@ -10,6 +12,7 @@ import {
   DeviceFamily,
   IncidentActionKind,
   IncidentState,
+  IntercomEndpointKind,
   MqttService,
   OnlineState,
   type AgentMe,
@@ -20,6 +23,7 @@ import {
   type AlarmIncidentRow,
   type AlarmUserGroupRow,
   type IncidentChangedEvent,
+  type IntercomEndpointRow,
   type PageResult,
 } from '@sc/contracts';
 import * as XLSX from '@e965/xlsx';
@@ -354,5 +358,52 @@ describe('Alarm intercom: user groups, incidents and their calls, the call log',
     expect((await editor.get<AgentMe>('/api/alarm/agentMe')).body.data).toMatchObject({ mode: AgentMode.Offline, liveIncident: null });
     const actions = (await admin.get<AlarmIncidentDetail>(`/api/alarm/incidentDetail?id=${ringing.id}`)).body.data.actions;
     expect(actions.at(-1)).toMatchObject({ kind: IncidentActionKind.HungUp, userName: 'editor' });
+  });
+
+  it('lists every intercom endpoint, columns and agents, with their accounts, state and calls (equipmentInquiry)', async () => {
+    const page = async (filters: Record<string, unknown> = {}) =>
+      (await admin.post<PageResult<IntercomEndpointRow>>('/api/alarm/endpointPage', { pageNum: 1, pageSize: 50, ...filters })).body.data;
+    const [{ calls: columnCalls, last }] = await gw.db.query<{ calls: number; last: string }>(
+      `SELECT count(*)::int AS calls, max(started_at) AS last FROM alarm_call WHERE device_id = $1`,
+      [columnId],
+    );
+    const [{ calls: editorCalls }] = await gw.db.query<{ calls: number }>(`SELECT count(*)::int AS calls FROM alarm_call WHERE agent_user_id = $1`, [
+      userIds.editor,
+    ]);
+    const column = (await page({ keyword: '9101' })).list;
+    expect(column).toEqual([
+      expect.objectContaining({
+        key: `column:${columnId}`,
+        kind: IntercomEndpointKind.Column,
+        name: 'Lianhua help point',
+        code: 'ALARM-I1',
+        sipAccount: '9101',
+        protocol: CallProtocol.Sip,
+        accountStatus: AccountStatus.Normal,
+        online: OnlineState.Online,
+        agentMode: null,
+        regionName: 'Lianhua Subdistrict',
+        groupName: 'Lianhua duty desk',
+        callCount: columnCalls,
+      }),
+    ]);
+    expect(new Date(column[0].lastCallAt!).getTime()).toBe(new Date(last).getTime());
+    expect(columnCalls).toBeGreaterThan(2);
+    // The editor closed its console (the test before): offline, its calls counted.
+    const agents = await page({ kind: IntercomEndpointKind.Agent, keyword: '700' });
+    expect(agents.list.map((a) => [a.name, a.sipAccount, a.agentMode, a.online])).toEqual([
+      ['admin', '7001', AgentMode.Busy, OnlineState.Online],
+      ['editor', '7002', AgentMode.Offline, OnlineState.Offline],
+    ]);
+    expect(agents.list[1]).toMatchObject({ groupName: 'Lianhua duty desk', callCount: editorCalls, protocol: CallProtocol.Sip });
+    expect((await page({ kind: IntercomEndpointKind.Agent, online: OnlineState.Offline, keyword: '700' })).list.map((a) => a.name)).toEqual([
+      'editor',
+    ]);
+    // Filters that match nothing, and bad ones refused.
+    expect((await page({ keyword: '9101', kind: IntercomEndpointKind.Agent })).total).toBe(0);
+    expect((await page({ keyword: '9101', accountStatus: AccountStatus.Suspended })).total).toBe(0);
+    const bad = await admin.post('/api/alarm/endpointPage', { pageNum: 1, pageSize: 20, kind: 'camera', protocol: 'H323' });
+    expect(bad.status).toBe(400);
+    expect((await visitor.post('/api/alarm/endpointPage', { pageNum: 1, pageSize: 20 })).status).toBe(403);
   });
 });

@@ -300,6 +300,7 @@ const DOCUMENTED: { route: string; upload?: boolean; allowed: Who[] }[] = [
   { route: 'POST /api/alarm/incidentClose', allowed: ['editor', 'admin'] },
   { route: 'GET /api/alarm/incidentNearby', allowed: ['editor', 'admin'] },
   { route: 'POST /api/alarm/incidentRespond', allowed: ['editor', 'admin'] },
+  { route: 'POST /api/alarm/endpointPage', allowed: ['editor', 'admin'] },
   { route: 'GET /api/alarms/families', allowed: ['editor', 'admin'] },
   { route: 'POST /api/alarms/page', allowed: ['editor', 'admin'] },
   { route: 'GET /api/alarms/summary', allowed: ['editor', 'admin'] },

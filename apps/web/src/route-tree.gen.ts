@@ -22,6 +22,7 @@ import { Route as AuthRedirectSplatRouteImport } from './routes/_auth/redirect/$
 import { Route as AuthShellAlarmManageAlarmManageRouteImport } from './routes/_auth/_shell/alarmManage/alarmManage'
 import { Route as AuthShellAlarmManageCallLogQueryRouteImport } from './routes/_auth/_shell/alarmManage/callLogQuery'
 import { Route as AuthShellAlarmManageDeviceAlarmsRouteImport } from './routes/_auth/_shell/alarmManage/deviceAlarms'
+import { Route as AuthShellAlarmManageEquipmentInquiryRouteImport } from './routes/_auth/_shell/alarmManage/equipmentInquiry'
 import { Route as AuthShellAlarmManageUserGroupManagementRouteImport } from './routes/_auth/_shell/alarmManage/userGroupManagement'
 import { Route as AuthShellBroadcastManageBroadcastTaskRouteImport } from './routes/_auth/_shell/broadcastManage/broadcastTask'
 import { Route as AuthShellBroadcastManageGroupManagementRouteImport } from './routes/_auth/_shell/broadcastManage/groupManagement'
@@ -127,6 +128,12 @@ const AuthShellAlarmManageDeviceAlarmsRoute =
   AuthShellAlarmManageDeviceAlarmsRouteImport.update({
     id: '/alarmManage/deviceAlarms',
     path: '/alarmManage/deviceAlarms',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellAlarmManageEquipmentInquiryRoute =
+  AuthShellAlarmManageEquipmentInquiryRouteImport.update({
+    id: '/alarmManage/equipmentInquiry',
+    path: '/alarmManage/equipmentInquiry',
     getParentRoute: () => AuthShellRoute,
   } as any)
 const AuthShellAlarmManageUserGroupManagementRoute =
@@ -381,6 +388,7 @@ export interface FileRoutesByFullPath {
   '/alarmManage/alarmManage': typeof AuthShellAlarmManageAlarmManageRoute
   '/alarmManage/callLogQuery': typeof AuthShellAlarmManageCallLogQueryRoute
   '/alarmManage/deviceAlarms': typeof AuthShellAlarmManageDeviceAlarmsRoute
+  '/alarmManage/equipmentInquiry': typeof AuthShellAlarmManageEquipmentInquiryRoute
   '/alarmManage/userGroupManagement': typeof AuthShellAlarmManageUserGroupManagementRoute
   '/broadcastManage/broadcastTask': typeof AuthShellBroadcastManageBroadcastTaskRoute
   '/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
@@ -434,6 +442,7 @@ export interface FileRoutesByTo {
   '/alarmManage/alarmManage': typeof AuthShellAlarmManageAlarmManageRoute
   '/alarmManage/callLogQuery': typeof AuthShellAlarmManageCallLogQueryRoute
   '/alarmManage/deviceAlarms': typeof AuthShellAlarmManageDeviceAlarmsRoute
+  '/alarmManage/equipmentInquiry': typeof AuthShellAlarmManageEquipmentInquiryRoute
   '/alarmManage/userGroupManagement': typeof AuthShellAlarmManageUserGroupManagementRoute
   '/broadcastManage/broadcastTask': typeof AuthShellBroadcastManageBroadcastTaskRoute
   '/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
@@ -490,6 +499,7 @@ export interface FileRoutesById {
   '/_auth/_shell/alarmManage/alarmManage': typeof AuthShellAlarmManageAlarmManageRoute
   '/_auth/_shell/alarmManage/callLogQuery': typeof AuthShellAlarmManageCallLogQueryRoute
   '/_auth/_shell/alarmManage/deviceAlarms': typeof AuthShellAlarmManageDeviceAlarmsRoute
+  '/_auth/_shell/alarmManage/equipmentInquiry': typeof AuthShellAlarmManageEquipmentInquiryRoute
   '/_auth/_shell/alarmManage/userGroupManagement': typeof AuthShellAlarmManageUserGroupManagementRoute
   '/_auth/_shell/broadcastManage/broadcastTask': typeof AuthShellBroadcastManageBroadcastTaskRoute
   '/_auth/_shell/broadcastManage/groupManagement': typeof AuthShellBroadcastManageGroupManagementRoute
@@ -545,6 +555,7 @@ export interface FileRouteTypes {
     | '/alarmManage/alarmManage'
     | '/alarmManage/callLogQuery'
     | '/alarmManage/deviceAlarms'
+    | '/alarmManage/equipmentInquiry'
     | '/alarmManage/userGroupManagement'
     | '/broadcastManage/broadcastTask'
     | '/broadcastManage/groupManagement'
@@ -598,6 +609,7 @@ export interface FileRouteTypes {
     | '/alarmManage/alarmManage'
     | '/alarmManage/callLogQuery'
     | '/alarmManage/deviceAlarms'
+    | '/alarmManage/equipmentInquiry'
     | '/alarmManage/userGroupManagement'
     | '/broadcastManage/broadcastTask'
     | '/broadcastManage/groupManagement'
@@ -653,6 +665,7 @@ export interface FileRouteTypes {
     | '/_auth/_shell/alarmManage/alarmManage'
     | '/_auth/_shell/alarmManage/callLogQuery'
     | '/_auth/_shell/alarmManage/deviceAlarms'
+    | '/_auth/_shell/alarmManage/equipmentInquiry'
     | '/_auth/_shell/alarmManage/userGroupManagement'
     | '/_auth/_shell/broadcastManage/broadcastTask'
     | '/_auth/_shell/broadcastManage/groupManagement'
@@ -792,6 +805,13 @@ declare module '@tanstack/react-router' {
       path: '/alarmManage/deviceAlarms'
       fullPath: '/alarmManage/deviceAlarms'
       preLoaderRoute: typeof AuthShellAlarmManageDeviceAlarmsRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/alarmManage/equipmentInquiry': {
+      id: '/_auth/_shell/alarmManage/equipmentInquiry'
+      path: '/alarmManage/equipmentInquiry'
+      fullPath: '/alarmManage/equipmentInquiry'
+      preLoaderRoute: typeof AuthShellAlarmManageEquipmentInquiryRouteImport
       parentRoute: typeof AuthShellRoute
     }
     '/_auth/_shell/alarmManage/userGroupManagement': {
@@ -1081,6 +1101,7 @@ interface AuthShellRouteChildren {
   AuthShellAlarmManageAlarmManageRoute: typeof AuthShellAlarmManageAlarmManageRoute
   AuthShellAlarmManageCallLogQueryRoute: typeof AuthShellAlarmManageCallLogQueryRoute
   AuthShellAlarmManageDeviceAlarmsRoute: typeof AuthShellAlarmManageDeviceAlarmsRoute
+  AuthShellAlarmManageEquipmentInquiryRoute: typeof AuthShellAlarmManageEquipmentInquiryRoute
   AuthShellAlarmManageUserGroupManagementRoute: typeof AuthShellAlarmManageUserGroupManagementRoute
   AuthShellBroadcastManageBroadcastTaskRoute: typeof AuthShellBroadcastManageBroadcastTaskRoute
   AuthShellBroadcastManageGroupManagementRoute: typeof AuthShellBroadcastManageGroupManagementRoute
@@ -1127,6 +1148,8 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
   AuthShellAlarmManageAlarmManageRoute: AuthShellAlarmManageAlarmManageRoute,
   AuthShellAlarmManageCallLogQueryRoute: AuthShellAlarmManageCallLogQueryRoute,
   AuthShellAlarmManageDeviceAlarmsRoute: AuthShellAlarmManageDeviceAlarmsRoute,
+  AuthShellAlarmManageEquipmentInquiryRoute:
+    AuthShellAlarmManageEquipmentInquiryRoute,
   AuthShellAlarmManageUserGroupManagementRoute:
     AuthShellAlarmManageUserGroupManagementRoute,
   AuthShellBroadcastManageBroadcastTaskRoute:

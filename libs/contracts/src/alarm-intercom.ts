@@ -326,3 +326,52 @@ export function alarmGroupProblems(group: Partial<Record<keyof AlarmUserGroupAdd
   });
   return problems;
 }
+
+/**
+ * equipmentInquiry: every intercom endpoint of the platform, the alarm columns (devices) and the agents' consoles (the
+ * operators of the user groups), with what a call to or from it needs: its SIP account, protocol and account status,
+ * whether it is reachable now, and its calls.
+ */
+export enum IntercomEndpointKind {
+  Column = 'column',
+  Agent = 'agent',
+}
+export const INTERCOM_ENDPOINT_KINDS = [IntercomEndpointKind.Column, IntercomEndpointKind.Agent] as const;
+
+export interface IntercomEndpointRow {
+  /** `column:{device id}` or `agent:{user id}`. */
+  key: string;
+  kind: IntercomEndpointKind;
+  /** The column's device id or the agent's user id. */
+  id: number;
+  /** The column's name or the agent's user name. */
+  name: string;
+  /** The column's code; empty for an agent. */
+  code: string;
+  sipAccount: string;
+  /** A column speaks SIP; an agent the protocol of its group's record. */
+  protocol: CallProtocol;
+  /** An agent's account status; a column's is normal when it has a SIP account, suspended when it has none. */
+  accountStatus: AccountStatus;
+  /** A column online on the broker; an agent in any mode but OFFLINE. */
+  online: OnlineState;
+  /** The agent's mode (null for a column). */
+  agentMode: AgentMode | null;
+  /** The column's region, or the agent's group's. */
+  regionName: string | null;
+  /** The agent's user group; for a column, the group its calls go to (its region's, or the nearest above, or none). */
+  groupName: string | null;
+  /** Its calls on record, and when the last one started. */
+  callCount: number;
+  lastCallAt: string | null;
+}
+
+export interface IntercomEndpointFilters {
+  /** Part of the name, the code or the SIP account, any case. */
+  keyword?: string;
+  kind?: IntercomEndpointKind;
+  protocol?: CallProtocol;
+  accountStatus?: AccountStatus;
+  online?: OnlineState;
+}
+export interface IntercomEndpointPageQuery extends PageQuery, IntercomEndpointFilters {}

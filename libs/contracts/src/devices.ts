@@ -83,6 +83,7 @@ export enum OnlineState {
   Offline = 0,
   Online = 1,
 }
+export const ONLINE_STATES = [OnlineState.Offline, OnlineState.Online] as const;
 
 export enum SwitchState {
   Off = 0,

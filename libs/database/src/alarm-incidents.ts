@@ -58,6 +58,23 @@ export const ALARM_INCIDENT_FROM = `alarm_incident i LEFT JOIN device d ON d.id 
   LEFT JOIN device p ON p.id = d.pole_id LEFT JOIN region r ON r.id = i.region_id
   LEFT JOIN alarm_user_group g ON g.id = i.group_id LEFT JOIN alarm_call c ON c.incident_id = i.id`;
 
+/**
+ * The user group whose agents take a column's calls: the group of the column's region or of its nearest region above
+ * it; failing that, a group with no region (the first made). `columnId` is SQL naming the column's device id (a
+ * parameter, or a column of the outer query).
+ */
+export function groupOfColumn(columnId: string): string {
+  return `(
+  WITH RECURSIVE up(id, depth) AS (
+    SELECT region_id, 0 FROM device WHERE id = ${columnId} AND region_id IS NOT NULL
+    UNION ALL
+    SELECT r.parent_id, up.depth + 1 FROM region r JOIN up ON r.id = up.id WHERE r.parent_id IS NOT NULL
+  )
+  SELECT g.id FROM alarm_user_group g LEFT JOIN up ON up.id = g.region_id
+   WHERE g.region_id IS NULL OR up.id IS NOT NULL
+   ORDER BY up.depth NULLS LAST, g.id LIMIT 1)`;
+}
+
 /** Queries on a client or a pool (pg) and on a TypeORM DataSource alike. */
 interface Queryable {
   query(sql: string, params?: unknown[]): Promise<unknown>;

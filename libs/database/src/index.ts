@@ -60,6 +60,7 @@ export {
   ALARM_INCIDENT_FROM,
   CALL_HUNG_UP,
   callBackToWaiting,
+  groupOfColumn,
   loadIncidentRows,
   logIncidentAction,
 } from './alarm-incidents';

@@ -12,6 +12,7 @@ import {
   type AlarmUserGroupRow,
   type IncidentNearby,
   type IncidentRespondResult,
+  type IntercomEndpointRow,
   type PageResult,
 } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
@@ -33,9 +34,11 @@ import {
   IncidentLevelDto,
   IncidentNoteDto,
   IncidentRespondDto,
+  IntercomEndpointPageDto,
 } from './dto/intercom.dto';
 import { IncidentResponsesService } from './incident-responses.service';
 import { AlarmIncidentsService } from './incidents.service';
+import { IntercomEndpointsService } from './intercom-endpoints.service';
 import { AlarmUserGroupsService } from './user-groups.service';
 
 /**
@@ -55,6 +58,7 @@ export class AlarmIntercomController {
     private readonly groups: AlarmUserGroupsService,
     private readonly incidents: AlarmIncidentsService,
     private readonly responses: IncidentResponsesService,
+    private readonly endpoints: IntercomEndpointsService,
     private readonly exporter: ListExporter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -180,6 +184,13 @@ export class AlarmIntercomController {
   @HttpCode(200)
   callPage(@Body() dto: AlarmCallPageDto): Promise<PageResult<AlarmCallRow>> {
     return this.incidents.calls(dto);
+  }
+
+  /** equipmentInquiry: the intercom's endpoints (alarm columns and agents) with their accounts, state and calls. */
+  @Post('endpointPage')
+  @HttpCode(200)
+  endpointPage(@Body() dto: IntercomEndpointPageDto): Promise<PageResult<IntercomEndpointRow>> {
+    return this.endpoints.page(dto);
   }
 
   /** The call log as filtered and sorted on screen, as an xlsx download (times in the installation's zone). */

@@ -7,6 +7,7 @@ import { UserPresence } from '../realtime/user-presence.service';
 import { AlarmIntercomController } from './alarm-intercom.controller';
 import { IncidentResponsesService } from './incident-responses.service';
 import { AlarmIncidentsService } from './incidents.service';
+import { IntercomEndpointsService } from './intercom-endpoints.service';
 import { AlarmUserGroupsService } from './user-groups.service';
 
 /**
@@ -36,6 +37,6 @@ export class AgentPresence implements OnModuleInit {
 @Module({
   imports: [LightingModule, LedModule, BroadcastModule],
   controllers: [AlarmIntercomController],
-  providers: [AlarmUserGroupsService, AlarmIncidentsService, IncidentResponsesService, AgentPresence, ListExporter],
+  providers: [AlarmUserGroupsService, AlarmIncidentsService, IncidentResponsesService, IntercomEndpointsService, AgentPresence, ListExporter],
 })
 export class AlarmIntercomModule {}

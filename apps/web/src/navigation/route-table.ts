@@ -322,9 +322,9 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   },
   {
     // Spec section 2: /alarmManage, always shown, with alarmManage, userGroupManagement, callLogQuery, equipmentInquiry
-    // and audioInquiry. The alarm columns and their incidents (alarmManage), the user groups and the call log are built;
-    // equipmentInquiry and audioInquiry join when they are. The spec gates no alarm route: the roles of the family's
-    // live events (the gateway's).
+    // and audioInquiry. The alarm columns and their incidents (alarmManage), the user groups, the call log and the
+    // equipment inquiry are built; audioInquiry joins when it is. The spec gates no alarm route: the roles of the
+    // family's live events (the gateway's).
     path: '/alarmManage',
     title: 'alarmManage',
     icon: IconUrgent,
@@ -350,6 +350,13 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
       {
         path: '/alarmManage/callLogQuery',
         title: 'callLogQuery',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['alarmIntercom', 'system'],
+      },
+      {
+        // The intercom's endpoints: the columns and the agents' consoles, with their accounts, state and calls.
+        path: '/alarmManage/equipmentInquiry',
+        title: 'equipmentInquiry',
         roles: [Role.Admin, Role.Editor],
         namespaces: ['alarmIntercom', 'system'],
       },

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { PoolClient } from 'pg';
 import { CallDirection, CallType, DeviceFamily, IncidentActionKind, type AlarmLevel, type AlarmPressedEvent } from '@sc/contracts';
-import { logIncidentAction } from '@sc/database';
+import { groupOfColumn, logIncidentAction } from '@sc/database';
 import { believedTime, type ChangeObserver, type DeviceEvent, type RowChange } from '@sc/device-runtime';
 import type { RedisBus } from '@sc/messaging';
 import type { CallRouter } from '../calls/call-router';
@@ -39,19 +39,8 @@ export function pressesOf(changes: readonly RowChange<DeviceFamily.Alarm>[], eve
   });
 }
 
-/**
- * The user group whose agents take a column's calls: the group of the column's region or of its nearest region above
- * it; failing that, a group with no region (the first made). `$1` is the column's device id.
- */
-export const GROUP_OF_COLUMN = `(
-  WITH RECURSIVE up(id, depth) AS (
-    SELECT region_id, 0 FROM device WHERE id = $1 AND region_id IS NOT NULL
-    UNION ALL
-    SELECT r.parent_id, up.depth + 1 FROM region r JOIN up ON r.id = up.id WHERE r.parent_id IS NOT NULL
-  )
-  SELECT g.id FROM alarm_user_group g LEFT JOIN up ON up.id = g.region_id
-   WHERE g.region_id IS NULL OR up.id IS NOT NULL
-   ORDER BY up.depth NULLS LAST, g.id LIMIT 1)`;
+/** The user group whose agents take a column's calls (groupOfColumn); `$1` is the column's device id. */
+export const GROUP_OF_COLUMN = groupOfColumn('$1');
 
 /**
  * Records every press of an alarm column's button in `alarm_press`, in the transaction that stores the column's row

@@ -1,17 +1,22 @@
 import { ApiProperty, IntersectionType } from '@nestjs/swagger';
 import { IsArray, Matches } from 'class-validator';
 import {
+  ACCOUNT_STATUSES,
   AGENT_MODES,
   ALARM_GROUP_NAME_MAX,
   ALARM_GROUP_REMARK_MAX,
   ALARM_LEVELS,
   CALL_DIRECTIONS,
+  CALL_PROTOCOLS,
   CALL_SORTS,
   CALL_STATUSES,
   CALL_TYPES,
   INCIDENT_NOTE_MAX,
   INCIDENT_RESPONSES,
   INCIDENT_STATES,
+  INTERCOM_ENDPOINT_KINDS,
+  ONLINE_STATES,
+  type AccountStatus,
   type AgentMode,
   type AgentModeRequest,
   type AlarmAgentRecord,
@@ -24,6 +29,7 @@ import {
   type AlarmUserGroupFilters,
   type AlarmUserGroupPageQuery,
   type CallDirection,
+  type CallProtocol,
   type CallSort,
   type CallStatus,
   type CallType,
@@ -31,6 +37,10 @@ import {
   type IncidentRespondRequest,
   type IncidentResponse,
   type IncidentState,
+  type IntercomEndpointFilters,
+  type IntercomEndpointKind,
+  type IntercomEndpointPageQuery,
+  type OnlineState,
 } from '@sc/contracts';
 import { DateField, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
 
@@ -149,3 +159,22 @@ export class AlarmCallFiltersDto implements AlarmCallFilters {
 }
 
 export class AlarmCallPageDto extends IntersectionType(PageDto, AlarmCallFiltersDto) implements AlarmCallPageQuery {}
+
+export class IntercomEndpointFiltersDto implements IntercomEndpointFilters {
+  @TextField({ max: 64, required: false, description: 'Part of the name, the code or the SIP account' })
+  keyword?: string;
+
+  @EnumField(INTERCOM_ENDPOINT_KINDS, { required: false, description: 'column or agent' })
+  kind?: IntercomEndpointKind;
+
+  @EnumField(CALL_PROTOCOLS, { required: false })
+  protocol?: CallProtocol;
+
+  @EnumField(ACCOUNT_STATUSES, { required: false, description: '1 normal, 0 suspended' })
+  accountStatus?: AccountStatus;
+
+  @EnumField(ONLINE_STATES, { required: false, description: '1 online, 0 offline' })
+  online?: OnlineState;
+}
+
+export class IntercomEndpointPageDto extends IntersectionType(PageDto, IntercomEndpointFiltersDto) implements IntercomEndpointPageQuery {}

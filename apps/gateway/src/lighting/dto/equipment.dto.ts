@@ -6,6 +6,7 @@ import {
   NUMBER_BOUNDS,
   DEVICE_GROUP_NAME_MAX,
   LIGHTING_GROUP_TYPES,
+  ONLINE_STATES,
   OnlineState,
   type DeviceGroupAddOrEditRequest,
   type DeviceGroupMoveRequest,
@@ -20,8 +21,6 @@ import {
   type LoopPageQuery,
 } from '@sc/contracts';
 import { Coordinate, EachId, EnumField, IdQueryDto, IntField, PageDto, TextField, msg } from '../../common/fields';
-
-const ONLINE_STATES = [OnlineState.Offline, OnlineState.Online] as const;
 
 /** One batch call may name this many devices. */
 export const EQUIPMENT_MAX_IDS = 10_000;

@@ -6,6 +6,7 @@ import {
   LAMP_NAME_MAX,
   NUMBER_BOUNDS,
   LampStatus,
+  ONLINE_STATES,
   OnlineState,
   type DimmingLevel,
   type LampAction,
@@ -16,7 +17,6 @@ import {
 import { Coordinate, IdArrayField, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 const LAMP_STATUSES = Object.values(LampStatus).filter((v): v is LampStatus => typeof v === 'number');
-const ONLINE_STATES = [OnlineState.Offline, OnlineState.Online] as const;
 const LAMP_ACTIONS: readonly LampAction[] = ['on', 'off', 'dim', 'sync'];
 
 /** One dispatch may name this many lamps; a larger fleet is addressed by region. */

@@ -5,6 +5,7 @@ import {
   LAMP_NAME_MAX,
   LIGHT_EFFECT_TYPES,
   LampStatus,
+  ONLINE_STATES,
   OnlineState,
   type LightEffectType,
   type StripAddOrEditRequest,
@@ -15,7 +16,6 @@ import {
 import { EnumField, IdArrayField, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 const LAMP_STATUSES = Object.values(LampStatus).filter((v): v is LampStatus => typeof v === 'number');
-const ONLINE_STATES = [OnlineState.Offline, OnlineState.Online] as const;
 
 /** One effect may name this many strips; a larger set is addressed by region. */
 export const STRIP_EFFECT_MAX_IDS = 10_000;

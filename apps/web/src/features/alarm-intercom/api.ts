@@ -17,6 +17,8 @@ import {
   type IncidentNearby,
   type IncidentRespondRequest,
   type IncidentRespondResult,
+  type IntercomEndpointPageQuery,
+  type IntercomEndpointRow,
   type PageResult,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
@@ -34,6 +36,7 @@ export const intercomKeys = {
   candidates: ['alarm-intercom', 'candidates'] as const,
   calls: ['alarm-intercom', 'calls'] as const,
   callPage: (query: AlarmCallPageQuery) => ['alarm-intercom', 'calls', 'page', query] as const,
+  endpointPage: (query: IntercomEndpointPageQuery) => ['alarm-intercom', 'endpoints', 'page', query] as const,
 };
 
 /**
@@ -229,5 +232,17 @@ export function useCallPage(query: AlarmCallPageQuery) {
     placeholderData: keepPreviousData,
     // Read again when a call ends (useLiveIncidents on the page).
     staleTime: Infinity,
+  });
+}
+
+/**
+ * The intercom's endpoints (equipmentInquiry). Read when opened and on request: their state moves with the columns'
+ * reports and the agents' modes, which the lists of those pages follow live; this is an inquiry.
+ */
+export function useEndpointPage(query: IntercomEndpointPageQuery) {
+  return useQuery({
+    queryKey: intercomKeys.endpointPage(query),
+    queryFn: ({ signal }) => post<PageResult<IntercomEndpointRow>>('/alarm/endpointPage', query, { signal }),
+    placeholderData: keepPreviousData,
   });
 }

@@ -1,4 +1,4 @@
-import type { AlarmLevel, IncidentState } from '@sc/contracts';
+import type { AccountStatus, AlarmLevel, CallProtocol, IncidentState, IntercomEndpointKind, OnlineState } from '@sc/contracts';
 import { validateAlarmColumnSearch, type AlarmColumnSearch } from '@/features/alarm-columns/search';
 import { allOf, PAGED, readText, searchOf, type PageSearch } from '@/navigation/search-params';
 
@@ -56,3 +56,21 @@ export interface GroupSearch extends PageSearch {
 }
 
 export const validateGroupSearch = searchOf<GroupSearch>({ ...PAGED, name: { text: 64 } });
+
+/** The equipment inquiry's filters and page, in the address. */
+export interface EndpointSearch extends PageSearch {
+  keyword?: string;
+  kind?: IntercomEndpointKind;
+  protocol?: CallProtocol;
+  accountStatus?: AccountStatus;
+  online?: OnlineState;
+}
+
+export const validateEndpointSearch = searchOf<EndpointSearch>({
+  ...PAGED,
+  keyword: { text: 64 },
+  kind: { oneOf: allOf<IntercomEndpointKind>()('column', 'agent') },
+  protocol: { oneOf: allOf<CallProtocol>()('SIP', 'VOIP') },
+  accountStatus: { oneOf: allOf<AccountStatus>()(0, 1) },
+  online: { oneOf: allOf<OnlineState>()(0, 1) },
+});

@@ -42,6 +42,7 @@ export const common = {
     alarmColumnManage: 'Alarm Columns',
     userGroupManagement: 'User Groups',
     callLogQuery: 'Call Log',
+    equipmentInquiry: 'Intercom Devices',
     deviceAlarms: 'Device Alarms',
     floorScreenDevice: 'Device Management',
     adPlan: 'Ad Plan Management',

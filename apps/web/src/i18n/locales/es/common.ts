@@ -44,6 +44,7 @@ export const common: Shape<typeof en> = {
     alarmColumnManage: 'Columnas de alarma',
     userGroupManagement: 'Grupos de usuarios',
     callLogQuery: 'Registro de llamadas',
+    equipmentInquiry: 'Equipos de intercomunicación',
     deviceAlarms: 'Alarmas de dispositivos',
     floorScreenDevice: 'Gestión de dispositivos',
     adPlan: 'Gestión de planes de anuncios',

@@ -44,6 +44,7 @@ export const common: Shape<typeof en> = {
     alarmColumnManage: '警報柱管理',
     userGroupManagement: 'ユーザーグループ管理',
     callLogQuery: '通話記録照会',
+    equipmentInquiry: '設備照会',
     deviceAlarms: '機器アラーム',
     floorScreenDevice: 'デバイス管理',
     adPlan: '広告プラン管理',

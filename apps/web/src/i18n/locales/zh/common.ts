@@ -44,6 +44,7 @@ export const common: Shape<typeof en> = {
     alarmColumnManage: '报警柱管理',
     userGroupManagement: '用户组管理',
     callLogQuery: '通话记录查询',
+    equipmentInquiry: '设备查询',
     deviceAlarms: '设备告警',
     floorScreenDevice: '设备管理',
     adPlan: '广告计划管理',
