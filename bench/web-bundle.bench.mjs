@@ -67,6 +67,7 @@ const ROUTES = {
   '/alarmManage/alarmManage': ['_auth', '_auth/_shell', '_auth/_shell/alarmManage/alarmManage'],
   '/alarmManage/userGroupManagement': ['_auth', '_auth/_shell', '_auth/_shell/alarmManage/userGroupManagement'],
   '/alarmManage/callLogQuery': ['_auth', '_auth/_shell', '_auth/_shell/alarmManage/callLogQuery'],
+  '/alarmManage/equipmentInquiry': ['_auth', '_auth/_shell', '_auth/_shell/alarmManage/equipmentInquiry'],
   '/alarmManage/deviceAlarms': ['_auth', '_auth/_shell', '_auth/_shell/alarmManage/deviceAlarms'],
 };
 

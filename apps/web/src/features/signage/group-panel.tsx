@@ -1,3 +1,4 @@
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { ActionIcon, Badge, Group, NavLink, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -5,9 +6,11 @@ import { Button as ButtonPermission, SIGNAGE_GROUP_NAME_MAX, type SignageGroupRo
 import { useButton } from '@/auth/session-store';
 import { deleteAfterConfirm } from '@/components/confirm';
 import { useFormDialog } from '@/components/form-actions';
-import { GroupNameDialog } from '@/components/group-name-dialog';
 import { IconAction } from '@/components/row-actions';
 import { useDeleteSignageGroup, useSaveSignageGroup, useSignageGroups } from './api';
+
+// The add and rename dialog loads when it is first opened, not with the page.
+const GroupNameDialog = lazy(() => import('@/components/group-name-dialog').then((m) => ({ default: m.GroupNameDialog<SignageGroupRow> })));
 
 /**
  * The floor-screen groups with their player counts: choosing one lists its players ('All' and 'No group' too); add,
@@ -19,6 +22,11 @@ export function SignageGroupPanel({ groupId, onChoose }: { groupId: number | und
   const remove = useDeleteSignageGroup();
   const save = useSaveSignageGroup();
   const dialog = useFormDialog<SignageGroupRow>();
+  // Once opened it stays mounted, so that it closes as a dialog does.
+  const [dialogLoaded, setDialogLoaded] = useState(false);
+  useEffect(() => {
+    if (dialog.opened) setDialogLoaded(true);
+  }, [dialog.opened]);
   const canAdd = useButton(ButtonPermission.Add);
   const canEdit = useButton(ButtonPermission.Edit);
   const canDelete = useButton(ButtonPermission.Delete);
@@ -83,18 +91,22 @@ export function SignageGroupPanel({ groupId, onChoose }: { groupId: number | und
           </Group>
         ))}
       </Stack>
-      <GroupNameDialog
-        group={dialog.row}
-        opened={dialog.opened}
-        onClose={dialog.close}
-        save={(body) => save.mutateAsync(body)}
-        busy={save.isPending}
-        title={t(dialog.row ? 'signage:groups.edit' : 'signage:groups.add')}
-        label={t('signage:groups.name')}
-        maxLength={SIGNAGE_GROUP_NAME_MAX}
-        updated={t('signage:groups.updated')}
-        testId="signage-group-form"
-      />
+      {(dialog.opened || dialogLoaded) && (
+        <Suspense fallback={null}>
+          <GroupNameDialog
+            group={dialog.row}
+            opened={dialog.opened}
+            onClose={dialog.close}
+            save={(body) => save.mutateAsync(body)}
+            busy={save.isPending}
+            title={t(dialog.row ? 'signage:groups.edit' : 'signage:groups.add')}
+            label={t('signage:groups.name')}
+            maxLength={SIGNAGE_GROUP_NAME_MAX}
+            updated={t('signage:groups.updated')}
+            testId="signage-group-form"
+          />
+        </Suspense>
+      )}
     </Paper>
   );
 }
