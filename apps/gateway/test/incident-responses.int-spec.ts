@@ -1,6 +1,5 @@
 import {
   DeviceType,
-  INCIDENT_NEARBY,
   IncidentActionKind,
   IncidentResponse,
   IncidentState,
@@ -9,7 +8,8 @@ import {
   type IncidentNearby,
   type IncidentRespondResult,
 } from '@sc/contracts';
-import type { ApiClient } from '@sc/testing';
+import { Client } from 'pg';
+import { waitFor, type ApiClient } from '@sc/testing';
 import { startTestGateway, type TestGateway } from './harness';
 
 /** Metres north of the column, in degrees of latitude. */
@@ -30,7 +30,9 @@ describe('Alarm incident responses: the devices near the column, sent through th
   let visitor: ApiClient;
   let incidentId: string;
   let closedId: string;
+  let raceId: string;
   let nowhereId: string;
+  let dateLineId: string;
   /** The lamps' ids by their distance from the column. */
   const lampAt = new Map<number, number>();
   const ledAt = new Map<number, number>();
@@ -72,8 +74,11 @@ describe('Alarm incident responses: the devices near the column, sent through th
     const [{ dispatches, items }] = await gw.db.query<{ dispatches: number; items: number }>(
       `SELECT (SELECT count(*)::int FROM dispatch) AS dispatches, (SELECT count(*)::int FROM dispatch_item) AS items`,
     );
-    const [{ actions }] = await gw.db.query<{ actions: number }>(`SELECT count(*)::int AS actions FROM alarm_incident_action`);
-    return { dispatches, items, actions };
+    const [{ actions, tasks, levels }] = await gw.db.query<{ actions: number; tasks: number; levels: string | null }>(
+      `SELECT (SELECT count(*)::int FROM alarm_incident_action) AS actions, (SELECT count(*)::int FROM broadcast_task) AS tasks,
+              (SELECT string_agg(device_id || '=' || COALESCE(level::text, '-'), ',' ORDER BY device_id) FROM lamp) AS levels`,
+    );
+    return { dispatches, items, actions, tasks, levels };
   };
   const respond = (client: ApiClient, body: Record<string, unknown>) => client.post<IncidentRespondResult>('/api/alarm/incidentRespond', body);
 
@@ -99,6 +104,15 @@ describe('Alarm incident responses: the devices near the column, sent through th
     }
     incidentId = await incident(column, 'NEAR-C1');
     closedId = await incident(column, 'NEAR-C1', IncidentState.Closed);
+    raceId = await incident(column, 'NEAR-C1');
+    const dateLine = await gw.db.query<{ id: number }>(
+      `INSERT INTO device (type, code, name, latitude, longitude) VALUES ($1, 'NEAR-CX', 'Date line column', 0, 179.999),
+              ($2, 'NEAR-LX', 'Date line lamp', 0, -179.999) RETURNING id`,
+      [DeviceType.OneKeyAlarm, DeviceType.SingleLamp],
+    );
+    await gw.db.query(`INSERT INTO alarm_column (device_id) VALUES ($1)`, [dateLine[0].id]);
+    await gw.db.query(`INSERT INTO lamp (device_id) VALUES ($1)`, [dateLine[1].id]);
+    dateLineId = await incident(dateLine[0].id, 'NEAR-CX');
     const nowhere = await device(DeviceType.OneKeyAlarm, 'alarm_column', 'NEAR-C2', null);
     nowhereId = await incident(nowhere, 'NEAR-C2');
     [{ id: ledMediaId }] = await gw.db.query<{ id: number }>(
@@ -117,13 +131,19 @@ describe('Alarm incident responses: the devices near the column, sent through th
   });
 
   it('names the devices within the radius, nearest first, as many of each as a response takes', async () => {
-    const near = (await editor.get<IncidentNearby>(`/api/alarm/incidentNearby?id=${incidentId}`)).body.data;
+    const near = (await admin.get<IncidentNearby>(`/api/alarm/incidentNearby?id=${incidentId}`)).body.data;
     expect(near.lamps.map((d) => d.id)).toEqual([40, 100, 150, 200, 250, 300].map((m) => lampAt.get(m)));
     expect(near.lamps.map((d) => d.distanceMeters)).toEqual([40, 100, 150, 200, 250, 300]);
     expect(near.lamps[0]).toMatchObject({ code: 'NEAR-L40', name: 'Near NEAR-L40', networkStatus: 0 });
     expect(near.ledScreens.map((d) => [d.id, d.distanceMeters])).toEqual([[ledAt.get(450), 450]]);
     expect(near.terminals).toEqual([]);
-    expect(INCIDENT_NEARBY.lamps).toBe(6);
+    // The street lights are the administrators' (docs/permissions.md): an editor is not told of them.
+    const asEditor = (await editor.get<IncidentNearby>(`/api/alarm/incidentNearby?id=${incidentId}`)).body.data;
+    expect(asEditor).toEqual({ ...near, lamps: [] });
+    // Across the antimeridian: a lamp 222 m east of a column at 179.999° E stands at 179.999° W.
+    expect(
+      (await admin.get<IncidentNearby>(`/api/alarm/incidentNearby?id=${dateLineId}`)).body.data.lamps.map((d) => [d.code, d.distanceMeters]),
+    ).toEqual([['NEAR-LX', 222]]);
     // A column with no position has nothing near it.
     expect((await editor.get<IncidentNearby>(`/api/alarm/incidentNearby?id=${nowhereId}`)).body.data).toEqual({
       lamps: [],
@@ -178,7 +198,11 @@ describe('Alarm incident responses: the devices near the column, sent through th
     const noMedium = await respond(editor, { id: incidentId, response: IncidentResponse.Led });
     expect(noMedium.status).toBe(400);
     expect(JSON.stringify(noMedium.body)).toContain('Please select a file');
-    expect((await respond(editor, { id: incidentId, response: IncidentResponse.Led, mediaId: 987654 })).status).toBe(400);
+    const unknownMedium = await respond(editor, { id: incidentId, response: IncidentResponse.Led, mediaId: 987654 });
+    expect(unknownMedium.status).toBe(400);
+    expect(JSON.stringify(unknownMedium.body)).toContain('This medium no longer exists');
+    const nullMedium = await respond(editor, { id: incidentId, response: IncidentResponse.Broadcast, mediaId: null });
+    expect(JSON.stringify(nullMedium.body)).toContain('Please select a playlist or at least one material');
     const noPosition = await respond(editor, { id: nowhereId, response: IncidentResponse.Lamps });
     expect(noPosition.body.message).toBe('This alarm column has no position: place it or its pole on the map first');
     const closed = await respond(editor, { id: closedId, response: IncidentResponse.Lamps });
@@ -189,6 +213,33 @@ describe('Alarm incident responses: the devices near the column, sent through th
     expect((await respond(visitor, { id: incidentId, response: IncidentResponse.Lamps })).status).toBe(403);
     // The street lights are the administrators' (docs/permissions.md): an editor may not send them a response either.
     expect((await respond(editor, { id: incidentId, response: IncidentResponse.Lamps })).status).toBe(403);
+    expect(await ledger()).toEqual(before);
+  });
+
+  it('sends nothing when the incident is closed while its response is being written (the log line is in the dispatch)', async () => {
+    const before = await ledger();
+    // Another transaction closes the incident and holds its row: the response, past its first look (the incident was
+    // open then), waits for the row in its dispatch's transaction, then finds it closed and writes nothing.
+    const closer = new Client({ connectionString: gw.db.url });
+    await closer.connect();
+    let race;
+    try {
+      await closer.query('BEGIN');
+      await closer.query(`UPDATE alarm_incident SET state = 'closed', closed_at = now(), closed_by = 'admin' WHERE id = $1`, [raceId]);
+      const pending = respond(admin, { id: raceId, response: IncidentResponse.Lamps });
+      await waitFor(async () => {
+        const waiting = await gw.db.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%alarm_incident%FOR UPDATE%'`,
+        );
+        return waiting.length > 0 ? true : undefined;
+      }, 10_000);
+      await closer.query('COMMIT');
+      race = await pending;
+    } finally {
+      await closer.end();
+    }
+    expect(race.status).toBe(409);
+    expect(race.body.message).toBe('This incident is already closed');
     expect(await ledger()).toEqual(before);
   });
 

@@ -168,8 +168,8 @@ export class AlarmIntercomController {
 
   /** The devices near the incident's column that each response would go to, nearest first. */
   @Get('incidentNearby')
-  incidentNearby(@Query() q: IncidentIdDto): Promise<IncidentNearby> {
-    return this.responses.nearby(q.id);
+  incidentNearby(@CurrentCaller() caller: Caller, @Query() q: IncidentIdDto): Promise<IncidentNearby> {
+    return this.responses.nearby(caller, q.id);
   }
 
   @Post('incidentRespond')

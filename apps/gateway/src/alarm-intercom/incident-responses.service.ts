@@ -17,6 +17,8 @@ import {
 import { loadIncidentRows, logIncidentAction } from '@sc/database';
 import { BroadcastTasksService } from '../broadcast/tasks.service';
 import { AppException } from '../common/app-exception';
+import type { DispatchRecorded } from '../dispatch/device-control.service';
+import { maySeeFamily } from '../dispatch/dispatch.service';
 import { nearestDevices } from '../common/device-selection';
 import type { Caller } from '../common/request-context';
 import { InjectDb } from '../infra/database';
@@ -53,10 +55,13 @@ export class IncidentResponsesService {
     private readonly broadcast: BroadcastTasksService,
   ) {}
 
-  async nearby(id: string): Promise<IncidentNearby> {
+  /** The devices near the column, of the families the caller's roles see (the street lights are administrators'). */
+  async nearby(caller: Caller, id: string): Promise<IncidentNearby> {
     const incident = await this.incident(id);
     const [lamps, ledScreens, terminals] = await Promise.all(
-      [IncidentResponse.Lamps, IncidentResponse.Led, IncidentResponse.Broadcast].map((response) => this.near(incident, response)),
+      [IncidentResponse.Lamps, IncidentResponse.Led, IncidentResponse.Broadcast].map((response) =>
+        maySeeFamily(caller, RESPONSES[response].family.family) ? this.near(incident, response) : Promise.resolve([]),
+      ),
     );
     return { lamps, ledScreens, terminals };
   }
@@ -64,37 +69,53 @@ export class IncidentResponsesService {
   /**
    * Sends one response to the devices near the column now (worked out here, not taken from the browser). Refused,
    * sending nothing: an unknown incident (404), a closed one (409), a column with no position or no device of the
-   * family near it, a missing or unknown medium (the family's own message).
+   * family near it, a missing or unknown medium (the family's own message). The line of the incident's log is written
+   * in the dispatch's transaction, the incident locked and still open: a response is logged if and only if it is sent.
    */
   async respond(caller: Caller, dto: IncidentRespondDto): Promise<IncidentRespondResult> {
     const incident = await this.incident(dto.id);
     if (incident.state === IncidentState.Closed) throw AppException.conflict('incidentClosed');
     if (incident.latitude === null || incident.longitude === null) throw AppException.badRequest('incidentNoPosition');
     const { kind, none } = RESPONSES[dto.response];
-    if (dto.response !== IncidentResponse.Lamps && dto.mediaId === undefined) {
+    // A JSON null is as missing as no medium at all.
+    if (dto.response !== IncidentResponse.Lamps && (dto.mediaId === undefined || dto.mediaId === null)) {
       throw AppException.field('mediaId', dto.response === IncidentResponse.Led ? 'ledTaskNeedsFile' : 'taskMediaEmpty');
     }
     const ids = (await this.near(incident, dto.response)).map((device) => device.id);
     if (ids.length === 0) throw AppException.badRequest(none, { radius: INCIDENT_NEARBY.radiusMeters });
-    const { dispatchId } = await this.send(caller, dto, ids, incident);
-    await logIncidentAction(this.db, dto.id, kind, { userId: caller.userId, userName: caller.username, dispatchId, deviceCount: ids.length });
+    const logged: DispatchRecorded = async (tx, dispatchId) => {
+      const [row]: { state: IncidentState }[] = await tx.query(`SELECT state FROM alarm_incident WHERE id = $1 FOR UPDATE`, [dto.id]);
+      if (row?.state === IncidentState.Closed) throw AppException.conflict('incidentClosed');
+      await logIncidentAction(tx, dto.id, kind, { userId: caller.userId, userName: caller.username, dispatchId, deviceCount: ids.length });
+    };
+    const { dispatchId } = await this.send(caller, dto, ids, incident, logged);
     return { dispatchId, incident: await this.incidents.publish(dto.id) };
   }
 
-  private send(caller: Caller, dto: IncidentRespondDto, ids: number[], incident: AlarmIncidentRow): Promise<{ dispatchId: string }> {
+  private send(
+    caller: Caller,
+    dto: IncidentRespondDto,
+    ids: number[],
+    incident: AlarmIncidentRow,
+    logged: DispatchRecorded,
+  ): Promise<{ dispatchId: string }> {
     switch (dto.response) {
       case IncidentResponse.Lamps:
-        return this.lighting.control(caller, { ids, action: 'dim', level: 100 });
+        return this.lighting.control(caller, { ids, action: 'dim', level: 100 }, logged);
       case IncidentResponse.Led:
-        return this.led.realTimePlay(caller, { ids, mediaId: dto.mediaId! });
+        return this.led.realTimePlay(caller, { ids, mediaId: dto.mediaId! }, logged);
       case IncidentResponse.Broadcast:
-        return this.broadcast.immediate(caller, {
-          ids,
-          // The task's name says which column it answers (in the task list and the terminals' history).
-          taskName: `${incident.columnCode} ${incident.columnName}`.slice(0, TASK_NAME_MAX),
-          mediaIds: [dto.mediaId!],
-          ...INCIDENT_NEARBY.announcement,
-        });
+        return this.broadcast.immediate(
+          caller,
+          {
+            ids,
+            // The task's name says which column it answers (in the task list and the terminals' history).
+            taskName: `${incident.columnCode} ${incident.columnName}`.slice(0, TASK_NAME_MAX),
+            mediaIds: [dto.mediaId!],
+            ...INCIDENT_NEARBY.announcement,
+          },
+          logged,
+        );
     }
   }
 

@@ -24,19 +24,18 @@ const ENDPOINTS = `(
 ) e`;
 
 /**
- * A page's rows: the group each endpoint's calls go to (a column's is worked out as a press would, groupOfColumn) and
- * its calls, only for the rows of the page. Each endpoint's calls come from the index of its side (column or agent).
+ * A row of the page: with the group each endpoint's calls go to (a column's worked out as a press would be,
+ * groupOfColumn) and its calls, from the index of its side (column or agent). Scalar subqueries in the select list,
+ * which PostgreSQL works out after the sort and the limit: for the rows of the page only, not the whole fleet.
  */
-const PAGE_FROM = `${ENDPOINTS}
-  LEFT JOIN alarm_user_group g ON g.id = CASE WHEN e.kind = '${IntercomEndpointKind.Column}' THEN ${groupOfColumn('e.id')} ELSE e.group_id END
-  LEFT JOIN LATERAL (SELECT count(*)::int AS n, max(started_at) AS last FROM alarm_call
-                      WHERE e.kind = '${IntercomEndpointKind.Column}' AND device_id = e.id) cc ON true
-  LEFT JOIN LATERAL (SELECT count(*)::int AS n, max(started_at) AS last FROM alarm_call
-                      WHERE e.kind = '${IntercomEndpointKind.Agent}' AND agent_user_id = e.id) ac ON true`;
-
+const COLUMN = `e.kind = '${IntercomEndpointKind.Column}'`;
+const CALLS_OF = (what: string) =>
+  `CASE WHEN ${COLUMN} THEN (SELECT ${what} FROM alarm_call WHERE device_id = e.id)
+        ELSE (SELECT ${what} FROM alarm_call WHERE agent_user_id = e.id) END`;
 const PAGE_COLUMNS = `e.kind || ':' || e.id AS key, e.kind, e.id, e.name, e.code, e.sip_account AS "sipAccount", e.protocol,
   e.account_status AS "accountStatus", e.online, e.agent_mode AS "agentMode", e.region_name AS "regionName",
-  g.name AS "groupName", cc.n + ac.n AS "callCount", COALESCE(cc.last, ac.last) AS "lastCallAt"`;
+  (SELECT g.name FROM alarm_user_group g WHERE g.id = CASE WHEN ${COLUMN} THEN ${groupOfColumn('e.id')} ELSE e.group_id END) AS "groupName",
+  ${CALLS_OF('count(*)::int')} AS "callCount", ${CALLS_OF('max(started_at)')} AS "lastCallAt"`;
 
 /** equipmentInquiry (docs/alarm-intercom.md): the intercom's endpoints, by name, with the spec's filters. */
 @Injectable()
@@ -52,8 +51,7 @@ export class IntercomEndpointsService {
       .addIf(q.online, `e.online = ?`);
     return pagedQuery<IntercomEndpointRow>(this.db, {
       select: PAGE_COLUMNS,
-      from: PAGE_FROM,
-      countFrom: ENDPOINTS,
+      from: ENDPOINTS,
       where,
       orderBy: 'lower(e.name), e.kind, e.id',
       outerOrderBy: 'lower(page.name), page.kind, page.id',

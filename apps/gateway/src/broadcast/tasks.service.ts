@@ -33,7 +33,7 @@ import { AppException } from '../common/app-exception';
 import type { Caller } from '../common/request-context';
 import { Where, likeContains, newestFirstPage } from '../common/sql';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { DeviceControlService, type DispatchContent } from '../dispatch/device-control.service';
+import { DeviceControlService, andRecorded, type DispatchContent, type DispatchRecorded } from '../dispatch/device-control.service';
 import { InjectDb } from '../infra/database';
 import { sqlOf } from '../infra/sql';
 import { lampPlaces } from '../strategies/lamp-places';
@@ -225,8 +225,11 @@ export class BroadcastTasksService {
     };
   }
 
-  /** Plays a playlist or chosen media on terminals now; answers the dispatch that delivers it. */
-  async immediate(caller: Caller, dto: ImmediateBroadcastDto): Promise<LampControlResult & { id: number }> {
+  /**
+   * Plays a playlist or chosen media on terminals now; answers the dispatch that delivers it. `recorded` writes what
+   * the broadcast is for in its transaction (an alarm incident's response), and may refuse it.
+   */
+  async immediate(caller: Caller, dto: ImmediateBroadcastDto, recorded?: DispatchRecorded): Promise<LampControlResult & { id: number }> {
     assertMediaChoice(dto);
     let taskId = 0;
     const result = await this.devices.dispatch(caller, BROADCAST_FAMILY, dto, 'task', TERMINAL_SELECTION, async (tx, deviceIds) => {
@@ -247,7 +250,8 @@ export class BroadcastTasksService {
         ],
       );
       taskId = id;
-      return (await this.taskCommand(tx, id, deviceIds, dto, media, playbackMode, null)).content;
+      const { content } = await this.taskCommand(tx, id, deviceIds, dto, media, playbackMode, null);
+      return { ...content, recorded: andRecorded(content.recorded, recorded) };
     });
     return { ...result, id: taskId };
   }

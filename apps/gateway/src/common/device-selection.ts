@@ -127,7 +127,6 @@ export function nearestDevices(
   limit: number,
 ): Promise<NearDevice[]> {
   const dLat = radiusMeters / METRES_PER_DEGREE;
-  const dLon = radiusMeters / (METRES_PER_DEGREE * Math.max(Math.cos((at.latitude * Math.PI) / 180), 0.01));
   return db.query(
     `SELECT id, code, name, "networkStatus", round(distance)::int AS "distanceMeters" FROM (
        SELECT d.id, d.code, d.name, f.network_status AS "networkStatus",
@@ -135,8 +134,22 @@ export function nearestDevices(
                 + cos(radians($1)) * cos(radians(pos.lat)) * power(sin(radians(pos.lon - $2) / 2), 2))) AS distance
          FROM device d JOIN ${family.table} f ON f.device_id = d.id LEFT JOIN device p ON p.id = d.pole_id
         CROSS JOIN LATERAL (SELECT COALESCE(d.latitude, p.latitude) AS lat, COALESCE(d.longitude, p.longitude) AS lon) pos
-        WHERE pos.lat BETWEEN $1 - $3 AND $1 + $3 AND pos.lon BETWEEN $2 - $4 AND $2 + $4
-     ) near WHERE distance <= $5 ORDER BY distance, id LIMIT $6`,
-    [at.latitude, at.longitude, dLat, dLon, radiusMeters, limit],
+        WHERE pos.lat BETWEEN $1 - $3 AND $1 + $3 AND ${longitudeBox(at, dLat)}
+     ) near WHERE distance <= $4 ORDER BY distance, id LIMIT $5`,
+    [at.latitude, at.longitude, dLat, radiusMeters, limit],
   );
+}
+
+/**
+ * The longitudes within `dLat` degrees of arc of a point, as SQL over `pos.lon`: one range, two across the
+ * antimeridian, or every longitude where the circle reaches a pole (or a degree of longitude is too short to bound).
+ */
+export function longitudeBox(at: { latitude: number; longitude: number }, dLat: number): string {
+  const cos = Math.cos((at.latitude * Math.PI) / 180);
+  const dLon = Math.abs(at.latitude) + dLat >= 90 || cos < 1e-6 ? 180 : dLat / cos;
+  if (dLon >= 180) return 'true';
+  const [lo, hi] = [at.longitude - dLon, at.longitude + dLon];
+  if (lo < -180) return `(pos.lon >= ${lo + 360} OR pos.lon <= ${hi})`;
+  if (hi > 180) return `(pos.lon >= ${lo} OR pos.lon <= ${hi - 360})`;
+  return `pos.lon BETWEEN ${lo} AND ${hi}`;
 }

@@ -73,13 +73,25 @@ export async function selectDevices(
   }
 }
 
+/** Something written in a dispatch's transaction once its id is known; throwing refuses the whole dispatch. */
+export type DispatchRecorded = (tx: EntityManager, dispatchId: string) => Promise<void>;
+
+/** Both records, in order, in the dispatch's transaction (either may be absent). */
+export function andRecorded(first: DispatchRecorded | undefined, then: DispatchRecorded | undefined): DispatchRecorded | undefined {
+  if (!first || !then) return first ?? then;
+  return async (tx, dispatchId) => {
+    await first(tx, dispatchId);
+    await then(tx, dispatchId);
+  };
+}
+
 /** What a dispatch sends, decided once its devices are selected and locked (in the dispatch's transaction). */
 export interface DispatchContent {
   params: Record<string, unknown>;
   /** Per-device command parameters, in the order of the device ids, for commands that differ by device. */
   itemParams?: readonly unknown[];
   /** Records what the dispatch is for (a broadcast task), in its transaction, once its id is known. */
-  recorded?: (tx: EntityManager, dispatchId: string) => Promise<void>;
+  recorded?: DispatchRecorded;
 }
 
 /**

@@ -27,7 +27,7 @@ import { devicesByIds, devicesOfRegions, regionsAndBelow } from '../common/devic
 import type { Caller } from '../common/request-context';
 import { Where, likeContains, newestFirstPage } from '../common/sql';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { DeviceControlService } from '../dispatch/device-control.service';
+import { DeviceControlService, type DispatchRecorded } from '../dispatch/device-control.service';
 import { DispatchRenewals } from '../dispatch/dispatch-renewals';
 import { InjectDb } from '../infra/database';
 import { sqlOf } from '../infra/sql';
@@ -117,12 +117,13 @@ export class LedTasksService {
   /**
    * Shows one medium on the selected screens now (real-time play), through the ledger with receipts. Earlier play and
    * stop commands to them still unanswered are superseded, so a late retry of an older one cannot undo this one.
+   * `recorded` writes what the play is for in its transaction (an alarm incident's response), and may refuse it.
    */
-  realTimePlay(caller: Caller, dto: LedRealTimePlayDto): Promise<LampControlResult> {
+  realTimePlay(caller: Caller, dto: LedRealTimePlayDto, recorded?: DispatchRecorded): Promise<LampControlResult> {
     return this.devices.dispatch(caller, LED_FAMILY, dto, 'play', LED_SELECTION, async (tx, deviceIds) => {
       const file = this.fileOf(await this.media(tx, dto.mediaId, 'mediaId'));
       await commandLedger.supersedeActions(sqlOf(tx), LED_FAMILY.family, REAL_TIME_ACTIONS, deviceIds);
-      return { params: { file } };
+      return { params: { file }, recorded };
     });
   }
 

@@ -15,7 +15,7 @@ import { AppException } from '../common/app-exception';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { Caller } from '../common/request-context';
 import { Where, likeContains, pagedQuery } from '../common/sql';
-import { DeviceControlService, type SelectionWording } from '../dispatch/device-control.service';
+import { DeviceControlService, type DispatchRecorded, type SelectionWording } from '../dispatch/device-control.service';
 import { REGION_AND_BELOW, assertRegionExists, devicesByIds } from '../common/device-selection';
 import { InjectDb } from '../infra/database';
 import type { LampBatchUpdateGatewayDto, LampBindGatewayDto, LampEditMqttDto, LampIdsDto } from './dto/equipment.dto';
@@ -235,16 +235,17 @@ export class LightingService {
   /**
    * Switches or dims the selected lamps, or every lamp of a region and its sub-regions: writes the dispatch, its
    * items and its outbox row in one transaction. Any problem with the selection refuses the whole request, so a
-   * refused request dispatches nothing.
+   * refused request dispatches nothing. `recorded` writes what the dispatch is for in its transaction (an alarm
+   * incident's response), and may refuse it.
    */
-  async control(caller: Caller, dto: LampControlDto): Promise<LampControlResult> {
+  async control(caller: Caller, dto: LampControlDto, recorded?: DispatchRecorded): Promise<LampControlResult> {
     // A JSON null passes the optional level's validation: for dim it is as missing as no level at all.
     if (dto.action === 'dim' && (dto.level === undefined || dto.level === null)) throw AppException.field('level', 'pleaseSelect');
     return this.devices.dispatch(caller, LAMP_FAMILY, dto, dto.action, LAMP_SELECTION, async (tx, deviceIds) => {
-      if (dto.action !== 'dim') return { params: {} };
+      if (dto.action !== 'dim') return { params: {}, recorded };
       // `level` is what was last commanded; `bri` stays what the lamp reports.
       await tx.query(`UPDATE lamp SET level = $2 WHERE device_id = ANY($1::int[])`, [deviceIds, dto.level]);
-      return { params: { level: dto.level } };
+      return { params: { level: dto.level }, recorded };
     });
   }
 }
