@@ -458,6 +458,7 @@ export const enUSAnswerFields = {
   taskName: 'Task name',
   volume: 'Volume',
   playlistId: 'Playlist',
+  mediaId: 'Medium',
   schedule: 'Schedule',
   weekdays: 'Weekdays',
   startDate: 'Start date',

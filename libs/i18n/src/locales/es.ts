@@ -446,6 +446,7 @@ export const esAnswerFields: AnswerFields = {
   taskName: 'Nombre de la tarea',
   volume: 'Volumen',
   playlistId: 'Lista de reproducción',
+  mediaId: 'Contenido',
   schedule: 'Programación',
   weekdays: 'Días de la semana',
   startDate: 'Fecha de inicio',

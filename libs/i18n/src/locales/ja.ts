@@ -445,6 +445,7 @@ export const jaAnswerFields: AnswerFields = {
   taskName: 'タスク名',
   volume: '音量',
   playlistId: 'プレイリスト',
+  mediaId: 'メディア',
   schedule: 'スケジュール',
   weekdays: '曜日',
   startDate: '開始日',

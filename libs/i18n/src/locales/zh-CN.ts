@@ -444,6 +444,7 @@ export const zhCNAnswerFields: AnswerFields = {
   taskName: '任务名称',
   volume: '音量',
   playlistId: '播放列表',
+  mediaId: '媒体',
   schedule: '播放计划',
   weekdays: '星期',
   startDate: '开始日期',
