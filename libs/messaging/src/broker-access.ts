@@ -349,7 +349,8 @@ function replaceIfDifferent(file: string, text: string): 0 | 1 {
 
 /**
  * Waits until the broker takes the login (after a writer changed the access files, the broker reloads them on its
- * own time); `nudge`, when given, is called every second of refusals (to signal the broker again). Throws after
+ * own time); `nudge`, when given, is called at most every second while the broker turns the login down (to signal it
+ * again), never while it is slow to answer. Throws after
  * `timeoutMs`.
  */
 export async function waitForMqttLogin(
@@ -365,8 +366,11 @@ export async function waitForMqttLogin(
   let refusedSince: number | null = null;
   let nudged = started;
   let last = '';
+  // Only a login the broker turned down calls for a nudge: one it did not answer in time means a busy broker (perhaps
+  // reloading its files), which another reload every second would keep busy.
+  let turnedDown = false;
   for (;;) {
-    if (nudge && Date.now() - nudged >= 1000) {
+    if (nudge && turnedDown && Date.now() - nudged >= 1000) {
       nudged = Date.now();
       nudge();
     }
@@ -381,6 +385,7 @@ export async function waitForMqttLogin(
       return;
     } catch (err) {
       last = (err as Error).message;
+      turnedDown = /not authori[sz]ed|bad user ?name or password/i.test(last);
       const refused = (err as NodeJS.ErrnoException).code === 'ECONNREFUSED';
       refusedSince = refused ? (refusedSince ?? Date.now()) : null;
       if (refusedSince !== null && Date.now() - refusedSince >= refusedMs) throw new Error(`MQTT broker ${url} refused the connection: ${last}`);
