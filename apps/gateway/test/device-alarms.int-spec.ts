@@ -103,4 +103,44 @@ describe('Device alarms of every family, by the roles that see each family', () 
       socket.close();
     }
   });
+
+  it("lists a floor screen's and a lamp gateway's alarms under their own records' names, finds one's history, and drops them with the record", async () => {
+    const [{ id: region }] = await gw.db.query<{ id: number }>(`INSERT INTO region (region_name) VALUES ('Alarm square') RETURNING id`);
+    const [{ id: screen }] = await gw.db.query<{ id: number }>(
+      `INSERT INTO signage_device (code, name, region_id) VALUES ('FS-DA1', 'Plaza screen', $1) RETURNING id`,
+      [region],
+    );
+    const [{ id: concentrator }] = await gw.db.query<{ id: number }>(
+      `INSERT INTO lamp_gateway (code, name) VALUES ('GW-DA1', 'Plaza concentrator') RETURNING id`,
+    );
+    await gw.db.query(`INSERT INTO device_alarm (record_id, family, kind) VALUES ($1, 'signage', 'offline'), ($2, 'lamp-gateway', 'offline')`, [
+      screen,
+      concentrator,
+    ]);
+
+    const screens = (await page(editor, { family: DeviceFamily.Signage })).body.data;
+    expect(screens.list).toEqual([
+      expect.objectContaining({ family: 'signage', deviceId: screen, deviceCode: 'FS-DA1', deviceName: 'Plaza screen', regionName: 'Alarm square' }),
+    ]);
+    expect(screens.total).toBe(1);
+    // Found by its name and by its region, and its history by its id with its family.
+    expect((await page(editor, { keyword: 'plaza scr' })).body.data.list.map((a) => a.deviceCode)).toEqual(['FS-DA1']);
+    expect((await page(editor, { regionId: region })).body.data.list.map((a) => a.deviceCode)).toEqual(['FS-DA1']);
+    expect((await page(editor, { family: DeviceFamily.Signage, deviceId: screen })).body.data.total).toBe(1);
+    // Lamp gateways are lighting's: the administrators'.
+    expect((await page(editor, { family: DeviceFamily.LampGateway })).status).toBe(403);
+    expect((await page(admin, { family: DeviceFamily.LampGateway })).body.data.list).toEqual([
+      expect.objectContaining({ deviceId: concentrator, deviceCode: 'GW-DA1', deviceName: 'Plaza concentrator', regionName: null }),
+    ]);
+    expect((await editor.get<AlarmSummary>(`/api/alarms/summary?family=${DeviceFamily.Signage}`)).body.data.active).toBe(1);
+
+    // A second open alarm of the same record and kind is refused by the database; the record's deletion takes its alarms.
+    await expect(gw.db.query(`INSERT INTO device_alarm (record_id, family, kind) VALUES ($1, 'signage', 'offline')`, [screen])).rejects.toThrow(
+      /device_alarm_record_open_uq/,
+    );
+    await expect(gw.db.query(`INSERT INTO device_alarm (family, kind) VALUES ('signage', 'offline')`)).rejects.toThrow(/device_alarm_one_subject/);
+    await gw.db.query(`DELETE FROM signage_device WHERE id = $1`, [screen]);
+    await gw.db.query(`DELETE FROM lamp_gateway WHERE id = $1`, [concentrator]);
+    expect(await gw.db.query(`SELECT family FROM device_alarm WHERE record_id IS NOT NULL`)).toEqual([]);
+  });
 });

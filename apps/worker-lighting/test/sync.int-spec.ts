@@ -86,5 +86,25 @@ describe('lighting worker: sync and gateway state with the simulator', () => {
       );
     await waitFor(() => (statuses().includes(OnlineState.Offline) ? true : undefined));
     expect(statuses()).toEqual([OnlineState.Online, OnlineState.Offline]);
+
+    // The runtime's offline alarm, named by the gateway's own record (gateways are not registry devices), announced
+    // with the gateway's code and name; its next state clears it.
+    const alarms = () =>
+      h.db.query(`SELECT kind, state, device_id, record_id FROM device_alarm WHERE family = 'lamp-gateway' AND record_id = $1 ORDER BY id`, [id]);
+    await waitFor(async () => ((await alarms()).length === 1 ? true : undefined));
+    expect(await alarms()).toEqual([{ kind: 'offline', state: 'active', device_id: null, record_id: id }]);
+    const raised = await waitFor(() => h.events.AlarmChanged.find((e) => e.family === DeviceFamily.LampGateway && e.change === 'raised'));
+    expect(raised.alarm).toMatchObject({ deviceId: id, deviceCode: gatewayCode(), deviceName: 'Simulated concentrator', kind: 'offline' });
+    const again = await connectMqtt();
+    await again.publishAsync(
+      mqttTopics.of(DeviceFamily.LampGateway, gatewayCode(), MqttChannel.State),
+      JSON.stringify({ online: true, hardwareVersion: 'SL-100W-B2' }),
+      { qos: 1 },
+    );
+    await again.endAsync();
+    await waitFor(async () => ((await alarms())[0].state === 'cleared' ? true : undefined));
+    // Deleting the gateway takes its alarms with it.
+    await h.db.query(`DELETE FROM lamp_gateway WHERE id = $1`, [id]);
+    expect(await alarms()).toEqual([]);
   });
 });

@@ -50,10 +50,11 @@ import { AlarmColumns1732200500000 } from './migrations/1732200500000-alarm-colu
 import { FamilyAlarms1732200600000 } from './migrations/1732200600000-family-alarms';
 import { AlarmIntercom1732200700000 } from './migrations/1732200700000-alarm-intercom';
 import { IncidentResponses1732200800000 } from './migrations/1732200800000-incident-responses';
+import { OwnRecordAlarms1732200900000 } from './migrations/1732200900000-own-record-alarms';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
-export { ALARM_ROW_COLUMNS, ALARM_ROW_FROM } from './alarm-rows';
+export { ALARM_ROW_COLUMNS, ALARM_ROW_FROM, alarmRowsFrom } from './alarm-rows';
 export {
   ALARM_CALL_COLUMNS,
   ALARM_INCIDENT_COLUMNS,
@@ -118,6 +119,7 @@ export const MIGRATIONS = [
   FamilyAlarms1732200600000,
   AlarmIntercom1732200700000,
   IncidentResponses1732200800000,
+  OwnRecordAlarms1732200900000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -12,7 +12,7 @@ import {
   type AlarmSummary,
   type PageResult,
 } from '@sc/contracts';
-import { ALARM_ROW_COLUMNS, ALARM_ROW_FROM } from '@sc/database';
+import { ALARM_ROW_COLUMNS, ALARM_ROW_FROM, alarmRowsFrom } from '@sc/database';
 import { AppException } from '../common/app-exception';
 import type { Caller } from '../common/request-context';
 import { Where, likeContains, pagedQuery } from '../common/sql';
@@ -47,15 +47,16 @@ export class AlarmsService {
       .addIf(q.code, `a.code = ?`)
       .addIf(q.state, `a.state = ?`)
       .addIf(q.open ? AlarmState.Cleared : undefined, `a.state <> ?`)
-      .addIf(q.deviceId, `a.device_id = ?`)
       // Name and code in one text, so the keyword needs one parameter; device codes cannot hold the separator.
       .addIf(q.keyword, `lower(d.name || '|' || d.code) LIKE ?`, q.keyword && likeContains(q.keyword))
       .addIf(q.raisedFrom, `a.raised_at >= ?`)
       .addIf(q.raisedTo, `a.raised_at < ?`);
+    // One device's history: a registry device's, or a record's of a family with records of its own (lamp gateways,
+    // floor screens; the family filter tells the two apart).
+    if (q.deviceId !== undefined) where.addSame(`(a.device_id = ? OR a.record_id = ?)`, q.deviceId);
     return pagedQuery<AlarmRow>(this.db, {
       select: ALARM_ROW_COLUMNS,
-      from: ALARM_ROW_FROM,
-      countFrom: 'device_alarm a JOIN device d ON d.id = a.device_id',
+      ...alarmRowsFrom(families),
       where,
       orderBy: 'a.raised_at DESC, a.id DESC',
       outerOrderBy: 'page."raisedAt" DESC, page.id DESC',

@@ -6,8 +6,11 @@ import type { RedisBus } from '@sc/messaging';
 
 /** An alarm to raise, or the open alarm of that device and condition to clear. */
 export interface AlarmTransition {
+  /** The registry device's id; for a family whose devices are records of their own (`ownRecord`), the record's. */
   deviceId: number;
   family: FamilyName;
+  /** The device is a record of its family's own table (lamp gateways, floor screens), not a registry device. */
+  ownRecord?: boolean;
   kind: AlarmKind;
   /** The fault code for kind fault; 0 otherwise. */
   code: FaultCode | 0;
@@ -31,16 +34,19 @@ export class AlarmStore {
     const done: { id: number; change: AlarmChange['change'] }[] = [];
     // Alarms are rare next to telemetry: one statement per transition keeps a raise-then-clear of one batch in order.
     for (const t of transitions) {
+      // A registry device's alarm names it in device_id; a record of a family's own table in record_id (with the family).
+      const column = t.ownRecord ? 'record_id' : 'device_id';
       const { rows } = t.raise
         ? await client.query<{ id: number }>(
-            `INSERT INTO device_alarm (device_id, family, kind, code, raised_at) VALUES ($1, $5, $2, $3, $4)
-             ON CONFLICT (device_id, kind, code) WHERE state <> 'cleared' DO NOTHING RETURNING id`,
+            // Either open-alarm index (device_id's, or family and record_id's) makes a second raise a no-op.
+            `INSERT INTO device_alarm (${column}, family, kind, code, raised_at) VALUES ($1, $5, $2, $3, $4)
+             ON CONFLICT DO NOTHING RETURNING id`,
             [t.deviceId, t.kind, t.code, t.at, t.family],
           )
         : await client.query<{ id: number }>(
             `UPDATE device_alarm SET state = 'cleared', cleared_at = $4, cleared_by = NULL
-              WHERE device_id = $1 AND kind = $2 AND code = $3 AND state <> 'cleared' RETURNING id`,
-            [t.deviceId, t.kind, t.code, t.at],
+              WHERE ${column} = $1 AND family = $5 AND kind = $2 AND code = $3 AND state <> 'cleared' RETURNING id`,
+            [t.deviceId, t.kind, t.code, t.at, t.family],
           );
       for (const row of rows) done.push({ id: row.id, change: t.raise ? 'raised' : 'cleared' });
     }

@@ -6,13 +6,17 @@ const AT = '2026-11-28T10:00:00.000Z';
 const change = (before: Record<string, unknown>, changed: Record<string, unknown>) =>
   ({ recordId: 7, deviceCode: 'AP1', before, changed }) as unknown as RowChange;
 const kinds = (before: Record<string, unknown>, changed: Record<string, unknown>, offline = true) =>
-  familyAlarmTransitions(DeviceFamily.AccessPoint, offline, [WIFI_OVERLOAD_ALARM], change(before, changed), AT).map((t) => [t.kind, t.raise]);
+  familyAlarmTransitions(DeviceFamily.AccessPoint, false, offline, [WIFI_OVERLOAD_ALARM], change(before, changed), AT).map((t) => [t.kind, t.raise]);
 
 describe('the runtime’s family alarms', () => {
   it('raises offline when the device goes offline and clears it when it is back; an opted-out family gets none', () => {
     const online = { networkStatus: OnlineState.Online, cpuRatio: 10 };
-    expect(familyAlarmTransitions(DeviceFamily.Radar, true, [], change(online, { networkStatus: OnlineState.Offline }), AT)).toEqual([
-      { deviceId: 7, family: DeviceFamily.Radar, kind: AlarmKind.Offline, code: 0, raise: true, at: AT },
+    expect(familyAlarmTransitions(DeviceFamily.Radar, false, true, [], change(online, { networkStatus: OnlineState.Offline }), AT)).toEqual([
+      { deviceId: 7, family: DeviceFamily.Radar, ownRecord: false, kind: AlarmKind.Offline, code: 0, raise: true, at: AT },
+    ]);
+    // A floor screen is a record of its own table: its alarm names the record.
+    expect(familyAlarmTransitions(DeviceFamily.Signage, true, true, [], change(online, { networkStatus: OnlineState.Offline }), AT)).toEqual([
+      { deviceId: 7, family: DeviceFamily.Signage, ownRecord: true, kind: AlarmKind.Offline, code: 0, raise: true, at: AT },
     ]);
     expect(kinds({ ...online, networkStatus: OnlineState.Offline }, { networkStatus: OnlineState.Online })).toEqual([[AlarmKind.Offline, false]]);
     expect(kinds(online, { networkStatus: OnlineState.Offline }, false)).toEqual([]);

@@ -23,6 +23,7 @@ function timeOf(events: readonly DeviceEvent[] | undefined): string {
  */
 export function familyAlarmTransitions(
   family: FamilyName,
+  ownRecord: boolean,
   offline: boolean,
   thresholds: readonly ThresholdAlarmDeclaration[],
   change: RowChange,
@@ -31,7 +32,7 @@ export function familyAlarmTransitions(
   const transitions: AlarmTransition[] = [];
   const before = change.before as Fields;
   const changed = change.changed as Fields;
-  const raise = (kind: AlarmKind, up: boolean) => transitions.push({ deviceId: change.recordId, family, kind, code: 0, raise: up, at });
+  const raise = (kind: AlarmKind, up: boolean) => transitions.push({ deviceId: change.recordId, family, ownRecord, kind, code: 0, raise: up, at });
   if (offline && 'networkStatus' in changed && changed.networkStatus !== before.networkStatus) {
     if (changed.networkStatus === OnlineState.Offline) raise(AlarmKind.Offline, true);
     else if (changed.networkStatus === OnlineState.Online) raise(AlarmKind.Offline, false);
@@ -47,11 +48,12 @@ export function familyAlarmTransitions(
 
 /**
  * The runtime's alarms of one family, written beside its rows in the same transaction (an observer every worker
- * gets for each family it serves) and announced as AlarmChanged once committed. Only families whose devices are in
- * the registry (`device_alarm` names a `device`) have them.
+ * gets for each family it serves) and announced as AlarmChanged once committed. An alarm names a registry device, or
+ * for a family whose devices are records of their own (lamp gateways, floor screens), the record.
  */
 export class FamilyAlarms implements ChangeObserver {
   readonly family: FamilyName;
+  private readonly ownRecord: boolean;
   private readonly offline: boolean;
   private readonly thresholds: readonly ThresholdAlarmDeclaration[];
 
@@ -62,13 +64,13 @@ export class FamilyAlarms implements ChangeObserver {
   ) {
     const declared = familyAlarms(handler.declaration);
     this.family = handler.declaration.family;
+    this.ownRecord = handler.declaration.deviceType === null;
     this.offline = declared.offline && 'networkStatus' in handler.columns;
     this.thresholds = declared.thresholds;
   }
 
-  /** The observer of a family with runtime alarms; null for one without (or whose devices have no registry record). */
+  /** The observer of a family with runtime alarms; null for one without. */
   static of(handler: AnyFamilyHandler, alarms: AlarmStore, notifier: AlarmNotifier): FamilyAlarms | null {
-    if (handler.declaration.deviceType === null) return null;
     const observer = new FamilyAlarms(handler, alarms, notifier);
     return observer.offline || observer.thresholds.length > 0 ? observer : null;
   }
@@ -79,7 +81,7 @@ export class FamilyAlarms implements ChangeObserver {
     events: ReadonlyMap<number, readonly DeviceEvent[]>,
   ): Promise<(() => void) | void> {
     const transitions = changes.flatMap((change) =>
-      familyAlarmTransitions(this.family, this.offline, this.thresholds, change, timeOf(events.get(change.recordId))),
+      familyAlarmTransitions(this.family, this.ownRecord, this.offline, this.thresholds, change, timeOf(events.get(change.recordId))),
     );
     if (transitions.length === 0) return;
     const applied = await this.alarms.apply(client, transitions);

@@ -374,7 +374,15 @@ export function AlarmPage({
                 onToggle={() => toggle(alarm.id)}
                 onAction={(action) => run(action, [alarm.id])}
                 onHistory={() =>
-                  void navigate({ search: compact<AlarmSearch>({ view: 'history', deviceId: alarm.deviceId, pageSize: search.pageSize }) })
+                  void navigate({
+                    // With its family: a lamp gateway's or a floor screen's id is its record's, not a registry device's.
+                    search: compact<AlarmSearch>({
+                      view: 'history',
+                      deviceId: alarm.deviceId,
+                      family: familyFilter ? alarm.family : undefined,
+                      pageSize: search.pageSize,
+                    }),
+                  })
                 }
               />
             ))}
