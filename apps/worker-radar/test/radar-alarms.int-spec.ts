@@ -1,9 +1,7 @@
-import Redis from 'ioredis';
 import type { MqttClient } from 'mqtt';
-import { RADAR_FAMILY, type AlarmChangedEvent } from '@sc/contracts';
-import { RedisBus } from '@sc/messaging';
+import { RADAR_FAMILY } from '@sc/contracts';
 import { waitFor } from '@sc/testing';
-import { connectMqtt, REDIS_URL, RuntimeHarness } from '../../../libs/device-runtime/test/runtime-harness';
+import { connectMqtt, RuntimeHarness } from '../../../libs/device-runtime/test/runtime-harness';
 import { radarHandler } from '../src/families/radar.handler';
 
 /**
@@ -12,10 +10,8 @@ import { radarHandler } from '../src/families/radar.handler';
  */
 describe('radar worker: offline alarms from the device runtime', () => {
   const h = new RuntimeHarness();
-  const seen: AlarmChangedEvent[] = [];
+  const seen = h.events.AlarmChanged;
   let device: MqttClient;
-  let redis: Redis;
-  let bus: RedisBus;
   let id: number;
   let code: string;
 
@@ -28,17 +24,12 @@ describe('radar worker: offline alarms from the device runtime', () => {
   beforeAll(async () => {
     await h.setUp('radar_alarms', []);
     [[code, id]] = [...(await h.addDevices(RADAR_FAMILY, 1, 'A'))];
-    redis = new Redis(REDIS_URL);
-    bus = new RedisBus(redis, h.prefix);
-    await bus.subscribe(REDIS_URL, { AlarmChanged: (e) => seen.push(e) });
     await h.startWorker([radarHandler], { intakeFlushMs: 50 });
     device = await connectMqtt();
   }, 60_000);
 
   afterAll(async () => {
     await device?.endAsync();
-    await bus?.close();
-    redis?.disconnect();
     await h.tearDown();
   });
 

@@ -11,6 +11,7 @@ import {
   QueueName,
   TIMESTAMP_SCHEMA,
   defineFamily,
+  type AlarmChangedEvent,
   type DispatchProgressEvent,
   type DispatchRowsChangedEvent,
   type FamilyDeclaration,
@@ -180,10 +181,12 @@ export class RuntimeHarness {
     DeviceStateChanged: StateChangedSeen[];
     DispatchProgress: DispatchProgressEvent[];
     DispatchRowsChanged: DispatchRowsChangedEvent[];
+    AlarmChanged: AlarmChangedEvent[];
   } = {
     DeviceStateChanged: [],
     DispatchProgress: [],
     DispatchRowsChanged: [],
+    AlarmChanged: [],
   };
   private busRedis!: Redis;
   private bus!: RedisBus;
@@ -201,6 +204,7 @@ export class RuntimeHarness {
       DeviceStateChanged: (e) => this.events.DeviceStateChanged.push(e as unknown as StateChangedSeen),
       DispatchProgress: (e) => this.events.DispatchProgress.push(e),
       DispatchRowsChanged: (e) => this.events.DispatchRowsChanged.push(e),
+      AlarmChanged: (e) => this.events.AlarmChanged.push(e),
     });
   }
 
