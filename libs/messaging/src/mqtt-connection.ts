@@ -45,6 +45,9 @@ function withoutSharePrefix(filter: string): string {
   return filter.startsWith('$share/') ? filter.split('/').slice(2).join('/') : filter;
 }
 
+/** How long one connection attempt waits for the broker's CONNACK before the next attempt. */
+const CONNACK_WAIT_MS = 5_000;
+
 /**
  * The one MQTT client of a process. mqtt.js reconnects by itself and re-subscribes the filters it was given, and
  * QoS 1 publishes made while offline wait in its outgoing store until the broker is back; this class adds typed
@@ -57,14 +60,18 @@ export class MqttConnection {
     client.on('message', (topic, payload, packet) => this.route(topic, payload, packet.retain === true));
   }
 
-  /** Connects, failing after `timeoutMs` when the broker cannot be reached, so a misconfigured service stops with a clear error. */
-  static async connect(url: string, options: MqttConnectionOptions = {}, timeoutMs = 10_000): Promise<MqttConnection> {
+  /**
+   * Connects, failing after `timeoutMs` when the broker cannot be reached, so a misconfigured service stops with a
+   * clear error. Each attempt waits at most CONNACK_WAIT_MS for the broker's answer and the next follows: a CONNECT
+   * the broker never answered (it was reloading, or too busy to read it) is sent again instead of using up the time.
+   */
+  static async connect(url: string, options: MqttConnectionOptions = {}, timeoutMs = 30_000): Promise<MqttConnection> {
     const clientId = `${options.clientIdPrefix ?? 'sc'}-${randomBytes(6).toString('hex')}`;
     const client = mqtt.connect(url, {
       clientId,
       clean: true,
       reconnectPeriod: options.reconnectPeriod ?? 1000,
-      connectTimeout: Math.min(timeoutMs, 30_000),
+      connectTimeout: Math.min(timeoutMs, CONNACK_WAIT_MS),
       resubscribe: true,
       // A refused login is tried again, like a lost connection: the account may not be made yet (a worker started
       // beside the gateway that writes the broker's accounts) or may come back.
