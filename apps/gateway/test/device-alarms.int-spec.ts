@@ -3,6 +3,7 @@ import {
   AlarmState,
   DeviceFamily,
   DeviceType,
+  FAMILIES,
   type AlarmChangedEvent,
   type AlarmRow,
   type AlarmSummary,
@@ -127,19 +128,37 @@ describe('Device alarms of every family, by the roles that see each family', () 
     expect((await page(editor, { keyword: 'plaza scr' })).body.data.list.map((a) => a.deviceCode)).toEqual(['FS-DA1']);
     expect((await page(editor, { regionId: region })).body.data.list.map((a) => a.deviceCode)).toEqual(['FS-DA1']);
     expect((await page(editor, { family: DeviceFamily.Signage, deviceId: screen })).body.data.total).toBe(1);
+    // A registry device's history is its own, whatever record shares its id.
+    const [{ id: sameId }] = await gw.db.query<{ id: number }>(`SELECT device_id AS id FROM device_alarm WHERE id = $1`, [alarmOf.radar]);
+    await gw.db.query(`UPDATE device_alarm SET record_id = $1 WHERE family = 'signage'`, [sameId]);
+    await gw.db.query(`UPDATE signage_device SET id = $1 WHERE id = $2`, [sameId, screen]);
+    expect((await page(editor, { deviceId: sameId })).body.data.list.map((a) => a.family)).toEqual([DeviceFamily.Radar]);
+    expect((await page(editor, { family: DeviceFamily.Signage, deviceId: sameId })).body.data.list.map((a) => a.deviceCode)).toEqual(['FS-DA1']);
     // Lamp gateways are lighting's: the administrators'.
     expect((await page(editor, { family: DeviceFamily.LampGateway })).status).toBe(403);
     expect((await page(admin, { family: DeviceFamily.LampGateway })).body.data.list).toEqual([
       expect.objectContaining({ deviceId: concentrator, deviceCode: 'GW-DA1', deviceName: 'Plaza concentrator', regionName: null }),
     ]);
     expect((await editor.get<AlarmSummary>(`/api/alarms/summary?family=${DeviceFamily.Signage}`)).body.data.active).toBe(1);
+    // Acknowledged as any alarm, answered with the record's name.
+    const [{ id: screenAlarm }] = await gw.db.query<{ id: number }>(`SELECT id FROM device_alarm WHERE family = 'signage'`);
+    expect((await editor.post('/api/alarms/acknowledge', { ids: [screenAlarm] })).body).toMatchObject({ data: { changed: 1 } });
+    expect((await page(editor, { family: DeviceFamily.Signage })).body.data.list[0]).toMatchObject({
+      deviceName: 'Plaza screen',
+      state: AlarmState.Acknowledged,
+      acknowledgedBy: 'editor',
+    });
 
     // A second open alarm of the same record and kind is refused by the database; the record's deletion takes its alarms.
-    await expect(gw.db.query(`INSERT INTO device_alarm (record_id, family, kind) VALUES ($1, 'signage', 'offline')`, [screen])).rejects.toThrow(
+    await expect(gw.db.query(`INSERT INTO device_alarm (record_id, family, kind) VALUES ($1, 'signage', 'offline')`, [sameId])).rejects.toThrow(
       /device_alarm_record_open_uq/,
     );
     await expect(gw.db.query(`INSERT INTO device_alarm (family, kind) VALUES ('signage', 'offline')`)).rejects.toThrow(/device_alarm_one_subject/);
-    await gw.db.query(`DELETE FROM signage_device WHERE id = $1`, [screen]);
+    // Every family whose devices are records of their own has the trigger.
+    for (const family of FAMILIES.filter((f) => f.deviceType === null)) {
+      expect(await gw.db.query(`SELECT tgname FROM pg_trigger WHERE tgname = $1`, [`${family.table}_alarms_gone`])).toHaveLength(1);
+    }
+    await gw.db.query(`DELETE FROM signage_device WHERE id = $1`, [sameId]);
     await gw.db.query(`DELETE FROM lamp_gateway WHERE id = $1`, [concentrator]);
     expect(await gw.db.query(`SELECT family FROM device_alarm WHERE record_id IS NOT NULL`)).toEqual([]);
   });

@@ -45,8 +45,10 @@ function withoutSharePrefix(filter: string): string {
   return filter.startsWith('$share/') ? filter.split('/').slice(2).join('/') : filter;
 }
 
-/** How long one connection attempt waits for the broker's CONNACK before the next attempt. */
+/** How long one attempt of the first connection waits for the broker's CONNACK before the next attempt. */
 const CONNACK_WAIT_MS = 5_000;
+/** How long a reconnect waits for the CONNACK, once connected the first time. */
+const RECONNECT_CONNACK_WAIT_MS = 30_000;
 
 /**
  * The one MQTT client of a process. mqtt.js reconnects by itself and re-subscribes the filters it was given, and
@@ -90,6 +92,8 @@ export class MqttConnection {
       }, timeoutMs);
       client.once('connect', () => {
         clearTimeout(timer);
+        // Later reconnects (a broker back after a restart, busy with every client at once) wait as long as it takes.
+        client.options.connectTimeout = RECONNECT_CONNACK_WAIT_MS;
         resolve();
       });
     });

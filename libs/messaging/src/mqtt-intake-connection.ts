@@ -39,6 +39,9 @@ export interface IntakeConnectionOptions {
 
 const PROTOCOL = { protocolVersion: 5 } as const;
 const RECONNECT_MIN_MS = 500;
+/** How long a service's first connection keeps trying, and how long each of its attempts waits for the CONNACK. */
+const FIRST_CONNECT_MS = 30_000;
+const FIRST_CONNACK_WAIT_MS = 5_000;
 const RECONNECT_MAX_MS = 5000;
 
 interface Pending {
@@ -82,10 +85,23 @@ export class MqttIntakeConnection {
     this.clientId = `${options.clientIdPrefix}-${randomBytes(6).toString('hex')}`;
   }
 
+  /**
+   * Connects, trying again (each attempt waiting at most FIRST_CONNACK_WAIT_MS for the broker's answer) until
+   * `connectTimeoutMs` has passed: a CONNECT a busy or reloading broker did not answer, or a login not written yet,
+   * does not stop the service at once.
+   */
   static async connect(url: string, options: IntakeConnectionOptions): Promise<MqttIntakeConnection> {
     const connection = new MqttIntakeConnection(new URL(url), options);
-    await connection.open(options.connectTimeoutMs ?? 10_000);
-    return connection;
+    const deadline = Date.now() + (options.connectTimeoutMs ?? FIRST_CONNECT_MS);
+    for (;;) {
+      try {
+        await connection.open(Math.max(1, Math.min(FIRST_CONNACK_WAIT_MS, deadline - Date.now())));
+        return connection;
+      } catch (err) {
+        if (Date.now() + RECONNECT_MIN_MS >= deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, RECONNECT_MIN_MS));
+      }
+    }
   }
 
   get connected(): boolean {

@@ -4,6 +4,7 @@ import {
   ALARM_KINDS,
   AlarmKind,
   AlarmState,
+  familyDeclaration,
   type FamilyName,
   type FaultCode,
   type AlarmActionResult,
@@ -28,6 +29,11 @@ const UNKNOWN_IDS_SHOWN = 10;
  * Device alarms (raised and cleared by the lighting worker) for operators: the page with its filters, acknowledge and
  * clear. Every change is published on the bus, so every console (on any gateway replica) updates at once.
  */
+/** Whether these are exactly one family, whose devices are records of their own rather than registry devices. */
+function ownRecordFamily(families: readonly FamilyName[]): boolean {
+  return families.length === 1 && familyDeclaration(families[0])?.deviceType === null;
+}
+
 @Injectable()
 export class AlarmsService {
   constructor(
@@ -51,9 +57,9 @@ export class AlarmsService {
       .addIf(q.keyword, `lower(d.name || '|' || d.code) LIKE ?`, q.keyword && likeContains(q.keyword))
       .addIf(q.raisedFrom, `a.raised_at >= ?`)
       .addIf(q.raisedTo, `a.raised_at < ?`);
-    // One device's history: a registry device's, or a record's of a family with records of its own (lamp gateways,
-    // floor screens; the family filter tells the two apart).
-    if (q.deviceId !== undefined) where.addSame(`(a.device_id = ? OR a.record_id = ?)`, q.deviceId);
+    // One device's history: a registry device's, or, when the page shows one family whose devices are records of
+    // their own (lamp gateways, floor screens), that record's (the records' ids and the registry's overlap).
+    if (q.deviceId !== undefined) where.add(ownRecordFamily(families) ? `a.record_id = ?` : `a.device_id = ?`, q.deviceId);
     return pagedQuery<AlarmRow>(this.db, {
       select: ALARM_ROW_COLUMNS,
       ...alarmRowsFrom(families),

@@ -36,11 +36,14 @@ export class AlarmStore {
     for (const t of transitions) {
       // A registry device's alarm names it in device_id; a record of a family's own table in record_id (with the family).
       const column = t.ownRecord ? 'record_id' : 'device_id';
+      // The open-alarm index of that kind of device makes a second raise a no-op (any other conflict is an error).
+      const openAlarm = t.ownRecord
+        ? `(family, record_id, kind, code) WHERE state <> 'cleared' AND record_id IS NOT NULL`
+        : `(device_id, kind, code) WHERE state <> 'cleared'`;
       const { rows } = t.raise
         ? await client.query<{ id: number }>(
-            // Either open-alarm index (device_id's, or family and record_id's) makes a second raise a no-op.
             `INSERT INTO device_alarm (${column}, family, kind, code, raised_at) VALUES ($1, $5, $2, $3, $4)
-             ON CONFLICT DO NOTHING RETURNING id`,
+             ON CONFLICT ${openAlarm} DO NOTHING RETURNING id`,
             [t.deviceId, t.kind, t.code, t.at, t.family],
           )
         : await client.query<{ id: number }>(

@@ -154,7 +154,8 @@ export function AlarmPage({
     void navigate({
       search: compact({
         view: search.view,
-        deviceId: search.deviceId,
+        // A device's history is of its family: another family is another list.
+        deviceId: draft.family === search.family ? search.deviceId : undefined,
         pageSize: search.pageSize,
         ...draft,
         keyword: draft.keyword?.trim() || undefined,
