@@ -45,8 +45,12 @@ function withoutSharePrefix(filter: string): string {
   return filter.startsWith('$share/') ? filter.split('/').slice(2).join('/') : filter;
 }
 
-/** How long one attempt of the first connection waits for the broker's CONNACK before the next attempt. */
-const CONNACK_WAIT_MS = 5_000;
+/**
+ * A service's first connection to the broker (this class's and the intake's): it keeps trying for FIRST_CONNECT_MS,
+ * each attempt waiting at most FIRST_CONNACK_WAIT_MS for the broker's CONNACK before the next.
+ */
+export const FIRST_CONNECT_MS = 30_000;
+export const FIRST_CONNACK_WAIT_MS = 5_000;
 /** How long a reconnect waits for the CONNACK, once connected the first time. */
 const RECONNECT_CONNACK_WAIT_MS = 30_000;
 
@@ -64,16 +68,16 @@ export class MqttConnection {
 
   /**
    * Connects, failing after `timeoutMs` when the broker cannot be reached, so a misconfigured service stops with a
-   * clear error. Each attempt waits at most CONNACK_WAIT_MS for the broker's answer and the next follows: a CONNECT
+   * clear error. Each attempt waits at most FIRST_CONNACK_WAIT_MS for the broker's answer and the next follows: a CONNECT
    * the broker never answered (it was reloading, or too busy to read it) is sent again instead of using up the time.
    */
-  static async connect(url: string, options: MqttConnectionOptions = {}, timeoutMs = 30_000): Promise<MqttConnection> {
+  static async connect(url: string, options: MqttConnectionOptions = {}, timeoutMs = FIRST_CONNECT_MS): Promise<MqttConnection> {
     const clientId = `${options.clientIdPrefix ?? 'sc'}-${randomBytes(6).toString('hex')}`;
     const client = mqtt.connect(url, {
       clientId,
       clean: true,
       reconnectPeriod: options.reconnectPeriod ?? 1000,
-      connectTimeout: Math.min(timeoutMs, CONNACK_WAIT_MS),
+      connectTimeout: Math.min(timeoutMs, FIRST_CONNACK_WAIT_MS),
       resubscribe: true,
       // A refused login is tried again, like a lost connection: the account may not be made yet (a worker started
       // beside the gateway that writes the broker's accounts) or may come back.

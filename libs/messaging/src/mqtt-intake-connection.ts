@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { FIRST_CONNACK_WAIT_MS, FIRST_CONNECT_MS } from './mqtt-connection';
 import type { MqttLogin } from './mqtt-login';
 import mqttPacket, { type IPublishPacket, type Packet } from 'mqtt-packet';
 
@@ -39,9 +40,6 @@ export interface IntakeConnectionOptions {
 
 const PROTOCOL = { protocolVersion: 5 } as const;
 const RECONNECT_MIN_MS = 500;
-/** How long a service's first connection keeps trying, and how long each of its attempts waits for the CONNACK. */
-const FIRST_CONNECT_MS = 30_000;
-const FIRST_CONNACK_WAIT_MS = 5_000;
 const RECONNECT_MAX_MS = 5000;
 
 interface Pending {

@@ -25,15 +25,15 @@ import type { AlarmPageDto } from './dto/alarm.dto';
 /** An error names at most this many unknown ids. */
 const UNKNOWN_IDS_SHOWN = 10;
 
-/**
- * Device alarms (raised and cleared by the lighting worker) for operators: the page with its filters, acknowledge and
- * clear. Every change is published on the bus, so every console (on any gateway replica) updates at once.
- */
 /** Whether these are exactly one family, whose devices are records of their own rather than registry devices. */
 function ownRecordFamily(families: readonly FamilyName[]): boolean {
   return families.length === 1 && familyDeclaration(families[0])?.deviceType === null;
 }
 
+/**
+ * Device alarms (raised and cleared by the lighting worker) for operators: the page with its filters, acknowledge and
+ * clear. Every change is published on the bus, so every console (on any gateway replica) updates at once.
+ */
 @Injectable()
 export class AlarmsService {
   constructor(

@@ -1,10 +1,11 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { lazy } from 'react';
 import { ActionIcon, Badge, Group, NavLink, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Button as ButtonPermission, SIGNAGE_GROUP_NAME_MAX, type SignageGroupRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
 import { deleteAfterConfirm } from '@/components/confirm';
+import { Deferred } from '@/components/deferred';
 import { useFormDialog } from '@/components/form-actions';
 import { IconAction } from '@/components/row-actions';
 import { useDeleteSignageGroup, useSaveSignageGroup, useSignageGroups } from './api';
@@ -22,11 +23,6 @@ export function SignageGroupPanel({ groupId, onChoose }: { groupId: number | und
   const remove = useDeleteSignageGroup();
   const save = useSaveSignageGroup();
   const dialog = useFormDialog<SignageGroupRow>();
-  // Once opened it stays mounted, so that it closes as a dialog does.
-  const [dialogLoaded, setDialogLoaded] = useState(false);
-  useEffect(() => {
-    if (dialog.opened) setDialogLoaded(true);
-  }, [dialog.opened]);
   const canAdd = useButton(ButtonPermission.Add);
   const canEdit = useButton(ButtonPermission.Edit);
   const canDelete = useButton(ButtonPermission.Delete);
@@ -91,22 +87,20 @@ export function SignageGroupPanel({ groupId, onChoose }: { groupId: number | und
           </Group>
         ))}
       </Stack>
-      {(dialog.opened || dialogLoaded) && (
-        <Suspense fallback={null}>
-          <GroupNameDialog
-            group={dialog.row}
-            opened={dialog.opened}
-            onClose={dialog.close}
-            save={(body) => save.mutateAsync(body)}
-            busy={save.isPending}
-            title={t(dialog.row ? 'signage:groups.edit' : 'signage:groups.add')}
-            label={t('signage:groups.name')}
-            maxLength={SIGNAGE_GROUP_NAME_MAX}
-            updated={t('signage:groups.updated')}
-            testId="signage-group-form"
-          />
-        </Suspense>
-      )}
+      <Deferred when={dialog.opened}>
+        <GroupNameDialog
+          group={dialog.row}
+          opened={dialog.opened}
+          onClose={dialog.close}
+          save={(body) => save.mutateAsync(body)}
+          busy={save.isPending}
+          title={t(dialog.row ? 'signage:groups.edit' : 'signage:groups.add')}
+          label={t('signage:groups.name')}
+          maxLength={SIGNAGE_GROUP_NAME_MAX}
+          updated={t('signage:groups.updated')}
+          testId="signage-group-form"
+        />
+      </Deferred>
     </Paper>
   );
 }
