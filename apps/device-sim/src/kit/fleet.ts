@@ -575,7 +575,8 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
       await this.access.write(this.fragment, { accounts, rules });
       this.granted = true;
       const access = this.access;
-      await waitForMqttLogin(this.deviceMqttUrl, accounts[0], this.connectTimeoutMs, () => access.reload());
+      // As long as for the registry's accounts below: a broker reloading a large access list answers nobody meanwhile.
+      await waitForMqttLogin(this.deviceMqttUrl, accounts[0], Math.max(this.connectTimeoutMs, 60_000), () => access.reload());
     }
     // The registry's accounts are the platform's to make: wait for them (a simulator started beside the gateway).
     const first = registered ? [...this.devices.values()].find((d) => d.online && (d.individual || !d.gateway.generated)) : undefined;
