@@ -95,6 +95,7 @@ export const SERVICES = [
   'worker-radar',
   'worker-wifi',
   'worker-alarm',
+  'worker-video',
   'device-sim',
 ];
 

@@ -69,7 +69,7 @@ while (!stopping && !(await answers())) {
   await new Promise((resolve) => setTimeout(resolve, 250));
 }
 if (!stopping) {
-  say('Starting the lighting, broadcast, floor-screen, LED, radar, Wi-Fi and alarm column workers and the simulated devices…');
+  say('Starting the lighting, broadcast, floor-screen, LED, radar, Wi-Fi, alarm column and video workers and the simulated devices…');
   for (const child of [
     start('node', ['dist/apps/worker-lighting/main.js']),
     start('node', ['dist/apps/worker-broadcast/main.js']),
@@ -78,7 +78,8 @@ if (!stopping) {
     start('node', ['dist/apps/worker-radar/main.js']),
     start('node', ['dist/apps/worker-wifi/main.js']),
     start('node', ['dist/apps/worker-alarm/main.js']),
-    // The demo lamps, strip lights, broadcast terminals, floor screens, LED screens, Wi-Fi (with clients coming and going) and alarm columns (pressed now and then) of the database, answering in 50 to 400 ms; a few fail now and then and a few are offline.
+    start('node', ['dist/apps/worker-video/main.js']),
+    // The demo lamps, strip lights, broadcast terminals, floor screens, LED screens, Wi-Fi (with clients coming and going) alarm columns (pressed now and then) and cameras (their streams drawn live) of the database, answering in 50 to 400 ms; a few fail now and then and a few are offline.
     start('node', ['dist/apps/device-sim/main.js', '--from-db', '--ack-latency', '50-400', '--failure-rate', '0.02', '--offline', '0.05']),
   ]) {
     children.push(child);

@@ -90,6 +90,17 @@ export const FAMILIES = {
     fleetArgs: (count, prefix) => ['--family', 'alarm', '--count', String(count), '--prefix', prefix],
     gatewayEnv: () => ({}),
   },
+  camera: {
+    noun: 'camera',
+    deviceType: 9,
+    table: 'camera',
+    worker: 'worker-video',
+    // Open cameras (no login), their RTSP addresses set by the benchmark once it knows the simulator's port.
+    rows: `INSERT INTO camera (device_id, vendor, category, sub_type) SELECT id, 3, 1, 2 FROM d`,
+    // The registry's cameras alone, each a picture drawn by the simulator while watched.
+    fleetArgs: () => ['--from-db', '--family', 'camera'],
+    gatewayEnv: () => ({}),
+  },
   signage: {
     noun: 'player',
     deviceType: null,
@@ -266,6 +277,29 @@ export function serviceLogin(service) {
   const result = spawnSync('node', [GATEWAY, 'mqtt-password', username], { env, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`mqtt-password ${username}: ${result.stderr || result.stdout}`);
   return { username, password: result.stdout.trim() };
+}
+
+/**
+ * CPU ticks of a process and of its children, running or ended (a service that runs ffmpeg processes): its own, those
+ * of the children it has reaped (cutime, cstime) and those of its live children. Between two readings this is the
+ * tree's work in between, whether a child ran throughout, started or ended.
+ */
+export function processTreeTicks(pid) {
+  const all = (stat) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]) };
+  };
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const proc = all(readFileSync(`/proc/${entry}/stat`, 'utf8'));
+      if (Number(entry) === pid || proc.ppid === pid) total += proc.ticks;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
 /** Ticks of every process whose name starts with `prefix` (PostgreSQL backends, the broker), reaped children included. */

@@ -42,6 +42,8 @@ export const RADAR_WORKER = join(ROOT, 'dist', 'apps', 'worker-radar', 'main.js'
 export const WIFI_WORKER = join(ROOT, 'dist', 'apps', 'worker-wifi', 'main.js');
 /** The alarm columns' worker (presses, incidents, the calls' routing). */
 export const ALARM_WORKER = join(ROOT, 'dist', 'apps', 'worker-alarm', 'main.js');
+/** The video worker (the cameras' probe and their live streams). */
+export const VIDEO_WORKER = join(ROOT, 'dist', 'apps', 'worker-video', 'main.js');
 export const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
 export function assertWorkerBuilt(worker = WORKER): void {

@@ -41,6 +41,14 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['--from-db', '--multiplexed'], {}).fleet.individualConnections).toBe(false);
   });
 
+  it("simulates the registry's cameras alone with --family camera, and only from the registry", () => {
+    const settings = parseCliArgs(['--from-db', '--family', 'camera', '--offline', '0.1'], { DATABASE_URL: 'postgres://x/db' });
+    expect(settings.family).toBe('camera');
+    expect(settings.fleet.lamps).toEqual({ databaseUrl: 'postgres://x/db' });
+    expect(settings.fleet.offlineFraction).toBe(0.1);
+    expect(() => parseCliArgs(['--family', 'camera', '--count', '5'], {})).toThrow('--family camera goes with --from-db');
+  });
+
   it('generates a fleet of broadcast terminals with their own activity and no demo', () => {
     const settings = parseCliArgs(
       ['--family', 'broadcast', '--count', '1000', '--prefix', 'BT-', '--activity-rate', '250', '--download-concurrency', '500'],

@@ -5,7 +5,7 @@ export const USAGE = `Usage: node dist/apps/device-sim/main.js [--from-db | [--f
        [--failure-rate 0.02] [--offline 0.05] [--telemetry-interval 10] [--lamps-per-gateway 50] [--individual | --multiplexed]
        [--activity-rate 0] [--control-stdin] [--download-concurrency N] [--clock-start 2026-11-21T17:00:00+08:00] [--clock-speed 60]
        [--radar-rate 0] [--clear-retained]
---from-db: the registry's lamps, strip lights and broadcast terminals, with demo activity.
+--from-db: the registry's devices of every family, with demo activity; with --family camera, its cameras alone.
 --family, --count, --prefix: N devices of one family with codes P00001 … and no demo activity (default family lamp).
 --activity-rate: changes the devices make by themselves per second over the fleet, in turn (terminals start or end a
   programme or a call; alarm columns are pressed); broadcast and alarm only.
@@ -22,10 +22,18 @@ Environment: MQTT_URL (default mqtt://127.0.0.1:1883), MQTT_DEVICE_URL (the devi
 
 /** The families a generated fleet (--count) can be of. */
 export const CLI_FAMILIES = ['lamp', 'broadcast', 'led', 'signage', 'radar', 'alarm'] as const;
-export type CliFamily = (typeof CLI_FAMILIES)[number];
+/** Cameras are simulated from the registry only (their RTSP addresses and logins are the registry's). */
+export type CliFamily = (typeof CLI_FAMILIES)[number] | 'camera';
 
 /** The codes of a generated fleet without --prefix. */
-const DEFAULT_PREFIX: Record<CliFamily, string> = { lamp: 'LAMP-', broadcast: 'BC-', led: 'LED-', signage: 'FS-', radar: 'RADAR-', alarm: 'ALARM-' };
+const DEFAULT_PREFIX: Record<(typeof CLI_FAMILIES)[number], string> = {
+  lamp: 'LAMP-',
+  broadcast: 'BC-',
+  led: 'LED-',
+  signage: 'FS-',
+  radar: 'RADAR-',
+  alarm: 'ALARM-',
+};
 
 export interface CliSettings {
   /** The family of a generated fleet; the registry's fleet (--from-db) is every family's. */
@@ -93,8 +101,18 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
   if (values.help) throw new Error(USAGE);
   if (values['from-db'] && values.count !== undefined) throw new Error('--from-db and --count exclude each other');
   if (values.individual && values.multiplexed) throw new Error('--individual and --multiplexed exclude each other');
-  const family = (values.family ?? 'lamp') as CliFamily;
-  if (!CLI_FAMILIES.includes(family)) throw new Error(`--family must be one of ${CLI_FAMILIES.join(', ')}, not '${values.family}'`);
+  if (values.family === 'camera') {
+    if (!values['from-db']) throw new Error('--family camera goes with --from-db: cameras are simulated from the registry');
+    return {
+      ...parseCliArgs(
+        argv.filter((arg, i) => arg !== '--family' && argv[i - 1] !== '--family'),
+        env,
+      ),
+      family: 'camera',
+    };
+  }
+  const family = (values.family ?? 'lamp') as (typeof CLI_FAMILIES)[number];
+  if (!CLI_FAMILIES.includes(family)) throw new Error(`--family must be one of ${CLI_FAMILIES.join(', ')}, camera, not '${values.family}'`);
   if (values.family !== undefined && values.count === undefined) throw new Error('--family goes with --count (--from-db simulates every family)');
   if (family !== 'lamp') {
     const lampOnly = (['lamps-per-gateway', 'individual', 'multiplexed'] as const).find((name) => values[name] !== undefined);

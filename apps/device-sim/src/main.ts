@@ -8,6 +8,8 @@ import { startRadarFleet, type RadarFleet } from './families/radar.sim';
 import { startStripFleet } from './families/strip.sim';
 import { startWifiFleet, type WifiFleet } from './families/wifi.sim';
 import { startAlarmFleet, type AlarmFleet } from './families/alarm.sim';
+import { startCameraFleet, type CameraFleet } from './families/camera.sim';
+import { deviceSecretKey } from '@sc/database';
 import { createLogger } from './logger';
 
 /** Clients joining or leaving the demo access points, per second over the city. */
@@ -29,15 +31,17 @@ async function main(): Promise<void> {
   const { mqttUrl, deviceMqttUrl, ackLatencyMs, failureRate, offlineFraction } = settings.fleet;
   const common = { mqttUrl, deviceMqttUrl, ackLatencyMs, failureRate, logger };
   const fromDb = 'databaseUrl' in source ? { databaseUrl: source.databaseUrl } : null;
+  // `--from-db --family camera`: the registry's cameras alone (a benchmark of the live views).
+  const registry = settings.family === 'camera' ? null : fromDb;
   // A generated fleet is of one family; with the registry as source, its lamps, its strip lights on gateways of their
   // own, its broadcast terminals, each on its own connection, now and then busy with a programme or a call, and its
   // floor screens, each on its own connection, moving on to another ad now and then.
-  const lamps: Fleet | null = fromDb || settings.family === 'lamp' ? await startFleet({ ...settings.fleet, logger }) : null;
-  const strips = fromDb && (await startStripFleet({ ...common, strips: fromDb, telemetryIntervalMs: settings.fleet.telemetryIntervalMs }));
-  const terminals: BroadcastFleet | null = fromDb
+  const lamps: Fleet | null = registry || settings.family === 'lamp' ? await startFleet({ ...settings.fleet, logger }) : null;
+  const strips = registry && (await startStripFleet({ ...common, strips: registry, telemetryIntervalMs: settings.fleet.telemetryIntervalMs }));
+  const terminals: BroadcastFleet | null = registry
     ? await startBroadcastFleet({
         ...common,
-        terminals: fromDb,
+        terminals: registry,
         offlineFraction,
         activity: 0.01,
         downloadConcurrency: settings.downloadConcurrency,
@@ -54,8 +58,8 @@ async function main(): Promise<void> {
       : null;
   // The registry's floor screens, moving on to another ad now and then; or generated ones, with no ad of their own
   // until a plan comes (a benchmark's), on the clock given.
-  const players: SignageFleet | null = fromDb
-    ? await startSignageFleet({ ...common, players: fromDb, offlineFraction, activity: 0.005 })
+  const players: SignageFleet | null = registry
+    ? await startSignageFleet({ ...common, players: registry, offlineFraction, activity: 0.005 })
     : settings.family === 'signage'
       ? await startSignageFleet({
           ...common,
@@ -68,20 +72,20 @@ async function main(): Promise<void> {
   // The registry's LED screens, or generated ones on the clock given (their tasks' periods run by it), each on its own
   // connection.
   const screens: LedFleet | null =
-    fromDb || settings.family === 'led'
+    registry || settings.family === 'led'
       ? await startLedFleet({
           ...common,
-          screens: fromDb ?? source,
+          screens: registry ?? source,
           offlineFraction,
           downloadConcurrency: settings.downloadConcurrency,
-          ...(fromDb ? {} : { clock: settings.fleet.clock }),
+          ...(registry ? {} : { clock: settings.fleet.clock }),
         })
       : null;
   // The registry's radars detect passers-by along the demo streets, by the hour of the installation's day.
-  const radars: RadarFleet | null = fromDb
+  const radars: RadarFleet | null = registry
     ? await startRadarFleet({
         ...common,
-        radars: fromDb,
+        radars: registry,
         offlineFraction,
         timeZone: process.env.SCHEDULE_DEFAULT_TIME_ZONE || 'Asia/Shanghai',
         busyness: 1,
@@ -91,16 +95,26 @@ async function main(): Promise<void> {
       : null;
   // The registry's Wi-Fi access controllers and access points, each on its own connection; clients join and leave the
   // access points about four times a second over the city (a few thousand online at a time).
-  const wifi: WifiFleet | null = fromDb
-    ? await startWifiFleet({ ...common, acs: fromDb, aps: fromDb, offlineFraction, activityPerSecond: WIFI_CLIENT_CHANGES_PER_SECOND })
+  const wifi: WifiFleet | null = registry
+    ? await startWifiFleet({ ...common, acs: registry, aps: registry, offlineFraction, activityPerSecond: WIFI_CLIENT_CHANGES_PER_SECOND })
     : null;
   // The registry's alarm columns, each on its own connection; someone presses one now and then. Generated ones are
   // pressed at --activity-rate over the fleet (a benchmark's sweep).
-  const alarms: AlarmFleet | null = fromDb
-    ? await startAlarmFleet({ ...common, columns: fromDb, offlineFraction, activityPerSecond: ALARM_PRESSES_PER_SECOND })
+  const alarms: AlarmFleet | null = registry
+    ? await startAlarmFleet({ ...common, columns: registry, offlineFraction, activityPerSecond: ALARM_PRESSES_PER_SECOND })
     : settings.family === 'alarm'
       ? await startAlarmFleet({ ...common, columns: source, offlineFraction, activityPerSecond: settings.activityPerSecond })
       : null;
+  // The registry's cameras whose streams are this simulator's (the demo's): a live picture each, drawn when watched.
+  const cameras: CameraFleet | null = fromDb
+    ? await startCameraFleet({
+        databaseUrl: fromDb.databaseUrl,
+        port: Number(process.env.VIDEO_SIM_RTSP_PORT || 8554),
+        secretKey: deviceSecretKey().key,
+        offlineFraction,
+        logger,
+      })
+    : null;
   const summary = setInterval(() => {
     const online = (lamps?.codes ?? []).reduce((n, code) => n + (lamps!.lamp(code)?.online ? 1 : 0), 0);
     const terminalsOnline = (terminals?.codes ?? []).reduce((n, code) => n + (terminals!.terminal(code)?.online ? 1 : 0), 0);
@@ -116,7 +130,9 @@ async function main(): Promise<void> {
         radars: radars?.codes.length ?? 0,
         accessPoints: wifi?.aps.codes.length ?? 0,
         alarmColumns: alarms?.codes.length ?? 0,
-        ...(lamps ?? terminals ?? screens ?? players ?? radars ?? alarms)!.stats,
+        cameras: cameras?.codes.length ?? 0,
+        cameraStreams: cameras?.stats().sources ?? 0,
+        ...(lamps ?? terminals ?? screens ?? players ?? radars ?? alarms)?.stats,
       },
       'device-sim summary',
     );
@@ -126,6 +142,7 @@ async function main(): Promise<void> {
   // a test reads and moves the devices' clock (their schedules run by it) in a simulator it started as a process.
   if (settings.controlStdin) {
     const fleet = (terminals ?? lamps ?? screens ?? players ?? radars ?? alarms)!;
+    if (!fleet) throw new Error('--control-stdin needs devices on MQTT (not --family camera)');
     const refused = (err: Error) => logger.warn({ err: err.message }, 'device-sim command refused');
     createInterface({ input: process.stdin }).on('line', (line) => {
       try {
@@ -162,6 +179,7 @@ async function main(): Promise<void> {
       radars?.stop(options),
       wifi?.stop(options),
       alarms?.stop(options),
+      cameras?.stop(),
     ]).then(
       () => process.exit(0),
       (err: Error) => {

@@ -14,6 +14,7 @@ import { LedModule, LedUploadModule } from './led/led.module';
 import { RadarModule } from './radar/radar.module';
 import { WifiModule } from './wifi/wifi.module';
 import { AlarmColumnsModule } from './alarm-columns/alarm-columns.module';
+import { VideoModule } from './video/video.module';
 import { AlarmIntercomModule } from './alarm-intercom/alarm-intercom.module';
 import { LightingModule } from './lighting/lighting.module';
 import { StripsModule } from './strips/strips.module';
@@ -59,6 +60,7 @@ export class AppModule {
         WifiModule,
         AlarmColumnsModule,
         AlarmIntercomModule,
+        VideoModule,
       ],
       controllers: [AuthController, UsersController, RegionsController, OperationLogController, HealthController, MqttCredentialsController],
       providers: [AuthService, UsersService, RegionsService, RealtimeGateway, BusForwarder],

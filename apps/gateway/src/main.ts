@@ -14,6 +14,7 @@ import { DEMO_SIGNAGE_COUNT, loadDemoSignage } from './demo/demo-signage';
 import { DEMO_LED_COUNT, loadDemoLeds } from './demo/demo-led';
 import { DEMO_RADAR_COUNT, loadDemoRadars } from './demo/demo-radars';
 import { DEMO_AC_COUNT, DEMO_AP_COUNT, loadDemoWifi } from './demo/demo-wifi';
+import { DEMO_CAMERA_COUNT, loadDemoCameras } from './demo/demo-cameras';
 import { DEMO_ALARM_COLUMN_COUNT, DEMO_ALARM_GROUP, loadDemoAlarmColumns, loadDemoAlarmGroup } from './demo/demo-alarm-columns';
 import { DEMO_TERMINAL_COUNT, loadDemoTerminals } from './demo/demo-terminals';
 import { DEMO_STRATEGIES, loadDemoStrategies } from './demo/demo-strategies';
@@ -95,6 +96,9 @@ async function seedDemo(config: AppConfig): Promise<void> {
     say(
       `Demo alarm user group loaded: "${DEMO_ALARM_GROUP.name}", agents ${DEMO_ALARM_GROUP.agents.map((a) => a.username).join(' and ')} (set yourself Idle with the headset in the header to take the columns' calls).`,
     );
+  // And the cameras, whose streams the simulator plays.
+  if ((await loadDemoCameras(config.databaseUrl, config.video.secretKey)) === 'loaded')
+    say(`Demo cameras loaded: ${DEMO_CAMERA_COUNT} (CAM-0001 onwards), on demo poles; the simulator plays their streams.`);
   say(`Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.username).join(', ')}`);
 }
 
@@ -181,6 +185,8 @@ async function serve(config: AppConfig): Promise<void> {
     );
   if (config.media.linkSecretIsDefault)
     say('MEDIA_LINK_SECRET is not set: signed media links use the development secret, which is public; set one in production');
+  if (config.video.secretKeyIsDefault)
+    say('DEVICE_SECRET_KEY is not set: camera logins are sealed with the development key, which is public; set one in production');
 }
 
 async function main(): Promise<void> {

@@ -38,6 +38,7 @@ describe('Alarm incident responses: the devices near the column, sent through th
   const ledAt = new Map<number, number>();
   let ledMediaId: number;
   let broadcastMediaId: number;
+  const cameraAt = new Map<number, number>();
 
   const device = async (
     type: DeviceType,
@@ -102,6 +103,15 @@ describe('Alarm incident responses: the devices near the column, sent through th
         }),
       );
     }
+    // Cameras: the live view opens the nearest with a stream (an address of its own, or a Dahua or Haikang address).
+    for (const [metres, extra] of [
+      [120, { vendor: 3, category: 1, sub_type: 2, rtsp_url: 'rtsp://10.9.0.2/live' }],
+      [60, { vendor: 3, category: 53, ip: '10.9.0.3' }],
+      [300, { vendor: 1, category: 1, sub_type: 2, ip: '10.9.0.4' }],
+      [400, { vendor: 2, category: 5, sub_type: 22, ip: '10.9.0.5' }],
+      [600, { vendor: 3, category: 1, sub_type: 2, rtsp_url: 'rtsp://10.9.0.6/live' }],
+    ] as const)
+      cameraAt.set(metres, await device(DeviceType.VideoEquipment, 'camera', `NEAR-V${metres}`, metres, extra));
     incidentId = await incident(column, 'NEAR-C1');
     closedId = await incident(column, 'NEAR-C1', IncidentState.Closed);
     raceId = await incident(column, 'NEAR-C1');
@@ -137,9 +147,14 @@ describe('Alarm incident responses: the devices near the column, sent through th
     expect(near.lamps[0]).toMatchObject({ code: 'NEAR-L40', name: 'Near NEAR-L40', networkStatus: 0 });
     expect(near.ledScreens.map((d) => [d.id, d.distanceMeters])).toEqual([[ledAt.get(450), 450]]);
     expect(near.terminals).toEqual([]);
-    // The street lights are the administrators' (docs/permissions.md): an editor is not told of them.
+    // The two nearest cameras with a stream (the IP speaker 60 m away has none).
+    expect(near.cameras.map((d) => [d.id, d.distanceMeters])).toEqual([
+      [cameraAt.get(120), 120],
+      [cameraAt.get(300), 300],
+    ]);
+    // The street lights and the cameras are the administrators' (docs/permissions.md): an editor is not told of them.
     const asEditor = (await editor.get<IncidentNearby>(`/api/alarm/incidentNearby?id=${incidentId}`)).body.data;
-    expect(asEditor).toEqual({ ...near, lamps: [] });
+    expect(asEditor).toEqual({ ...near, lamps: [], cameras: [] });
     // Across the antimeridian: a lamp 222 m east of a column at 179.999° E stands at 179.999° W.
     expect(
       (await admin.get<IncidentNearby>(`/api/alarm/incidentNearby?id=${dateLineId}`)).body.data.lamps.map((d) => [d.code, d.distanceMeters]),
@@ -149,6 +164,7 @@ describe('Alarm incident responses: the devices near the column, sent through th
       lamps: [],
       ledScreens: [],
       terminals: [],
+      cameras: [],
     });
     expect((await editor.get(`/api/alarm/incidentNearby?id=99999999`)).status).toBe(404);
     expect((await visitor.get(`/api/alarm/incidentNearby?id=${incidentId}`)).status).toBe(403);

@@ -35,6 +35,8 @@ const SIGNED = new Set([
   'GET /api/led/mediaFile',
   'GET /api/led/mediaCover',
   'GET /api/signage/screenshot/image',
+  'GET /api/video/hls',
+  'GET /api/video/snapshot',
   'PUT /api/signage/screenshot/upload',
   'POST /api/signage/screenshot/upload',
 ]);

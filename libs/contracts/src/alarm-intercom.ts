@@ -80,6 +80,8 @@ export const INCIDENT_NEARBY = {
   lamps: 6,
   ledScreens: 1,
   terminals: 3,
+  /** The cameras whose live view the incident opens (the nearest first). */
+  cameras: 2,
   announcement: { priority: 1, volume: 80 },
 } as const;
 
@@ -98,6 +100,8 @@ export interface IncidentNearby {
   lamps: NearbyDevice[];
   ledScreens: NearbyDevice[];
   terminals: NearbyDevice[];
+  /** The nearest cameras with a live stream, whose picture the incident view shows (administrators': video is theirs). */
+  cameras: NearbyDevice[];
 }
 
 /** POST /api/alarm/incidentRespond: `mediaId` names the LED medium (led) or the broadcast medium (broadcast). */

@@ -139,6 +139,8 @@ export const AUDITED_ACTIONS = {
   'Change alarm incident level': 'changeAlarmIncidentLevel',
   'Close alarm incident': 'closeAlarmIncident',
   'Respond to alarm incident': 'respondAlarmIncident',
+  'Save video equipment': 'saveVideoEquipment',
+  'Delete video equipment': 'deleteVideoEquipment',
 } as const;
 
 export type AuditDescription = keyof typeof AUDITED_ACTIONS;

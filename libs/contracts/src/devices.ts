@@ -13,6 +13,11 @@ export enum DeviceType {
    * the APs they manage, so they are registry devices too: region, pole, login and selection like the others).
    */
   AccessController = 8,
+  /**
+   * Video equipment (spec "Video monitoring": cameras, recorders, checkpoint and display equipment of the video device
+   * categories): registry devices too, so that they have a region, a pole and a place on the map like the others.
+   */
+  VideoEquipment = 9,
 }
 
 export enum LampStatus {

@@ -23,7 +23,7 @@ export const IMPORT_FILE_NAMES: Readonly<Record<ImportKind, { name: string; plur
  * What a list export is about: every import kind, and the lists that are exported only (LED screens, floor-screen
  * plays, Wi-Fi client sessions, Wi-Fi clients per region, the alarm columns' calls). Its call is `${kind}Export`.
  */
-export type ExportKind = ImportKind | 'led' | 'play' | 'terminalHistory' | 'regionClients' | 'call';
+export type ExportKind = ImportKind | 'led' | 'play' | 'terminalHistory' | 'regionClients' | 'call' | 'camera';
 
 /** What an export's file is called (`${name}.xlsx`). */
 export const EXPORT_FILE_NAMES: Readonly<Record<ExportKind, string>> = {
@@ -41,6 +41,7 @@ export const EXPORT_FILE_NAMES: Readonly<Record<ExportKind, string>> = {
   regionClients: 'wifi-clients-by-region',
   column: IMPORT_FILE_NAMES.column.plural,
   call: 'alarm-calls',
+  camera: 'video-equipment',
 };
 
 /** The form fields sent with the file to an import call (besides `file`). */

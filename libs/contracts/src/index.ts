@@ -41,5 +41,6 @@ export * from './alarm-intercom';
 export * from './led-media';
 export * from './led-tasks';
 export * from './wifi';
+export * from './video';
 export * from './families';
 export * from './signage-materials';

@@ -44,6 +44,8 @@ export enum DeviceFamily {
   LampGateway = 'lamp-gateway',
   /** A floor-standing advertising screen (records of their own, `signage_device`). */
   Signage = 'signage',
+  /** Video equipment: cameras and recorders (their state comes from an edge reporter or the video worker's probe). */
+  Camera = 'camera',
 }
 
 export const FAMILY_OF_DEVICE_TYPE: Readonly<Record<DeviceType, DeviceFamily>> = {
@@ -56,6 +58,7 @@ export const FAMILY_OF_DEVICE_TYPE: Readonly<Record<DeviceType, DeviceFamily>> =
   [DeviceType.AccessPoint]: DeviceFamily.AccessPoint,
   [DeviceType.OneKeyAlarm]: DeviceFamily.Alarm,
   [DeviceType.AccessController]: DeviceFamily.AccessController,
+  [DeviceType.VideoEquipment]: DeviceFamily.Camera,
 };
 
 /** The registry type of a family's devices (the families whose devices are `device` rows). */
@@ -108,6 +111,8 @@ export enum MqttService {
   WorkerWifi = 'worker-wifi',
   /** One-key alarm columns. */
   WorkerAlarm = 'worker-alarm',
+  /** Video equipment: its online probe and the live streams. */
+  WorkerVideo = 'worker-video',
   /** The development simulator's own connection (what simulated lamps hear from radars). */
   Simulator = 'device-sim',
 }

@@ -5,7 +5,7 @@ export const POLE_NAME_MAX = 64;
 
 /**
  * What can be mounted on a lamp pole: single lamps, strip lights, broadcast terminals, LED screens, radars, APs and
- * one-key alarm columns (spec section 3 device types), and Wi-Fi access controllers in their pole cabinets. Cameras join when the video module registers its devices.
+ * one-key alarm columns (spec section 3 device types), Wi-Fi access controllers in their pole cabinets, and cameras.
  */
 export const POLE_MOUNTABLE_TYPES: readonly DeviceType[] = [
   DeviceType.SingleLamp,
@@ -16,6 +16,7 @@ export const POLE_MOUNTABLE_TYPES: readonly DeviceType[] = [
   DeviceType.AccessPoint,
   DeviceType.OneKeyAlarm,
   DeviceType.AccessController,
+  DeviceType.VideoEquipment,
 ];
 
 /** Where a registry device is: its region and the lamp pole it is mounted on (device.pole_id), as lists show them. */

@@ -51,9 +51,11 @@ import { FamilyAlarms1732200600000 } from './migrations/1732200600000-family-ala
 import { AlarmIntercom1732200700000 } from './migrations/1732200700000-alarm-intercom';
 import { IncidentResponses1732200800000 } from './migrations/1732200800000-incident-responses';
 import { OwnRecordAlarms1732200900000 } from './migrations/1732200900000-own-record-alarms';
+import { VideoEquipment1732201000000 } from './migrations/1732201000000-video-equipment';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
+export { DEV_DEVICE_SECRET_KEY, decryptDeviceSecret, deviceSecretKey, encryptDeviceSecret } from './device-secrets';
 export { ALARM_ROW_COLUMNS, ALARM_ROW_FROM, alarmRowsFrom } from './alarm-rows';
 export {
   ALARM_CALL_COLUMNS,
@@ -120,6 +122,7 @@ export const MIGRATIONS = [
   AlarmIntercom1732200700000,
   IncidentResponses1732200800000,
   OwnRecordAlarms1732200900000,
+  VideoEquipment1732201000000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Worker } from 'bullmq';
 import Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { jobsOfQueue, type FamilyName, type JobName, type QueueName } from '@sc/contracts';
+import { MqttChannel, jobsOfQueue, type FamilyName, type JobName, type QueueName } from '@sc/contracts';
 import { createJobWorker, MqttConnection, RedisBus, type JobHandler } from '@sc/messaging';
 import { AlarmNotifier, AlarmStore } from './alarms/alarm-store';
 import { FamilyAlarms } from './alarms/family-alarms';
@@ -65,6 +65,7 @@ export class DeviceWorker {
   private tracker: DispatchTracker | null = null;
   private progress: DispatchProgress | null = null;
   private mqtt: MqttConnection | null = null;
+  private parser: ReportParser | null = null;
   private stopping: Promise<void> | null = null;
 
   private constructor(private readonly options: DeviceWorkerOptions) {}
@@ -96,6 +97,29 @@ export class DeviceWorker {
   /** Reads every known device's stored state again (also done at start and after a broker reconnect). */
   catchUp(): Promise<number> {
     return this.intake?.catchUp() ?? Promise.resolve(0);
+  }
+
+  /**
+   * Takes in what the worker learnt of one of its devices other than from the device's own MQTT messages: a state a
+   * probe read off a camera that speaks only RTSP, say. The payload is a `state` message as the device would have
+   * sent it (`{ "online": false }` takes it offline); it must pass the family's declared schema, and then goes the
+   * intake's way: batched, stored, announced, its alarms raised or cleared. False (nothing taken) for a payload the
+   * schema refuses or while the worker is stopping.
+   */
+  observeState(family: FamilyName, recordId: number, state: Record<string, unknown>): boolean {
+    if (!this.parser || !this.writer || this.stopping) return false;
+    const message = this.parser.parse(family, MqttChannel.State, Buffer.from(JSON.stringify(state)));
+    const at = new Date().toISOString();
+    if (message?.kind === 'offline') this.writer.addEvent(family, recordId, { kind: 'offline', at }, null);
+    else if (message?.kind === 'report')
+      this.writer.addEvent(family, recordId, { kind: 'report', channel: message.channel, report: message.report, at } as never, null);
+    else return false;
+    return true;
+  }
+
+  /** Resolves once everything taken in so far (from devices and observeState) is stored. */
+  whenWritten(): Promise<void> {
+    return this.writer?.whenWritten() ?? Promise.resolve();
   }
 
   private async open(): Promise<void> {
@@ -149,7 +173,8 @@ export class DeviceWorker {
     });
     this.writer = writer;
     this.closers.push(async () => writer.stop());
-    this.intake = new DeviceIntake(declarations, new ReportParser(declarations), devices, writer, this.counters, logger, {
+    this.parser = new ReportParser(declarations);
+    this.intake = new DeviceIntake(declarations, this.parser, devices, writer, this.counters, logger, {
       mqttUrl: config.mqttUrl,
       login: config.mqttLogin,
       name,

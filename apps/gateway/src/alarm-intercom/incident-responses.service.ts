@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import {
   BROADCAST_FAMILY,
+  CAMERA_FAMILY,
   INCIDENT_NEARBY,
   IncidentActionKind,
   IncidentResponse,
@@ -22,6 +23,7 @@ import { maySeeFamily } from '../dispatch/dispatch.service';
 import { nearestDevices } from '../common/device-selection';
 import type { Caller } from '../common/request-context';
 import { InjectDb } from '../infra/database';
+import { cameraHasStream } from '../video/camera-filters';
 import { LedTasksService } from '../led/led-tasks.service';
 import { LightingService } from '../lighting/lighting.service';
 import type { IncidentRespondDto } from './dto/intercom.dto';
@@ -55,7 +57,10 @@ export class IncidentResponsesService {
     private readonly broadcast: BroadcastTasksService,
   ) {}
 
-  /** The devices near the column, of the families the caller's roles see (the street lights are administrators'). */
+  /**
+   * The devices near the column, of the families the caller's roles see (the street lights and the cameras are
+   * administrators'): those the responses would go to, and the cameras with a stream, whose live view the incident opens.
+   */
   async nearby(caller: Caller, id: string): Promise<IncidentNearby> {
     const incident = await this.incident(id);
     const [lamps, ledScreens, terminals] = await Promise.all(
@@ -63,7 +68,18 @@ export class IncidentResponsesService {
         maySeeFamily(caller, RESPONSES[response].family.family) ? this.near(incident, response) : Promise.resolve([]),
       ),
     );
-    return { lamps, ledScreens, terminals };
+    const cameras =
+      maySeeFamily(caller, CAMERA_FAMILY.family) && incident.latitude !== null && incident.longitude !== null
+        ? ((await nearestDevices(
+            this.db,
+            CAMERA_FAMILY,
+            { latitude: incident.latitude, longitude: incident.longitude },
+            INCIDENT_NEARBY.radiusMeters,
+            INCIDENT_NEARBY.cameras,
+            cameraHasStream('f'),
+          )) as NearbyDevice[])
+        : [];
+    return { lamps, ledScreens, terminals, cameras };
   }
 
   /**

@@ -59,4 +59,8 @@ export class AppException extends Error {
   static conflict(key: MessageKey, params?: Record<string, unknown>): AppException {
     return new AppException(HttpStatus.CONFLICT, ResultCode.Conflict, key, params);
   }
+  /** A service behind the gateway cannot do it now (a camera's stream that does not start): try again later. */
+  static unavailable(key: MessageKey, params?: Record<string, unknown>): AppException {
+    return new AppException(HttpStatus.SERVICE_UNAVAILABLE, ResultCode.ServiceUnavailable, key, params);
+  }
 }

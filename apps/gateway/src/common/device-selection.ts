@@ -125,6 +125,8 @@ export function nearestDevices(
   at: { latitude: number; longitude: number },
   radiusMeters: number,
   limit: number,
+  /** A further condition on the family's row `f` (cameras: only those with a stream). */
+  where = 'true',
 ): Promise<NearDevice[]> {
   const dLat = radiusMeters / METRES_PER_DEGREE;
   return db.query(
@@ -134,7 +136,7 @@ export function nearestDevices(
                 + cos(radians($1)) * cos(radians(pos.lat)) * power(sin(radians(pos.lon - $2) / 2), 2))) AS distance
          FROM device d JOIN ${family.table} f ON f.device_id = d.id LEFT JOIN device p ON p.id = d.pole_id
         CROSS JOIN LATERAL (SELECT COALESCE(d.latitude, p.latitude) AS lat, COALESCE(d.longitude, p.longitude) AS lon) pos
-        WHERE pos.lat BETWEEN $1 - $3 AND $1 + $3 AND ${longitudeBox(at, dLat)}
+        WHERE pos.lat BETWEEN $1 - $3 AND $1 + $3 AND ${longitudeBox(at, dLat)} AND ${where}
      ) near WHERE distance <= $4 ORDER BY distance, id LIMIT $5`,
     [at.latitude, at.longitude, dLat, radiusMeters, limit],
   );

@@ -1,5 +1,6 @@
 import { MqttService } from '@sc/contracts';
 import { serviceMqttLogin, type MqttLogin } from '@sc/messaging';
+import { deviceSecretKey } from '@sc/database';
 /**
  * How the platform hands its MQTT accounts to the broker (docs/security.md): Mosquitto's files (MQTT_BROKER_ACCESS_DIR,
  * MQTT_BROKER_PID_FILE), and/or the broker hook that EMQX asks at each login (MQTT_HOOK_PORT, MQTT_HOOK_TOKEN), with
@@ -62,7 +63,23 @@ export interface AppConfig {
   accessCache: boolean;
   /** Where a lamp is when neither it nor any region above it has a position or time zone (sunrise, sunset, local clock). */
   defaultPlace: { latitude: number; longitude: number; timeZone: string };
+  /** Video monitoring (docs/video.md). */
+  video: VideoConfig;
   version: string;
+}
+
+/** Where the video workers serve their live streams, how long a live link lasts, and the key of camera logins. */
+export interface VideoConfig {
+  /**
+   * The video workers' stream addresses (VIDEO_SERVICE_URLS, comma-separated; http://127.0.0.1:8095 by default). A
+   * camera's stream is always asked of the same one (its id modulo their number), so one transcoder serves it.
+   */
+  serviceUrls: string[];
+  /** How long a live view's signed links stay valid (VIDEO_LINK_TTL_SECONDS); the page renews them before. */
+  linkTtlSeconds: number;
+  /** DEVICE_SECRET_KEY: camera passwords are sealed with it (the video workers open them with the same). */
+  secretKey: string;
+  secretKeyIsDefault: boolean;
 }
 
 /**
@@ -171,6 +188,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       latitude: int(env.SCHEDULE_DEFAULT_LATITUDE, 22.5431),
       longitude: int(env.SCHEDULE_DEFAULT_LONGITUDE, 114.0579),
       timeZone: env.SCHEDULE_DEFAULT_TIME_ZONE || 'Asia/Shanghai',
+    },
+    video: {
+      serviceUrls: (env.VIDEO_SERVICE_URLS || 'http://127.0.0.1:8095')
+        .split(',')
+        .map((u) => u.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+      linkTtlSeconds: Math.max(60, int(env.VIDEO_LINK_TTL_SECONDS, 3600)),
+      secretKey: deviceSecretKey(env).key,
+      secretKeyIsDefault: deviceSecretKey(env).isDefault,
     },
     version: env.npm_package_version ?? '0.1.0',
   };

@@ -11,6 +11,7 @@ import { RADAR_FAMILY } from './radar.family';
 import { AC_FAMILY } from './ac.family';
 import { AP_FAMILY } from './ap.family';
 import { ALARM_FAMILY } from './alarm.family';
+import { CAMERA_FAMILY } from './camera.family';
 
 export * from './declaration';
 export * from './lamp.family';
@@ -24,6 +25,7 @@ export * from './radar.family';
 export * from './ac.family';
 export * from './ap.family';
 export * from './alarm.family';
+export * from './camera.family';
 
 /**
  * Every declared device family. A new family is one more file beside these and one more entry here; the maps below,
@@ -40,6 +42,7 @@ export const FAMILIES = [
   AC_FAMILY,
   AP_FAMILY,
   ALARM_FAMILY,
+  CAMERA_FAMILY,
 ] as const;
 
 type Declared = (typeof FAMILIES)[number];

@@ -447,6 +447,19 @@ export const enUSAnswers = {
   callDirection3: 'Unknown',
   callStatusConnected: 'Connected',
   callStatusNoReply: 'No reply',
+  // Video monitoring
+  cameraCodeTaken: 'Video equipment with the code "{{code}}" already exists',
+  cameraHostInvalid: 'Enter an IP address or a host name',
+  rtspUrlInvalid: 'Enter an RTSP address (rtsp://host/path) without a user name or password in it',
+  videoSubTypeInvalid: 'Select a sub-type of the selected category',
+  cameraAddressEmpty: 'Enter the address or the RTSP address',
+  cameraNoStream: "The console does not know where this equipment's stream is: enter its RTSP address",
+  videoServiceUnavailable: 'The video service does not answer, please try again later',
+  videoStreamUnavailable: "The camera's stream could not be opened, please try again later",
+  videoTooManyStreams: 'Too many cameras are being watched at once, please try again later',
+  videoVendor1: 'Dahua',
+  videoVendor2: 'Haikang',
+  videoVendor3: 'Other',
 };
 
 /**
@@ -551,6 +564,13 @@ export const enUSAnswerFields = {
   callDirection: 'Direction',
   callStatus: 'Call status',
   answeredAt: 'Answered at',
+  // Video monitoring
+  videoVendor: 'Vendor',
+  videoCategory: 'Category',
+  videoSubType: 'Sub-type',
+  rtspPort: 'RTSP port',
+  videoChannel: 'Channel',
+  rtspUrl: 'RTSP address',
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

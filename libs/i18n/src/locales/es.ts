@@ -440,6 +440,19 @@ export const esAnswers: Answers = {
   callDirection3: 'Desconocida',
   callStatusConnected: 'Conectada',
   callStatusNoReply: 'Sin respuesta',
+  // Video monitoring
+  cameraCodeTaken: 'Ya existe un equipo de vídeo con el código "{{code}}"',
+  cameraHostInvalid: 'Introduzca una dirección IP o un nombre de host',
+  rtspUrlInvalid: 'Introduzca una dirección RTSP (rtsp://host/ruta) sin usuario ni contraseña',
+  videoSubTypeInvalid: 'Seleccione un subtipo de la categoría seleccionada',
+  cameraAddressEmpty: 'Introduzca la dirección o la dirección RTSP',
+  cameraNoStream: 'La consola no sabe dónde está la señal de este equipo: introduzca su dirección RTSP',
+  videoServiceUnavailable: 'El servicio de vídeo no responde, inténtelo más tarde',
+  videoStreamUnavailable: 'No se pudo abrir la señal de la cámara, inténtelo más tarde',
+  videoTooManyStreams: 'Se están viendo demasiadas cámaras a la vez, inténtelo más tarde',
+  videoVendor1: 'Dahua',
+  videoVendor2: 'Haikang',
+  videoVendor3: 'Otro',
 };
 
 export const esAnswerFields: AnswerFields = {
@@ -539,4 +552,11 @@ export const esAnswerFields: AnswerFields = {
   callDirection: 'Dirección',
   callStatus: 'Estado de la llamada',
   answeredAt: 'Contestada a las',
+  // Video monitoring
+  videoVendor: 'Fabricante',
+  videoCategory: 'Categoría',
+  videoSubType: 'Subtipo',
+  rtspPort: 'Puerto RTSP',
+  videoChannel: 'Canal',
+  rtspUrl: 'Dirección RTSP',
 };

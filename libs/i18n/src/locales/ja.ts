@@ -439,6 +439,19 @@ export const jaAnswers: Answers = {
   callDirection3: '不明',
   callStatusConnected: '接続',
   callStatusNoReply: '応答なし',
+  // Video monitoring
+  cameraCodeTaken: 'コード「{{code}}」の映像機器は既に存在します',
+  cameraHostInvalid: 'IPアドレスまたはホスト名を入力してください',
+  rtspUrlInvalid: 'RTSPアドレス（rtsp://ホスト/パス）を、ユーザー名とパスワードを含めずに入力してください',
+  videoSubTypeInvalid: '選択したカテゴリのサブタイプを選択してください',
+  cameraAddressEmpty: 'アドレスまたはRTSPアドレスを入力してください',
+  cameraNoStream: 'この機器の映像ストリームの場所が不明です：RTSPアドレスを入力してください',
+  videoServiceUnavailable: '映像サービスが応答しません。しばらくしてから再試行してください',
+  videoStreamUnavailable: 'カメラの映像ストリームを開けませんでした。しばらくしてから再試行してください',
+  videoTooManyStreams: '同時に視聴しているカメラが多すぎます。しばらくしてから再試行してください',
+  videoVendor1: 'Dahua（大華）',
+  videoVendor2: 'Haikang（海康）',
+  videoVendor3: 'その他',
 };
 
 export const jaAnswerFields: AnswerFields = {
@@ -538,4 +551,11 @@ export const jaAnswerFields: AnswerFields = {
   callDirection: '方向',
   callStatus: '通話状態',
   answeredAt: '応答時刻',
+  // Video monitoring
+  videoVendor: 'メーカー',
+  videoCategory: 'カテゴリ',
+  videoSubType: 'サブタイプ',
+  rtspPort: 'RTSPポート',
+  videoChannel: 'チャンネル',
+  rtspUrl: 'RTSPアドレス',
 };

@@ -438,6 +438,19 @@ export const zhCNAnswers: Answers = {
   callDirection3: '未知',
   callStatusConnected: '已接通',
   callStatusNoReply: '未接听',
+  // Video monitoring
+  cameraCodeTaken: '编码为“{{code}}”的视频设备已存在',
+  cameraHostInvalid: '请输入IP地址或主机名',
+  rtspUrlInvalid: '请输入RTSP地址（rtsp://主机/路径），地址中不要包含用户名或密码',
+  videoSubTypeInvalid: '请选择所选类别下的子类型',
+  cameraAddressEmpty: '请输入设备地址或RTSP地址',
+  cameraNoStream: '系统不知道该设备的视频流地址：请填写其RTSP地址',
+  videoServiceUnavailable: '视频服务无响应，请稍后重试',
+  videoStreamUnavailable: '无法打开摄像机的视频流，请稍后重试',
+  videoTooManyStreams: '同时观看的摄像机过多，请稍后重试',
+  videoVendor1: '大华',
+  videoVendor2: '海康',
+  videoVendor3: '其他',
 };
 
 export const zhCNAnswerFields: AnswerFields = {
@@ -537,4 +550,11 @@ export const zhCNAnswerFields: AnswerFields = {
   callDirection: '呼叫方向',
   callStatus: '呼叫状态',
   answeredAt: '接听时间',
+  // Video monitoring
+  videoVendor: '厂商',
+  videoCategory: '设备类别',
+  videoSubType: '设备子类型',
+  rtspPort: 'RTSP端口',
+  videoChannel: '通道',
+  rtspUrl: 'RTSP地址',
 };

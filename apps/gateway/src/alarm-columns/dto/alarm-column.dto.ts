@@ -1,10 +1,9 @@
-import { ApiProperty, IntersectionType } from '@nestjs/swagger';
+import { IntersectionType } from '@nestjs/swagger';
 import { Matches, ValidateIf } from 'class-validator';
 import {
   ALARM_COLUMN_BOUNDS,
   ALARM_COLUMN_NAME_MAX,
   DEVICE_CODE_PATTERN,
-  NUMBER_BOUNDS,
   OnlineState,
   SIP_ACCOUNT_MAX,
   SIP_ACCOUNT_PATTERN,
@@ -14,12 +13,13 @@ import {
   type AlarmColumnSelection,
   type AlarmColumnVolumeRequest,
 } from '@sc/contracts';
-import { Coordinate, EnumField, IdArrayField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { EnumField, IdArrayField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { PositionedPlacementDto } from '../../common/placement.dto';
 
 /** One command may name this many columns; a larger set is addressed by region. */
 export const ALARM_COMMAND_MAX_IDS = 10_000;
 
-export class AlarmColumnAddOrEditDto implements AlarmColumnAddOrEditRequest {
+export class AlarmColumnAddOrEditDto extends PositionedPlacementDto implements AlarmColumnAddOrEditRequest {
   @IntField({ min: 1, required: false, description: 'The column to change; omit to add one' })
   id?: number;
 
@@ -34,20 +34,6 @@ export class AlarmColumnAddOrEditDto implements AlarmColumnAddOrEditRequest {
   @ValidateIf((o: AlarmColumnAddOrEditDto) => typeof o.sipAccount === 'string' && o.sipAccount !== '')
   @Matches(SIP_ACCOUNT_PATTERN, { message: msg('sipAccountInvalid') })
   sipAccount?: string;
-
-  @Coordinate(NUMBER_BOUNDS.latitude)
-  @ApiProperty({ required: false, nullable: true, example: 22.5431, description: "Its own position; null takes its pole's" })
-  latitude?: number | null;
-
-  @Coordinate(NUMBER_BOUNDS.longitude)
-  @ApiProperty({ required: false, nullable: true, example: 114.0579 })
-  longitude?: number | null;
-
-  @IntField({ min: 1, required: false, description: 'null for no region; omitted on edit keeps the current one' })
-  regionId?: number | null;
-
-  @IntField({ min: 1, required: false, description: 'The lamp pole it is mounted on; null for none; omitted on edit keeps it' })
-  poleId?: number | null;
 }
 
 /** The list's filters (the page's, and GET /api/alarm/columnExport's). */

@@ -253,6 +253,8 @@ export const system = {
       changeAlarmIncidentLevel: 'Change alarm incident level',
       closeAlarmIncident: 'Close alarm incident',
       respondAlarmIncident: 'Respond to alarm incident',
+      saveVideoEquipment: 'Save video equipment',
+      deleteVideoEquipment: 'Delete video equipment',
     },
   },
 };

@@ -255,6 +255,8 @@ export const system: Shape<typeof en> = {
       changeAlarmIncidentLevel: 'Cambiar nivel de incidente de alarma',
       closeAlarmIncident: 'Cerrar incidente de alarma',
       respondAlarmIncident: 'Responder a incidente de alarma',
+      saveVideoEquipment: 'Guardar equipo de vídeo',
+      deleteVideoEquipment: 'Eliminar equipo de vídeo',
     },
   },
 };

@@ -255,6 +255,8 @@ export const system: Shape<typeof en> = {
       changeAlarmIncidentLevel: '警報インシデントのレベルを変更',
       closeAlarmIncident: '警報インシデントをクローズ',
       respondAlarmIncident: '警報インシデントに対応',
+      saveVideoEquipment: '映像機器を保存',
+      deleteVideoEquipment: '映像機器を削除',
     },
   },
 };

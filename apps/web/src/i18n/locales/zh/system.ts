@@ -255,6 +255,8 @@ export const system: Shape<typeof en> = {
       changeAlarmIncidentLevel: '修改报警事件级别',
       closeAlarmIncident: '关闭报警事件',
       respondAlarmIncident: '响应报警事件',
+      saveVideoEquipment: '保存视频设备',
+      deleteVideoEquipment: '删除视频设备',
     },
   },
 };

@@ -1,0 +1,52 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { DeviceType } from '../devices';
+import { DeviceFamily, MqttService } from '../mqtt';
+import { CameraAccess, type CameraRow } from '../video';
+import { defineFamily, type JsonSchema, type LiveFieldsOf } from './declaration';
+
+/**
+ * `state` of video equipment (retained; sent again at least every heartbeat): it is up, and whether its stream took
+ * the login the console keeps. An edge controller on the pole may publish it for the cameras behind it; the video
+ * worker's probe reports the same for every camera that does not (an RTSP DESCRIBE with the stored login).
+ */
+export const CAMERA_STATE_SCHEMA = {
+  title: 'CameraState',
+  type: 'object',
+  required: ['online'],
+  properties: {
+    online: { const: true },
+    access: {
+      type: 'string',
+      enum: [CameraAccess.Ok, CameraAccess.Unauthorized, CameraAccess.NoStream],
+      description: 'ok: its stream opens with the stored login; unauthorized: it refused that login; no-stream: no stream at that address.',
+    },
+  },
+} as const satisfies JsonSchema;
+
+/**
+ * Video equipment (spec "Video monitoring": cameras, recorders, checkpoint, emergency and display equipment of the
+ * video device categories). Its worker (worker-video) probes each one for its online state and turns its RTSP stream
+ * into HLS for the browsers watching it (docs/video.md). It takes no commands through the ledger.
+ *
+ * Spec section 6: Real video admin, editor; its children admin only: its pages and events are administrators'.
+ */
+export const CAMERA_FAMILY = defineFamily<CameraRow>()({
+  family: DeviceFamily.Camera,
+  title: 'Camera',
+  deviceType: DeviceType.VideoEquipment,
+  table: 'camera',
+  worker: MqttService.WorkerVideo,
+  queue: null,
+  job: null,
+  actions: {},
+  eventRoles: [],
+  liveFields: ['networkStatus', 'access', 'reportedAt'],
+  reports: { state: CAMERA_STATE_SCHEMA },
+  commands: {},
+  // The probe answers for each camera every 30 s (VIDEO_PROBE_INTERVAL_MS): three missed answers is offline.
+  heartbeatSeconds: 60,
+});
+
+export type CameraStateMessage = FromSchema<typeof CAMERA_STATE_SCHEMA>;
+/** The video equipment fields that change live, as DeviceStateChanged carries them. */
+export type CameraLiveFields = LiveFieldsOf<typeof CAMERA_FAMILY>;
