@@ -40,6 +40,8 @@ const ROUTES = {
   '/smartLamp/energy': ['_auth', '_auth/_shell', '_auth/_shell/smartLamp/energy'],
   '/broadcastManage/terminalManagement': ['_auth', '_auth/_shell', '_auth/_shell/broadcastManage/terminalManagement'],
   '/floor-screen/device': ['_auth', '_auth/_shell', '_auth/_shell/floor-screen/device'],
+  '/realVideo/equipment': ['_auth', '_auth/_shell', '_auth/_shell/realVideo/equipment'],
+  '/realVideo/video': ['_auth', '_auth/_shell', '_auth/_shell/realVideo/video'],
   '/floor-screen/advert': ['_auth', '_auth/_shell', '_auth/_shell/floor-screen/advert'],
   '/floor-screen/ad-plan': ['_auth', '_auth/_shell', '_auth/_shell/floor-screen/ad-plan'],
   '/floor-screen/plays': ['_auth', '_auth/_shell', '_auth/_shell/floor-screen/plays'],

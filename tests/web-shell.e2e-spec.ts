@@ -67,7 +67,7 @@ async function settlesOnScreen(locator: Locator, viewport: Viewport, expected: b
 }
 
 /** Pages of the menu that show no list. */
-const NO_LIST = new Set(['/profile/inforManage']);
+const NO_LIST = new Set(['/profile/inforManage', '/realVideo/video']);
 /** Every list of the console: each menu page with a list, the equipment page once per tab. */
 const LIST_PAGES = MENU_PAGES.filter(({ path }) => !NO_LIST.has(path)).flatMap(({ path }) =>
   path === '/smartLamp/equipmentManage' ? ['lamps', 'gateways', 'loops', 'groups'].map((tab) => `${path}?tab=${tab}`) : [path],

@@ -26,6 +26,10 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // Terser, two compression passes: about 4 % less JavaScript per page than the default minifier (bench/web-bundle:
+    // the floor-screen device page 250.4 → 239.6 kB gzipped), for about 20 s more build time.
+    minify: 'terser',
+    terserOptions: { compress: { passes: 2 } },
     // bench/web-bundle.bench.mjs reads the manifest to weigh what each route loads.
     manifest: true,
     chunkSizeWarningLimit: 600,

@@ -63,8 +63,10 @@ describe('Video monitoring: equipment, the probe, live views and snapshots', () 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'sc-video-'));
     cameras = await RtspCameraServer.start({ width: 320, height: 180, fps: 10, idleStopMs: 1000 });
+    gw = await startTestGateway({ video: { ...loadConfig({}).video, linkTtlSeconds: 600 } });
+    // Chosen once the gateway listens, so it cannot be one of the gateway's own ports.
     const httpPort = await freePort();
-    gw = await startTestGateway({ video: { ...loadConfig({}).video, linkTtlSeconds: 600, serviceUrls: [`http://127.0.0.1:${httpPort}`] } });
+    gw.config.video.serviceUrls = [`http://127.0.0.1:${httpPort}`];
     [admin, editor] = await Promise.all([gw.signedIn('admin'), gw.signedIn('editor')]);
     worker = await startVideoWorker(testWorkerConfig(gw, { name: 'video', service: MqttService.WorkerVideo }, 'video'), pino({ level: 'silent' }), {
       ...loadVideoSettings({}),

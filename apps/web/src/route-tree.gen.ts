@@ -49,6 +49,8 @@ import { Route as AuthShellRadarManageRadarEditGroupRouteImport } from './routes
 import { Route as AuthShellRadarManageRadarGroupManagementRouteImport } from './routes/_auth/_shell/radarManage/radarGroupManagement'
 import { Route as AuthShellRadarManageRadarStrategyManagementRouteImport } from './routes/_auth/_shell/radarManage/radarStrategyManagement'
 import { Route as AuthShellRadarManageRadarTerminalManagementRouteImport } from './routes/_auth/_shell/radarManage/radarTerminalManagement'
+import { Route as AuthShellRealVideoEquipmentRouteImport } from './routes/_auth/_shell/realVideo/equipment'
+import { Route as AuthShellRealVideoVideoRouteImport } from './routes/_auth/_shell/realVideo/video'
 import { Route as AuthShellRegionManageRegionManageRouteImport } from './routes/_auth/_shell/regionManage/regionManage'
 import { Route as AuthShellSmartLampEnergyRouteImport } from './routes/_auth/_shell/smartLamp/energy'
 import { Route as AuthShellSmartLampEquipmentManageRouteImport } from './routes/_auth/_shell/smartLamp/equipmentManage'
@@ -291,6 +293,17 @@ const AuthShellRadarManageRadarTerminalManagementRoute =
     path: '/radarManage/radarTerminalManagement',
     getParentRoute: () => AuthShellRoute,
   } as any)
+const AuthShellRealVideoEquipmentRoute =
+  AuthShellRealVideoEquipmentRouteImport.update({
+    id: '/realVideo/equipment',
+    path: '/realVideo/equipment',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellRealVideoVideoRoute = AuthShellRealVideoVideoRouteImport.update({
+  id: '/realVideo/video',
+  path: '/realVideo/video',
+  getParentRoute: () => AuthShellRoute,
+} as any)
 const AuthShellRegionManageRegionManageRoute =
   AuthShellRegionManageRegionManageRouteImport.update({
     id: '/regionManage/regionManage',
@@ -415,6 +428,8 @@ export interface FileRoutesByFullPath {
   '/radarManage/radarGroupManagement': typeof AuthShellRadarManageRadarGroupManagementRoute
   '/radarManage/radarStrategyManagement': typeof AuthShellRadarManageRadarStrategyManagementRoute
   '/radarManage/radarTerminalManagement': typeof AuthShellRadarManageRadarTerminalManagementRoute
+  '/realVideo/equipment': typeof AuthShellRealVideoEquipmentRoute
+  '/realVideo/video': typeof AuthShellRealVideoVideoRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
   '/smartLamp/equipmentManage': typeof AuthShellSmartLampEquipmentManageRoute
@@ -469,6 +484,8 @@ export interface FileRoutesByTo {
   '/radarManage/radarGroupManagement': typeof AuthShellRadarManageRadarGroupManagementRoute
   '/radarManage/radarStrategyManagement': typeof AuthShellRadarManageRadarStrategyManagementRoute
   '/radarManage/radarTerminalManagement': typeof AuthShellRadarManageRadarTerminalManagementRoute
+  '/realVideo/equipment': typeof AuthShellRealVideoEquipmentRoute
+  '/realVideo/video': typeof AuthShellRealVideoVideoRoute
   '/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
   '/smartLamp/equipmentManage': typeof AuthShellSmartLampEquipmentManageRoute
@@ -526,6 +543,8 @@ export interface FileRoutesById {
   '/_auth/_shell/radarManage/radarGroupManagement': typeof AuthShellRadarManageRadarGroupManagementRoute
   '/_auth/_shell/radarManage/radarStrategyManagement': typeof AuthShellRadarManageRadarStrategyManagementRoute
   '/_auth/_shell/radarManage/radarTerminalManagement': typeof AuthShellRadarManageRadarTerminalManagementRoute
+  '/_auth/_shell/realVideo/equipment': typeof AuthShellRealVideoEquipmentRoute
+  '/_auth/_shell/realVideo/video': typeof AuthShellRealVideoVideoRoute
   '/_auth/_shell/regionManage/regionManage': typeof AuthShellRegionManageRegionManageRoute
   '/_auth/_shell/smartLamp/energy': typeof AuthShellSmartLampEnergyRoute
   '/_auth/_shell/smartLamp/equipmentManage': typeof AuthShellSmartLampEquipmentManageRoute
@@ -582,6 +601,8 @@ export interface FileRouteTypes {
     | '/radarManage/radarGroupManagement'
     | '/radarManage/radarStrategyManagement'
     | '/radarManage/radarTerminalManagement'
+    | '/realVideo/equipment'
+    | '/realVideo/video'
     | '/regionManage/regionManage'
     | '/smartLamp/energy'
     | '/smartLamp/equipmentManage'
@@ -636,6 +657,8 @@ export interface FileRouteTypes {
     | '/radarManage/radarGroupManagement'
     | '/radarManage/radarStrategyManagement'
     | '/radarManage/radarTerminalManagement'
+    | '/realVideo/equipment'
+    | '/realVideo/video'
     | '/regionManage/regionManage'
     | '/smartLamp/energy'
     | '/smartLamp/equipmentManage'
@@ -692,6 +715,8 @@ export interface FileRouteTypes {
     | '/_auth/_shell/radarManage/radarGroupManagement'
     | '/_auth/_shell/radarManage/radarStrategyManagement'
     | '/_auth/_shell/radarManage/radarTerminalManagement'
+    | '/_auth/_shell/realVideo/equipment'
+    | '/_auth/_shell/realVideo/video'
     | '/_auth/_shell/regionManage/regionManage'
     | '/_auth/_shell/smartLamp/energy'
     | '/_auth/_shell/smartLamp/equipmentManage'
@@ -996,6 +1021,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthShellRadarManageRadarTerminalManagementRouteImport
       parentRoute: typeof AuthShellRoute
     }
+    '/_auth/_shell/realVideo/equipment': {
+      id: '/_auth/_shell/realVideo/equipment'
+      path: '/realVideo/equipment'
+      fullPath: '/realVideo/equipment'
+      preLoaderRoute: typeof AuthShellRealVideoEquipmentRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/realVideo/video': {
+      id: '/_auth/_shell/realVideo/video'
+      path: '/realVideo/video'
+      fullPath: '/realVideo/video'
+      preLoaderRoute: typeof AuthShellRealVideoVideoRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
     '/_auth/_shell/regionManage/regionManage': {
       id: '/_auth/_shell/regionManage/regionManage'
       path: '/regionManage/regionManage'
@@ -1128,6 +1167,8 @@ interface AuthShellRouteChildren {
   AuthShellRadarManageRadarGroupManagementRoute: typeof AuthShellRadarManageRadarGroupManagementRoute
   AuthShellRadarManageRadarStrategyManagementRoute: typeof AuthShellRadarManageRadarStrategyManagementRoute
   AuthShellRadarManageRadarTerminalManagementRoute: typeof AuthShellRadarManageRadarTerminalManagementRoute
+  AuthShellRealVideoEquipmentRoute: typeof AuthShellRealVideoEquipmentRoute
+  AuthShellRealVideoVideoRoute: typeof AuthShellRealVideoVideoRoute
   AuthShellRegionManageRegionManageRoute: typeof AuthShellRegionManageRegionManageRoute
   AuthShellSmartLampEnergyRoute: typeof AuthShellSmartLampEnergyRoute
   AuthShellSmartLampEquipmentManageRoute: typeof AuthShellSmartLampEquipmentManageRoute
@@ -1192,6 +1233,8 @@ const AuthShellRouteChildren: AuthShellRouteChildren = {
     AuthShellRadarManageRadarStrategyManagementRoute,
   AuthShellRadarManageRadarTerminalManagementRoute:
     AuthShellRadarManageRadarTerminalManagementRoute,
+  AuthShellRealVideoEquipmentRoute: AuthShellRealVideoEquipmentRoute,
+  AuthShellRealVideoVideoRoute: AuthShellRealVideoVideoRoute,
   AuthShellRegionManageRegionManageRoute:
     AuthShellRegionManageRegionManageRoute,
   AuthShellSmartLampEnergyRoute: AuthShellSmartLampEnergyRoute,

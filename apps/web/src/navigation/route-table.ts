@@ -10,6 +10,7 @@ import {
   IconSpeakerphone,
   IconUrgent,
   IconUserCircle,
+  IconVideo,
   IconWifi,
 } from '@tabler/icons-react';
 import { ALL_BUTTONS, Button, Role } from '@sc/contracts';
@@ -60,7 +61,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         path: '/lampPole/poleManage',
         title: 'poleManage',
         roles: [Role.Admin, Role.Visit],
-        namespaces: ['imports', 'poles', 'region'],
+        namespaces: ['imports', 'poles', 'region', 'video'],
         buttons: [Button.Add, Button.Edit, Button.Delete, Button.ImportData, Button.EditMqtt],
       },
     ],
@@ -117,6 +118,31 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         buttons: [Button.Edit],
       },
       { path: '/smartLamp/energy', title: 'energy', roles: [Role.Admin], namespaces: ['energy', 'system'], buttons: [Button.Edit] },
+    ],
+  },
+  {
+    // Spec section 2: /realVideo with equipment and video. Spec section 6: Real video admin, editor; its children admin
+    // only (an editor's menu shows none of it: a section without a page it may open is left out).
+    path: '/realVideo',
+    title: 'realVideo',
+    icon: IconVideo,
+    roles: [Role.Admin, Role.Editor],
+    children: [
+      {
+        // The video equipment: records, the category tree, export and each one's live view.
+        path: '/realVideo/equipment',
+        title: 'equipment',
+        roles: [Role.Admin],
+        namespaces: ['video', 'region'],
+        buttons: RECORDS,
+      },
+      {
+        // The live wall: 1, 4, 9 or 16 cameras at once.
+        path: '/realVideo/video',
+        title: 'video',
+        roles: [Role.Admin],
+        namespaces: ['video'],
+      },
     ],
   },
   {
@@ -336,7 +362,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         path: '/alarmManage/alarmManage',
         title: 'alarmColumnManage',
         roles: [Role.Admin, Role.Editor],
-        namespaces: ['dispatch', 'alarmColumns', 'alarmIntercom', 'region', 'system', 'lighting', 'led', 'broadcastTasks', 'schedule'],
+        namespaces: ['dispatch', 'alarmColumns', 'alarmIntercom', 'region', 'system', 'lighting', 'led', 'broadcastTasks', 'schedule', 'video'],
         buttons: [...RECORDS, Button.ImportData, Button.OpenAndClose, Button.EditMqtt],
       },
       {

@@ -1,6 +1,6 @@
-import { useState, type ReactNode } from 'react';
-import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
-import { IconBulb, IconDeviceTv, IconSpeakerphone } from '@tabler/icons-react';
+import { Suspense, lazy, useState, type ReactNode } from 'react';
+import { Badge, Box, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconBulb, IconDeviceTv, IconSpeakerphone, IconVideo } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import {
@@ -36,6 +36,9 @@ export interface FollowedDispatch {
 }
 
 const RADIUS = { radius: INCIDENT_NEARBY.radiusMeters };
+
+// The cameras' player (and hls.js after it) loads when an incident has cameras near it to show.
+const LivePlayer = lazy(() => import('@/features/video/live-player').then((m) => ({ default: m.LivePlayer })));
 
 /** The family of each response's log line, for following its dispatch. */
 export const RESPONSE_FAMILY: Partial<Record<IncidentActionKind, FamilyName>> = {
@@ -91,6 +94,33 @@ export function IncidentResponses({ incident, onSent }: { incident: AlarmInciden
   const near = nearby.data;
   return (
     <Stack gap="xs" data-testid="incident-nearby">
+      {/* Only administrators are told of the cameras (video is theirs): the list is empty for the others. */}
+      {near && near.cameras.length > 0 && (
+        <Paper withBorder p="xs" data-testid="incident-nearby-cameras">
+          <Group gap={6} mb={6}>
+            <IconVideo size={16} />
+            <Text size="sm" fw={500}>
+              {t('alarmIntercom:nearby.cameras')}
+            </Text>
+          </Group>
+          <SimpleGrid cols={near.cameras.length > 1 ? 2 : 1} spacing="xs">
+            {near.cameras.map((camera) => (
+              <Box key={camera.id} h={150} data-testid="incident-camera">
+                <Suspense fallback={null}>
+                  <LivePlayer
+                    camera={camera}
+                    status={
+                      <Text size="xs" c="gray.3">
+                        {t('alarmIntercom:nearby.metres', { distance: camera.distanceMeters })}
+                      </Text>
+                    }
+                  />
+                </Suspense>
+              </Box>
+            ))}
+          </SimpleGrid>
+        </Paper>
+      )}
       {mayLamps && (
         <ResponseBlock icon={<IconBulb size={16} />} title={t('alarmIntercom:nearby.lamps')} devices={near?.lamps} testId="lamps">
           <Button

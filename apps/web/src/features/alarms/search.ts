@@ -23,7 +23,7 @@ export interface AlarmSearch extends PageSearch {
 export const validateAlarmSearch = searchOf<AlarmSearch>({
   ...PAGED,
   view: { oneOf: allOf<AlarmView>()('open', 'history') },
-  family: { oneOf: allOf<FamilyName>()('lamp', 'strip', 'lamp-gateway', 'broadcast', 'signage', 'led', 'radar', 'ac', 'ap', 'alarm') },
+  family: { oneOf: allOf<FamilyName>()('lamp', 'strip', 'lamp-gateway', 'broadcast', 'signage', 'led', 'radar', 'ac', 'ap', 'alarm', 'camera') },
   regionId: 'int',
   kind: { oneOf: allOf<AlarmKind>()('fault', 'dayBurning', 'darkLamp', 'offline', 'overload') },
   code: { oneOf: allOf<FaultCode>()(1, 2, 3, 4, 5, 6, 7, 8) },

@@ -21,9 +21,9 @@ import { downloadFile } from '@/api/download';
  * Where each kind's calls live: single lamps, gateways and loops under /light, poles under /lamp (spec section 7),
  * broadcast terminals under /broadcast, radars under /radar, LED screens (exported only) under /led, floor-screen plays (a report, exported
  * only) under /signage, Wi-Fi access controllers and access points, client sessions and clients per region (both
- * exported only) under /wifi, alarm columns under /alarm.
+ * exported only) under /wifi, alarm columns under /alarm, video equipment (exported only) under /video.
  */
-const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signage' | 'radar' | 'wifi' | 'alarm'> = {
+const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signage' | 'radar' | 'wifi' | 'alarm' | 'video'> = {
   light: 'light',
   gateway: 'light',
   loop: 'light',
@@ -38,11 +38,15 @@ const MODULE: Record<ExportKind, 'light' | 'lamp' | 'broadcast' | 'led' | 'signa
   regionClients: 'wifi',
   column: 'alarm',
   call: 'alarm',
+  camera: 'video',
 };
+
+/** Exports whose call is not named after their kind: the video equipment's is the equipment list's (equipmentExport). */
+const EXPORT_NAMES: Partial<Record<ExportKind, string>> = { camera: 'equipment' };
 
 export const importPath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Import`;
 export const templatePath = (kind: ImportKind) => `/${MODULE[kind]}/${kind}Template`;
-export const exportPath = (kind: ExportKind) => `/${MODULE[kind]}/${kind}Export`;
+export const exportPath = (kind: ExportKind) => `/${MODULE[kind]}/${EXPORT_NAMES[kind] ?? kind}Export`;
 
 /** The upload application's address: its port, on the host name the console was opened with. */
 export function useUploadBase(): string | undefined {
@@ -126,6 +130,7 @@ const EXPORT_FILTERS: Record<ExportKind, readonly string[]> = {
   regionClients: ['regionIds'],
   column: ['name', 'regionId', 'networkStatus'],
   call: ['keyword', 'callType', 'status', 'direction', 'startFrom', 'startTo', 'sort'],
+  camera: ['name', 'regionId', 'poleId', 'vendor', 'category', 'subType', 'networkStatus'],
 };
 
 /** Downloads a list as filtered on screen: `search` is the page's search (its paging and other keys are left out). */

@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { ActionIcon, Anchor, Button, Drawer, Group, MultiSelect, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconUnlink } from '@tabler/icons-react';
+import { IconUnlink, IconVideo } from '@tabler/icons-react';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { DeviceType, type MountedDevice, type PoleRow } from '@sc/contracts';
@@ -16,7 +16,7 @@ const DEVICE_PAGES: Partial<
   Record<
     DeviceType,
     {
-      to: '/smartLamp/equipmentManage' | '/ledManage/ledEquipmentManage' | '/wifiManage/acManage' | '/wifiManage/apManage';
+      to: '/smartLamp/equipmentManage' | '/ledManage/ledEquipmentManage' | '/wifiManage/acManage' | '/wifiManage/apManage' | '/realVideo/equipment';
       search: (d: MountedDevice) => Record<string, string>;
     }
   >
@@ -25,7 +25,25 @@ const DEVICE_PAGES: Partial<
   [DeviceType.LedScreen]: { to: '/ledManage/ledEquipmentManage', search: (d) => ({ name: d.code }) },
   [DeviceType.AccessController]: { to: '/wifiManage/acManage', search: (d) => ({ name: d.code }) },
   [DeviceType.AccessPoint]: { to: '/wifiManage/apManage', search: (d) => ({ name: d.code }) },
+  [DeviceType.VideoEquipment]: { to: '/realVideo/equipment', search: (d) => ({ name: d.code }) },
 };
+
+// A camera's live view opens over the drawer; the player loads with it.
+const LiveModal = lazy(() => import('@/features/video/live-modal').then((m) => ({ default: m.LiveModal })));
+
+/** A camera's live view button, for those who may watch video (the video page's roles). */
+function LiveButton({ device, onOpen }: { device: MountedDevice; onOpen: (device: MountedDevice) => void }) {
+  const { t } = useTranslation();
+  const roles = useSession((s) => s.roles);
+  if (device.type !== DeviceType.VideoEquipment || !canOpen(ROUTE_TABLE, '/realVideo/video', roles)) return null;
+  return (
+    <Tooltip label={t('poles:detail.live')}>
+      <ActionIcon variant="subtle" onClick={() => onOpen(device)} aria-label={t('poles:detail.live')} data-testid="pole-device-live">
+        <IconVideo size={18} />
+      </ActionIcon>
+    </Tooltip>
+  );
+}
 
 /** The page of a device's own module, where one exists yet and the user may open it; other devices show as plain text. */
 function DeviceName({ device }: { device: MountedDevice }) {
@@ -63,6 +81,7 @@ export function PoleDevicesDrawer({ pole, canEdit, onClose }: { pole: PoleRow; c
   const [debounced] = useDebouncedValue(keyword, 300);
   const candidates = useMountable({ keyword: debounced.trim() || undefined }, canEdit);
   const [picked, setPicked] = useState<string[]>([]);
+  const [watching, setWatching] = useState<MountedDevice | null>(null);
   const devices = detail.data?.devices ?? [];
 
   const doMount = async () => {
@@ -134,7 +153,10 @@ export function PoleDevicesDrawer({ pole, canEdit, onClose }: { pole: PoleRow; c
               <Table.Tr key={device.id} data-testid={`pole-device-${device.code}`}>
                 <Table.Td>{t(`poles:deviceType.${device.type}`)}</Table.Td>
                 <Table.Td>
-                  <DeviceName device={device} />
+                  <Group gap={4} wrap="nowrap">
+                    <DeviceName device={device} />
+                    <LiveButton device={device} onOpen={setWatching} />
+                  </Group>
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm" ff="monospace">
@@ -161,6 +183,7 @@ export function PoleDevicesDrawer({ pole, canEdit, onClose }: { pole: PoleRow; c
           </Table.Tbody>
         </Table>
       </Stack>
+      <Suspense fallback={null}>{watching && <LiveModal camera={watching} onClose={() => setWatching(null)} />}</Suspense>
     </Drawer>
   );
 }

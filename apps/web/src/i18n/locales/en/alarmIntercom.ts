@@ -105,6 +105,7 @@ export const alarmIntercom = {
     open: 'Open the incident',
   },
   nearby: {
+    cameras: 'Nearest cameras, live',
     title: 'Around the column (within {{radius}} m)',
     noPosition: 'The column has no position on the map, so nothing near it can be found.',
     none: 'None within {{radius}} m',

@@ -11,6 +11,7 @@ export const alarms = {
     ac: 'Access controller',
     ap: 'Access point',
     alarm: 'Alarm column',
+    camera: 'Video equipment',
   },
   kind: {
     fault: 'Device fault',

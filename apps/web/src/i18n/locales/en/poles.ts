@@ -21,6 +21,8 @@ export const poles = {
     '5': 'Radar',
     '6': 'AP',
     '7': 'Alarm column',
+    '8': 'Wi-Fi access controller',
+    '9': 'Video equipment',
   },
   list: {
     add: 'Add pole',
@@ -35,6 +37,7 @@ export const poles = {
     groupAdded: 'Group {{name}} added',
   },
   detail: {
+    live: 'Live view',
     title: 'Devices on {{name}}',
     none: 'Nothing is mounted on this pole',
     mount: 'Mount',

@@ -105,6 +105,7 @@ export const alarmIntercom = {
     open: 'Abrir el incidente',
   },
   nearby: {
+    cameras: 'Cámaras más cercanas, en directo',
     title: 'Alrededor de la columna (a menos de {{radius}} m)',
     noPosition: 'La columna no tiene posición en el mapa, así que no se puede buscar nada cerca.',
     none: 'Ninguno a menos de {{radius}} m',

@@ -13,6 +13,7 @@ export const alarms: Shape<typeof en> = {
     ac: 'Controlador de acceso',
     ap: 'Punto de acceso',
     alarm: 'Columna de alarma',
+    camera: 'Equipo de vídeo',
   },
   kind: {
     fault: 'Fallo del dispositivo',

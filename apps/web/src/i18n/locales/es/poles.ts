@@ -23,6 +23,8 @@ export const poles: Shape<typeof en> = {
     '5': 'Radar',
     '6': 'AP',
     '7': 'Columna de alarma',
+    '8': 'Controlador de acceso Wi-Fi',
+    '9': 'Equipo de vídeo',
   },
   list: {
     add: 'Añadir poste',
@@ -37,6 +39,7 @@ export const poles: Shape<typeof en> = {
     groupAdded: 'Grupo {{name}} añadido',
   },
   detail: {
+    live: 'Vista en directo',
     title: 'Dispositivos en {{name}}',
     none: 'No hay nada montado en este poste',
     mount: 'Montar',

@@ -105,6 +105,7 @@ export const alarmIntercom = {
     open: 'インシデントを開く',
   },
   nearby: {
+    cameras: '最寄りのカメラ（ライブ）',
     title: '警報柱の周辺（{{radius}} m 以内）',
     noPosition: '警報柱に地図上の位置がないため、周辺の機器を検索できません。',
     none: '{{radius}} m 以内にありません',

@@ -13,6 +13,7 @@ export const alarms: Shape<typeof en> = {
     ac: 'アクセスコントローラー',
     ap: 'アクセスポイント',
     alarm: '警報柱',
+    camera: '映像機器',
   },
   kind: {
     fault: 'デバイス故障',

@@ -23,6 +23,8 @@ export const poles: Shape<typeof en> = {
     '5': 'レーダー',
     '6': 'AP',
     '7': '警報柱',
+    '8': 'Wi-Fiアクセスコントローラー',
+    '9': '映像機器',
   },
   list: {
     add: '街灯柱を追加',
@@ -37,6 +39,7 @@ export const poles: Shape<typeof en> = {
     groupAdded: 'グループ {{name}} を追加しました',
   },
   detail: {
+    live: 'ライブ映像',
     title: '{{name}} のデバイス',
     none: 'この街灯柱には何も取り付けられていません',
     mount: '取り付け',

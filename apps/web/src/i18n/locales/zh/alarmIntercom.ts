@@ -105,6 +105,7 @@ export const alarmIntercom = {
     open: '打开事件',
   },
   nearby: {
+    cameras: '最近的摄像机（实时）',
     title: '报警柱周边（{{radius}} 米内）',
     noPosition: '该报警柱在地图上没有位置，无法查找周边设备。',
     none: '{{radius}} 米内没有',

@@ -13,6 +13,7 @@ export const alarms: Shape<typeof en> = {
     ac: '无线控制器',
     ap: '无线接入点',
     alarm: '报警柱',
+    camera: '视频设备',
   },
   kind: {
     fault: '设备故障',

@@ -27,6 +27,7 @@ import { signage } from './signage';
 import { signageAds } from './signageAds';
 import { signagePlans } from './signagePlans';
 import { signagePlays } from './signagePlays';
+import { video } from './video';
 
 /** The server's catalogue (spec messages and field labels) plus the console's own namespaces. */
 const catalogue = {
@@ -60,5 +61,6 @@ const catalogue = {
   signageAds,
   signagePlans,
   signagePlays,
+  video,
 };
 export default catalogue;

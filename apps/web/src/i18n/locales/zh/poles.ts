@@ -23,6 +23,8 @@ export const poles: Shape<typeof en> = {
     '5': '雷达',
     '6': 'AP',
     '7': '报警柱',
+    '8': 'Wi-Fi接入控制器',
+    '9': '视频设备',
   },
   list: {
     add: '新增灯杆',
@@ -37,6 +39,7 @@ export const poles: Shape<typeof en> = {
     groupAdded: '已添加分组 {{name}}',
   },
   detail: {
+    live: '实时画面',
     title: '{{name}} 上的设备',
     none: '这根灯杆上没有挂载设备',
     mount: '挂载',
