@@ -46,6 +46,7 @@ describe('parseCliArgs', () => {
     expect(settings.family).toBe('camera');
     expect(settings.fleet.lamps).toEqual({ databaseUrl: 'postgres://x/db' });
     expect(settings.fleet.offlineFraction).toBe(0.1);
+    expect(parseCliArgs(['--from-db', '--family=camera'], {}).family).toBe('camera');
     expect(() => parseCliArgs(['--family', 'camera', '--count', '5'], {})).toThrow('--family camera goes with --from-db');
   });
 

@@ -105,7 +105,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
     if (!values['from-db']) throw new Error('--family camera goes with --from-db: cameras are simulated from the registry');
     return {
       ...parseCliArgs(
-        argv.filter((arg, i) => arg !== '--family' && argv[i - 1] !== '--family'),
+        argv.filter((arg, i) => arg !== '--family' && !arg.startsWith('--family=') && argv[i - 1] !== '--family'),
         env,
       ),
       family: 'camera',

@@ -18,6 +18,7 @@ import {
   type PageResult,
 } from '@sc/contracts';
 import { decryptDeviceSecret } from '@sc/database';
+import { translateField } from '@sc/i18n';
 import type { DeviceWorker } from '@sc/device-runtime';
 import { ApiClient, waitFor } from '@sc/testing';
 import { RtspCameraServer } from '../../device-sim/src/kit/rtsp-cameras';
@@ -109,6 +110,11 @@ describe('Video monitoring: equipment, the probe, live views and snapshots', () 
     await admin.post('/api/video/equipmentAddOrEdit', { ...camera('CAM-T1'), id, password: '' });
     expect((await page()).list[0].hasPassword).toBe(false);
     await admin.post('/api/video/equipmentAddOrEdit', { ...camera('CAM-T1'), id });
+    // Pointed elsewhere without the password typed again, the camera keeps none: a login goes only where it was given.
+    await admin.post('/api/video/equipmentAddOrEdit', { ...camera('CAM-T1', { rtspUrl: 'rtsp://203.0.113.9/capture' }), id, password: undefined });
+    expect((await page()).list[0].hasPassword).toBe(false);
+    await admin.post('/api/video/equipmentAddOrEdit', { ...camera('CAM-T1'), id });
+    expect((await page()).list[0].hasPassword).toBe(true);
 
     const before = await snapshot();
     const refusals: [Record<string, unknown>, number, string][] = [
@@ -179,7 +185,7 @@ describe('Video monitoring: equipment, the probe, live views and snapshots', () 
       const state = async () => Object.fromEntries((await page()).list.map((r) => [r.code, [r.networkStatus, r.access]]));
       await waitFor(async () => {
         const now = await state();
-        return now['CAM-T1'][0] === OnlineState.Online && now['CAM-T4'][0] === OnlineState.Online ? now : undefined;
+        return now['CAM-T1'][1] === CameraAccess.Ok && now['CAM-T4'][0] === OnlineState.Online && now['CAM-T5'][0] === OnlineState.Online ? now : undefined;
       }, 10_000);
       // CAM-T4 refuses the stored login; CAM-T5 is not there at all (no stream at that path).
       expect(await state()).toEqual({
@@ -271,7 +277,8 @@ describe('Video monitoring: equipment, the probe, live views and snapshots', () 
     expect(res.status).toBe(200);
     const sheet = XLSX.read(Buffer.from(await res.arrayBuffer()));
     const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(sheet.Sheets[sheet.SheetNames[0]]);
-    expect(rows.map((r) => r['编码'] ?? Object.values(r)[1])).toEqual(expect.arrayContaining(['CAM-T1', 'CAM-T4', 'CAM-T5']));
+    const codeHeader = translateField('zh-CN', 'code');
+    expect(rows.map((r) => r[codeHeader])).toEqual(expect.arrayContaining(['CAM-T1', 'CAM-T4', 'CAM-T5']));
     expect(JSON.stringify(rows)).not.toContain('p@ss');
     expect(JSON.stringify(rows)).toContain('其他');
   });

@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { CAMERA_FAMILY } from '@sc/contracts';
 import { deviceSecretKey } from '@sc/database';
@@ -9,6 +10,32 @@ import { CameraProbe } from './probe/camera-probe';
 import { CameraSources } from './probe/camera-sources';
 import { LiveStreams } from './streams/live-streams';
 import { createStreamServer } from './streams/stream-server';
+
+const DIR_PREFIX = 'smart-city-video-';
+
+/**
+ * Removes the segment directories that video workers on this machine left behind when they ended without stopping
+ * (their process is gone): the default directory is per process, so nothing of a running worker's is touched.
+ */
+async function removeStaleDirectories(dir: string, logger: Logger): Promise<void> {
+  const parent = dirname(dir);
+  const entries = await readdir(parent).catch(() => [] as string[]);
+  for (const entry of entries) {
+    const pid = Number(entry.slice(DIR_PREFIX.length));
+    if (!entry.startsWith(DIR_PREFIX) || !Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
+    await rm(join(parent, entry), { recursive: true, force: true });
+    logger.info({ dir: join(parent, entry) }, 'removed the segments of a video worker that ended without stopping');
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /** The families the video worker serves: its video equipment. */
 export const VIDEO_FAMILIES: readonly AnyFamilyHandler[] = [cameraHandler];
@@ -34,10 +61,15 @@ export interface VideoSettings {
   shard: { index: number; of: number };
 }
 
-/** This worker's shard: VIDEO_SHARD_INDEX, else the host name's ordinal (`worker-video-1`), of VIDEO_SHARDS. */
+/**
+ * This worker's shard: VIDEO_SHARD_INDEX, else the host name's ordinal (`worker-video-1`), of VIDEO_SHARDS. With
+ * several shards and neither, start-up stops: every replica would take the first shard and the others' cameras none.
+ */
 export function shardOf(env: NodeJS.ProcessEnv): { index: number; of: number } {
   const of = Math.max(1, Math.floor(envNumber(env.VIDEO_SHARDS, 1)));
   const ordinal = /-(\d+)$/.exec(env.HOSTNAME ?? '')?.[1];
+  if (of > 1 && !env.VIDEO_SHARD_INDEX && ordinal === undefined)
+    throw new Error(`VIDEO_SHARDS is ${of}: set VIDEO_SHARD_INDEX, or run the workers as a StatefulSet (host names ending in their ordinal)`);
   const index = envNumber(env.VIDEO_SHARD_INDEX, of > 1 && ordinal !== undefined ? Number(ordinal) : 0);
   if (!Number.isInteger(index) || index < 0 || index >= of) throw new Error(`VIDEO_SHARD_INDEX must be 0 to ${of - 1}, not ${index}`);
   return { index, of };
@@ -47,7 +79,7 @@ export function loadVideoSettings(env: NodeJS.ProcessEnv = process.env): VideoSe
   return {
     httpPort: envNumber(env.VIDEO_HTTP_PORT, 8095),
     httpHost: env.VIDEO_HTTP_HOST ?? '127.0.0.1',
-    dir: env.VIDEO_DIR ?? join(tmpdir(), `smart-city-video-${process.pid}`),
+    dir: env.VIDEO_DIR ?? join(tmpdir(), `${DIR_PREFIX}${process.pid}`),
     ffmpegPath: env.FFMPEG_PATH ?? 'ffmpeg',
     maxStreams: envNumber(env.VIDEO_MAX_STREAMS, 64),
     idleStopMs: envNumber(env.VIDEO_IDLE_STOP_MS, 20_000),
@@ -81,17 +113,27 @@ export async function startVideoWorker(config: RuntimeConfig, logger: Logger, se
       return source?.url ? { url: source.url, username: source.username || null, password: source.password } : null;
     },
   });
+  // However the process ends, no transcoder outlives it holding a camera's connection.
+  const killAll = () => streams.killAll();
+  process.once('exit', killAll);
   let probe: CameraProbe | null = null;
   let server: { close(): Promise<void> } | null = null;
+  let ended: Promise<void> | null = null;
+  const stopping = () =>
+    (ended ??= (async () => {
+      await probe?.stop();
+      await server?.close();
+      await streams.stop();
+    })());
   const release = async () => {
-    await probe?.stop();
-    await server?.close();
-    await streams.stop();
+    await stopping();
+    process.off('exit', killAll);
     await pool.end().catch(() => undefined);
   };
   try {
+    await removeStaleDirectories(settings.dir, logger);
     server = await createStreamServer(streams, { port: settings.httpPort, host: settings.httpHost, logger });
-    const worker = await startDeviceWorker({ name: 'video', families: VIDEO_FAMILIES, config, logger, onStopped: release });
+    const worker = await startDeviceWorker({ name: 'video', families: VIDEO_FAMILIES, config, logger, onStopping: stopping, onStopped: release });
     probe = new CameraProbe(sources, (id, state) => worker.observeState(CAMERA_FAMILY.family, id, state), settings.probe, logger);
     probe.start();
     return worker;

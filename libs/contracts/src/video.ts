@@ -11,8 +11,11 @@ export const CAMERA_PASSWORD_MAX = 128;
 /** An IPv4 or IPv6 address or a host name, as the equipment's address field takes it. */
 export const CAMERA_HOST_PATTERN =
   /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[?[0-9A-Fa-f:.]{2,45}\]?)$/;
-/** An RTSP address: rtsp:// and a host, without credentials in it (those are fields of their own, kept encrypted). */
-export const RTSP_URL_PATTERN = /^rtsps?:\/\/[^\s/@]+(?:\/[^\s]*)?$/;
+/**
+ * An RTSP address: rtsp:// and a host, without a login in it (the login is fields of its own, the password sealed):
+ * neither `user:password@` nor a password in the query string.
+ */
+export const RTSP_URL_PATTERN = /^(?![^?]*\?(?:.*&)?(?:password|passwd|pwd|pass)=)rtsp:\/\/[^\s/@?#]+(?:[/?]\S*)?$/i;
 
 /** The values video equipment's number fields accept (browser and server check them alike). */
 export const CAMERA_BOUNDS = {
@@ -39,6 +42,11 @@ export function isVideoSubType(category: number, subType: number | null): boolea
   return found.types.some((t) => t.code === subType);
 }
 
+/** An address as the host part of a URL: an IPv6 address in brackets. */
+export function hostOf(ip: string): string {
+  return ip.includes(':') && !ip.startsWith('[') ? `[${ip}]` : ip;
+}
+
 /**
  * The live stream's address of a piece of equipment: its own RTSP address when it has one, else its vendor's usual
  * main-stream address from its address, port and channel (Dahua `cam/realmonitor`, Haikang `Streaming/Channels/{channel}01`);
@@ -47,7 +55,7 @@ export function isVideoSubType(category: number, subType: number | null): boolea
 export function rtspAddressOf(c: { vendor: VideoVendor; ip: string; rtspPort: number; channel: number; rtspUrl: string }): string | null {
   if (c.rtspUrl) return c.rtspUrl;
   if (!c.ip) return null;
-  const host = c.ip.includes(':') && !c.ip.startsWith('[') ? `[${c.ip}]` : c.ip;
+  const host = hostOf(c.ip);
   if (c.vendor === VideoVendor.Dahua) return `rtsp://${host}:${c.rtspPort}/cam/realmonitor?channel=${c.channel}&subtype=0`;
   if (c.vendor === VideoVendor.Haikang) return `rtsp://${host}:${c.rtspPort}/Streaming/Channels/${c.channel}01`;
   return null;

@@ -33,6 +33,11 @@ export interface DeviceWorkerOptions {
   observers?: readonly ChangeObserver[];
   /** Handlers of other jobs on the families' queues (none so far). */
   jobs?: ReadonlyMap<JobName, JobHandler>;
+  /**
+   * Runs first when the worker stops, before the runtime lets go of anything: what the worker runs beside the runtime
+   * that feeds it or holds outside resources (a probe, transcoders) ends while the runtime can still take its last words.
+   */
+  onStopping?: () => Promise<void>;
   /** Runs last when the worker stops: closes what the worker opened beside the runtime. */
   onStopped?: () => Promise<void>;
   config: RuntimeConfig;
@@ -114,12 +119,8 @@ export class DeviceWorker {
     else if (message?.kind === 'report')
       this.writer.addEvent(family, recordId, { kind: 'report', channel: message.channel, report: message.report, at } as never, null);
     else return false;
+    this.counters.add('observed');
     return true;
-  }
-
-  /** Resolves once everything taken in so far (from devices and observeState) is stored. */
-  whenWritten(): Promise<void> {
-    return this.writer?.whenWritten() ?? Promise.resolve();
   }
 
   private async open(): Promise<void> {
@@ -273,6 +274,9 @@ export class DeviceWorker {
    */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
+      await this.options
+        .onStopping?.()
+        .catch((err: Error) => this.options.logger.warn({ err: err.message }, 'stopping what ran beside the runtime failed'));
       await Promise.all(this.jobWorkers.map((w) => w.close().catch(() => undefined)));
       await this.intake?.stop().catch(() => undefined);
       await this.tracker?.stop();

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Client } from 'pg';
 import type { Logger } from 'pino';
 import { DeviceType } from '@sc/contracts';
 import { decryptDeviceSecret } from '@sc/database';
+import { withClient } from '../kit/plan';
 import { RtspCameraServer } from '../kit/rtsp-cameras';
 
 // Cameras: the registry's cameras whose RTSP address is this simulator's, each a live picture drawn on demand (its
@@ -35,17 +35,13 @@ export interface CameraFleetOptions {
 export interface CameraFleet {
   readonly codes: readonly string[];
   readonly url: string;
-  /** A camera stops answering (its power cut) or answers again. */
-  setOnline(code: string, online: boolean): void;
   stats(): { cameras: number; sources: number; clients: number };
   stop(): Promise<void>;
 }
 
 /** The registry's cameras whose RTSP address is at `127.0.0.1:port` or `localhost:port`. */
-export async function loadSimulatedCameras(databaseUrl: string, port: number, secretKey: string): Promise<SimulatedCamera[]> {
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
+export function loadSimulatedCameras(databaseUrl: string, port: number, secretKey: string): Promise<SimulatedCamera[]> {
+  return withClient(databaseUrl, async (client) => {
     const { rows } = await client.query<{ code: string; name: string; url: string; username: string; passwordEnc: string | null }>(
       `SELECT d.code, d.name, c.rtsp_url AS url, c.username, c.password_enc AS "passwordEnc"
          FROM device d JOIN camera c ON c.device_id = d.id
@@ -59,9 +55,7 @@ export async function loadSimulatedCameras(databaseUrl: string, port: number, se
       username: r.username,
       password: r.passwordEnc ? (decryptDeviceSecret(secretKey, r.passwordEnc) ?? '') : '',
     }));
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** Whether a camera is one of the dead ones: a stable pick by its code, so a restart keeps the same ones dead. */
@@ -115,11 +109,6 @@ export async function startCameraFleet(o: CameraFleetOptions): Promise<CameraFle
       return [...playing.keys()];
     },
     url: server.url,
-    setOnline(code, up) {
-      online.set(code, up);
-      const camera = playing.get(code);
-      if (camera) show(camera);
-    },
     stats: () => server.stats(),
     async stop() {
       clearInterval(timer);

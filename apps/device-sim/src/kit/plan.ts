@@ -43,7 +43,8 @@ export async function loadOwnSeeds(databaseUrl: string, declaration: FamilyDecla
   });
 }
 
-async function withClient<T>(databaseUrl: string, run: (client: Client) => Promise<T>): Promise<T> {
+/** One connection to the registry's database for `run`, closed after it. */
+export async function withClient<T>(databaseUrl: string, run: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {

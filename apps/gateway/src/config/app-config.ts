@@ -194,7 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         .split(',')
         .map((u) => u.trim().replace(/\/+$/, ''))
         .filter(Boolean),
-      linkTtlSeconds: Math.max(60, int(env.VIDEO_LINK_TTL_SECONDS, 3600)),
+      linkTtlSeconds: Math.max(60, int(env.VIDEO_LINK_TTL_SECONDS, 600)),
       secretKey: deviceSecretKey(env).key,
       secretKeyIsDefault: deviceSecretKey(env).isDefault,
     },

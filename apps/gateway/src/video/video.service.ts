@@ -87,7 +87,9 @@ export class VideoService {
 
   /**
    * Adds equipment (its registry record and its row; offline until the probe hears it) or changes it. A password
-   * given is sealed; '' removes the kept one; none keeps it. Fields left out of an edit keep their values.
+   * given is sealed; '' removes the kept one; none keeps it, unless the edit points the stream elsewhere (vendor,
+   * address, port, channel or RTSP address): the kept password is then dropped, so that whoever may edit a camera
+   * cannot send its login to a host of their choosing. Fields left out of an edit keep their values.
    */
   async save(caller: Caller, dto: CameraAddOrEditDto): Promise<{ id: number }> {
     assertPosition(dto.latitude, dto.longitude);
@@ -130,7 +132,11 @@ export class VideoService {
           await tx.query(
             `UPDATE camera SET vendor = $2, category = $3, sub_type = $4, ip = coalesce($5, ip), rtsp_port = coalesce($6, rtsp_port),
                     channel = coalesce($7, channel), rtsp_url = coalesce($8, rtsp_url), username = coalesce($9, username),
-                    password_enc = CASE WHEN $10::boolean THEN $11 ELSE password_enc END
+                    -- A login goes only where it was given for: pointed elsewhere, the camera keeps none until one is typed.
+                    password_enc = CASE WHEN $10::boolean THEN $11
+                                        WHEN (vendor, ip, rtsp_port, channel, rtsp_url) IS DISTINCT FROM
+                                             ($2::smallint, coalesce($5, ip), coalesce($6, rtsp_port), coalesce($7, channel), coalesce($8, rtsp_url))
+                                        THEN NULL ELSE password_enc END
               WHERE device_id = $1`,
             [...values, password !== undefined, password ?? null],
           );

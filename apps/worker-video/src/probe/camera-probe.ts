@@ -15,7 +15,10 @@ export interface ProbeSettings {
 /** Where what the probe learns goes: the device runtime's intake (DeviceWorker.observeState). */
 export type ObserveState = (recordId: number, state: Record<string, unknown>) => void;
 
-/** The state a camera's answer to DESCRIBE stands for. */
+/**
+ * The state a camera's answer to DESCRIBE stands for: 2xx its stream with the stored login, 401 or 403 the login
+ * refused, anything else (404 most often: a wrong path or channel) no stream to be had at that address.
+ */
 export function stateOf(outcome: DescribeOutcome): Record<string, unknown> {
   if (!outcome.answered) return { online: false };
   if (outcome.status === 401 || outcome.status === 403) return { online: true, access: CameraAccess.Unauthorized };
@@ -36,7 +39,7 @@ export class CameraProbe {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
-  /** The last pass's figures, for the logs and the tests. */
+  /** The last pass's figures, for the logs. */
   lastPass = { cameras: 0, online: 0, ms: 0 };
 
   constructor(
@@ -65,39 +68,42 @@ export class CameraProbe {
     await this.running;
   }
 
-  /** One pass over every camera. */
+  /**
+   * One pass over this worker's cameras: their addresses read first (a page at a time), then asked with every lane
+   * busy across the whole fleet, so a page of silent cameras does not hold the next page's answers back.
+   */
   async pass(): Promise<void> {
     const started = Date.now();
-    let cameras = 0;
-    let online = 0;
-    let after = 0;
-    for (;;) {
+    const cameras: CameraSource[] = [];
+    for (let after = 0; !this.stopped;) {
       const page = await this.sources.page(after, PAGE);
-      if (page.length === 0 || this.stopped) break;
-      after = page[page.length - 1].id;
-      const states = await this.probeAll(page.filter((c) => c.url !== null));
-      for (const [id, state] of states) {
-        cameras++;
-        if (state.online) online++;
-        this.observe(id, state);
-      }
+      cameras.push(...page.filter((c) => c.url !== null));
       if (page.length < PAGE) break;
+      after = page[page.length - 1].id;
     }
-    this.lastPass = { cameras, online, ms: Date.now() - started };
+    let online = 0;
+    const states = await this.probeAll(cameras, (id, state) => {
+      if (state.online) online++;
+      this.observe(id, state);
+    });
+    this.lastPass = { cameras: states, online, ms: Date.now() - started };
     this.logger.debug({ ...this.lastPass, family: CAMERA_FAMILY.family }, 'camera probe pass');
   }
 
-  private async probeAll(cameras: readonly CameraSource[]): Promise<Map<number, Record<string, unknown>>> {
-    const states = new Map<number, Record<string, unknown>>();
+  /** Asks every camera, `concurrency` at a time, handing each answer on as it comes; answers how many were asked. */
+  private async probeAll(cameras: readonly CameraSource[], answered: ObserveState): Promise<number> {
     let next = 0;
+    let asked = 0;
     const lane = async () => {
       while (next < cameras.length && !this.stopped) {
         const camera = cameras[next++];
         const login = camera.username || camera.password ? { username: camera.username, password: camera.password ?? '' } : null;
-        states.set(camera.id, stateOf(await describe(camera.url!, login, this.settings.timeoutMs)));
+        const state = stateOf(await describe(camera.url!, login, this.settings.timeoutMs));
+        asked++;
+        if (!this.stopped) answered(camera.id, state);
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, cameras.length) }, lane));
-    return states;
+    return asked;
   }
 }

@@ -100,6 +100,9 @@ interface Stream {
   ended: Promise<void>;
 }
 
+/** How long a camera's snapshot is given again to whoever asks (the picture a second ago is the picture now). */
+const SNAPSHOT_REUSE_MS = 1000;
+
 /**
  * Cameras' live pictures for browsers: a camera's RTSP stream repackaged as HLS (which hls.js plays) by one ffmpeg
  * per camera, started when somebody first asks for it and stopped when nobody has asked for a while. However many
@@ -115,6 +118,8 @@ export class LiveStreams {
   private readonly streams = new Map<number, Stream>();
   /** Snapshots being taken from a source: they hold a camera connection, so they count against maxStreams. */
   private sourceSnapshots = 0;
+  /** The last snapshot of each camera (or the one being taken), reused for SNAPSHOT_REUSE_MS. */
+  private readonly snapshots = new Map<number, { at: number; pending: boolean; jpeg: Promise<Buffer> }>();
   /** Every one-shot ffmpeg, to kill on stop. */
   private readonly oneShots = new Set<ChildProcess>();
   private readonly sweeper: NodeJS.Timeout;
@@ -129,14 +134,6 @@ export class LiveStreams {
     this.logger = options.logger;
     this.sweeper = setInterval(() => this.sweep(), Math.max(50, this.idleStopMs / 4));
     this.sweeper.unref();
-  }
-
-  /**
-   * The camera's stream, started if it is not running and waited for until it has a segment to play. Concurrent
-   * callers share one start. Counts as watching the stream.
-   */
-  async open(cameraId: number): Promise<void> {
-    await this.live(cameraId);
   }
 
   /** The camera's current HLS playlist (starting the stream if need be). Counts as watching the stream. */
@@ -162,10 +159,23 @@ export class LiveStreams {
 
   /**
    * A JPEG of the camera's live picture: from the newest segment if the camera is streaming (no second connection to
-   * the camera), else from the camera itself. Taking one does not keep a stream running.
+   * the camera), else from the camera itself. Taking one does not keep a stream running. One is taken per camera at a
+   * time and kept for SNAPSHOT_REUSE_MS: however often a link is asked, a camera costs one ffmpeg a second at most.
    */
-  async snapshot(cameraId: number): Promise<Buffer> {
+  snapshot(cameraId: number): Promise<Buffer> {
     checkId(cameraId);
+    const recent = this.snapshots.get(cameraId);
+    if (recent && (recent.pending || Date.now() - recent.at < SNAPSHOT_REUSE_MS)) return recent.jpeg;
+    const entry = { at: Date.now(), pending: true, jpeg: this.takeSnapshot(cameraId) };
+    this.snapshots.set(cameraId, entry);
+    entry.jpeg.then(
+      () => Object.assign(entry, { at: Date.now(), pending: false }),
+      () => this.snapshots.get(cameraId) === entry && this.snapshots.delete(cameraId),
+    );
+    return entry.jpeg;
+  }
+
+  private async takeSnapshot(cameraId: number): Promise<Buffer> {
     const stream = this.streams.get(cameraId);
     if (stream && stream.state !== 'ending') {
       await stream.ready;
@@ -193,6 +203,16 @@ export class LiveStreams {
     let watching = 0;
     for (const stream of this.streams.values()) if (stream.state === 'live' && stream.lastWatched >= since) watching++;
     return { streams: this.streams.size, watching };
+  }
+
+  /**
+   * Kills every ffmpeg at once, synchronously: for a process that is exiting without the time to stop() (a crash, a
+   * shutdown timed out), so that no transcoder outlives it holding a camera's connection.
+   */
+  killAll(): void {
+    this.stopped = true;
+    for (const child of this.oneShots) child.kill('SIGKILL');
+    for (const stream of this.streams.values()) stream.child?.kill('SIGKILL');
   }
 
   /** Stops every stream and snapshot and removes the streams' directories. Nothing starts afterwards. */
@@ -351,6 +371,9 @@ export class LiveStreams {
   }
 
   private sweep(): void {
+    // Snapshots past reuse are dropped, so the map holds only what was asked for within the last second or so.
+    for (const [cameraId, snapshot] of this.snapshots)
+      if (!snapshot.pending && Date.now() - snapshot.at >= SNAPSHOT_REUSE_MS) this.snapshots.delete(cameraId);
     const idleSince = Date.now() - this.idleStopMs;
     for (const stream of this.streams.values()) {
       if (stream.state !== 'live' || stream.lastWatched >= idleSince) continue;

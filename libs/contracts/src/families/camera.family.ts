@@ -6,8 +6,9 @@ import { defineFamily, type JsonSchema, type LiveFieldsOf } from './declaration'
 
 /**
  * `state` of video equipment (retained; sent again at least every heartbeat): it is up, and whether its stream took
- * the login the console keeps. An edge controller on the pole may publish it for the cameras behind it; the video
- * worker's probe reports the same for every camera that does not (an RTSP DESCRIBE with the stored login).
+ * the login the console keeps. The video worker's probe takes the same for every camera with a stream address (an
+ * RTSP DESCRIBE with the stored login, every VIDEO_PROBE_INTERVAL_MS); an edge controller on the pole may publish it
+ * too, for equipment the probe cannot reach.
  */
 export const CAMERA_STATE_SCHEMA = {
   title: 'CameraState',
@@ -43,8 +44,9 @@ export const CAMERA_FAMILY = defineFamily<CameraRow>()({
   liveFields: ['networkStatus', 'access', 'reportedAt'],
   reports: { state: CAMERA_STATE_SCHEMA },
   commands: {},
-  // The probe answers for each camera every 30 s (VIDEO_PROBE_INTERVAL_MS): three missed answers is offline.
-  heartbeatSeconds: 60,
+  // The probe itself takes a camera offline at its first unanswered ask (every 30 s); this heartbeat is the backstop
+  // for the probe being gone (the video worker down): nothing heard of a camera for three of them (6 minutes), offline.
+  heartbeatSeconds: 120,
 });
 
 export type CameraStateMessage = FromSchema<typeof CAMERA_STATE_SCHEMA>;

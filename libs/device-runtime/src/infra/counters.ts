@@ -25,6 +25,8 @@ export interface CounterSnapshot {
   statesCleared: number;
   /** Receipts recorded: how far devices have got with commands that name files to fetch. */
   receipts: number;
+  /** States the worker learnt of its devices by other means than their messages (a camera probe), taken in. */
+  observed: number;
 }
 
 /** What the worker has done since it started; logged periodically and read by tests and GET /health. */
@@ -45,6 +47,7 @@ export class Counters {
     silentOffline: 0,
     statesCleared: 0,
     receipts: 0,
+    observed: 0,
   };
 
   add(counter: Exclude<keyof CounterSnapshot, 'rejected'>, n = 1): void {

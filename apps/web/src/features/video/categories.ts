@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { CameraAccess, VIDEO_CATEGORY_LIST, rtspAddressOf, type CameraRecord, type VideoVendor } from '@sc/contracts';
+import { CameraAccess, VIDEO_CATEGORY_LIST, hostOf, rtspAddressOf, type CameraRecord, type VideoVendor } from '@sc/contracts';
 
 /** A category of the spec's list by its code, or undefined. */
 export const categoryOf = (code: number | null | undefined) => VIDEO_CATEGORY_LIST.find((c) => c.code === code);
@@ -32,8 +32,7 @@ export function accessKey(access: CameraAccess | null): 'unauthorized' | 'noStre
 export function addressOf(row: Pick<CameraRecord, 'ip' | 'rtspPort' | 'rtspUrl'>): string {
   if (row.rtspUrl) return row.rtspUrl;
   if (!row.ip) return '';
-  const host = row.ip.includes(':') && !row.ip.startsWith('[') ? `[${row.ip}]` : row.ip;
-  return `${host}:${row.rtspPort}`;
+  return `${hostOf(row.ip)}:${row.rtspPort}`;
 }
 
 /** The vendor's usual RTSP address for the values typed (`<ip>` standing in for an address not typed yet), or null. */

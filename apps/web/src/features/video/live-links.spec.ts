@@ -12,16 +12,6 @@ describe('live view links', () => {
     expect(renewDelayMs(Number.NaN)).toBe(RENEW_MIN_MS);
   });
 
-  it("carry the newest signature to the playlist and the segments beside it, kept relative to the console's origin", () => {
-    const latest = '/api/video/hls/index.m3u8?id=7&exp=2000&sig=new';
-    expect(withLatestSignature('https://console.example/api/video/hls/index.m3u8?id=7&exp=1000&sig=old', latest, BASE)).toBe(
-      'https://console.example/api/video/hls/index.m3u8?id=7&exp=2000&sig=new',
-    );
-    expect(withLatestSignature('https://console.example/api/video/hls/seg-00042.ts?id=7&exp=1000&sig=old', latest, BASE)).toBe(
-      'https://console.example/api/video/hls/seg-00042.ts?id=7&exp=2000&sig=new',
-    );
-  });
-
   it('keep the file a request names in its query (hls?file=…) and take the signing parameters only', () => {
     const latest = '/api/video/hls?id=7&expires=2000&signature=new';
     expect(withLatestSignature('https://console.example/api/video/hls?file=seg-12.ts&id=7&expires=1000&signature=old', latest, BASE)).toBe(
@@ -32,18 +22,18 @@ describe('live view links', () => {
     );
   });
 
-  it('leave alone a request already signed so, and any request elsewhere', () => {
-    const latest = '/api/video/hls/index.m3u8?id=7&exp=2000&sig=new';
-    const current = 'https://console.example/api/video/hls/seg-1.ts?id=7&exp=2000&sig=new';
+  it('leave alone a request already signed so, and any request elsewhere (a snapshot, another origin)', () => {
+    const latest = '/api/video/hls?id=7&expires=2000&signature=new';
+    const current = 'https://console.example/api/video/hls?file=seg-1.ts&id=7&expires=2000&signature=new';
     expect(withLatestSignature(current, latest, BASE)).toBe(current);
-    expect(withLatestSignature('https://console.example/api/video/snapshot?id=7&sig=old', latest, BASE)).toBe(
-      'https://console.example/api/video/snapshot?id=7&sig=old',
+    expect(withLatestSignature('https://console.example/api/video/snapshot?id=7&expires=1000&signature=old', latest, BASE)).toBe(
+      'https://console.example/api/video/snapshot?id=7&expires=1000&signature=old',
     );
-    expect(withLatestSignature('https://elsewhere.example/api/video/hls/seg-1.ts?sig=old', latest, BASE)).toBe(
-      'https://elsewhere.example/api/video/hls/seg-1.ts?sig=old',
+    expect(withLatestSignature('https://elsewhere.example/api/video/hls?file=seg-1.ts&signature=old', latest, BASE)).toBe(
+      'https://elsewhere.example/api/video/hls?file=seg-1.ts&signature=old',
     );
-    expect(withLatestSignature('https://console.example/api/video/hls/seg-1.ts', 'http://[bad', BASE)).toBe(
-      'https://console.example/api/video/hls/seg-1.ts',
+    expect(withLatestSignature('https://console.example/api/video/hls?file=seg-1.ts', 'http://[bad', BASE)).toBe(
+      'https://console.example/api/video/hls?file=seg-1.ts',
     );
   });
 });

@@ -1,3 +1,5 @@
+import { MEDIA_LINK_PARAMS } from '@sc/contracts';
+
 /** The share of a live view's link lifetime after which the player asks for new links. */
 export const RENEW_AT = 0.8;
 /** The soonest a renewal runs (a link valid for a moment only is not asked for again and again). */
@@ -12,10 +14,9 @@ export function renewDelayMs(expiresIn: number): number {
 }
 
 /**
- * A request of the player (the playlist, or a segment it names) carried by the newest signature: the stream's files
- * are beside the playlist (`hls/seg-1.ts?…` or `hls?file=seg-1.ts&…`), and each takes the signing parameters of the
- * playlist's link (the gateway signs the camera, not the file), keeping its own others (the file it names). A request
- * elsewhere is left as it is.
+ * A request of the player (the playlist, or a segment it names: both `/api/video/hls`, a segment with `file=`) carried
+ * by the newest signature: it takes the signing parameters of the newest playlist link (the gateway signs the camera,
+ * not the file) and keeps the file it names. A request to any other path is left as it is.
  */
 export function withLatestSignature(requestUrl: string, latestPlaylist: string, base: string): string {
   let request: URL;
@@ -26,11 +27,11 @@ export function withLatestSignature(requestUrl: string, latestPlaylist: string, 
   } catch {
     return requestUrl;
   }
-  const folder = latest.pathname.slice(0, latest.pathname.lastIndexOf('/') + 1);
-  if (request.origin !== latest.origin || !request.pathname.startsWith(folder)) return requestUrl;
+  if (request.origin !== latest.origin || request.pathname !== latest.pathname) return requestUrl;
   let changed = false;
-  for (const [name, value] of latest.searchParams) {
-    if (request.searchParams.get(name) === value) continue;
+  for (const name of Object.values(MEDIA_LINK_PARAMS)) {
+    const value = latest.searchParams.get(name);
+    if (value === null || request.searchParams.get(name) === value) continue;
     request.searchParams.set(name, value);
     changed = true;
   }

@@ -26,8 +26,9 @@ function useLiveStream(
   videoRef: React.RefObject<HTMLVideoElement | null>,
   cameraId: number,
   attempt: number,
-): { phase: Phase; snapshot: string | null } {
+): { phase: Phase; snapshot: string | null; reason: string | null } {
   const [phase, setPhase] = useState<Phase>('loading');
+  const [reason, setReason] = useState<string | null>(null);
   const [snapshot, setSnapshot] = useState<string | null>(null);
   useEffect(() => {
     const element = videoRef.current;
@@ -41,6 +42,7 @@ function useLiveStream(
     let playlist = '';
     setPhase('loading');
     setSnapshot(null);
+    setReason(null);
 
     const failed = () => {
       if (stopped) return;
@@ -119,6 +121,8 @@ function useLiveStream(
         player.on(Hls.Events.MANIFEST_PARSED, play);
         player.on(Hls.Events.ERROR, (_event, data) => {
           if (!data.fatal) return;
+          // The gateway's refusal, in the user's language ('Too many cameras are being watched at once', …).
+          setReason(answerMessage(data.networkDetails));
           player.destroy();
           destroyPlayer = null;
           failed();
@@ -146,7 +150,19 @@ function useLiveStream(
       video.load();
     };
   }, [videoRef, cameraId, attempt]);
-  return { phase, snapshot };
+  return { phase, snapshot, reason };
+}
+
+/** The message of the gateway's answer an hls.js request got (its envelope's), or null. */
+function answerMessage(details: unknown): string | null {
+  const text = (details as { responseText?: unknown } | null)?.responseText;
+  if (typeof text !== 'string' || !text.startsWith('{')) return null;
+  try {
+    const message = (JSON.parse(text) as { message?: unknown }).message;
+    return typeof message === 'string' && message !== '' ? message : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -159,7 +175,7 @@ export function LivePlayer({ camera, status, onClose }: { camera: { id: number; 
   const videoRef = useRef<HTMLVideoElement>(null);
   const [attempt, setAttempt] = useState(0);
   const [snapshotOpen, setSnapshotOpen] = useState(false);
-  const { phase, snapshot } = useLiveStream(videoRef, camera.id, attempt);
+  const { phase, snapshot, reason } = useLiveStream(videoRef, camera.id, attempt);
   return (
     <Box pos="relative" bg="black" h="100%" style={{ overflow: 'hidden' }} data-testid="live-player" data-phase={phase}>
       <video
@@ -226,8 +242,8 @@ export function LivePlayer({ camera, status, onClose }: { camera: { id: number; 
             )}
             {phase === 'failed' && (
               <>
-                <Text size="sm" c="gray.3" ta="center" lineClamp={2} data-testid="live-player-failed">
-                  {t('video:player.failed')}
+                <Text size="sm" c="gray.3" ta="center" lineClamp={3} data-testid="live-player-failed">
+                  {reason ?? t('video:player.failed')}
                 </Text>
                 <Button
                   size="xs"

@@ -94,7 +94,7 @@ export const video = {
   form: {
     rtspUrlHint: "Empty: the vendor's usual address, from the IP address, port and channel",
     rtspUrlOther: 'rtsp://address:554/path (other vendors need it for the live view)',
-    passwordKeep: 'Leave empty to keep the stored password',
+    passwordKeep: 'Leave empty to keep the stored password (changing where the stream is drops it: type it again)',
     removePassword: 'Remove the stored password',
     hostInvalid: 'Enter an IP address or a host name',
     rtspUrlInvalid: 'Enter an RTSP address (rtsp://host/path) without a user name or password in it',

@@ -95,7 +95,7 @@ export const video: Shape<typeof en> = {
   form: {
     rtspUrlHint: 'Vacía: la dirección habitual del fabricante, a partir de la dirección IP, el puerto y el canal',
     rtspUrlOther: 'rtsp://dirección:554/ruta (los demás fabricantes la necesitan para la vista en directo)',
-    passwordKeep: 'Déjela vacía para conservar la contraseña guardada',
+    passwordKeep: 'Déjelo vacío para conservar la contraseña guardada (si cambia la dirección de la señal se borra: vuelva a escribirla)',
     removePassword: 'Eliminar la contraseña guardada',
     hostInvalid: 'Introduzca una dirección IP o un nombre de host',
     rtspUrlInvalid: 'Introduzca una dirección RTSP (rtsp://host/ruta) sin usuario ni contraseña',

@@ -95,7 +95,7 @@ export const video: Shape<typeof en> = {
   form: {
     rtspUrlHint: '空欄：IPアドレス、ポート、チャンネルからメーカー標準のアドレスを使用します',
     rtspUrlOther: 'rtsp://アドレス:554/パス（その他のメーカーはライブ表示に必要です）',
-    passwordKeep: '空欄のままにすると保存済みのパスワードを維持します',
+    passwordKeep: '空欄のままにすると保存済みのパスワードを保持します（ストリームの場所を変更すると削除されるため、再入力してください）',
     removePassword: '保存済みのパスワードを削除',
     hostInvalid: 'IPアドレスまたはホスト名を入力してください',
     rtspUrlInvalid: 'RTSPアドレス（rtsp://ホスト/パス）を、ユーザー名とパスワードを含めずに入力してください',

@@ -95,7 +95,7 @@ export const video: Shape<typeof en> = {
   form: {
     rtspUrlHint: '留空：按IP地址、端口和通道号使用厂商的默认地址',
     rtspUrlOther: 'rtsp://地址:554/路径（其他厂商的设备需填写才能预览）',
-    passwordKeep: '留空则保留已保存的密码',
+    passwordKeep: '留空则保留已保存的密码（修改视频流地址会清除密码，请重新输入）',
     removePassword: '删除已保存的密码',
     hostInvalid: '请输入IP地址或主机名',
     rtspUrlInvalid: '请输入RTSP地址（rtsp://主机/路径），地址中不要包含用户名或密码',
