@@ -185,7 +185,9 @@ describe('Video monitoring: equipment, the probe, live views and snapshots', () 
       const state = async () => Object.fromEntries((await page()).list.map((r) => [r.code, [r.networkStatus, r.access]]));
       await waitFor(async () => {
         const now = await state();
-        return now['CAM-T1'][1] === CameraAccess.Ok && now['CAM-T4'][0] === OnlineState.Online && now['CAM-T5'][0] === OnlineState.Online ? now : undefined;
+        return now['CAM-T1'][1] === CameraAccess.Ok && now['CAM-T4'][0] === OnlineState.Online && now['CAM-T5'][0] === OnlineState.Online
+          ? now
+          : undefined;
       }, 10_000);
       // CAM-T4 refuses the stored login; CAM-T5 is not there at all (no stream at that path).
       expect(await state()).toEqual({
