@@ -104,6 +104,9 @@ export async function request<T>(method: 'GET' | 'POST', path: string, options: 
     if (options.signal?.aborted) throw cause;
     return fail(new ApiError(i18next.t('messages:networkError'), null), quiet());
   }
+  // Given up while its answer was being read (a list's query cancelled as a push made it stale): the caller left, no
+  // message. Without this the cut answer read as no answer at all, and a 'network error' showed for nothing.
+  if (options.signal?.aborted) throw options.signal.reason;
   return settle<T>(answer, response.status, quiet(), madeAt);
 }
 
