@@ -18,7 +18,7 @@ import {
   type PageResult,
 } from '@sc/contracts';
 import { decryptDeviceSecret } from '@sc/database';
-import { translateField } from '@sc/i18n';
+import { translate, translateField } from '@sc/i18n';
 import type { DeviceWorker } from '@sc/device-runtime';
 import { ApiClient, waitFor } from '@sc/testing';
 import { RtspCameraServer } from '../../device-sim/src/kit/rtsp-cameras';
@@ -283,5 +283,11 @@ describe('Video monitoring: equipment, the probe, live views and snapshots', () 
     expect(rows.map((r) => r[codeHeader])).toEqual(expect.arrayContaining(['CAM-T1', 'CAM-T4', 'CAM-T5']));
     expect(JSON.stringify(rows)).not.toContain('p@ss');
     expect(JSON.stringify(rows)).toContain('其他');
+    // The category and sub-type in words, as the list's tree shows them.
+    const t1 = rows.find((r) => r[codeHeader] === 'CAM-T1')!;
+    expect([t1[translateField('zh-CN', 'videoCategory')], t1[translateField('zh-CN', 'videoSubType')]]).toEqual([
+      translate('zh-CN', 'videoCategory1'),
+      translate('zh-CN', 'videoSubType1_2'),
+    ]);
   });
 });

@@ -1,11 +1,13 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
-/** A part of a live stream as the video worker served it. */
+/** A part of a live stream as the video worker served it: read whole (a playlist, a snapshot) or passed on as it comes (a segment). */
 export interface StreamPart {
   contentType: string;
-  body: Buffer;
+  body: Buffer | Readable;
 }
 
 /** Segment names the video worker writes (anything else is not asked of it). */
@@ -30,7 +32,7 @@ export class VideoStreams {
    * the segment requests must carry too). The first request of a stream waits while the worker starts it.
    */
   async playlist(cameraId: number, query: string): Promise<StreamPart> {
-    const part = await this.fetchPart(cameraId, 'index.m3u8', 15_000);
+    const part = await this.partOf(await this.request(`${this.base(cameraId)}/live/${cameraId}/index.m3u8`, 15_000));
     const text = part.body
       .toString('utf8')
       .split('\n')
@@ -39,18 +41,20 @@ export class VideoStreams {
     return { contentType: part.contentType, body: Buffer.from(text) };
   }
 
-  segment(cameraId: number, name: string): Promise<StreamPart> {
+  /** A segment, passed on to the browser as the worker sends it (nothing of it held in the gateway's memory). */
+  async segment(cameraId: number, name: string): Promise<StreamPart> {
     if (!SEGMENT.test(name)) throw AppException.notFound();
-    return this.fetchPart(cameraId, name, 10_000);
+    const response = await this.request(`${this.base(cameraId)}/live/${cameraId}/${name}`, 10_000);
+    if (!response.ok || !response.body) return this.partOf(response);
+    return {
+      contentType: response.headers.get('content-type') ?? 'video/mp2t',
+      body: Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
+    };
   }
 
   async snapshot(cameraId: number): Promise<StreamPart> {
     const response = await this.request(`${this.base(cameraId)}/snapshot/${cameraId}`, 15_000);
     return this.partOf(response);
-  }
-
-  private async fetchPart(cameraId: number, name: string, timeoutMs: number): Promise<StreamPart> {
-    return this.partOf(await this.request(`${this.base(cameraId)}/live/${cameraId}/${name}`, timeoutMs));
   }
 
   private async request(url: string, timeoutMs: number): Promise<Response> {
@@ -62,7 +66,7 @@ export class VideoStreams {
     }
   }
 
-  private async partOf(response: Response): Promise<StreamPart> {
+  private async partOf(response: Response): Promise<{ contentType: string; body: Buffer }> {
     if (response.ok) {
       return { contentType: response.headers.get('content-type') ?? 'application/octet-stream', body: Buffer.from(await response.arrayBuffer()) };
     }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { DeviceType, isVideoSubType, rtspAddressOf, type CameraLiveLinks, type CameraRow, type Language, type PageResult } from '@sc/contracts';
 import { encryptDeviceSecret } from '@sc/database';
-import { translate } from '@sc/i18n';
+import { translate, type MessageKey } from '@sc/i18n';
 import { DeviceCredentials } from '../broker-access/device-credentials.service';
 import { AppException } from '../common/app-exception';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
@@ -47,7 +47,10 @@ export const CAMERA_EXPORT: ListExportSource<CameraFiltersDto> = {
   present: (row, lng) => ({
     ...row,
     networkStatus: networkWord(lng, row.networkStatus),
-    videoVendor: translate(lng, `videoVendor${row.videoVendor as number}` as never),
+    videoVendor: translate(lng, `videoVendor${row.videoVendor as number}` as MessageKey),
+    videoCategory: translate(lng, `videoCategory${row.videoCategory as number}` as MessageKey),
+    videoSubType:
+      row.videoSubType === null ? '' : translate(lng, `videoSubType${row.videoCategory as number}_${row.videoSubType as number}` as MessageKey),
   }),
 };
 
