@@ -203,7 +203,7 @@ async function main() {
     if (views > ids.length) break;
     const cameras = take(views);
     const playlists = await Promise.all(cameras.map(async (id) => (await links(id)).playlist));
-    await step(`${views} cameras`, playlists, views);
+    await step(`${views} camera${views === 1 ? '' : 's'}`, playlists, views);
   }
   const [one] = take(1);
   const { playlist } = await links(one);
