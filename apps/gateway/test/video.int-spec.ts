@@ -225,15 +225,12 @@ describe('Video monitoring: equipment, the probe, live views and snapshots', () 
     expect(links.expiresIn).toBe(gw.config.video.linkTtlSeconds);
 
     // No session needed: the signature is the permission (a video element sends none).
-    const started = Date.now();
     const playlist = await fetch(`${gw.baseUrl}${links.playlist}`);
     expect(playlist.status).toBe(200);
     expect(playlist.headers.get('content-type')).toContain('mpegurl');
     const text = await playlist.text();
-    const firstPlaylistMs = Date.now() - started;
     const segment = text.split('\n').find((l) => l.startsWith('hls?file=seg-'));
     expect(segment).toMatch(/^hls\?file=seg-\d+\.ts&id=\d+&expires=\d+&signature=/);
-    expect(firstPlaylistMs).toBeLessThan(8_000);
     const ts = await fetch(`${gw.baseUrl}/api/video/${segment}`);
     expect(ts.status).toBe(200);
     const file = join(dir, 'segment.ts');
