@@ -57,6 +57,11 @@ export abstract class SignedLinks {
     return { path: `${this.kind.path}?${signedQuery(this.config.media.linkSecret, this.kind.label, id, expires)}`, expires };
   }
 
+  /** The path and query of a link to record `id`, valid `ttlSeconds` from `now`: for a page that asks for new ones before they end. */
+  pathOf(id: number, ttlSeconds: number, now = Date.now()): string {
+    return this.signedPath(id, ttlSeconds, now).path;
+  }
+
   /** The record a link's query names, when it is valid now. */
   verify(query: Record<string, unknown>, now = Date.now()): number | null {
     return verifySignedQuery(this.config.media.linkSecret, this.kind.label, query, Math.floor(now / 1000));

@@ -8,9 +8,9 @@ export const DEMO_CAMERA_COUNT = DEMO_DEVICE_REGIONS.length * DEMO_CAMERAS_PER_R
 /** The demo cameras' RTSP login (the simulator's cameras ask for it). */
 export const DEMO_CAMERA_LOGIN = { username: 'admin', password: 'demo-camera' } as const;
 
-/** Where the simulator serves the demo cameras' streams (VIDEO_SIM_RTSP_PORT, 8554 by default). */
-export function demoRtspBase(env: NodeJS.ProcessEnv = process.env): string {
-  return `rtsp://127.0.0.1:${env.VIDEO_SIM_RTSP_PORT || 8554}`;
+/** The port the simulator serves the demo cameras' streams on (VIDEO_SIM_RTSP_PORT, 8554 by default). */
+export function demoRtspPort(env: NodeJS.ProcessEnv = process.env): number {
+  return Number(env.VIDEO_SIM_RTSP_PORT || 8554);
 }
 
 /**
@@ -29,7 +29,7 @@ export function loadDemoCameras(databaseUrl: string, secretKey: string): Promise
       poleShift: 3,
     });
     const { encoding, checkpoint } = VIDEO_DEVICE_CATEGORIES;
-    const base = demoRtspBase();
+    const port = demoRtspPort();
     const rows = added.map((a) => {
       const traffic = a.n % DEMO_CAMERAS_PER_REGION === 0;
       return {
@@ -37,7 +37,7 @@ export function loadDemoCameras(databaseUrl: string, secretKey: string): Promise
         vendor: a.n % 4 < 2 ? VideoVendor.Dahua : VideoVendor.Haikang,
         category: traffic ? checkpoint.code : encoding.code,
         subType: traffic ? checkpoint.types.trafficCamera : encoding.types.IPC,
-        url: `${base}/CAM-${String(a.n).padStart(4, '0')}`,
+        url: `rtsp://127.0.0.1:${port}/CAM-${String(a.n).padStart(4, '0')}`,
       };
     });
     await tx.query(
@@ -50,7 +50,7 @@ export function loadDemoCameras(databaseUrl: string, secretKey: string): Promise
         rows.map((r) => r.category),
         rows.map((r) => r.subType),
         rows.map((r) => r.url),
-        Number(new URL(base.replace('rtsp:', 'http:')).port),
+        port,
         DEMO_CAMERA_LOGIN.username,
         encryptDeviceSecret(secretKey, DEMO_CAMERA_LOGIN.password),
       ],

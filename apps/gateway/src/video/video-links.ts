@@ -13,18 +13,10 @@ export const VIDEO_SNAPSHOT_PATH = '/api/video/snapshot';
 @Injectable()
 export class VideoLiveLinks extends SignedLinks {
   protected readonly kind = { path: VIDEO_HLS_PATH, label: 'video-live' };
-
-  link(cameraId: number, ttlSeconds: number, now = Date.now()): string {
-    return this.signedPath(cameraId, ttlSeconds, now).path;
-  }
 }
 
 /** Signed links to a camera's snapshot (an img element sends no session). */
 @Injectable()
 export class VideoSnapshotLinks extends SignedLinks {
   protected readonly kind = { path: VIDEO_SNAPSHOT_PATH, label: 'video-snapshot' };
-
-  link(cameraId: number, ttlSeconds: number, now = Date.now()): string {
-    return this.signedPath(cameraId, ttlSeconds, now).path;
-  }
 }

@@ -168,6 +168,6 @@ export class VideoService {
     const row = await this.detail(id);
     if (!row.hasStream) throw AppException.badRequest('cameraNoStream');
     const ttl = this.config.video.linkTtlSeconds;
-    return { playlist: this.liveLinks.link(id, ttl, now), snapshot: this.snapshotLinks.link(id, ttl, now), expiresIn: ttl };
+    return { playlist: this.liveLinks.pathOf(id, ttl, now), snapshot: this.snapshotLinks.pathOf(id, ttl, now), expiresIn: ttl };
   }
 }
