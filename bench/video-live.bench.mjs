@@ -143,9 +143,12 @@ async function main() {
   const worker = await platform.startWorker();
   const fleet = platform.spawn('fleet', [DEVICE_SIM, '--from-db', '--family', 'camera'], { LOG_LEVEL: 'info' });
   await platform.waitFor('fleet', fleet, async () => platform.output('fleet').includes('simulated cameras streaming on demand'));
-  const online = await platform.waitOnline(settings.cameras, 90_000);
+  // How long the probe takes to find the whole fleet up (a pass every 2 s here): its cost grows with CAMERAS.
+  const askedFrom = performance.now();
+  const online = await platform.waitOnline(settings.cameras, 180_000);
   log(
-    `  gateway ${gateway.pid}, video worker ${worker.pid}, simulator ${fleet.pid}; cameras online (probe) ${fmt(online)} of ${fmt(settings.cameras)}`,
+    `  gateway ${gateway.pid}, video worker ${worker.pid}, simulator ${fleet.pid}; cameras online (probe) ${fmt(online)} of ${fmt(settings.cameras)} ` +
+      `${((performance.now() - askedFrom) / 1000).toFixed(1)} s after the simulator answered, worker RSS ${processMemory(worker.pid).rssMb.toFixed(0)} MB`,
   );
   const pids = { gateway: gateway.pid, worker: worker.pid, fleet: fleet.pid };
   const missed = [];
