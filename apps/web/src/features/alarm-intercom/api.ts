@@ -20,6 +20,9 @@ import {
   type IntercomEndpointPageQuery,
   type IntercomEndpointRow,
   type PageResult,
+  type VoiceConfig,
+  type VoiceJoinAnswer,
+  type VoiceJoinRequest,
 } from '@sc/contracts';
 import { get, post } from '@/api/request';
 import { reloadQueries } from '@/realtime/reload';
@@ -58,6 +61,19 @@ export function useSetAgentMode() {
     mutationFn: (mode: AgentMode) => post<AgentMe>('/alarm/agentMode', { mode }),
     onSuccess: (me) => queryClient.setQueryData(intercomKeys.me, me),
   });
+}
+
+/** What the voice's peer connection needs (its STUN and TURN servers): read at each join, as TURN credentials expire. */
+export function voiceConfig(signal?: AbortSignal): Promise<VoiceConfig> {
+  return get<VoiceConfig>('/alarm/voiceConfig', undefined, { signal });
+}
+
+/**
+ * Joins the voice of the agent's connected call: the browser's offer (its ICE candidates gathered) for the bridge's
+ * answer. A refusal shows its message like any other; an aborted join (the call ended meanwhile) shows nothing.
+ */
+export function voiceJoin(body: VoiceJoinRequest, signal?: AbortSignal): Promise<VoiceJoinAnswer> {
+  return post<VoiceJoinAnswer>('/alarm/voiceJoin', body, { signal });
 }
 
 export type IncidentAction = 'Answer' | 'Reject' | 'HangUp' | 'Acknowledge' | 'Note' | 'Level' | 'Close';

@@ -10,6 +10,7 @@ import { formatDuration } from '@/features/broadcast/media-format';
 import { intercomKeys, useAgentMe, useIncidentAction, useLiveAgentModes, useLiveIncidents } from './api';
 import { soundPress, startRinging } from './alarm-sound';
 import { IncidentPlace, LevelBadge } from './incident-parts';
+import { CallVoicePanel } from './voice-call';
 
 /** How long a new incident's notice stays (it stays in the incident list for good). */
 const NOTICE_MS = 15_000;
@@ -88,8 +89,9 @@ export default function IncidentLayer() {
 }
 
 /**
- * The agent's call panel, while a call rings it (answer, reject) or it is on one (the time talked, hang up): above the
- * page, bottom right, as an incoming alarm call should be. The agent's mode is set in the header (agent-menu.tsx).
+ * The agent's call panel, while a call rings it (answer, reject) or it is on one (the time talked, its voice, hang up):
+ * above the page, bottom right, as an incoming alarm call should be. The voice lives as long as the connected call
+ * shows (voice-call.tsx): it ends with the panel. The agent's mode is set in the header (agent-menu.tsx).
  */
 function AgentDock({ me }: { me: AgentMe }) {
   const incident = me.liveIncident;
@@ -171,6 +173,7 @@ function ConnectedCall({ incident }: { incident: AlarmIncidentRow }) {
         </Badge>
       </Group>
       <IncidentPlace incident={incident} />
+      <CallVoicePanel callId={incident.call!.id} />
       <Button
         color="red"
         leftSection={<IconPhoneOff size={16} />}

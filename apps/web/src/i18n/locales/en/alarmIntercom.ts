@@ -29,6 +29,7 @@ export const alarmIntercom = {
     protocol: 'Protocol',
     accountStatus: 'Account status',
     mode: 'Agent mode',
+    recording: 'Recording',
   },
   mode: {
     IDLE: 'Idle',
@@ -97,6 +98,25 @@ export const alarmIntercom = {
     answer: 'Answer',
     reject: 'Reject',
     hangUp: 'Hang up',
+  },
+  voice: {
+    connecting: 'Connecting the voice…',
+    talking: 'Talking',
+    failed: 'No voice',
+    level: 'Microphone level',
+    mute: 'Mute',
+    unmute: 'Unmute',
+    reconnect: 'Reconnect voice',
+    playBlocked: 'The browser holds back the sound: click to hear the column',
+    problem: {
+      unsupported: 'This browser cannot carry the voice of the call: use a current Chrome, Edge, Firefox or Safari',
+      insecure: 'The microphone needs the console opened over HTTPS (or on this computer): the voice cannot flow here',
+      noMicrophone: 'No microphone: allow the microphone for this site to talk',
+      micBusy: 'The microphone is in use by another application: free it and reconnect the voice',
+      refused: 'The voice of the call could not be set up',
+      lost: 'The voice connection was lost',
+      setup: 'The voice of the call could not be set up',
+    },
   },
   notice: {
     pressed: '{{name}} pressed: {{level}}',
@@ -176,6 +196,13 @@ export const alarmIntercom = {
     sipAccountInvalid: 'Use letters, digits and _ . + - for the SIP account, at most 32',
     alarmAgentTwice: 'This user is listed twice: each operator is in the group once',
     alarmGroupTooManyAgents: 'A user group has at most {{max}} agents',
+  },
+  recording: {
+    play: 'Play the recording',
+    download: 'Download',
+    title: 'Recording: {{name}}, {{time}}',
+    length: 'Length',
+    noAudioSupport: 'Your browser does not support audio elements',
   },
   calls: {
     title: 'Call log',

@@ -29,6 +29,7 @@ export const alarmIntercom = {
     protocol: 'Protocolo',
     accountStatus: 'Estado de la cuenta',
     mode: 'Modo del agente',
+    recording: 'Grabación',
   },
   mode: {
     IDLE: 'Libre',
@@ -97,6 +98,25 @@ export const alarmIntercom = {
     answer: 'Contestar',
     reject: 'Rechazar',
     hangUp: 'Colgar',
+  },
+  voice: {
+    connecting: 'Conectando la voz…',
+    talking: 'Hablando',
+    failed: 'Sin voz',
+    level: 'Nivel del micrófono',
+    mute: 'Silenciar',
+    unmute: 'Activar micrófono',
+    reconnect: 'Reconectar la voz',
+    playBlocked: 'El navegador retiene el sonido: haga clic para oír la columna',
+    problem: {
+      unsupported: 'Este navegador no puede transmitir la voz de la llamada: use un Chrome, Edge, Firefox o Safari actual',
+      insecure: 'El micrófono requiere abrir la consola por HTTPS (o en este equipo): aquí la voz no puede pasar',
+      noMicrophone: 'Sin micrófono: permita el micrófono para este sitio para poder hablar',
+      micBusy: 'Otra aplicación está usando el micrófono: libérelo y reconecte la voz',
+      refused: 'No se pudo establecer la voz de la llamada',
+      lost: 'Se perdió la conexión de voz',
+      setup: 'No se pudo establecer la voz de la llamada',
+    },
   },
   notice: {
     pressed: '{{name}} pulsada: {{level}}',
@@ -176,6 +196,13 @@ export const alarmIntercom = {
     sipAccountInvalid: 'Use letras, dígitos y _ . + - para la cuenta SIP, como máximo 32',
     alarmAgentTwice: 'Este usuario aparece dos veces: cada operador está una sola vez en el grupo',
     alarmGroupTooManyAgents: 'Un grupo de usuarios tiene como máximo {{max}} agentes',
+  },
+  recording: {
+    play: 'Reproducir la grabación',
+    download: 'Descargar',
+    title: 'Grabación: {{name}}, {{time}}',
+    length: 'Duración',
+    noAudioSupport: 'Su navegador no admite elementos de audio',
   },
   calls: {
     title: 'Registro de llamadas',

@@ -29,6 +29,7 @@ export const alarmIntercom = {
     protocol: 'プロトコル',
     accountStatus: 'アカウント状態',
     mode: 'エージェント状態',
+    recording: '録音',
   },
   mode: {
     IDLE: '待機中',
@@ -97,6 +98,25 @@ export const alarmIntercom = {
     answer: '応答',
     reject: '拒否',
     hangUp: '終話',
+  },
+  voice: {
+    connecting: '音声を接続しています…',
+    talking: '通話中',
+    failed: '音声なし',
+    level: 'マイクの音量',
+    mute: 'ミュート',
+    unmute: 'ミュート解除',
+    reconnect: '音声を再接続',
+    playBlocked: 'ブラウザーが音声を止めています：クリックして警報柱の音声を聞く',
+    problem: {
+      unsupported: 'このブラウザーでは通話の音声を扱えません：最新の Chrome、Edge、Firefox または Safari を使用してください',
+      insecure: 'マイクを使うにはコンソールを HTTPS（またはこのコンピューター上）で開く必要があります：ここでは音声を送れません',
+      noMicrophone: 'マイクがありません：通話するにはこのサイトにマイクの使用を許可してください',
+      micBusy: 'マイクは別のアプリケーションが使用中です：解放してから音声を再接続してください',
+      refused: '通話の音声を確立できませんでした',
+      lost: '音声の接続が切れました',
+      setup: '通話の音声を確立できませんでした',
+    },
   },
   notice: {
     pressed: '{{name}} が押されました：{{level}}',
@@ -176,6 +196,13 @@ export const alarmIntercom = {
     sipAccountInvalid: 'SIP アカウントには英字、数字、_ . + - を使い、32 文字以内にしてください',
     alarmAgentTwice: 'このユーザーが重複しています：各オペレーターはグループに一度だけ登録できます',
     alarmGroupTooManyAgents: 'ユーザーグループのエージェントは最大 {{max}} 人です',
+  },
+  recording: {
+    play: '録音を再生',
+    download: 'ダウンロード',
+    title: '録音：{{name}}、{{time}}',
+    length: '長さ',
+    noAudioSupport: 'お使いのブラウザーは audio 要素に対応していません',
   },
   calls: {
     title: '通話記録',

@@ -29,6 +29,7 @@ export const alarmIntercom = {
     protocol: '协议',
     accountStatus: '账号状态',
     mode: '坐席状态',
+    recording: '录音',
   },
   mode: {
     IDLE: '空闲',
@@ -97,6 +98,25 @@ export const alarmIntercom = {
     answer: '接听',
     reject: '拒接',
     hangUp: '挂断',
+  },
+  voice: {
+    connecting: '正在接通语音…',
+    talking: '通话中',
+    failed: '无语音',
+    level: '麦克风音量',
+    mute: '静音',
+    unmute: '取消静音',
+    reconnect: '重新连接语音',
+    playBlocked: '浏览器阻止了声音播放：点击收听报警柱',
+    problem: {
+      unsupported: '此浏览器无法进行通话语音：请使用新版 Chrome、Edge、Firefox 或 Safari',
+      insecure: '麦克风需要通过 HTTPS（或在本机）打开控制台：此处无法传输语音',
+      noMicrophone: '没有麦克风：请允许此网站使用麦克风以进行通话',
+      micBusy: '麦克风正被其他应用程序占用：请释放后重新连接语音',
+      refused: '无法建立通话语音',
+      lost: '语音连接已断开',
+      setup: '无法建立通话语音',
+    },
   },
   notice: {
     pressed: '{{name}} 报警：{{level}}',
@@ -176,6 +196,13 @@ export const alarmIntercom = {
     sipAccountInvalid: 'SIP 账号只能使用字母、数字和 _ . + -，最多 32 位',
     alarmAgentTwice: '该用户重复出现：每个坐席在组内只能出现一次',
     alarmGroupTooManyAgents: '一个用户组最多 {{max}} 个坐席',
+  },
+  recording: {
+    play: '播放录音',
+    download: '下载',
+    title: '录音：{{name}}，{{time}}',
+    length: '时长',
+    noAudioSupport: '您的浏览器不支持 audio 元素',
   },
   calls: {
     title: '通话记录',
