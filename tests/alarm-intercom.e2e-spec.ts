@@ -22,6 +22,23 @@ const COUNT_TONES = `(() => {
   AudioContext.prototype.createOscillator = function () { window.__tones++; return create.call(this); };
 })()`;
 
+/** Keeps the page's peer connections (the call's voice), to read what they received. */
+const KEEP_PEERS = `(() => {
+  window.__peers = [];
+  const Native = RTCPeerConnection;
+  window.RTCPeerConnection = function (config) { const pc = new Native(config); window.__peers.push(pc); return pc; };
+  window.RTCPeerConnection.prototype = Native.prototype;
+})()`;
+
+/** The audio the page's last peer connection received: bytes and energy (sound, not silence). */
+const RECEIVED_AUDIO = `(async () => {
+  const pc = window.__peers.at(-1);
+  if (!pc) return { bytes: 0, energy: 0 };
+  let bytes = 0, energy = 0;
+  (await pc.getStats()).forEach((s) => { if (s.type === 'inbound-rtp' && s.kind === 'audio') { bytes += s.bytesReceived ?? 0; energy += s.totalAudioEnergy ?? 0; } });
+  return { bytes, energy };
+})()`;
+
 describe('Alarm intercom: a press rings a browser agent, who answers; the call log and the incident follow', () => {
   let gw: RunningGateway;
   let worker: RunningWorker;
@@ -36,7 +53,7 @@ describe('Alarm intercom: a press rings a browser agent, who answers; the call l
   const code = `${prefix}COL`;
 
   beforeAll(async () => {
-    [gw, browser] = await Promise.all([startGatewayProcess(), launchBrowser()]);
+    [gw, browser] = await Promise.all([startGatewayProcess(), launchBrowser({ fakeMedia: true })]);
     worker = await startWorkerProcess(gw, { ALARM_RING_MS: '8000', ALARM_CALL_WAIT_MS: '10000', ALARM_CALL_PASS_MS: '100' }, ALARM_WORKER);
     admin = await signIn(gw);
     [region] = (await admin.get<{ id: number; name: string }[]>('/api/bi/area/queryAreaTree')).body.data;
@@ -70,6 +87,7 @@ describe('Alarm intercom: a press rings a browser agent, who answers; the call l
     }, 20_000);
     page = await newPage(browser, undefined, { language: 'en', baseUrl: gw.baseUrl });
     await page.addInitScript(COUNT_TONES);
+    await page.addInitScript(KEEP_PEERS);
   }, 90_000);
 
   afterAll(async () => {
@@ -127,7 +145,14 @@ describe('Alarm intercom: a press rings a browser agent, who answers; the call l
     const call = dock.getByTestId('agent-connected');
     await call.waitFor();
     await page.locator('[data-testid="agent-mode"][data-mode="BUSY"]').waitFor();
-    await page.waitForTimeout(1500);
+    // The voice: the browser's microphone reaches the column's speaker, and the column's recorded voice plays here.
+    await call.locator('[data-testid="voice-state"][data-state="talking"]').waitFor({ timeout: 15_000 });
+    await waitFor(async () => ((fleet!.column(code)?.calls.at(-1)?.heardPackets ?? 0) > 50 ? true : undefined), 15_000);
+    const received = await waitFor(async () => {
+      const audio = (await page.evaluate(RECEIVED_AUDIO)) as { bytes: number; energy: number };
+      return audio.bytes > 5_000 && audio.energy > 0 ? audio : undefined;
+    }, 15_000);
+    expect(received.bytes).toBeGreaterThan(5_000);
     await call.getByTestId('agent-hang-up').click();
     await call.waitFor({ state: 'detached' });
     await page.locator('[data-testid="agent-mode"][data-mode="IDLE"]').waitFor();
@@ -140,7 +165,16 @@ describe('Alarm intercom: a press rings a browser agent, who answers; the call l
     expect(Number(await row.getByTestId('call-duration').getAttribute('data-seconds'))).toBeGreaterThanOrEqual(1);
     const [record] = await calls();
     expect(record).toMatchObject({ status: CallStatus.Connected, agentName: 'editor', agentSip: '7002', direction: 1, callType: 'ONNET' });
+    // The column hung up with the call, and its recording plays in the call log.
+    await waitFor(async () => (fleet!.column(code)?.calls.at(-1)?.ended ? true : undefined), 10_000);
+    const play = page.getByTestId(`call-recording-play-${record.id}`);
+    await play.waitFor({ timeout: 20_000 });
+    await play.click();
+    const audio = page.getByTestId('call-recording-audio');
+    await audio.waitFor();
+    await page.waitForFunction(`document.querySelector('[data-testid="call-recording-audio"]').duration > 1`, undefined, { timeout: 10_000 });
     expect(pageErrors(page)).toEqual([]);
+    await page.keyboard.press('Escape');
   }, 90_000);
 
   it('ends a call nobody takes NoReply; the incident is acknowledged with a note and closed from the incidents view', async () => {

@@ -20,14 +20,25 @@ export type Viewport = { width: number; height: number };
  * Debian's Chromium driven by playwright-core: no browser download (`npx playwright install` is never needed).
  * CHROMIUM_PATH points elsewhere when the browser lives somewhere else.
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(options: { fakeMedia?: boolean } = {}): Promise<Browser> {
   if (!existsSync(join(WEB_DIST, 'index.html')))
     throw new Error(`${WEB_DIST} has no build: run \`cd apps/web && npx vite build\` (npm test does it for you)`);
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: install Debian's chromium or set CHROMIUM_PATH`);
   const browser = await chromium.launch({
     executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      // A call's voice: Chromium's own test microphone (a beep), granted without asking, and sound that plays unasked.
+      ...(options.fakeMedia
+        ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required']
+        : []),
+    ],
   });
   launched.add(browser);
   browser.on('disconnected', () => launched.delete(browser));

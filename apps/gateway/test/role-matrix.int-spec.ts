@@ -37,6 +37,7 @@ const SIGNED = new Set([
   'GET /api/signage/screenshot/image',
   'GET /api/video/hls',
   'GET /api/video/snapshot',
+  'GET /api/alarm/recording',
   'PUT /api/signage/screenshot/upload',
   'POST /api/signage/screenshot/upload',
 ]);

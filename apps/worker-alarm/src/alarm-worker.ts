@@ -14,6 +14,8 @@ import { RedisBus } from '@sc/messaging';
 import { CallRouter } from './calls/call-router';
 import { alarmHandler } from './families/alarm.handler';
 import { PressRecorder } from './presses/press-recorder';
+import { VoiceCalls } from './voice/voice-calls';
+import { voicePeerOptionsFromEnv } from '@sc/device-runtime/voice/voice-env';
 
 /** The families the alarm worker serves: its alarm columns. */
 export const ALARM_FAMILIES: readonly AnyFamilyHandler[] = [alarmHandler];
@@ -37,21 +39,43 @@ export async function startAlarmWorker(config: RuntimeConfig, logger: Logger): P
     ringMs: envNumber(process.env.ALARM_RING_MS, ALARM_CALL_TIMING.ringMs),
     passMs: envNumber(process.env.ALARM_CALL_PASS_MS, 250),
   });
+  const subscriber = redis.duplicate();
+  subscriber.on('error', (err) => logger.debug({ err: err.message }, 'redis subscriber error'));
+  let worker: DeviceWorker | null = null;
+  const voice = new VoiceCalls(
+    pool,
+    redis,
+    subscriber,
+    () => worker,
+    logger,
+    (ids) => router.announce(ids),
+    {
+      prefix: config.redisPrefix,
+      recordDir: process.env.VOICE_RECORDING_DIR ?? 'var/recordings',
+      peer: voicePeerOptionsFromEnv(),
+    },
+  );
   const release = async () => {
+    await voice.stop();
+    subscriber.disconnect();
     await router.stop();
     await pool.end().catch(() => undefined);
     await redis.quit().catch(() => redis.disconnect());
   };
   try {
     router.start();
-    return await startDeviceWorker({
+    worker = await startDeviceWorker({
       name: 'alarm',
       families: ALARM_FAMILIES,
       observers: ALARM_OBSERVERS(bus, logger, router, envNumber(process.env.ALARM_CALL_WAIT_MS, ALARM_CALL_TIMING.waitMs)),
       config,
       logger,
+      // The calls' voice ends (each recording stored) while the worker's MQTT connection can still hang the columns up.
+      onStopping: () => voice.stop(),
       onStopped: release,
     });
+    await voice.start();
+    return worker;
   } catch (err) {
     await release();
     throw err;

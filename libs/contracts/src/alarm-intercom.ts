@@ -122,6 +122,34 @@ export interface IncidentRespondResult {
  */
 export const ALARM_CALL_TIMING = { ringMs: 20_000, waitMs: 90_000 } as const;
 
+/**
+ * The voice of a connected call (docs/alarm-intercom.md, Voice): WebRTC, with the alarm worker in the middle. The
+ * agent's browser offers its side (SDP with its ICE candidates gathered) with POST /api/alarm/voiceJoin; the worker
+ * that holds the call's voice bridge answers it, and has the column's side on MQTT (the column's `talk` command and
+ * event). Both sides are Opus; the worker passes each side's audio to the other and records the call.
+ */
+export interface VoiceJoinRequest {
+  callId: string;
+  /** The browser's offer, its ICE candidates in it (gathering complete). */
+  sdp: string;
+}
+
+/** The answer to POST /api/alarm/voiceJoin: the bridge's SDP for the browser. */
+export interface VoiceJoinAnswer {
+  sdp: string;
+}
+
+/** GET /api/alarm/voiceConfig: what the browser's peer connection needs (VOICE_ICE_SERVERS: STUN or TURN, coturn). */
+export interface VoiceConfig {
+  iceServers: { urls: string | string[]; username?: string; credential?: string }[];
+}
+
+/** An SDP a browser or column may send: at most 16 KB (an audio offer with a few candidates is 1–3 KB). */
+export const VOICE_SDP_MAX = 16_384;
+
+/** How long the bridge waits for the column's answer, and for the whole join, before the browser is told it failed. */
+export const VOICE_TIMING = { columnAnswerMs: 8_000, joinMs: 12_000 } as const;
+
 /** One operator of a user group: a console user who takes the calls of the group's columns. */
 export interface AlarmAgent {
   userId: number;
@@ -207,6 +235,15 @@ export interface AlarmCallRow {
   endedAt: string | null;
   /** Seconds talked (answered to ended; 0 when nobody answered). */
   duration: number;
+  /** The call's recording (both sides, MP3), once the call has ended and it is stored; null: none. */
+  recording: AlarmCallRecording | null;
+}
+
+/** A call's recording: how long, how big, and a signed link the console's player plays it from. */
+export interface AlarmCallRecording {
+  seconds: number;
+  fileSize: number;
+  url: string;
 }
 
 /** One incident: a press of a column, its place, its call and what operators did with it. */

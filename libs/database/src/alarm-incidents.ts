@@ -24,6 +24,11 @@ const CALL_FIELDS: readonly (readonly [field: string, sql: string])[] = [
   ['answeredAt', 'c.answered_at'],
   ['endedAt', 'c.ended_at'],
   ['duration', 'c.duration_s'],
+  // Its recording once stored; `url` is signed by the gateway for the call log (empty in the rows the workers push).
+  [
+    'recording',
+    `CASE WHEN c.recording_file IS NULL THEN NULL ELSE json_build_object('seconds', c.recording_seconds, 'fileSize', c.recording_size, 'url', '') END`,
+  ],
 ];
 
 /** The columns of an AlarmCallRow over `alarm_call c`. */

@@ -52,6 +52,7 @@ import { AlarmIntercom1732200700000 } from './migrations/1732200700000-alarm-int
 import { IncidentResponses1732200800000 } from './migrations/1732200800000-incident-responses';
 import { OwnRecordAlarms1732200900000 } from './migrations/1732200900000-own-record-alarms';
 import { VideoEquipment1732201000000 } from './migrations/1732201000000-video-equipment';
+import { CallRecordings1732201100000 } from './migrations/1732201100000-call-recordings';
 
 export { redactUrl } from './redact-url';
 export { NotificationListener, type NotificationListenerOptions } from './notification-listener';
@@ -123,6 +124,7 @@ export const MIGRATIONS = [
   IncidentResponses1732200800000,
   OwnRecordAlarms1732200900000,
   VideoEquipment1732201000000,
+  CallRecordings1732201100000,
 ];
 
 /** Notified (no payload) whenever rows are added to the outbox. */

@@ -23,6 +23,7 @@ import { SilenceSweep } from './intake/silence-sweep';
 import { IntakeWriter } from './intake/intake-writer';
 import { KnownDevices } from './intake/known-devices';
 import type { RuntimeConfig } from './runtime-config';
+import { DeviceSessions, type DeviceSession, type SessionEventListener } from './voice/device-sessions';
 
 export interface DeviceWorkerOptions {
   /** The worker's short name (`lighting`): client ids, logs, its default intake group. */
@@ -71,6 +72,7 @@ export class DeviceWorker {
   private progress: DispatchProgress | null = null;
   private mqtt: MqttConnection | null = null;
   private parser: ReportParser | null = null;
+  private sessions: DeviceSessions | null = null;
   private stopping: Promise<void> | null = null;
 
   private constructor(private readonly options: DeviceWorkerOptions) {}
@@ -121,6 +123,15 @@ export class DeviceWorker {
     else return false;
     this.counters.add('observed');
     return true;
+  }
+
+  /**
+   * Opens a session with one device of a served family beside the command ledger (a call's voice, DeviceSession):
+   * commands sent at once, and the device's events heard on this process while it lasts.
+   */
+  openSession(family: FamilyName, code: string, onEvent: SessionEventListener): Promise<DeviceSession> {
+    if (!this.sessions || this.stopping) return Promise.reject(new Error('the worker is not running'));
+    return this.sessions.open(family, code, onEvent);
   }
 
   private async open(): Promise<void> {
@@ -175,6 +186,7 @@ export class DeviceWorker {
     this.writer = writer;
     this.closers.push(async () => writer.stop());
     this.parser = new ReportParser(declarations);
+    this.sessions = new DeviceSessions(mqtt, this.parser, logger);
     this.intake = new DeviceIntake(declarations, this.parser, devices, writer, this.counters, logger, {
       mqttUrl: config.mqttUrl,
       login: config.mqttLogin,

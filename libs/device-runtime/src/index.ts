@@ -15,6 +15,7 @@ export * from './infra/logger';
 export * from './infra/stop-on-signal';
 export * from './intake/known-devices';
 export * from './intake/device-code-changes';
+export * from './voice/device-sessions';
 
 import { DeviceWorker, type DeviceWorkerOptions } from './device-worker';
 

@@ -1,14 +1,24 @@
-import { ALARM_FAMILY, AlarmLevel, type AlarmPressMessage, type AlarmStateMessage, type CommandMessage } from '@sc/contracts';
+import {
+  ALARM_FAMILY,
+  AlarmLevel,
+  type AlarmEventMessage,
+  type AlarmHangUpParams,
+  type AlarmStateMessage,
+  type AlarmTalkParams,
+  type CommandMessage,
+} from '@sc/contracts';
 import {
   FleetRunner,
   loadSeeds,
   seedsOf,
+  type DeviceContext,
   type DeviceFleet,
   type DeviceSource,
   type Random,
   type SimulatedFamily,
   type SimulationOptions,
 } from '../kit';
+import { VoiceLine, type VoiceLineStats } from '../kit/voice-line';
 
 // One-key alarm columns: their state (address, versions, volume), a press of their button now and then (the fleet's
 // activity), published on their `event` topic; a volume command sets their speaker, a reboot restarts them (they drop
@@ -23,13 +33,46 @@ const DEFAULT_VOLUME = 60;
 
 export interface AlarmColumnState {
   volume: number;
-  /** Presses not yet published, in order. */
-  pending: AlarmPressMessage[];
+  /** Presses and voice answers not yet published, in order. */
+  pending: AlarmEventMessage[];
+  /** The call its intercom is on (its voice), if any. */
+  line: VoiceLine | null;
+  /** What each call it took heard and said, the last one last. */
+  calls: VoiceLineStats[];
   reboots: number;
   readonly ipAddress: string;
 }
 
-type AlarmCommand = CommandMessage<'reboot', Record<string, never>> | CommandMessage<'volume', { volume: number }>;
+type AlarmCommand =
+  | CommandMessage<'reboot', Record<string, never>>
+  | CommandMessage<'volume', { volume: number }>
+  | CommandMessage<'talk', AlarmTalkParams>
+  | CommandMessage<'hangUp', AlarmHangUpParams>;
+
+/** The column takes the platform's call: answers its offer (its `talk` event) and speaks; a call on already is hung up. */
+function takeCall(lines: Set<VoiceLine>, column: AlarmColumnState, params: AlarmTalkParams, ctx: DeviceContext<AlarmColumnState>): void {
+  if (column.line && column.line.stats.callId !== params.callId) void hangUp(lines, column);
+  const line = new VoiceLine(params.callId);
+  column.line = line;
+  column.calls.push(line.stats);
+  lines.add(line);
+  line
+    .answer(params.sdp)
+    .then((sdp) => column.pending.push({ ts: new Date(ctx.clock()).toISOString(), kind: 'talk', callId: params.callId, sdp }))
+    .catch((err: Error) => {
+      column.pending.push({ ts: new Date(ctx.clock()).toISOString(), kind: 'talkEnd', callId: params.callId, reason: err.message.slice(0, 200) });
+      void hangUp(lines, column);
+    })
+    .finally(() => ctx.events?.());
+}
+
+async function hangUp(lines: Set<VoiceLine>, column: AlarmColumnState, callId?: string): Promise<void> {
+  const line = column.line;
+  if (!line || (callId && line.stats.callId !== callId)) return;
+  column.line = null;
+  lines.delete(line);
+  await line.hangUp();
+}
 
 /** The level of a press: mostly the first (someone asking for help), seldom the third. */
 export function drawLevel(random: Random): AlarmLevel {
@@ -40,14 +83,26 @@ export function drawLevel(random: Random): AlarmLevel {
 /** The alarm column family's behaviour. */
 export function alarmFamily(): SimulatedFamily<AlarmColumnState, AlarmCommand> {
   let next = 0;
+  // The calls its columns are on, hung up when the fleet stops.
+  const lines = new Set<VoiceLine>();
   return {
     declaration: ALARM_FAMILY,
     initial: () => {
       const n = next++;
-      return { volume: DEFAULT_VOLUME, pending: [], reboots: 0, ipAddress: `10.40.${Math.floor(n / 250) + 1}.${(n % 250) + 2}` };
+      return {
+        volume: DEFAULT_VOLUME,
+        pending: [],
+        line: null,
+        calls: [],
+        reboots: 0,
+        ipAddress: `10.40.${Math.floor(n / 250) + 1}.${(n % 250) + 2}`,
+      };
     },
     apply(column, command, ctx) {
+      if (command.type === 'talk') return takeCall(lines, column, command.params, ctx);
+      if (command.type === 'hangUp') return void hangUp(lines, column, command.params.callId);
       if (command.type === 'reboot') {
+        void hangUp(lines, column);
         ctx.restart(ALARM_REBOOT_MS, (s) => {
           s.reboots++;
         });
@@ -59,6 +114,10 @@ export function alarmFamily(): SimulatedFamily<AlarmColumnState, AlarmCommand> {
     act(column, ctx) {
       column.pending.push({ ts: new Date(ctx.clock()).toISOString(), kind: 'press', level: drawLevel(ctx.random) });
       return false;
+    },
+    async stopped() {
+      await Promise.all([...lines].map((line) => line.hangUp()));
+      lines.clear();
     },
     takeEvents(column) {
       return column.pending.splice(0);

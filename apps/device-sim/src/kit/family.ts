@@ -19,6 +19,8 @@ export interface DeviceContext<State> extends FamilyContext {
   after(ms: number, change: (state: State) => boolean): void;
   /** Reports the device's state now (work of its own, such as a download, changed it), if it is online. */
   report(): void;
+  /** Publishes now the events the device has gathered (SimulatedFamily.takeEvents), if it is online: an answer it worked out. */
+  events?(): void;
   /**
    * While the files of the command being applied come in (its apply answered a promise): bytes so far of the total,
    * sent as a `downloading` receipt. The family decides how often (every few hundred kilobytes, say).
@@ -82,6 +84,8 @@ export interface SimulatedFamily<State, C extends CommandMessage = CommandMessag
    * the kit publishes them after each tick, in order.
    */
   takeEvents?(state: State): object[];
+  /** When the fleet stops: ends what the family runs beside its devices' messages (a call's media). */
+  stopped?(): Promise<void>;
   /** Each time the device comes online (connects, reconnects, is brought back), before its state is reported. */
   connected?(state: State, ctx: DeviceContext<State>): void;
   /**

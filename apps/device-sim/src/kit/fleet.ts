@@ -511,6 +511,7 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
     clearInterval(this.scheduleTimer);
     clearInterval(this.activityTimer);
     await this.listener?.endAsync().catch(() => undefined);
+    await this.family.stopped?.().catch(() => undefined);
     for (const timer of this.pending) clearTimeout(timer);
     this.pending.clear();
     if (clearRetained) await this.clearRetained();
@@ -688,6 +689,9 @@ export class FleetRunner<State, C extends CommandMessage = CommandMessage, Heard
         }, ms),
       report: () => {
         if (device.online && !this.stopping) void this.publishState(device);
+      },
+      events: () => {
+        if (device.online && !this.stopping) void this.publishEvents(device);
       },
       // After the ack (sent within the latency's maximum).
       restart: (downMs, restarted) =>

@@ -14,6 +14,8 @@ import {
   type IncidentRespondResult,
   type IntercomEndpointRow,
   type PageResult,
+  type VoiceConfig,
+  type VoiceJoinAnswer,
 } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
 import { Audit, CurrentCaller, RequireButton, RequireRoles } from '../common/decorators';
@@ -35,7 +37,10 @@ import {
   IncidentNoteDto,
   IncidentRespondDto,
   IntercomEndpointPageDto,
+  VoiceJoinDto,
 } from './dto/intercom.dto';
+import { CallVoiceService } from './call-voice.service';
+import { SignedQuery } from '../common/signed-query';
 import { IncidentResponsesService } from './incident-responses.service';
 import { AlarmIncidentsService } from './incidents.service';
 import { IntercomEndpointsService } from './intercom-endpoints.service';
@@ -59,6 +64,7 @@ export class AlarmIntercomController {
     private readonly incidents: AlarmIncidentsService,
     private readonly responses: IncidentResponsesService,
     private readonly endpoints: IntercomEndpointsService,
+    private readonly voice: CallVoiceService,
     private readonly exporter: ListExporter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -182,8 +188,31 @@ export class AlarmIntercomController {
 
   @Post('callPage')
   @HttpCode(200)
-  callPage(@Body() dto: AlarmCallPageDto): Promise<PageResult<AlarmCallRow>> {
-    return this.incidents.calls(dto);
+  async callPage(@Body() dto: AlarmCallPageDto): Promise<PageResult<AlarmCallRow>> {
+    const page = await this.incidents.calls(dto);
+    return { ...page, list: this.voice.withRecordingLinks(page.list) };
+  }
+
+  /** What the browser's peer connection needs for a call's voice (VOICE_ICE_SERVERS). */
+  @Get('voiceConfig')
+  voiceConfig(): VoiceConfig {
+    return this.voice.voiceConfig();
+  }
+
+  /** The voice of the caller's connected call: the browser's offer in, the bridge's answer out. */
+  @Post('voiceJoin')
+  @HttpCode(200)
+  voiceJoin(@CurrentCaller() caller: Caller, @Body() dto: VoiceJoinDto): Promise<VoiceJoinAnswer> {
+    return this.voice.join(caller, dto.callId, dto.sdp);
+  }
+
+  /** A call's recording (MP3), for a signed link from the call log. */
+  @Get('recording')
+  @SignedQuery
+  @ApiProduces('audio/mpeg')
+  async recording(@Req() req: AppRequest, @Res() reply: FastifyReply): Promise<void> {
+    const { stream, size } = await this.voice.recording(req.query as Record<string, unknown>);
+    await reply.header('content-type', 'audio/mpeg').header('content-length', size).header('cache-control', 'private, max-age=300').send(stream);
   }
 
   /** equipmentInquiry: the intercom's endpoints (alarm columns and agents) with their accounts, state and calls. */

@@ -5,6 +5,7 @@ import { LedModule } from '../led/led.module';
 import { LightingModule } from '../lighting/lighting.module';
 import { UserPresence } from '../realtime/user-presence.service';
 import { AlarmIntercomController } from './alarm-intercom.controller';
+import { CallRecordingLinks, CallVoiceService } from './call-voice.service';
 import { IncidentResponsesService } from './incident-responses.service';
 import { AlarmIncidentsService } from './incidents.service';
 import { IntercomEndpointsService } from './intercom-endpoints.service';
@@ -37,6 +38,15 @@ export class AgentPresence implements OnModuleInit {
 @Module({
   imports: [LightingModule, LedModule, BroadcastModule],
   controllers: [AlarmIntercomController],
-  providers: [AlarmUserGroupsService, AlarmIncidentsService, IncidentResponsesService, IntercomEndpointsService, AgentPresence, ListExporter],
+  providers: [
+    CallVoiceService,
+    CallRecordingLinks,
+    AlarmUserGroupsService,
+    AlarmIncidentsService,
+    IncidentResponsesService,
+    IntercomEndpointsService,
+    AgentPresence,
+    ListExporter,
+  ],
 })
 export class AlarmIntercomModule {}

@@ -4,13 +4,13 @@ import {
   OnlineState,
   numberProblem,
   type AlarmLevel,
-  type AlarmPressMessage,
+  type AlarmEventMessage,
   type AlarmStateMessage,
 } from '@sc/contracts';
 import { believedTime, type DeviceEvent, type FamilyHandler, type StoredFields } from '@sc/device-runtime';
 
 /** What alarm columns report: the declared payloads of ALARM_FAMILY. */
-export type AlarmReports = { state: AlarmStateMessage; event: AlarmPressMessage };
+export type AlarmReports = { state: AlarmStateMessage; event: AlarmEventMessage };
 export type AlarmEvent = DeviceEvent<AlarmReports>;
 export type AlarmFields = StoredFields<typeof ALARM_FAMILY.family>;
 
@@ -34,6 +34,8 @@ export function reduceAlarm(column: AlarmFields, event: AlarmEvent): AlarmFields
   switch (event.kind) {
     case 'report': {
       if (event.channel === 'event') {
+        // A call's voice (talk, talkEnd) is the voice bridge's (VoiceCalls); the column was heard from, that is all.
+        if (event.report.kind !== 'press') return { ...column, networkStatus: OnlineState.Online, reportedAt: event.at };
         return {
           ...column,
           networkStatus: OnlineState.Online,

@@ -23,7 +23,7 @@ export function pressesOf(changes: readonly RowChange<DeviceFamily.Alarm>[], eve
   return changes.flatMap((change) => {
     let count = change.before.pressCount;
     return ((events.get(change.recordId) ?? []) as readonly AlarmEvent[]).flatMap((e) =>
-      e.kind === 'report' && e.channel === 'event'
+      e.kind === 'report' && e.channel === 'event' && e.report.kind === 'press'
         ? [
             {
               columnId: change.recordId,

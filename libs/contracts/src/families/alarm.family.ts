@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ALARM_LEVELS, type AlarmColumnRow } from '../alarm-columns';
+import { VOICE_SDP_MAX } from '../alarm-intercom';
 import { DeviceType } from '../devices';
 import { DeviceFamily, MqttService } from '../mqtt';
 import { JobName, QueueName } from '../queues';
@@ -35,6 +36,56 @@ export const ALARM_PRESS_SCHEMA = {
   },
 } as const satisfies JsonSchema;
 
+/** A call's id as the voice messages carry it (alarm_call.id, decimal). */
+const CALL_ID_SCHEMA = { type: 'string', pattern: '^[1-9][0-9]{0,18}$', description: 'The call (its id in the call log).' } as const;
+const SDP_SCHEMA = {
+  type: 'string',
+  minLength: 1,
+  maxLength: VOICE_SDP_MAX,
+  description: 'A WebRTC session description (SDP), its ICE candidates in it.',
+} as const;
+
+/**
+ * `event` of an alarm column: a press, or its side of a call's voice. `talk` answers the platform's `talk` command
+ * with the column's SDP; `talkEnd` says the column hung up (or could not take the call), with the reason.
+ */
+export const ALARM_EVENT_SCHEMA = {
+  title: 'AlarmColumnEvent',
+  type: 'object',
+  required: ['ts', 'kind'],
+  properties: {
+    ts: TIMESTAMP_SCHEMA,
+    kind: { enum: ['press', 'talk', 'talkEnd'], description: 'A press of the alarm button, or the voice of a call (its answer, its end).' },
+    level: { type: 'integer', enum: [...ALARM_LEVELS], description: 'press: the alarm level (spec alarm options): 0 one, 1 two, 2 three.' },
+    callId: CALL_ID_SCHEMA,
+    sdp: SDP_SCHEMA,
+    reason: { type: 'string', maxLength: 255, description: 'talkEnd: why the column ended or refused the call.' },
+  },
+  // What each kind needs. The kind is tested with `patternProperties`, not `properties`: the runtime's validator drops
+  // every field a `properties` list does not name (removeAdditional), and would apply that inside `if` too.
+  allOf: [
+    { if: { patternProperties: { '^kind$': { const: 'press' } } }, then: { required: ['level'] } },
+    { if: { patternProperties: { '^kind$': { const: 'talk' } } }, then: { required: ['callId', 'sdp'] } },
+    { if: { patternProperties: { '^kind$': { const: 'talkEnd' } } }, then: { required: ['callId'] } },
+  ],
+} as const satisfies JsonSchema;
+
+/** The params of `talk`: the platform's side of a call's voice, which the column answers with its `talk` event. */
+export const ALARM_TALK_SCHEMA = {
+  type: 'object',
+  required: ['callId', 'sdp'],
+  additionalProperties: false,
+  properties: { callId: CALL_ID_SCHEMA, sdp: SDP_SCHEMA },
+} as const satisfies JsonSchema;
+
+/** The params of `hangUp`: the platform ended the call's voice. */
+export const ALARM_HANG_UP_SCHEMA = {
+  type: 'object',
+  required: ['callId'],
+  additionalProperties: false,
+  properties: { callId: CALL_ID_SCHEMA },
+} as const satisfies JsonSchema;
+
 /** The params of `volume`. */
 export const ALARM_VOLUME_SCHEMA = {
   type: 'object',
@@ -62,16 +113,40 @@ export const ALARM_FAMILY = defineFamily<AlarmColumnRow>()({
   actions: { reboot: Button.OpenAndClose, volume: Button.Edit },
   eventRoles: ALARM_EVENT_ROLES,
   liveFields: ['networkStatus', 'ipAddress', 'swver', 'hwver', 'volume', 'reportedAt', 'lastPressAt', 'lastPressLevel', 'pressCount'],
-  reports: { state: ALARM_STATE_SCHEMA, event: ALARM_PRESS_SCHEMA },
+  reports: { state: ALARM_STATE_SCHEMA, event: ALARM_EVENT_SCHEMA },
   commands: {
     reboot: { description: 'Restart the column; it reports its state again once it is back.', params: NO_PARAMS_SCHEMA },
     volume: { description: "Set its speaker's volume, percent.", params: ALARM_VOLUME_SCHEMA },
+    talk: {
+      description:
+        'The voice of a call an agent answered (WebRTC, Opus): the platform offers its side; the column answers with a `talk` event, or a `talkEnd` if it cannot. Sent by the alarm worker, not through the command ledger: the call log is the record of a call.',
+      params: ALARM_TALK_SCHEMA,
+    },
+    hangUp: { description: "The call's voice ended: the column hangs up.", params: ALARM_HANG_UP_SCHEMA },
   },
   heartbeatSeconds: 60,
 });
 
 export type AlarmStateMessage = FromSchema<typeof ALARM_STATE_SCHEMA>;
 export type AlarmPressMessage = FromSchema<typeof ALARM_PRESS_SCHEMA>;
+/** A column's answer to `talk`: its side of the call's voice. */
+export interface AlarmTalkMessage {
+  ts: string;
+  kind: 'talk';
+  callId: string;
+  sdp: string;
+}
+/** A column hung up, or could not take the call's voice. */
+export interface AlarmTalkEndMessage {
+  ts: string;
+  kind: 'talkEnd';
+  callId: string;
+  reason?: string;
+}
+/** What an alarm column sends on its `event` topic (ALARM_EVENT_SCHEMA). */
+export type AlarmEventMessage = AlarmPressMessage | AlarmTalkMessage | AlarmTalkEndMessage;
+export type AlarmTalkParams = FromSchema<typeof ALARM_TALK_SCHEMA>;
+export type AlarmHangUpParams = FromSchema<typeof ALARM_HANG_UP_SCHEMA>;
 export type AlarmVolumeParams = FromSchema<typeof ALARM_VOLUME_SCHEMA>;
 /** The alarm column fields devices change, as DeviceStateChanged carries them. */
 export type AlarmLiveFields = LiveFieldsOf<typeof ALARM_FAMILY>;

@@ -437,6 +437,8 @@ export const enUSAnswers = {
   alarmNotAgent: 'You are not an agent of any user group',
   alarmCallNotOffered: 'This call is no longer offered to you',
   alarmCallNotConnected: 'You are not on this call',
+  alarmVoiceColumnSilent: 'The alarm column did not answer the voice of the call',
+  alarmVoiceUnavailable: 'The voice service is not answering, please try again later',
   incidentClosed: 'This incident is already closed',
   incidentNoPosition: 'This alarm column has no position: place it or its pole on the map first',
   incidentNoLampsNear: 'There are no street lights within {{radius}} m of this alarm column',

@@ -430,6 +430,8 @@ export const esAnswers: Answers = {
   alarmNotAgent: 'No es agente de ningún grupo de usuarios',
   alarmCallNotOffered: 'Esta llamada ya no se le ofrece',
   alarmCallNotConnected: 'No está en esta llamada',
+  alarmVoiceColumnSilent: 'La columna de alarma no respondió a la voz de la llamada',
+  alarmVoiceUnavailable: 'El servicio de voz no responde, inténtelo de nuevo más tarde',
   incidentClosed: 'Este incidente ya está cerrado',
   incidentNoPosition: 'Esta columna de alarma no tiene posición: sitúela a ella o a su poste en el mapa primero',
   incidentNoLampsNear: 'No hay farolas a menos de {{radius}} m de esta columna de alarma',

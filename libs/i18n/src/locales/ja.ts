@@ -429,6 +429,8 @@ export const jaAnswers: Answers = {
   alarmNotAgent: 'どのユーザーグループのエージェントでもありません',
   alarmCallNotOffered: 'この呼び出しはもうあなたに割り当てられていません',
   alarmCallNotConnected: 'この通話に参加していません',
+  alarmVoiceColumnSilent: '非常通報柱が通話の音声に応答しませんでした',
+  alarmVoiceUnavailable: '音声サービスが応答しません。しばらくしてから再試行してください',
   incidentClosed: 'このインシデントは既にクローズされています',
   incidentNoPosition: 'この警報柱には位置がありません。先に本体または灯柱を地図上に配置してください',
   incidentNoLampsNear: 'この警報柱から {{radius}} m 以内に街路灯がありません',

@@ -428,6 +428,8 @@ export const zhCNAnswers: Answers = {
   alarmNotAgent: '您不是任何用户组的坐席',
   alarmCallNotOffered: '该呼叫已不再分配给您',
   alarmCallNotConnected: '您不在该通话中',
+  alarmVoiceColumnSilent: '报警柱未接通本次通话的语音',
+  alarmVoiceUnavailable: '语音服务无响应，请稍后再试',
   incidentClosed: '该事件已关闭',
   incidentNoPosition: '该报警柱没有位置：请先在地图上设置它或其灯杆的位置',
   incidentNoLampsNear: '该报警柱 {{radius}} 米内没有路灯',

@@ -16,6 +16,7 @@ import {
   INCIDENT_STATES,
   INTERCOM_ENDPOINT_KINDS,
   ONLINE_STATES,
+  VOICE_SDP_MAX,
   type AccountStatus,
   type AgentMode,
   type AgentModeRequest,
@@ -28,6 +29,7 @@ import {
   type AlarmUserGroupAddOrEditRequest,
   type AlarmUserGroupFilters,
   type AlarmUserGroupPageQuery,
+  type VoiceJoinRequest,
   type CallDirection,
   type CallProtocol,
   type CallSort,
@@ -178,3 +180,13 @@ export class IntercomEndpointFiltersDto implements IntercomEndpointFilters {
 }
 
 export class IntercomEndpointPageDto extends IntersectionType(PageDto, IntercomEndpointFiltersDto) implements IntercomEndpointPageQuery {}
+
+/** POST /api/alarm/voiceJoin: the agent's browser's offer for its connected call's voice. */
+export class VoiceJoinDto implements VoiceJoinRequest {
+  @TextField({ max: 18, example: '1' })
+  @Matches(INCIDENT_ID, { message: msg('invalidValue') })
+  callId!: string;
+
+  @TextField({ max: VOICE_SDP_MAX, description: "The browser's SDP offer, its ICE candidates gathered" })
+  sdp!: string;
+}
