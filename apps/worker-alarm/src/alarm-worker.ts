@@ -64,6 +64,8 @@ export async function startAlarmWorker(config: RuntimeConfig, logger: Logger): P
   };
   try {
     router.start();
+    // Listening first: a join that comes before the worker is up is answered 'unavailable' rather than lost.
+    await voice.start();
     worker = await startDeviceWorker({
       name: 'alarm',
       families: ALARM_FAMILIES,
@@ -74,7 +76,6 @@ export async function startAlarmWorker(config: RuntimeConfig, logger: Logger): P
       onStopping: () => voice.stop(),
       onStopped: release,
     });
-    await voice.start();
     return worker;
   } catch (err) {
     await release();

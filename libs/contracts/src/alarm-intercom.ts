@@ -148,7 +148,7 @@ export interface VoiceConfig {
 export const VOICE_SDP_MAX = 16_384;
 
 /** How long the bridge waits for the column's answer, and for the whole join, before the browser is told it failed. */
-export const VOICE_TIMING = { columnAnswerMs: 8_000, joinMs: 12_000 } as const;
+export const VOICE_TIMING = { columnAnswerMs: 8_000, joinMs: 20_000 } as const;
 
 /** One operator of a user group: a console user who takes the calls of the group's columns. */
 export interface AlarmAgent {

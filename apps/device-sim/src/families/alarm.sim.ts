@@ -51,10 +51,19 @@ type AlarmCommand =
 
 /** The column takes the platform's call: answers its offer (its `talk` event) and speaks; a call on already is hung up. */
 function takeCall(lines: Set<VoiceLine>, column: AlarmColumnState, params: AlarmTalkParams, ctx: DeviceContext<AlarmColumnState>): void {
-  if (column.line && column.line.stats.callId !== params.callId) void hangUp(lines, column);
-  const line = new VoiceLine(params.callId);
+  // One call at a time: a line still open (another call, or this one offered again) is hung up first.
+  if (column.line) void hangUp(lines, column);
+  const line = new VoiceLine(params.callId, () => {
+    // The platform's side went away without a hang-up (its worker stopped): the column hangs up and says so.
+    if (column.line !== line) return;
+    column.pending.push({ ts: new Date(ctx.clock()).toISOString(), kind: 'talkEnd', callId: params.callId, reason: 'line lost' });
+    void hangUp(lines, column);
+    ctx.events?.();
+  });
   column.line = line;
   column.calls.push(line.stats);
+  // What the last calls heard, for a test or a look; older ones are forgotten.
+  if (column.calls.length > 20) column.calls.splice(0, column.calls.length - 20);
   lines.add(line);
   line
     .answer(params.sdp)

@@ -44,10 +44,14 @@ export class VoiceLine {
   private readonly peer = new VoicePeer();
   private source: VoiceSource | null = null;
 
-  constructor(callId: string) {
+  /** `lost` runs when the platform's side drops without hanging up. */
+  constructor(callId: string, lost?: () => void) {
     this.stats = { callId, heardPackets: 0, connected: false, ended: false };
     this.peer.onPacket(() => this.stats.heardPackets++);
+    this.lost = lost;
   }
+
+  private readonly lost: (() => void) | undefined;
 
   /** Answers the platform's offer and starts speaking once the media path is up. */
   async answer(offerSdp: string): Promise<string> {
@@ -56,6 +60,9 @@ export class VoiceLine {
       .connected(15_000)
       .then(() => {
         this.stats.connected = true;
+        this.peer.onLost(() => {
+          if (!this.stats.ended) this.lost?.();
+        });
         return this.speak();
       })
       .catch(() => undefined);

@@ -96,7 +96,7 @@ export class CallVoiceService implements OnModuleDestroy {
     if (callId === null) throw AppException.forbidden('mediaLinkInvalid');
     const rows: { recording_file: string | null }[] = await this.db.query(`SELECT recording_file FROM alarm_call WHERE id = $1`, [callId]);
     const file = rows[0]?.recording_file;
-    if (!file || !/^call-\d+\.mp3$/.test(file)) throw AppException.notFound();
+    if (!file || !/^call-\d+-\d+\.mp3$/.test(file)) throw AppException.notFound();
     const path = join(this.recordDir, file);
     const size = await stat(path).then(
       (s) => s.size,

@@ -17,7 +17,12 @@ interface LiveCall {
   bridge: VoiceBridge;
   session: DeviceSession;
   columnAnswer: Promise<void>;
+  /** Set as soon as the call's voice starts ending: nothing joins it any more. */
+  ending: boolean;
 }
+
+/** Deletes a claim only when this replica holds it. */
+const RELEASE_CLAIM = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 /**
  * The voice of the alarm calls (docs/alarm-intercom.md, Voice). When the agent on a connected call joins from the
@@ -28,6 +33,8 @@ interface LiveCall {
  */
 export class VoiceCalls {
   private readonly calls = new Map<string, LiveCall>();
+  /** Calls whose bridge is being opened: a second join waits for the same one. */
+  private readonly opening = new Map<string, Promise<LiveCall>>();
   private readonly workerId = randomUUID();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -53,7 +60,7 @@ export class VoiceCalls {
       } catch {
         return;
       }
-      void this.join(message);
+      this.join(message).catch((err: Error) => this.logger.warn({ err: err.message, callId: message.callId }, 'voice join not answered'));
     });
     await this.subscriber.subscribe(channel);
     this.timer = setInterval(() => void this.check(), CHECK_MS);
@@ -76,14 +83,18 @@ export class VoiceCalls {
   private async join(message: VoiceJoinMessage): Promise<void> {
     const { callId, requestId } = message;
     const owner = voiceChannels.owner(this.options.prefix, callId);
-    const mine = this.calls.has(callId) || (await this.redis.set(owner, this.workerId, 'PX', OWNER_TTL_MS, 'NX')) === 'OK';
+    const mine =
+      this.calls.has(callId) ||
+      this.opening.has(callId) ||
+      (await this.redis.set(owner, this.workerId, 'PX', OWNER_TTL_MS, 'NX')) === 'OK' ||
+      (await this.redis.get(owner)) === this.workerId;
     // Another replica holds this call's voice and answers.
     if (!mine) return;
     const reply = await this.answer(message).catch((err: Error) => {
       this.logger.warn({ err: err.message, callId }, 'voice join failed');
       return { error: 'alarmVoiceUnavailable' } as const;
     });
-    if ('error' in reply && !this.calls.has(callId)) await this.redis.del(owner).catch(() => undefined);
+    if ('error' in reply && !this.calls.has(callId) && !this.opening.has(callId)) await this.releaseClaim(callId);
     await this.redis.publish(voiceChannels.reply(this.options.prefix, requestId), JSON.stringify(reply));
   }
 
@@ -93,13 +104,26 @@ export class VoiceCalls {
       [message.callId, CallState.Connected, message.userId],
     );
     if (rows.length === 0) return { error: 'alarmCallNotConnected' };
-    const call = this.calls.get(message.callId) ?? (await this.open(message.callId, rows[0].device_code));
+    let call = this.calls.get(message.callId);
+    if (!call) {
+      let opening = this.opening.get(message.callId);
+      if (!opening) {
+        opening = this.open(message.callId, rows[0].device_code);
+        this.opening.set(message.callId, opening);
+        opening.then(
+          () => this.opening.delete(message.callId),
+          () => this.opening.delete(message.callId),
+        );
+      }
+      call = await opening;
+    }
     try {
       await call.columnAnswer;
     } catch {
       await this.end(message.callId);
       return { error: 'alarmVoiceColumnSilent' };
     }
+    if (call.ending) return { error: 'alarmCallNotConnected' };
     return { sdp: await call.bridge.answerAgent(message.sdp) };
   }
 
@@ -108,6 +132,7 @@ export class VoiceCalls {
     const worker = this.worker();
     if (!worker) throw new Error('the worker is not running');
     const bridge = new VoiceBridge(callId, { ...this.options.peer, recordDir: this.options.recordDir, logger: this.logger });
+    const call: LiveCall = { bridge, session: null as unknown as DeviceSession, columnAnswer: Promise.resolve(), ending: false };
     let answered!: (sdp: string) => void;
     let refused!: (reason: string) => void;
     const columnSdp = new Promise<string>((resolve, reject) => {
@@ -123,14 +148,16 @@ export class VoiceCalls {
         if (this.calls.get(callId)?.bridge === bridge) void this.end(callId);
       }
     });
+    call.session = session;
     const columnAnswer = (async () => {
       const offer = await bridge.deviceOffer();
+      if (bridge.closing || call.ending) throw new Error('the call ended');
       await session.send('talk', { callId, sdp: offer }, VOICE_TIMING.columnAnswerMs);
       const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer')), VOICE_TIMING.columnAnswerMs).unref());
       await bridge.deviceAnswered(await Promise.race([columnSdp, timeout]));
     })();
     columnAnswer.catch(() => undefined);
-    const call = { bridge, session, columnAnswer };
+    call.columnAnswer = columnAnswer;
     this.calls.set(callId, call);
     return call;
   }
@@ -145,19 +172,19 @@ export class VoiceCalls {
         CallState.Connected,
       ]);
       const connected = new Set(rows.map((r) => r.id));
-      for (const id of ids) {
-        if (!connected.has(id)) void this.end(id);
-        else await this.redis.pexpire(voiceChannels.owner(this.options.prefix, id), OWNER_TTL_MS);
-      }
+      for (const id of ids) if (!connected.has(id)) void this.end(id);
     } catch (err) {
       this.logger.debug({ err: (err as Error).message }, 'voice check failed');
     }
+    // Renewed whatever the database said: a claim lapses only with this replica.
+    for (const id of this.calls.keys()) await this.redis.pexpire(voiceChannels.owner(this.options.prefix, id), OWNER_TTL_MS).catch(() => undefined);
   }
 
   /** Hangs the column up, closes the bridge and notes its recording on the call. */
   private async end(callId: string): Promise<void> {
     const call = this.calls.get(callId);
-    if (!call || call.bridge.closing) return;
+    if (!call || call.ending) return;
+    call.ending = true;
     await call.session.send('hangUp', { callId }, VOICE_TIMING.columnAnswerMs).catch(() => undefined);
     await call.session.close();
     try {
@@ -174,7 +201,11 @@ export class VoiceCalls {
       this.logger.warn({ err: (err as Error).message, callId }, 'call recording not stored');
     } finally {
       this.calls.delete(callId);
-      await this.redis.del(voiceChannels.owner(this.options.prefix, callId)).catch(() => undefined);
+      await this.releaseClaim(callId);
     }
+  }
+
+  private async releaseClaim(callId: string): Promise<void> {
+    await this.redis.eval(RELEASE_CLAIM, 1, voiceChannels.owner(this.options.prefix, callId), this.workerId).catch(() => undefined);
   }
 }

@@ -43,7 +43,7 @@ export class DeviceSessions {
       listeners = new Set();
       this.listeners.set(topic, listeners);
       const heard = listeners;
-      await this.mqtt.subscribe(topic, (_topic, payload) => {
+      const subscribed = this.mqtt.subscribe(topic, (_topic, payload) => {
         const message = this.parser.parse(family, MqttChannel.Event, payload);
         if (message?.kind !== 'report') return;
         for (const listener of heard) {
@@ -54,6 +54,13 @@ export class DeviceSessions {
           }
         }
       });
+      try {
+        await subscribed;
+      } catch (err) {
+        this.listeners.delete(topic);
+        await this.mqtt.unsubscribe(topic).catch(() => undefined);
+        throw err;
+      }
     }
     listeners.add(onEvent);
     let closed = false;

@@ -15,6 +15,7 @@ export interface VoiceRecording {
 
 /** One side's audio as it was written, and when it started (ms since the bridge opened). */
 interface SideRecording {
+  side: 'device' | 'agent';
   path: string;
   startMs: number;
   recorder: MediaRecorder;
@@ -57,7 +58,10 @@ export class VoiceBridge {
 
   /** Answers an agent's browser: its side replaces any earlier one of this call. */
   async answerAgent(offerSdp: string): Promise<string> {
+    if (this.finished) throw new Error('the call ended');
     const previous = this.agent;
+    // The replaced side's recording ends here (it is mixed in at its time with the rest).
+    for (const side of this.sides) if (side.side === 'agent') await side.recorder.stop().catch(() => undefined);
     const agent = new VoicePeer(this.options);
     agent.onPacket((packet) => this.device.send(packet));
     agent.onRemoteTrack((track) => void this.record('agent', track));
@@ -86,7 +90,7 @@ export class VoiceBridge {
     const path = join(this.workDir, `${side}-${this.sides.length + 1}.webm`);
     const recorder = new MediaRecorder({ path, tracks: [track], disableNtp: true });
     recorder.onError.subscribe((err: Error) => this.options.logger.warn({ err: err.message, callId: this.callId, side }, 'recording a side failed'));
-    this.sides.push({ path, startMs: Date.now() - this.opened, recorder });
+    this.sides.push({ side, path, startMs: Date.now() - this.opened, recorder });
   }
 
   private async close(): Promise<VoiceRecording | null> {
@@ -104,14 +108,18 @@ export class VoiceBridge {
       await rm(this.workDir, { recursive: true, force: true });
       return null;
     }
-    const path = join(this.options.recordDir, `call-${this.callId}.mp3`);
+    // A file of its own per bridge: a call whose voice was opened again (a worker restarted) keeps every part.
+    const path = join(this.options.recordDir, `call-${this.callId}-${this.opened}.mp3`);
     try {
       await mix(heard, path);
       const seconds = await durationOf(path);
       const fileSize = (await stat(path)).size;
-      return { path, seconds, fileSize };
-    } finally {
       await rm(this.workDir, { recursive: true, force: true });
+      return { path, seconds, fileSize };
+    } catch (err) {
+      // The sides stay in the work directory to be mixed by hand; the half-made MP3 goes.
+      await rm(path, { force: true });
+      throw err;
     }
   }
 }

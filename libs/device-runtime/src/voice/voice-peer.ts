@@ -9,7 +9,7 @@ export type { VoicePeerOptions };
 export const OPUS = { mimeType: 'audio/opus', clockRate: 48_000, channels: 2 } as const;
 
 /** How long a peer waits for its ICE candidates before it sends what it has. */
-const GATHER_MS = 5_000;
+const GATHER_MS = 3_000;
 
 /**
  * One side of a call's voice, in Node (werift): a peer connection with one audio transceiver, sending `outgoing` and
