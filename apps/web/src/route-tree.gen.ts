@@ -20,6 +20,7 @@ import { Route as AuthShellRouteImport } from './routes/_auth/_shell'
 import { Route as AuthEntryRouteImport } from './routes/_auth/entry'
 import { Route as AuthRedirectSplatRouteImport } from './routes/_auth/redirect/$'
 import { Route as AuthShellAlarmManageAlarmManageRouteImport } from './routes/_auth/_shell/alarmManage/alarmManage'
+import { Route as AuthShellAlarmManageAudioInquiryRouteImport } from './routes/_auth/_shell/alarmManage/audioInquiry'
 import { Route as AuthShellAlarmManageCallLogQueryRouteImport } from './routes/_auth/_shell/alarmManage/callLogQuery'
 import { Route as AuthShellAlarmManageDeviceAlarmsRouteImport } from './routes/_auth/_shell/alarmManage/deviceAlarms'
 import { Route as AuthShellAlarmManageEquipmentInquiryRouteImport } from './routes/_auth/_shell/alarmManage/equipmentInquiry'
@@ -118,6 +119,12 @@ const AuthShellAlarmManageAlarmManageRoute =
   AuthShellAlarmManageAlarmManageRouteImport.update({
     id: '/alarmManage/alarmManage',
     path: '/alarmManage/alarmManage',
+    getParentRoute: () => AuthShellRoute,
+  } as any)
+const AuthShellAlarmManageAudioInquiryRoute =
+  AuthShellAlarmManageAudioInquiryRouteImport.update({
+    id: '/alarmManage/audioInquiry',
+    path: '/alarmManage/audioInquiry',
     getParentRoute: () => AuthShellRoute,
   } as any)
 const AuthShellAlarmManageCallLogQueryRoute =
@@ -399,6 +406,7 @@ export interface FileRoutesByFullPath {
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
   '/alarmManage/alarmManage': typeof AuthShellAlarmManageAlarmManageRoute
+  '/alarmManage/audioInquiry': typeof AuthShellAlarmManageAudioInquiryRoute
   '/alarmManage/callLogQuery': typeof AuthShellAlarmManageCallLogQueryRoute
   '/alarmManage/deviceAlarms': typeof AuthShellAlarmManageDeviceAlarmsRoute
   '/alarmManage/equipmentInquiry': typeof AuthShellAlarmManageEquipmentInquiryRoute
@@ -455,6 +463,7 @@ export interface FileRoutesByTo {
   '/entry': typeof AuthEntryRoute
   '/redirect/$': typeof AuthRedirectSplatRoute
   '/alarmManage/alarmManage': typeof AuthShellAlarmManageAlarmManageRoute
+  '/alarmManage/audioInquiry': typeof AuthShellAlarmManageAudioInquiryRoute
   '/alarmManage/callLogQuery': typeof AuthShellAlarmManageCallLogQueryRoute
   '/alarmManage/deviceAlarms': typeof AuthShellAlarmManageDeviceAlarmsRoute
   '/alarmManage/equipmentInquiry': typeof AuthShellAlarmManageEquipmentInquiryRoute
@@ -514,6 +523,7 @@ export interface FileRoutesById {
   '/_auth/': typeof AuthIndexRoute
   '/_auth/redirect/$': typeof AuthRedirectSplatRoute
   '/_auth/_shell/alarmManage/alarmManage': typeof AuthShellAlarmManageAlarmManageRoute
+  '/_auth/_shell/alarmManage/audioInquiry': typeof AuthShellAlarmManageAudioInquiryRoute
   '/_auth/_shell/alarmManage/callLogQuery': typeof AuthShellAlarmManageCallLogQueryRoute
   '/_auth/_shell/alarmManage/deviceAlarms': typeof AuthShellAlarmManageDeviceAlarmsRoute
   '/_auth/_shell/alarmManage/equipmentInquiry': typeof AuthShellAlarmManageEquipmentInquiryRoute
@@ -572,6 +582,7 @@ export interface FileRouteTypes {
     | '/entry'
     | '/redirect/$'
     | '/alarmManage/alarmManage'
+    | '/alarmManage/audioInquiry'
     | '/alarmManage/callLogQuery'
     | '/alarmManage/deviceAlarms'
     | '/alarmManage/equipmentInquiry'
@@ -628,6 +639,7 @@ export interface FileRouteTypes {
     | '/entry'
     | '/redirect/$'
     | '/alarmManage/alarmManage'
+    | '/alarmManage/audioInquiry'
     | '/alarmManage/callLogQuery'
     | '/alarmManage/deviceAlarms'
     | '/alarmManage/equipmentInquiry'
@@ -686,6 +698,7 @@ export interface FileRouteTypes {
     | '/_auth/'
     | '/_auth/redirect/$'
     | '/_auth/_shell/alarmManage/alarmManage'
+    | '/_auth/_shell/alarmManage/audioInquiry'
     | '/_auth/_shell/alarmManage/callLogQuery'
     | '/_auth/_shell/alarmManage/deviceAlarms'
     | '/_auth/_shell/alarmManage/equipmentInquiry'
@@ -816,6 +829,13 @@ declare module '@tanstack/react-router' {
       path: '/alarmManage/alarmManage'
       fullPath: '/alarmManage/alarmManage'
       preLoaderRoute: typeof AuthShellAlarmManageAlarmManageRouteImport
+      parentRoute: typeof AuthShellRoute
+    }
+    '/_auth/_shell/alarmManage/audioInquiry': {
+      id: '/_auth/_shell/alarmManage/audioInquiry'
+      path: '/alarmManage/audioInquiry'
+      fullPath: '/alarmManage/audioInquiry'
+      preLoaderRoute: typeof AuthShellAlarmManageAudioInquiryRouteImport
       parentRoute: typeof AuthShellRoute
     }
     '/_auth/_shell/alarmManage/callLogQuery': {
@@ -1138,6 +1158,7 @@ declare module '@tanstack/react-router' {
 
 interface AuthShellRouteChildren {
   AuthShellAlarmManageAlarmManageRoute: typeof AuthShellAlarmManageAlarmManageRoute
+  AuthShellAlarmManageAudioInquiryRoute: typeof AuthShellAlarmManageAudioInquiryRoute
   AuthShellAlarmManageCallLogQueryRoute: typeof AuthShellAlarmManageCallLogQueryRoute
   AuthShellAlarmManageDeviceAlarmsRoute: typeof AuthShellAlarmManageDeviceAlarmsRoute
   AuthShellAlarmManageEquipmentInquiryRoute: typeof AuthShellAlarmManageEquipmentInquiryRoute
@@ -1187,6 +1208,7 @@ interface AuthShellRouteChildren {
 
 const AuthShellRouteChildren: AuthShellRouteChildren = {
   AuthShellAlarmManageAlarmManageRoute: AuthShellAlarmManageAlarmManageRoute,
+  AuthShellAlarmManageAudioInquiryRoute: AuthShellAlarmManageAudioInquiryRoute,
   AuthShellAlarmManageCallLogQueryRoute: AuthShellAlarmManageCallLogQueryRoute,
   AuthShellAlarmManageDeviceAlarmsRoute: AuthShellAlarmManageDeviceAlarmsRoute,
   AuthShellAlarmManageEquipmentInquiryRoute:

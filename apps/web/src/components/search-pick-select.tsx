@@ -40,6 +40,8 @@ export function SearchPickSelect({
     <MultiSelect
       searchable
       clearable
+      // The server has searched (by name, code or account, which the label may not show): every option found stays.
+      filter={({ options }) => options}
       {...props}
       searchValue={search}
       onSearchChange={onSearchChange}

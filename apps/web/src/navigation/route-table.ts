@@ -348,9 +348,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   },
   {
     // Spec section 2: /alarmManage, always shown, with alarmManage, userGroupManagement, callLogQuery, equipmentInquiry
-    // and audioInquiry. The alarm columns and their incidents (alarmManage), the user groups, the call log and the
-    // equipment inquiry are built; audioInquiry joins when it is. The spec gates no alarm route: the roles of the
-    // family's live events (the gateway's).
+    // and audioInquiry. The spec gates no alarm route: the roles of the family's live events (the gateway's).
     path: '/alarmManage',
     title: 'alarmManage',
     icon: IconUrgent,
@@ -385,6 +383,15 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
         title: 'equipmentInquiry',
         roles: [Role.Admin, Role.Editor],
         namespaces: ['alarmIntercom', 'system'],
+      },
+      {
+        // The calls' recordings, searched and played; announcements on the columns' speakers (Edit), followed live, with
+        // an MP3 upload into the broadcast media library (Add).
+        path: '/alarmManage/audioInquiry',
+        title: 'audioInquiry',
+        roles: [Role.Admin, Role.Editor],
+        namespaces: ['dispatch', 'alarmColumns', 'alarmIntercom', 'broadcastMedia', 'broadcastPlaylists', 'region', 'system'],
+        buttons: [Button.Edit, Button.Add],
       },
       {
         // Not in the spec's route table: every device family's alarms (offline, overload, the lamps' faults), by the

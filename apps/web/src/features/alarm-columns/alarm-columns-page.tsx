@@ -3,9 +3,8 @@ import { Button, Group, Text } from '@mantine/core';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { Button as ButtonPermission, DeviceFamily, type AlarmColumnRow, type AlarmVolumeParams, type DispatchDetail } from '@sc/contracts';
+import { Button as ButtonPermission, DeviceFamily, type AlarmColumnRow } from '@sc/contracts';
 import { useButton } from '@/auth/session-store';
 import { confirmCommand } from '@/components/confirm';
 import { DeviceListBody, DeviceListFilters, DeviceRowActions, DeviceTable, useDeviceList } from '@/components/device-list';
@@ -19,6 +18,7 @@ import { DispatchPanel } from '@/features/dispatch/dispatch-panel';
 import { LazyExportButton, LazyImportButton } from '@/features/imports/lazy-buttons';
 import { paging } from '@/navigation/search-params';
 import { parseTime } from '@/utils/format';
+import { describeAlarmDispatch } from './alarm-dispatch';
 import { LevelBadge } from './level-badge';
 import { alarmColumnKeys, useAlarmColumnCommands, useAlarmColumnPage, useDeleteAlarmColumn, useLiveAlarmColumns } from './api';
 
@@ -27,12 +27,6 @@ const VolumeCard = lazy(() => import('./volume-card').then((m) => ({ default: m.
 const AlarmColumnFormModal = lazy(() => import('./alarm-column-form-modal').then((m) => ({ default: m.AlarmColumnFormModal })));
 
 const route = getRouteApi('/_auth/_shell/alarmManage/alarmManage');
-
-/** Names an alarm column dispatch for the progress panel. */
-const describeAlarmDispatch = (t: TFunction, detail: DispatchDetail) =>
-  detail.action === 'volume'
-    ? t('alarmColumns:command.volumeTo', { value: (detail.params as AlarmVolumeParams).volume })
-    : t('alarmColumns:command.reboot');
 
 /**
  * The list's columns: name and code, network, last press, volume; the rest (presses, SIP account, …) in the chooser, so

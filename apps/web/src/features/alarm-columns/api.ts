@@ -1,6 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DeviceFamily,
+  type AlarmAnnounceRequest,
+  type AlarmAnnounceStopRequest,
   type AlarmColumnAddOrEditRequest,
   type AlarmColumnPageQuery,
   type AlarmColumnRow,
@@ -19,10 +21,13 @@ export const alarmColumnKeys = {
   detail: (id: number) => ['alarm-columns', 'detail', id] as const,
 };
 
+/** Where the columns are listed: a region's are counted through it before a command to them is confirmed. */
+export const ALARM_COLUMN_PAGE_PATH = '/alarm/columnPage';
+
 export function useAlarmColumnPage(query: AlarmColumnPageQuery) {
   return useQuery({
     queryKey: alarmColumnKeys.page(query),
-    queryFn: ({ signal }) => post<PageResult<AlarmColumnRow>>('/alarm/columnPage', query, { signal }),
+    queryFn: ({ signal }) => post<PageResult<AlarmColumnRow>>(ALARM_COLUMN_PAGE_PATH, query, { signal }),
     placeholderData: keepPreviousData,
     // Live events keep the rows current; the list is fetched again only when asked or after a reconnect.
     staleTime: Infinity,
@@ -50,6 +55,14 @@ export function useAlarmColumnCommands() {
   return {
     reboot: useMutation({ mutationFn: (body: AlarmColumnSelection) => post<LampControlResult>('/alarm/columnReboot', body) }),
     volume: useMutation({ mutationFn: (body: AlarmColumnVolumeRequest) => post<LampControlResult>('/alarm/columnVolume', body) }),
+  };
+}
+
+/** Announcements on the columns' speakers and their stop (audioInquiry), through the ledger like reboot and volume. */
+export function useAlarmAnnouncements() {
+  return {
+    announce: useMutation({ mutationFn: (body: AlarmAnnounceRequest) => post<LampControlResult>('/alarm/columnAnnounce', body) }),
+    stop: useMutation({ mutationFn: (body: AlarmAnnounceStopRequest) => post<LampControlResult>('/alarm/columnAnnounceStop', body) }),
   };
 }
 

@@ -1,40 +1,24 @@
-import { Suspense, useEffect, useMemo, useState, type MouseEvent } from 'react';
-import { ActionIcon, Badge, Button, Group, Modal, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { IconDownload, IconPlayerPlay } from '@tabler/icons-react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Badge, Table, Text } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import {
-  CALL_DIRECTIONS,
-  CALL_SORTS,
-  CALL_STATUSES,
-  CALL_TYPES,
-  CallSort,
-  CallStatus,
-  type AlarmCallPageQuery,
-  type AlarmCallRecording,
-  type AlarmCallRow,
-} from '@sc/contracts';
+import { CALL_DIRECTIONS, CALL_SORTS, CALL_STATUSES, CALL_TYPES, CallSort, CallStatus, type AlarmCallPageQuery } from '@sc/contracts';
 import { DateTimeField } from '@/components/date-inputs';
 import { NameFilter, OptionFilter } from '@/components/filter-fields';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
 import { NameCode } from '@/components/table-parts';
-import { formatBytes, formatDuration } from '@/features/broadcast/media-format';
+import { formatDuration } from '@/features/broadcast/media-format';
 import { LazyExportButton } from '@/features/imports/lazy-buttons';
 import { localIso } from '@/features/system/shared/date-fields';
 import { TABLE_STYLES, TableStatusRow } from '@/features/system/shared/table-states';
 import { compact, paging } from '@/navigation/search-params';
-import { downloadFileName, parseTime } from '@/utils/format';
+import { parseTime } from '@/utils/format';
 import { useCallPage, useLiveIncidents } from './api';
+import { useRecordingPlayer } from './recording-parts';
 import type { CallLogSearch } from './search';
 
 const route = getRouteApi('/_auth/_shell/alarmManage/callLogQuery');
-
-/**
- * A recording's signed link lasts MEDIA_LINK_TTL_SECONDS (15 min by default) beyond the recording's length; a page read
- * longer ago than this reads its rows again before it plays or downloads one.
- */
-const RECORDING_LINK_FRESH_MS = 10 * 60_000;
 
 type Draft = Omit<CallLogSearch, 'pageNum' | 'pageSize'>;
 const toDraft = ({ pageNum: _n, pageSize: _s, ...draft }: CallLogSearch): Draft => draft;
@@ -66,27 +50,7 @@ export function CallLogPage() {
   useEffect(() => setDraft(toDraft(search)), [search]);
   const filtered = Boolean(search.keyword || search.callType || search.status || search.direction || search.from || search.to);
   const all = t('alarmIntercom:calls.all');
-  const [playing, setPlaying] = useState<AlarmCallRow | null>(null);
-  /** Whether the rows' recording links may have expired (the page was read long ago). */
-  const linksOld = () => Date.now() - calls.dataUpdatedAt >= RECORDING_LINK_FRESH_MS;
-  /** The row with a link still valid: as shown, or read again when the page is old. */
-  const freshRow = async (call: AlarmCallRow): Promise<AlarmCallRow> => {
-    if (!linksOld()) return call;
-    const { data } = await calls.refetch();
-    return data?.list.find((row) => row.id === call.id) ?? call;
-  };
-  /** Downloads through the row's link, read again first when it may have expired. */
-  const onDownload = (call: AlarmCallRow, event: MouseEvent<HTMLAnchorElement>) => {
-    if (!linksOld()) return;
-    event.preventDefault();
-    void freshRow(call).then((row) => {
-      if (!row.recording) return;
-      const link = document.createElement('a');
-      link.href = row.recording.url;
-      link.download = recordingFileName(row);
-      link.click();
-    });
-  };
+  const recordings = useRecordingPlayer(calls, 'call-recording');
 
   return (
     <PagePanel
@@ -215,18 +179,7 @@ export function CallLogPage() {
                 <Table.Td ta="right" ff="monospace" data-testid="call-duration" data-seconds={call.duration}>
                   {formatDuration(call.duration)}
                 </Table.Td>
-                <Table.Td>
-                  {call.recording ? (
-                    <RecordingCell
-                      call={call}
-                      recording={call.recording}
-                      onPlay={() => void freshRow(call).then(setPlaying)}
-                      onDownload={(event) => onDownload(call, event)}
-                    />
-                  ) : (
-                    '—'
-                  )}
-                </Table.Td>
+                <Table.Td>{recordings.cell(call)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -238,86 +191,7 @@ export function CallLogPage() {
         pageSize={pageSize}
         onChange={(page) => void navigate({ search: { ...search, ...page } })}
       />
-      {playing?.recording && <RecordingModal call={playing} recording={playing.recording} onClose={() => setPlaying(null)} />}
+      {recordings.player}
     </PagePanel>
-  );
-}
-
-/** The file a recording downloads as: the call's start and its column, MP3. */
-const recordingFileName = (call: AlarmCallRow) => downloadFileName(call.columnName, 'mp3', new Date(call.startedAt));
-
-/** A call's recording in its row: play (opens the player), its length, download (`onDownload` may take it over). */
-function RecordingCell({
-  call,
-  recording,
-  onPlay,
-  onDownload,
-}: {
-  call: AlarmCallRow;
-  recording: AlarmCallRecording;
-  onPlay: () => void;
-  onDownload: (event: MouseEvent<HTMLAnchorElement>) => void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Group gap={4} wrap="nowrap">
-      <Tooltip label={t('alarmIntercom:recording.play')}>
-        <ActionIcon
-          variant="light"
-          size="sm"
-          aria-label={t('alarmIntercom:recording.play')}
-          onClick={onPlay}
-          data-testid={`call-recording-play-${call.id}`}
-        >
-          <IconPlayerPlay size={14} />
-        </ActionIcon>
-      </Tooltip>
-      <Text size="sm" ff="monospace" data-testid="call-recording-seconds" data-seconds={recording.seconds}>
-        {formatDuration(recording.seconds)}
-      </Text>
-      <Tooltip label={t('alarmIntercom:recording.download')}>
-        <ActionIcon
-          component="a"
-          href={recording.url}
-          download={recordingFileName(call)}
-          onClick={onDownload}
-          variant="subtle"
-          color="gray"
-          size="sm"
-          aria-label={t('alarmIntercom:recording.download')}
-          data-testid={`call-recording-download-${call.id}`}
-        >
-          <IconDownload size={14} />
-        </ActionIcon>
-      </Tooltip>
-    </Group>
-  );
-}
-
-/** Plays a call's recording from its signed link, with its length and size, and a download link. */
-function RecordingModal({ call, recording, onClose }: { call: AlarmCallRow; recording: AlarmCallRecording; onClose: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <Modal opened onClose={onClose} title={t('alarmIntercom:recording.title', { name: call.columnName, time: parseTime(call.startedAt) })} size="lg">
-      <Stack data-testid="call-recording-player" data-call={call.id}>
-        <audio controls autoPlay preload="metadata" src={recording.url} style={{ width: '100%' }} data-testid="call-recording-audio">
-          {t('alarmIntercom:recording.noAudioSupport')}
-        </audio>
-        <Group justify="space-between" gap="xs">
-          <Text size="sm">{`${t('alarmIntercom:recording.length')}: ${formatDuration(recording.seconds)} · ${formatBytes(recording.fileSize)}`}</Text>
-          <Button
-            component="a"
-            href={recording.url}
-            download={recordingFileName(call)}
-            variant="light"
-            size="xs"
-            leftSection={<IconDownload size={14} />}
-            data-testid="call-recording-download"
-          >
-            {t('alarmIntercom:recording.download')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }

@@ -74,3 +74,24 @@ export const validateEndpointSearch = searchOf<EndpointSearch>({
   accountStatus: { oneOf: allOf<AccountStatus>()(0, 1) },
   online: { oneOf: allOf<OnlineState>()(0, 1) },
 });
+
+export type AudioInquiryTab = 'recordings' | 'announce';
+
+/** audioInquiry: the tab; the recordings' filters and page; the announcement's dispatch being followed. */
+export interface AudioInquirySearch extends PageSearch {
+  tab?: AudioInquiryTab;
+  keyword?: string;
+  /** Local date-times, YYYY-MM-DDTHH:mm. */
+  from?: string;
+  to?: string;
+  dispatch?: string;
+}
+
+export const validateAudioInquirySearch = searchOf<AudioInquirySearch>({
+  ...PAGED,
+  tab: { oneOf: allOf<AudioInquiryTab>()('recordings', 'announce') },
+  keyword: { text: 64 },
+  from: 'dateTime',
+  to: 'dateTime',
+  dispatch: 'dispatch',
+});

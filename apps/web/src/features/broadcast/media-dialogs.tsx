@@ -26,8 +26,11 @@ export function mediaFileProblem(file: File | null): string | null {
   return null;
 }
 
-/** Upload: an MP3 and an optional name, sent to the upload port with its progress; the server's refusal stays on screen. */
-export function MediaUploadModal({ onClose }: { onClose: () => void }) {
+/**
+ * Upload: an MP3 and an optional name, sent to the upload port with its progress; the server's refusal stays on screen.
+ * `onUploaded` hears the new medium (pending its audit), as pages beside the library take it further.
+ */
+export function MediaUploadModal({ onClose, onUploaded }: { onClose: () => void; onUploaded?: (medium: MediaRow) => void }) {
   const { t } = useTranslation();
   const send = useUploadMedia(useUploadBase());
   return (
@@ -50,7 +53,7 @@ export function MediaUploadModal({ onClose }: { onClose: () => void }) {
         const problem = mediaFileProblem(file);
         return problem && t(problem);
       }}
-      send={send.mutateAsync}
+      send={async (upload) => onUploaded?.(await send.mutateAsync(upload))}
       busy={send.isPending}
       done={t('broadcastMedia:uploaded')}
       progress={{ uploading: (percent) => t('broadcastMedia:uploading', { percent }), checking: t('broadcastMedia:checking') }}

@@ -15,9 +15,9 @@ export type OrderedMedium = Pick<PlaylistItem, 'mediaId' | 'materialName' | 'dur
 export const totalDuration = (items: readonly OrderedMedium[]) => items.reduce((sum, item) => sum + item.duration, 0);
 
 /**
- * Approved media in playing order, as a playlist or a task holds them: added from a search of the approved media (each
- * once, at most PLAYLIST_MAX_ITEMS), moved up and down, removed. Test ids start with `testId` (`<testId>-media-select`,
- * `<testId>-items`, `<testId>-item`, `<testId>-item-name`, `<testId>-item-up`).
+ * Approved media in playing order, as a playlist, a task or an alarm announcement holds them: added from a search of the
+ * approved media (each once, at most `max`: PLAYLIST_MAX_ITEMS unless told), moved up and down, removed. Test ids start
+ * with `testId` (`<testId>-media-select`, `<testId>-items`, `<testId>-item`, `<testId>-item-name`, `<testId>-item-up`).
  */
 export function OrderedMediaList({
   items,
@@ -25,6 +25,8 @@ export function OrderedMediaList({
   error,
   onError,
   enabled = true,
+  max = PLAYLIST_MAX_ITEMS,
+  tooMany,
   testId,
 }: {
   items: readonly OrderedMedium[];
@@ -34,6 +36,9 @@ export function OrderedMediaList({
   onError: (message: string | undefined) => void;
   /** Whether the approved media are read (a closed dialog reads nothing). */
   enabled?: boolean;
+  /** The most media the list holds, and what an addition beyond it says (a playlist's words unless told). */
+  max?: number;
+  tooMany?: string;
   testId: string;
 }) {
   const { t } = useTranslation();
@@ -47,7 +52,7 @@ export function OrderedMediaList({
     setSearch('');
     if (!medium) return;
     if (items.some((i) => i.mediaId === medium.id)) return onError(t('messages:materialAlreadyInPlaylist'));
-    if (items.length >= PLAYLIST_MAX_ITEMS) return onError(t('messages:playlistTooLong', { max: PLAYLIST_MAX_ITEMS }));
+    if (items.length >= max) return onError(tooMany ?? t('messages:playlistTooLong', { max }));
     onChange([...items, { mediaId: medium.id, materialName: medium.materialName, duration: medium.duration }]);
     onError(undefined);
   };

@@ -51,5 +51,9 @@ export const alarmColumns = {
     confirmReboot_other: 'Reboot {{count}} alarm columns? They drop off and come back in a moment.',
     confirmVolume_one: 'Set the volume of {{count}} alarm column to {{value}} %?',
     confirmVolume_other: 'Set the volume of {{count}} alarm columns to {{value}} %?',
+    announceAudio_one: 'Announcement: {{count}} audio file',
+    announceAudio_other: 'Announcement: {{count}} audio files',
+    announceText: 'Announcement: "{{text}}"',
+    stopAnnounce: 'Stop the announcement',
   },
 };

@@ -46,6 +46,7 @@ export const common = {
     userGroupManagement: 'User Groups',
     callLogQuery: 'Call Log',
     equipmentInquiry: 'Intercom Devices',
+    audioInquiry: 'Audio',
     deviceAlarms: 'Device Alarms',
     floorScreenDevice: 'Device Management',
     adPlan: 'Ad Plan Management',

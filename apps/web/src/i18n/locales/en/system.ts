@@ -242,6 +242,8 @@ export const system = {
       deleteAlarmColumn: 'Delete alarm column',
       rebootAlarmColumns: 'Reboot alarm columns',
       setAlarmColumnVolume: 'Set alarm column volume',
+      announceOnAlarmColumns: 'Announce on alarm columns',
+      stopAlarmColumnAnnouncement: 'Stop alarm column announcement',
       importAlarmColumns: 'Import alarm columns',
       saveAlarmUserGroup: 'Save alarm user group',
       deleteAlarmUserGroup: 'Delete alarm user group',

@@ -51,5 +51,9 @@ export const alarmColumns = {
     confirmReboot_other: '¿Reiniciar {{count}} columnas de alarma? Se desconectan y vuelven en un momento.',
     confirmVolume_one: '¿Ajustar el volumen de {{count}} columna de alarma a {{value}} %?',
     confirmVolume_other: '¿Ajustar el volumen de {{count}} columnas de alarma a {{value}} %?',
+    announceAudio_one: 'Anuncio: {{count}} archivo de audio',
+    announceAudio_other: 'Anuncio: {{count}} archivos de audio',
+    announceText: 'Anuncio: «{{text}}»',
+    stopAnnounce: 'Detener el anuncio',
   },
 };

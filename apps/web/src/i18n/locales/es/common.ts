@@ -48,6 +48,7 @@ export const common: Shape<typeof en> = {
     userGroupManagement: 'Grupos de usuarios',
     callLogQuery: 'Registro de llamadas',
     equipmentInquiry: 'Equipos de intercomunicación',
+    audioInquiry: 'Audio',
     deviceAlarms: 'Alarmas de dispositivos',
     floorScreenDevice: 'Gestión de dispositivos',
     adPlan: 'Gestión de planes de anuncios',

@@ -244,6 +244,8 @@ export const system: Shape<typeof en> = {
       deleteAlarmColumn: 'Eliminar columna de alarma',
       rebootAlarmColumns: 'Reiniciar columnas de alarma',
       setAlarmColumnVolume: 'Ajustar volumen de columnas de alarma',
+      announceOnAlarmColumns: 'Anunciar en columnas de alarma',
+      stopAlarmColumnAnnouncement: 'Detener anuncio de columnas de alarma',
       importAlarmColumns: 'Importar columnas de alarma',
       saveAlarmUserGroup: 'Guardar grupo de usuarios de alarma',
       deleteAlarmUserGroup: 'Eliminar grupo de usuarios de alarma',

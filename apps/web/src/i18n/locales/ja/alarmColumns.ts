@@ -51,5 +51,9 @@ export const alarmColumns = {
     confirmReboot_other: '{{count}}台の警報柱を再起動しますか？一時的にオフラインになり、すぐに復帰します。',
     confirmVolume_one: '{{count}}台の警報柱の音量を{{value}}%に設定しますか？',
     confirmVolume_other: '{{count}}台の警報柱の音量を{{value}}%に設定しますか？',
+    announceAudio_one: '放送：音声ファイル {{count}} 件',
+    announceAudio_other: '放送：音声ファイル {{count}} 件',
+    announceText: '放送：「{{text}}」',
+    stopAnnounce: '放送を停止',
   },
 };

@@ -48,6 +48,7 @@ export const common: Shape<typeof en> = {
     userGroupManagement: 'ユーザーグループ管理',
     callLogQuery: '通話記録照会',
     equipmentInquiry: '設備照会',
+    audioInquiry: '音声照会',
     deviceAlarms: '機器アラーム',
     floorScreenDevice: 'デバイス管理',
     adPlan: '広告プラン管理',

@@ -244,6 +244,8 @@ export const system: Shape<typeof en> = {
       deleteAlarmColumn: '警報柱を削除',
       rebootAlarmColumns: '警報柱を再起動',
       setAlarmColumnVolume: '警報柱の音量を設定',
+      announceOnAlarmColumns: '警報柱で放送',
+      stopAlarmColumnAnnouncement: '警報柱の放送を停止',
       importAlarmColumns: '警報柱をインポート',
       saveAlarmUserGroup: '警報ユーザーグループを保存',
       deleteAlarmUserGroup: '警報ユーザーグループを削除',

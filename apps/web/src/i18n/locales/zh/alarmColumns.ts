@@ -51,5 +51,9 @@ export const alarmColumns = {
     confirmReboot_other: '确定重启{{count}}个报警柱吗？它们会短暂离线后恢复。',
     confirmVolume_one: '确定将{{count}}个报警柱的音量设为{{value}}%吗？',
     confirmVolume_other: '确定将{{count}}个报警柱的音量设为{{value}}%吗？',
+    announceAudio_one: '播报：{{count}} 个音频文件',
+    announceAudio_other: '播报：{{count}} 个音频文件',
+    announceText: '播报：“{{text}}”',
+    stopAnnounce: '停止播报',
   },
 };

@@ -48,6 +48,7 @@ export const common: Shape<typeof en> = {
     userGroupManagement: '用户组管理',
     callLogQuery: '通话记录查询',
     equipmentInquiry: '设备查询',
+    audioInquiry: '音频查询',
     deviceAlarms: '设备告警',
     floorScreenDevice: '设备管理',
     adPlan: '广告计划管理',

@@ -244,6 +244,8 @@ export const system: Shape<typeof en> = {
       deleteAlarmColumn: '删除报警柱',
       rebootAlarmColumns: '重启报警柱',
       setAlarmColumnVolume: '设置报警柱音量',
+      announceOnAlarmColumns: '在报警柱上播报',
+      stopAlarmColumnAnnouncement: '停止报警柱播报',
       importAlarmColumns: '导入报警柱',
       saveAlarmUserGroup: '保存报警用户组',
       deleteAlarmUserGroup: '删除报警用户组',
