@@ -177,6 +177,42 @@ describe('Alarm intercom: a press rings a browser agent, who answers; the call l
     await page.keyboard.press('Escape');
   }, 90_000);
 
+  it('finds the recorded call in Audio (audioInquiry) and plays it; announces a text on the column, and refuses a renamed file', async () => {
+    const [record] = await calls();
+    await page.getByTestId('sidebar').getByTestId('menu-/alarmManage/audioInquiry').click();
+    await page.getByTestId('audio-tab-recordings').waitFor();
+    await page.getByTestId(`recording-play-${record.id}`).click();
+    await page.getByTestId('recording-audio').waitFor();
+    await page.waitForFunction(`document.querySelector('[data-testid="recording-audio"]').duration > 1`, undefined, { timeout: 10_000 });
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('audio-tab-announce').click();
+    // The upload is the media library's: a PNG named .mp3 is refused by its content, and nothing is kept.
+    await page.getByTestId('announce-upload').click();
+    const form = page.getByTestId('media-upload-form');
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await form.locator('input[type=file]').setInputFiles({ name: `${prefix}.mp3`, mimeType: 'audio/mpeg', buffer: png });
+    await page.getByTestId('media-upload-submit').click();
+    await form.locator('text=Only MP3 audio files are supported').first().waitFor();
+    expect(
+      (await admin.post<{ total: number }>('/api/broadcast/mediaPage', { pageNum: 1, pageSize: 10, materialName: prefix })).body.data.total,
+    ).toBe(0);
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+
+    // A text on the column's speaker, through the ledger.
+    await page.getByTestId('announce-columns').click();
+    await page.keyboard.type(code);
+    await page.getByRole('option', { name: new RegExp(`${prefix} help point`) }).click();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('announce-content-type').getByText(texts.announce.text, { exact: true }).click();
+    await page.getByTestId('announce-text').fill('Help is on the way.');
+    await page.getByTestId('announce-send').click();
+    await page.getByTestId('announce-send-confirm').click();
+    await waitFor(async () => (fleet!.column(code)?.announcement?.text === 'Help is on the way.' ? true : undefined), 20_000);
+    expect(pageErrors(page)).toEqual([]);
+  }, 90_000);
+
   it('ends a call nobody takes NoReply; the incident is acknowledged with a note and closed from the incidents view', async () => {
     const connected = socketConnected(page);
     await page.goto(`${gw.baseUrl}/alarmManage/alarmManage?view=incidents&name=${encodeURIComponent(prefix)}`);

@@ -81,9 +81,13 @@ describe('lighting: live lamp state in sockets and the browser', () => {
     await page.addInitScript("localStorage.setItem('isAutoRefresh', 'false')");
     await setUp?.(page);
     const connected = socketConnected(page);
+    // The alarm agent's dock loads beside the first page (an administrator is an alarm role) and reads the agent: on a
+    // busy machine after the list has settled, so the page is settled only once it has.
+    const agentRead = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/alarm/agentMe', { timeout: 30_000 });
     await page.goto(`${gw.baseUrl}/smartLamp/equipmentManage?lampName=${encodeURIComponent(prefix)}`);
     await page.getByTestId(`lamp-row-${lamps.codes[lamps.codes.length - 1]}`).waitFor();
     await connected;
+    await agentRead;
     await settled(page);
     return page;
   }

@@ -1,7 +1,18 @@
 import { SIP_ACCOUNT_PATTERN } from './alarm-columns';
 import type { OnlineState } from './devices';
 import type { PageQuery } from './envelope';
-import { AccountStatus, AgentMode, AlarmLevel, CallDirection, CallProtocol, CallSort, CallStatus, CallType } from './statuses';
+import {
+  AccountStatus,
+  AgentMode,
+  AlarmLevel,
+  CallDirection,
+  CallProtocol,
+  CallSort,
+  CallStatus,
+  CallType,
+  type BroadcastContentType,
+  type PlaybackMode,
+} from './statuses';
 
 /** Longest user group name and remark. */
 export const ALARM_GROUP_NAME_MAX = 64;
@@ -149,6 +160,30 @@ export const VOICE_SDP_MAX = 16_384;
 
 /** How long the bridge waits for the column's answer, and for the whole join, before the browser is told it failed. */
 export const VOICE_TIMING = { columnAnswerMs: 8_000, joinMs: 20_000 } as const;
+
+/** An announcement holds at most this many media, and a spoken text this many characters. */
+export const ALARM_ANNOUNCE_ITEMS_MAX = 50;
+export const ALARM_ANNOUNCE_TEXT_MAX = 500;
+
+/**
+ * POST /api/alarm/columnAnnounce (audioInquiry): an announcement on the speakers of the columns `ids`, or of every
+ * column of `regionId` and below: approved media of the broadcast library (`mediaIds`, in order) or a `text` the
+ * columns speak, in a playback mode. A dispatch through the ledger, followed in the dispatch panel.
+ */
+export interface AlarmAnnounceRequest {
+  ids?: number[];
+  regionId?: number;
+  contentType: BroadcastContentType;
+  mediaIds?: number[];
+  text?: string;
+  playbackMode: PlaybackMode;
+}
+
+/** POST /api/alarm/columnAnnounceStop: the announcement stops on the columns `ids`, or those of `regionId` and below. */
+export interface AlarmAnnounceStopRequest {
+  ids?: number[];
+  regionId?: number;
+}
 
 /** One operator of a user group: a console user who takes the calls of the group's columns. */
 export interface AlarmAgent {
@@ -313,6 +348,8 @@ export interface AlarmCallFilters {
   /** Calls started from this time (ISO 8601, included) to that one (excluded). */
   startFrom?: string;
   startTo?: string;
+  /** Only the calls with a recording (audioInquiry). */
+  recorded?: boolean;
   sort?: CallSort;
 }
 export interface AlarmCallPageQuery extends PageQuery, AlarmCallFilters {}

@@ -128,6 +128,8 @@ export const AUDITED_ACTIONS = {
   'Delete alarm column': 'deleteAlarmColumn',
   'Reboot alarm columns': 'rebootAlarmColumns',
   'Set alarm column volume': 'setAlarmColumnVolume',
+  'Announce on alarm columns': 'announceOnAlarmColumns',
+  'Stop alarm column announcement': 'stopAlarmColumnAnnouncement',
   'Import alarm columns': 'importAlarmColumns',
   'Save alarm user group': 'saveAlarmUserGroup',
   'Delete alarm user group': 'deleteAlarmUserGroup',

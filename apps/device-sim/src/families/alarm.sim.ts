@@ -1,6 +1,7 @@
 import {
   ALARM_FAMILY,
   AlarmLevel,
+  type AlarmAnnounceParams,
   type AlarmEventMessage,
   type AlarmHangUpParams,
   type AlarmStateMessage,
@@ -17,6 +18,9 @@ import {
   type Random,
   type SimulatedFamily,
   type SimulationOptions,
+  fetchInTurn,
+  slots,
+  type Slots,
 } from '../kit';
 import { VoiceLine, type VoiceLineStats } from '../kit/voice-line';
 
@@ -39,6 +43,8 @@ export interface AlarmColumnState {
   line: VoiceLine | null;
   /** What each call it took heard and said, the last one last. */
   calls: VoiceLineStats[];
+  /** What its speaker announces now (its media fetched and checked, or its text), until stopped. */
+  announcement: { contentType: number; mode: string; titles: string[]; text: string | null } | null;
   reboots: number;
   readonly ipAddress: string;
 }
@@ -46,6 +52,8 @@ export interface AlarmColumnState {
 type AlarmCommand =
   | CommandMessage<'reboot', Record<string, never>>
   | CommandMessage<'volume', { volume: number }>
+  | CommandMessage<'announce', AlarmAnnounceParams>
+  | CommandMessage<'stopAnnounce', Record<string, never>>
   | CommandMessage<'talk', AlarmTalkParams>
   | CommandMessage<'hangUp', AlarmHangUpParams>;
 
@@ -75,6 +83,15 @@ function takeCall(lines: Set<VoiceLine>, column: AlarmColumnState, params: Alarm
     .finally(() => ctx.events?.());
 }
 
+/** Fetches an announcement's media (receipts as they come in), then plays it: ack once every file is in and checked. */
+async function announce(column: AlarmColumnState, params: AlarmAnnounceParams, ctx: DeviceContext<AlarmColumnState>, slot: Slots): Promise<void> {
+  const items = params.items ?? [];
+  const files = items.map((item) => ({ label: `media ${item.mediaId}`, url: item.url, bytes: item.bytes, sha256: item.sha256 }));
+  const total = files.reduce((sum, file) => sum + file.bytes, 0);
+  if (files.length > 0) await fetchInTurn(slot, files, (received) => ctx.receipt?.(received, total));
+  column.announcement = { contentType: params.contentType, mode: params.mode, titles: items.map((item) => item.title), text: params.text ?? null };
+}
+
 async function hangUp(lines: Set<VoiceLine>, column: AlarmColumnState, callId?: string): Promise<void> {
   const line = column.line;
   if (!line || (callId && line.stats.callId !== callId)) return;
@@ -94,6 +111,8 @@ export function alarmFamily(): SimulatedFamily<AlarmColumnState, AlarmCommand> {
   let next = 0;
   // The calls its columns are on, hung up when the fleet stops.
   const lines = new Set<VoiceLine>();
+  // The fleet's announcement downloads, a few at once.
+  const slot = slots(8);
   return {
     declaration: ALARM_FAMILY,
     initial: () => {
@@ -103,17 +122,24 @@ export function alarmFamily(): SimulatedFamily<AlarmColumnState, AlarmCommand> {
         pending: [],
         line: null,
         calls: [],
+        announcement: null,
         reboots: 0,
         ipAddress: `10.40.${Math.floor(n / 250) + 1}.${(n % 250) + 2}`,
       };
     },
     apply(column, command, ctx) {
       if (command.type === 'talk') return takeCall(lines, column, command.params, ctx);
+      if (command.type === 'announce') return announce(column, command.params, ctx, slot);
+      if (command.type === 'stopAnnounce') {
+        column.announcement = null;
+        return;
+      }
       if (command.type === 'hangUp') return void hangUp(lines, column, command.params.callId);
       if (command.type === 'reboot') {
         void hangUp(lines, column);
         ctx.restart(ALARM_REBOOT_MS, (s) => {
           s.reboots++;
+          s.announcement = null;
         });
         return;
       }

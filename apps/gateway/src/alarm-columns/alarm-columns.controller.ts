@@ -21,6 +21,7 @@ import {
   AlarmColumnAddOrEditDto,
   AlarmColumnFiltersDto,
   AlarmColumnPageDto,
+  AlarmAnnounceDto,
   AlarmColumnSelectionDto,
   AlarmColumnVolumeDto,
 } from './dto/alarm-column.dto';
@@ -81,6 +82,23 @@ export class AlarmColumnsController {
   @Audit('Reboot alarm columns')
   reboot(@CurrentCaller() caller: Caller, @Body() dto: AlarmColumnSelectionDto): Promise<LampControlResult> {
     return this.columns.reboot(caller, dto);
+  }
+
+  /** audioInquiry: an announcement (media of the broadcast library, or a text) on the columns' speakers, in a playback mode. */
+  @Post('columnAnnounce')
+  @HttpCode(200)
+  @RequireButton(ALARM_FAMILY.actions.announce)
+  @Audit('Announce on alarm columns')
+  announce(@CurrentCaller() caller: Caller, @Body() dto: AlarmAnnounceDto): Promise<LampControlResult> {
+    return this.columns.announce(caller, dto);
+  }
+
+  @Post('columnAnnounceStop')
+  @HttpCode(200)
+  @RequireButton(ALARM_FAMILY.actions.stopAnnounce)
+  @Audit('Stop alarm column announcement')
+  stopAnnounce(@CurrentCaller() caller: Caller, @Body() dto: AlarmColumnSelectionDto): Promise<LampControlResult> {
+    return this.columns.stopAnnounce(caller, dto);
   }
 
   @Post('columnVolume')

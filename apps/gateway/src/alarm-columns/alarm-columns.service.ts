@@ -1,6 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { ALARM_FAMILY, DeviceType, type AlarmColumnRow, type LampControlResult, type MqttCredentials, type PageResult } from '@sc/contracts';
+import {
+  ALARM_FAMILY,
+  BroadcastContentType,
+  DeviceType,
+  type AlarmAnnounceParams,
+  type AlarmColumnRow,
+  type LampControlResult,
+  type MqttCredentials,
+  type PageResult,
+} from '@sc/contracts';
+import { MediaLinks } from '../broadcast/media-links';
+import { MediaService } from '../broadcast/media.service';
+import { DispatchRenewals } from '../dispatch/dispatch-renewals';
 import { DeviceCredentials } from '../broker-access/device-credentials.service';
 import { AppException } from '../common/app-exception';
 import { isForeignKeyViolation, isUniqueViolation, pgConstraint } from '../common/pg-errors';
@@ -11,7 +23,13 @@ import { DeviceControlService, type SelectionWording } from '../dispatch/device-
 import { InjectDb } from '../infra/database';
 import { assertPosition } from '../lighting/lighting.service';
 import { ALARM_COLUMN_COLUMNS, ALARM_COLUMN_FROM, alarmColumnWhere } from './alarm-column-filters';
-import type { AlarmColumnAddOrEditDto, AlarmColumnPageDto, AlarmColumnSelectionDto, AlarmColumnVolumeDto } from './dto/alarm-column.dto';
+import type {
+  AlarmAnnounceDto,
+  AlarmColumnAddOrEditDto,
+  AlarmColumnPageDto,
+  AlarmColumnSelectionDto,
+  AlarmColumnVolumeDto,
+} from './dto/alarm-column.dto';
 
 const SELECTION: SelectionWording = {
   empty: 'alarmSelectionEmpty',
@@ -32,7 +50,21 @@ export class AlarmColumnsService {
     @InjectDb() private readonly db: DataSource,
     private readonly devices: DeviceControlService,
     private readonly credentials: DeviceCredentials,
-  ) {}
+    private readonly media: MediaService,
+    mediaLinks: MediaLinks,
+    renewals: DispatchRenewals,
+  ) {
+    // A retry of an announcement sends its media with fresh links.
+    renewals.register<AlarmAnnounceParams>(ALARM_FAMILY.family, 'announce', (params, now) => ({
+      ...params,
+      ...(params.items && {
+        items: params.items.map((item) => ({
+          ...item,
+          url: mediaLinks.forDevice({ id: item.mediaId, sha256: item.sha256, fileSize: item.bytes }, now).url,
+        })),
+      }),
+    }));
+  }
 
   page(q: AlarmColumnPageDto): Promise<PageResult<AlarmColumnRow>> {
     return pagedQuery<AlarmColumnRow>(this.db, {
@@ -100,6 +132,37 @@ export class AlarmColumnsService {
 
   reboot(caller: Caller, dto: AlarmColumnSelectionDto): Promise<LampControlResult> {
     return this.devices.dispatch(caller, ALARM_FAMILY, dto, 'reboot', SELECTION, () => ({ params: {} }));
+  }
+
+  /**
+   * An announcement on the columns' speakers: approved media of the broadcast library with their devices' links, or a
+   * text; checked before anything is written (an empty choice, unknown or unapproved media refuse it).
+   */
+  announce(caller: Caller, dto: AlarmAnnounceDto): Promise<LampControlResult> {
+    const audio = dto.contentType === BroadcastContentType.Audio;
+    if (audio && !dto.mediaIds?.length) throw AppException.field('mediaIds', 'announceMediaEmpty');
+    if (!audio && !dto.text) throw AppException.field('text', 'announceTextEmpty');
+    return this.devices.dispatch(caller, ALARM_FAMILY, dto, 'announce', SELECTION, async (tx) => {
+      const params: AlarmAnnounceParams = audio
+        ? {
+            contentType: dto.contentType,
+            mode: dto.playbackMode,
+            items: (await this.media.playableMedia(tx, dto.mediaIds!)).map(({ mediaId, title, url, sha256, bytes, durationMs }) => ({
+              mediaId,
+              title,
+              url,
+              sha256,
+              bytes,
+              durationMs,
+            })),
+          }
+        : { contentType: dto.contentType, mode: dto.playbackMode, text: dto.text };
+      return { params: params as unknown as Record<string, unknown> };
+    });
+  }
+
+  stopAnnounce(caller: Caller, dto: AlarmColumnSelectionDto): Promise<LampControlResult> {
+    return this.devices.dispatch(caller, ALARM_FAMILY, dto, 'stopAnnounce', SELECTION, () => ({ params: {} }));
   }
 
   volume(caller: Caller, dto: AlarmColumnVolumeDto): Promise<LampControlResult> {

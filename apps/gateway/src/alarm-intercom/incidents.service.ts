@@ -52,7 +52,8 @@ export function callWhere(f: AlarmCallFiltersDto): Where {
     .addIf(f.status, `c.status = ?`)
     .addIf(f.direction, `c.direction = ?`)
     .addIf(f.startFrom, `c.started_at >= ?`)
-    .addIf(f.startTo, `c.started_at < ?`);
+    .addIf(f.startTo, `c.started_at < ?`)
+    .addIf(f.recorded, `(c.recording_file IS NOT NULL) = ?`);
 }
 
 export function callOrder(sort: CallSort | undefined): { inner: string; outer: string } {

@@ -32,7 +32,7 @@ const MEDIA_PROVIDERS = [MediaService, MediaLinks, Mp3Probe, UploadService];
     BroadcastTaskStopService,
     ...MEDIA_PROVIDERS,
   ],
-  exports: [BroadcastTasksService],
+  exports: [BroadcastTasksService, MediaService, MediaLinks],
 })
 export class BroadcastModule {}
 

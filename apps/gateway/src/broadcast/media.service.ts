@@ -9,6 +9,7 @@ import {
   type MediaLink,
   type MediaRow,
   type PageResult,
+  type TaskMedium,
 } from '@sc/contracts';
 import { AppException } from '../common/app-exception';
 import { storedFile, type FileToSend } from '../common/file-response';
@@ -24,6 +25,13 @@ import { refuseWhileTasksName } from './task-activity';
 
 /** Where media files are kept, under UPLOAD_DIR (docs/broadcast-media.md). */
 export const MEDIA_FOLDER = 'broadcast-media';
+
+/** A medium as a device's command names it: with its signed link and what the device checks the download against. */
+export interface SentMedium extends TaskMedium {
+  url: string;
+  sha256: string;
+  bytes: number;
+}
 
 const MEDIA_COLUMNS = `m.id, m.material_name AS "materialName", m.material_type AS "materialType",
   (m.duration_ms / 1000.0)::float8 AS duration, m.file_size::float8 AS "fileSize", m.bitrate, m.sample_rate AS "sampleRate",
@@ -165,6 +173,30 @@ export class MediaService {
    * A signed link for a terminal (the tasks to come), under MEDIA_LINK_BASE_URL, valid for MEDIA_LINK_TTL_SECONDS, with
    * the checksum the terminal verifies its download against. Approved media only.
    */
+  /**
+   * The media in the given order, each with a device's signed link (a broadcast task's, an alarm announcement's):
+   * unknown or unapproved ones refuse it. Locks them (FOR SHARE) for the caller's transaction.
+   */
+  async playableMedia(tx: EntityManager, ids: readonly number[]): Promise<SentMedium[]> {
+    if (ids.length === 0) throw AppException.field('mediaIds', 'taskMediaEmpty');
+    const rows: { id: number; title: string; durationMs: number; auditStatus: MediaAuditStatus }[] = await tx.query(
+      `SELECT id, material_name AS title, duration_ms AS "durationMs", audit_status AS "auditStatus" FROM broadcast_media WHERE id = ANY($1::int[]) FOR SHARE`,
+      [ids],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const unknown = ids.filter((id) => !byId.has(id));
+    if (unknown.length > 0) throw AppException.field('mediaIds', 'unknownMedia', { ids: unknown.join(', ') });
+    const unapproved = rows.filter((r) => r.auditStatus !== MediaAuditStatus.Approved).map((r) => `"${r.title}"`);
+    if (unapproved.length > 0) throw AppException.field('mediaIds', 'taskMediaNotPlayable', { names: unapproved.join(', ') });
+    return Promise.all(
+      ids.map(async (id) => {
+        const { title, durationMs } = byId.get(id)!;
+        const link = await this.terminalLink(id);
+        return { mediaId: id, title, durationMs, url: link.url, sha256: link.sha256, bytes: link.fileSize };
+      }),
+    );
+  }
+
   async terminalLink(id: number): Promise<MediaLink> {
     const medium = await this.detail(id);
     if (medium.auditStatus !== MediaAuditStatus.Approved) throw AppException.badRequest('mediaNotAudited', { names: `"${medium.materialName}"` });

@@ -5,7 +5,6 @@ import {
   BroadcastTaskMode,
   Button,
   DispatchStatus,
-  MediaAuditStatus,
   PlaybackMode,
   TaskPlayStatus,
   TaskTimeStatus,
@@ -38,16 +37,11 @@ import { InjectDb } from '../infra/database';
 import { sqlOf } from '../infra/sql';
 import { lampPlaces } from '../strategies/lamp-places';
 import type { BroadcastTaskPageDto, ImmediateBroadcastDto, ScheduledTaskDto, TaskControlDto, TaskTerminalPageDto } from './dto/task.dto';
-import { MediaService } from './media.service';
+import { MediaService, type SentMedium } from './media.service';
 import { taskPlayers } from './task-players';
 import { TERMINAL_SELECTION } from './terminals.service';
 
 /** A medium as the task sends it: what the task keeps, and where and how the terminal fetches it. */
-interface SentMedium extends TaskMedium {
-  url: string;
-  sha256: string;
-  bytes: number;
-}
 
 const TASK_COLUMNS = `t.id, t.task_name AS "taskName", t.task_mode AS "taskMode", t.playback_mode AS "playbackMode", t.volume, t.priority,
   t.media, t.schedule, cardinality(t.terminal_ids) AS "terminalCount", t.dispatch_id AS "dispatchId", t.created_by AS "createdBy",
@@ -370,7 +364,7 @@ export class BroadcastTasksService {
   /** The media a task plays, with their links: the playlist's (in its mode) or the chosen ones (normal_mode unless told). */
   private async taskMedia(tx: EntityManager, dto: ImmediateBroadcastDto): Promise<{ media: SentMedium[]; playbackMode: PlaybackMode }> {
     if (dto.playlistId !== undefined && dto.playlistId !== null) return this.playlistMedia(tx, dto.playlistId);
-    return { media: await this.chosenMedia(tx, dto.mediaIds!), playbackMode: dto.playbackMode ?? PlaybackMode.Normal };
+    return { media: await this.media.playableMedia(tx, dto.mediaIds!), playbackMode: dto.playbackMode ?? PlaybackMode.Normal };
   }
 
   /**
@@ -429,32 +423,11 @@ export class BroadcastTasksService {
       playlistId,
     ]);
     return {
-      media: await this.chosenMedia(
+      media: await this.media.playableMedia(
         tx,
         ids.map((r) => r.id),
       ),
       playbackMode: playlist.playbackMode,
     };
-  }
-
-  /** The media in the given order, each with a terminal's signed link; unknown or unapproved ones refuse the task. */
-  private async chosenMedia(tx: EntityManager, ids: readonly number[]): Promise<SentMedium[]> {
-    if (ids.length === 0) throw AppException.field('mediaIds', 'taskMediaEmpty');
-    const rows: { id: number; title: string; durationMs: number; auditStatus: MediaAuditStatus }[] = await tx.query(
-      `SELECT id, material_name AS title, duration_ms AS "durationMs", audit_status AS "auditStatus" FROM broadcast_media WHERE id = ANY($1::int[]) FOR SHARE`,
-      [ids],
-    );
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const unknown = ids.filter((id) => !byId.has(id));
-    if (unknown.length > 0) throw AppException.field('mediaIds', 'unknownMedia', { ids: unknown.join(', ') });
-    const unapproved = rows.filter((r) => r.auditStatus !== MediaAuditStatus.Approved).map((r) => `"${r.title}"`);
-    if (unapproved.length > 0) throw AppException.field('mediaIds', 'taskMediaNotPlayable', { names: unapproved.join(', ') });
-    return Promise.all(
-      ids.map(async (id) => {
-        const { title, durationMs } = byId.get(id)!;
-        const link = await this.media.terminalLink(id);
-        return { mediaId: id, title, durationMs, url: link.url, sha256: link.sha256, bytes: link.fileSize };
-      }),
-    );
   }
 }

@@ -4,6 +4,7 @@ import {
   OnlineState,
   numberProblem,
   type AlarmLevel,
+  type AlarmAnnounceParams,
   type AlarmEventMessage,
   type AlarmStateMessage,
 } from '@sc/contracts';
@@ -15,11 +16,19 @@ export type AlarmEvent = DeviceEvent<AlarmReports>;
 export type AlarmFields = StoredFields<typeof ALARM_FAMILY.family>;
 
 /** One alarm column command's type and params. */
-export type AlarmCommandBody = { type: 'reboot'; params: Record<string, never> } | { type: 'volume'; params: { volume: number } };
+export type AlarmCommandBody =
+  | { type: 'reboot'; params: Record<string, never> }
+  | { type: 'volume'; params: { volume: number } }
+  | { type: 'announce'; params: AlarmAnnounceParams }
+  | { type: 'stopAnnounce'; params: Record<string, never> };
 
 /** The command an alarm column dispatch sends; null for an action or params a column cannot run (the row fails). */
 export function alarmCommandOf(action: string, params: unknown): AlarmCommandBody | null {
   if (action === 'reboot') return { type: 'reboot', params: {} };
+  if (action === 'stopAnnounce') return { type: 'stopAnnounce', params: {} };
+  // The gateway built and checked it (the media approved, their links signed); the column checks it against the schema.
+  if (action === 'announce')
+    return params !== null && typeof params === 'object' ? { type: 'announce', params: params as AlarmAnnounceParams } : null;
   if (action !== 'volume') return null;
   const volume = (params as { volume?: unknown } | null)?.volume;
   return typeof volume === 'number' && !numberProblem(volume, ALARM_COLUMN_BOUNDS.volume) ? { type: 'volume', params: { volume } } : null;

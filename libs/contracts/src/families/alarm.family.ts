@@ -1,6 +1,8 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ALARM_LEVELS, type AlarmColumnRow } from '../alarm-columns';
-import { VOICE_SDP_MAX } from '../alarm-intercom';
+import { ALARM_ANNOUNCE_ITEMS_MAX, ALARM_ANNOUNCE_TEXT_MAX, VOICE_SDP_MAX } from '../alarm-intercom';
+import { BroadcastContentType, PlaybackMode } from '../statuses';
+import { TASK_MEDIUM_SCHEMA } from './broadcast.family';
 import { DeviceType } from '../devices';
 import { DeviceFamily, MqttService } from '../mqtt';
 import { JobName, QueueName } from '../queues';
@@ -86,6 +88,29 @@ export const ALARM_HANG_UP_SCHEMA = {
   properties: { callId: CALL_ID_SCHEMA },
 } as const satisfies JsonSchema;
 
+/**
+ * The params of `announce`: what the column's speaker plays until told otherwise (audioInquiry). Audio (content type
+ * 1): media of the broadcast library, fetched from their signed links and checked against their SHA-256 before the
+ * column acks; text (2): spoken by the column's own speech synthesis. The playback mode is the spec's: the list once
+ * in order (normal_mode), in a loop (list_cycle_mode), or in random order, looped (random_mode).
+ */
+export const ALARM_ANNOUNCE_SCHEMA = {
+  type: 'object',
+  required: ['contentType', 'mode'],
+  additionalProperties: false,
+  properties: {
+    contentType: { type: 'integer', enum: [BroadcastContentType.Audio, BroadcastContentType.Text], description: '1 audio, 2 text.' },
+    mode: { type: 'string', enum: [PlaybackMode.Normal, PlaybackMode.ListCycle, PlaybackMode.Random] },
+    items: { type: 'array', minItems: 1, maxItems: ALARM_ANNOUNCE_ITEMS_MAX, items: TASK_MEDIUM_SCHEMA, description: 'Audio: the media, in order.' },
+    text: { type: 'string', minLength: 1, maxLength: ALARM_ANNOUNCE_TEXT_MAX, description: 'Text: what the column says.' },
+  },
+  // As ALARM_EVENT_SCHEMA: the content type is tested with `patternProperties`, which the validator strips nothing for.
+  allOf: [
+    { if: { patternProperties: { '^contentType$': { const: BroadcastContentType.Audio } } }, then: { required: ['items'] } },
+    { if: { patternProperties: { '^contentType$': { const: BroadcastContentType.Text } } }, then: { required: ['text'] } },
+  ],
+} as const satisfies JsonSchema;
+
 /** The params of `volume`. */
 export const ALARM_VOLUME_SCHEMA = {
   type: 'object',
@@ -110,13 +135,19 @@ export const ALARM_FAMILY = defineFamily<AlarmColumnRow>()({
   worker: MqttService.WorkerAlarm,
   queue: QueueName.AlarmColumns,
   job: JobName.DistributeAlarmDispatch,
-  actions: { reboot: Button.OpenAndClose, volume: Button.Edit },
+  actions: { reboot: Button.OpenAndClose, volume: Button.Edit, announce: Button.Edit, stopAnnounce: Button.Edit },
   eventRoles: ALARM_EVENT_ROLES,
   liveFields: ['networkStatus', 'ipAddress', 'swver', 'hwver', 'volume', 'reportedAt', 'lastPressAt', 'lastPressLevel', 'pressCount'],
   reports: { state: ALARM_STATE_SCHEMA, event: ALARM_EVENT_SCHEMA },
   commands: {
     reboot: { description: 'Restart the column; it reports its state again once it is back.', params: NO_PARAMS_SCHEMA },
     volume: { description: "Set its speaker's volume, percent.", params: ALARM_VOLUME_SCHEMA },
+    announce: {
+      description: "Play an announcement on the column's speaker (audio media fetched first, or a text spoken), in a playback mode, until stopped.",
+      params: ALARM_ANNOUNCE_SCHEMA,
+      receipts: true,
+    },
+    stopAnnounce: { description: 'Stop the announcement.', params: NO_PARAMS_SCHEMA },
     talk: {
       description:
         'The voice of a call an agent answered (WebRTC, Opus): the platform offers its side; the column answers with a `talk` event, or a `talkEnd` if it cannot. Sent by the alarm worker, not through the command ledger: the call log is the record of a call.',
@@ -148,5 +179,12 @@ export type AlarmEventMessage = AlarmPressMessage | AlarmTalkMessage | AlarmTalk
 export type AlarmTalkParams = FromSchema<typeof ALARM_TALK_SCHEMA>;
 export type AlarmHangUpParams = FromSchema<typeof ALARM_HANG_UP_SCHEMA>;
 export type AlarmVolumeParams = FromSchema<typeof ALARM_VOLUME_SCHEMA>;
+/** The params of `announce` (ALARM_ANNOUNCE_SCHEMA). */
+export interface AlarmAnnounceParams {
+  contentType: BroadcastContentType;
+  mode: PlaybackMode;
+  items?: { mediaId: number; title: string; url: string; sha256: string; bytes: number; durationMs: number }[];
+  text?: string;
+}
 /** The alarm column fields devices change, as DeviceStateChanged carries them. */
 export type AlarmLiveFields = LiveFieldsOf<typeof ALARM_FAMILY>;

@@ -55,7 +55,7 @@ export const BROADCAST_SCHEDULE_SCHEMA = {
 } as const satisfies JsonSchema;
 
 /** One medium of a task: where the terminal downloads it, how to check it, and how long it plays. */
-const TASK_MEDIUM_SCHEMA = {
+export const TASK_MEDIUM_SCHEMA = {
   type: 'object',
   required: ['mediaId', 'title', 'url', 'sha256', 'bytes', 'durationMs'],
   additionalProperties: false,

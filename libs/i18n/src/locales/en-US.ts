@@ -439,6 +439,8 @@ export const enUSAnswers = {
   alarmCallNotConnected: 'You are not on this call',
   alarmVoiceColumnSilent: 'The alarm column did not answer the voice of the call',
   alarmVoiceUnavailable: 'The voice service is not answering, please try again later',
+  announceMediaEmpty: 'Please select at least one audio file',
+  announceTextEmpty: 'Please enter the text the columns should say',
   incidentClosed: 'This incident is already closed',
   incidentNoPosition: 'This alarm column has no position: place it or its pole on the map first',
   incidentNoLampsNear: 'There are no street lights within {{radius}} m of this alarm column',

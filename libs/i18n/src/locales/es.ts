@@ -432,6 +432,8 @@ export const esAnswers: Answers = {
   alarmCallNotConnected: 'No está en esta llamada',
   alarmVoiceColumnSilent: 'La columna de alarma no respondió a la voz de la llamada',
   alarmVoiceUnavailable: 'El servicio de voz no responde, inténtelo de nuevo más tarde',
+  announceMediaEmpty: 'Seleccione al menos un archivo de audio',
+  announceTextEmpty: 'Escriba el texto que deben decir las columnas',
   incidentClosed: 'Este incidente ya está cerrado',
   incidentNoPosition: 'Esta columna de alarma no tiene posición: sitúela a ella o a su poste en el mapa primero',
   incidentNoLampsNear: 'No hay farolas a menos de {{radius}} m de esta columna de alarma',

@@ -430,6 +430,8 @@ export const zhCNAnswers: Answers = {
   alarmCallNotConnected: '您不在该通话中',
   alarmVoiceColumnSilent: '报警柱未接通本次通话的语音',
   alarmVoiceUnavailable: '语音服务无响应，请稍后再试',
+  announceMediaEmpty: '请至少选择一个音频文件',
+  announceTextEmpty: '请输入报警柱要播报的文字',
   incidentClosed: '该事件已关闭',
   incidentNoPosition: '该报警柱没有位置：请先在地图上设置它或其灯杆的位置',
   incidentNoLampsNear: '该报警柱 {{radius}} 米内没有路灯',

@@ -1,7 +1,12 @@
 import { IntersectionType } from '@nestjs/swagger';
 import { Matches, ValidateIf } from 'class-validator';
 import {
+  ALARM_ANNOUNCE_ITEMS_MAX,
+  ALARM_ANNOUNCE_TEXT_MAX,
   ALARM_COLUMN_BOUNDS,
+  BroadcastContentType,
+  PlaybackMode,
+  type AlarmAnnounceRequest,
   ALARM_COLUMN_NAME_MAX,
   DEVICE_CODE_PATTERN,
   OnlineState,
@@ -62,4 +67,19 @@ export class AlarmColumnSelectionDto implements AlarmColumnSelection {
 export class AlarmColumnVolumeDto extends AlarmColumnSelectionDto implements AlarmColumnVolumeRequest {
   @IntField({ ...ALARM_COLUMN_BOUNDS.volume, emptyKey: 'volumeEmpty', description: 'Percent' })
   volume!: number;
+}
+
+/** POST /api/alarm/columnAnnounce: an announcement on the selected columns' speakers (audioInquiry). */
+export class AlarmAnnounceDto extends AlarmColumnSelectionDto implements AlarmAnnounceRequest {
+  @EnumField([BroadcastContentType.Audio, BroadcastContentType.Text], { description: '1 audio (mediaIds), 2 text (text)' })
+  contentType!: BroadcastContentType;
+
+  @IdArrayField({ max: ALARM_ANNOUNCE_ITEMS_MAX, description: 'Audio: approved media of the broadcast library, in the order they play' })
+  mediaIds?: number[];
+
+  @TextField({ max: ALARM_ANNOUNCE_TEXT_MAX, required: false, description: 'Text: what the columns say' })
+  text?: string;
+
+  @EnumField([PlaybackMode.Normal, PlaybackMode.ListCycle, PlaybackMode.Random], { description: 'normal_mode, list_cycle_mode, random_mode' })
+  playbackMode!: PlaybackMode;
 }

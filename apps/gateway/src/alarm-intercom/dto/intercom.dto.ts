@@ -44,7 +44,7 @@ import {
   type IntercomEndpointPageQuery,
   type OnlineState,
 } from '@sc/contracts';
-import { DateField, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
+import { BoolField, DateField, EnumField, IntField, PageDto, TextField, msg } from '../../common/fields';
 
 /** An incident's id (a bigint, as text). */
 const INCIDENT_ID = /^[1-9]\d{0,17}$/;
@@ -155,6 +155,9 @@ export class AlarmCallFiltersDto implements AlarmCallFilters {
 
   @DateField({ required: false, example: '2026-11-21T00:00:00+08:00', description: 'to this time (excluded)' })
   startTo?: string;
+
+  @BoolField({ required: false, description: 'Only the calls with a recording (audioInquiry)' })
+  recorded?: boolean;
 
   @EnumField(CALL_SORTS, { required: false, description: '1 start time descending (default), 2 ascending, 3 duration descending, 4 ascending' })
   sort?: CallSort;

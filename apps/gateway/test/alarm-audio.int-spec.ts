@@ -8,8 +8,13 @@ import {
   AlarmLevel,
   CallState,
   DeviceFamily,
+  DispatchStatus,
+  MediaAuditStatus,
   MqttService,
   OnlineState,
+  PlaybackMode,
+  type DispatchDetail,
+  type MediaRow,
   type AlarmCallRow,
   type AlarmColumnRow,
   type AlarmIncidentRow,
@@ -18,7 +23,7 @@ import {
   type VoiceJoinAnswer,
 } from '@sc/contracts';
 import { VoicePeer, playInto, type VoiceSource } from '@sc/device-runtime/voice/voice-peer';
-import { ApiClient, waitFor } from '@sc/testing';
+import { ApiClient, mp3Tone, waitFor } from '@sc/testing';
 import { startAlarmFleet, type AlarmFleet } from '../../device-sim/src/families/alarm.sim';
 import { startAlarmWorker } from '../../worker-alarm/src/alarm-worker';
 import { startTestGateway, type TestGateway } from './harness';
@@ -52,7 +57,7 @@ class TestAgent {
  * other, and the hang-up leaves a recording of both in the call log that plays through a signed link. Bad input and
  * anybody but the call's agent are refused, changing nothing.
  */
-describe('Alarm intercom: the voice of a call and its recording', () => {
+describe('Alarm intercom: the voice of a call, its recording, and announcements on the columns', () => {
   let gw: TestGateway;
   let admin: ApiClient;
   let editor: ApiClient;
@@ -81,6 +86,8 @@ describe('Alarm intercom: the voice of a call and its recording', () => {
     process.env.ALARM_CALL_PASS_MS = '100';
     process.env.VOICE_RECORDING_DIR = await mkdtemp(join(tmpdir(), 'sc-recordings-'));
     gw = await startTestGateway();
+    // The columns fetch the announcements' media from this gateway.
+    gw.config.media.linkBaseUrl = gw.baseUrl;
     [admin, editor, visitor] = await Promise.all([gw.signedIn('admin'), gw.signedIn('editor'), gw.signedIn('visitor')]);
     const [{ id: editorId }] = await gw.db.query<{ id: number }>(`SELECT id FROM sys_user WHERE username = 'editor'`);
     await admin.post('/api/alarm/columnAddOrEdit', { name: 'Voice help point', code: 'ALARM-V1', sipAccount: '9201' });
@@ -186,6 +193,73 @@ describe('Alarm intercom: the voice of a call and its recording', () => {
     // The call is over: its voice cannot be joined again.
     const late = await editor.post('/api/alarm/voiceJoin', { callId: call.call!.id, sdp: offer });
     expect(late.status).toBe(409);
+  });
+
+  it('finds the recorded calls (audioInquiry) and only them', async () => {
+    const page = async (recorded: boolean) =>
+      (await editor.post<PageResult<AlarmCallRow>>('/api/alarm/callPage', { pageNum: 1, pageSize: 20, recorded })).body.data.list;
+    const recorded = await page(true);
+    expect(recorded.length).toBeGreaterThan(0);
+    expect(recorded.every((row) => row.recording !== null)).toBe(true);
+    expect((await page(false)).every((row) => row.recording === null)).toBe(true);
+  });
+
+  it('announces approved media and a text on the columns in a playback mode, through the ledger; bad announcements change nothing', async () => {
+    const data = new FormData();
+    data.append('materialName', 'Keep the crossing clear');
+    data.append('file', new Blob([await mp3Tone({ seconds: 2, frequency: 500, kbps: 64, sampleRate: 44100, channels: 1 })]), 'clear.mp3');
+    const uploaded = await new ApiClient(gw.uploadUrl, 'en-US').as(admin.token).post<MediaRow>('/api/broadcast/mediaUpload', data);
+    expect(uploaded.status).toBe(200);
+    const medium = uploaded.body.data;
+    const [{ id: columnId }] = await gw.db.query<{ id: number }>(`SELECT id FROM device WHERE code = 'ALARM-V1'`);
+    const dispatches = async () => (await gw.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM dispatch`))[0].n;
+    const before = await dispatches();
+    const refused = async (body: Record<string, unknown>, field: string, message: string, client = editor) => {
+      const answer = await client.post('/api/alarm/columnAnnounce', body);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ data: { errors: expect.arrayContaining([expect.objectContaining({ field, reason: message })]) } });
+    };
+    const audio = { ids: [columnId], contentType: 1, mediaIds: [medium.id], playbackMode: PlaybackMode.ListCycle };
+    // Not approved yet.
+    await refused(audio, 'mediaIds', expect.stringContaining('Keep the crossing clear') as unknown as string);
+    await refused({ ...audio, mediaIds: [] }, 'mediaIds', 'Please select at least one audio file');
+    await refused({ ...audio, contentType: 2, mediaIds: undefined }, 'text', 'Please enter the text the columns should say');
+    await refused({ ...audio, playbackMode: 'shuffle' }, 'playbackMode', expect.any(String) as unknown as string);
+    await refused({ ...audio, contentType: 2, text: 'x'.repeat(501) }, 'text', expect.any(String) as unknown as string);
+    expect((await visitor.post('/api/alarm/columnAnnounce', audio)).status).toBe(403);
+    expect(await dispatches()).toBe(before);
+
+    await admin.post('/api/broadcast/mediaAudit', { id: medium.id, auditStatus: MediaAuditStatus.Approved });
+    const sent = await editor.post<{ dispatchId: string }>('/api/alarm/columnAnnounce', audio);
+    expect(sent.status).toBe(200);
+    const delivered = async (dispatchId: string) =>
+      waitFor(async () => {
+        const d = (await editor.get<DispatchDetail>(`/api/dispatch/detail?id=${dispatchId}`)).body.data;
+        return d.status === DispatchStatus.AllSuccessful ? d : undefined;
+      }, 15_000).catch(async (err: Error) => {
+        throw new Error(`${err.message}: ${JSON.stringify((await editor.get(`/api/dispatch/detail?id=${dispatchId}`)).body)}`);
+      });
+    await delivered(sent.body.data.dispatchId);
+    // The column fetched the file, checked it against its SHA-256, and plays it in a loop.
+    expect(fleet!.column('ALARM-V1')!.announcement).toEqual({
+      contentType: 1,
+      mode: PlaybackMode.ListCycle,
+      titles: ['Keep the crossing clear'],
+      text: null,
+    });
+
+    const spoken = await editor.post<{ dispatchId: string }>('/api/alarm/columnAnnounce', {
+      ids: [columnId],
+      contentType: 2,
+      text: 'Help is on the way, please stay at the column.',
+      playbackMode: PlaybackMode.Normal,
+    });
+    await delivered(spoken.body.data.dispatchId);
+    expect(fleet!.column('ALARM-V1')!.announcement).toMatchObject({ contentType: 2, text: 'Help is on the way, please stay at the column.' });
+
+    const stopped = await editor.post<{ dispatchId: string }>('/api/alarm/columnAnnounceStop', { ids: [columnId] });
+    await delivered(stopped.body.data.dispatchId);
+    expect(fleet!.column('ALARM-V1')!.announcement).toBeNull();
   });
 
   it('tells the agent when the column does not answer the voice, and the call stays connected', async () => {
