@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useMemo, useState } from 'react';
-import { Stack, Table, Tabs, Text } from '@mantine/core';
+import { Stack, Tabs } from '@mantine/core';
 import { IconMicrophone, IconSpeakerphone } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -10,13 +10,10 @@ import { lazyComponent } from '@/components/deferred';
 import { NameFilter } from '@/components/filter-fields';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
-import { NameCode } from '@/components/table-parts';
-import { formatDuration } from '@/features/broadcast/media-format';
 import { localIso } from '@/features/system/shared/date-fields';
-import { TABLE_STYLES, TableStatusRow } from '@/features/system/shared/table-states';
 import { compact, paging } from '@/navigation/search-params';
-import { parseTime } from '@/utils/format';
 import { useCallPage, useLiveIncidents } from './api';
+import { CallTable } from './call-table';
 import { useRecordingPlayer } from './recording-parts';
 import type { AudioInquirySearch, AudioInquiryTab } from './search';
 
@@ -123,48 +120,7 @@ function RecordingsView({ search, go }: { search: AudioInquirySearch; go: (next:
           data-testid="recording-filter-to"
         />
       </FilterBar>
-      <Table.ScrollContainer minWidth={760}>
-        <Table striped highlightOnHover verticalSpacing="sm" styles={TABLE_STYLES} data-testid="recording-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('alarmIntercom:fields.startedAt')}</Table.Th>
-              <Table.Th>{t('alarmIntercom:fields.column')}</Table.Th>
-              <Table.Th>{t('alarmIntercom:fields.agent')}</Table.Th>
-              <Table.Th>{t('alarmIntercom:fields.direction')}</Table.Th>
-              <Table.Th ta="right">{t('alarmIntercom:audio.talkDuration')}</Table.Th>
-              <Table.Th>{t('alarmIntercom:fields.recording')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody style={{ opacity: calls.isPlaceholderData ? 0.6 : 1 }}>
-            <TableStatusRow
-              colSpan={6}
-              loading={calls.isPending}
-              failed={calls.isError && rows.length === 0}
-              empty={calls.isSuccess && rows.length === 0}
-              filtered={filtered}
-              onRetry={() => void calls.refetch()}
-            />
-            {rows.map((call) => (
-              <Table.Tr key={call.id} data-testid={`recording-row-${call.id}`}>
-                <Table.Td>
-                  <Text size="sm">{parseTime(call.startedAt)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <NameCode name={call.columnName} code={call.columnSip || call.columnCode} fw={500} />
-                </Table.Td>
-                <Table.Td>{call.agentName ? <NameCode name={call.agentName} code={call.agentSip} /> : '—'}</Table.Td>
-                <Table.Td>
-                  <Text size="sm">{t(`alarmIntercom:direction.${call.direction}`)}</Text>
-                </Table.Td>
-                <Table.Td ta="right" ff="monospace" data-testid="recording-duration" data-seconds={call.duration}>
-                  {formatDuration(call.duration)}
-                </Table.Td>
-                <Table.Td>{recordings.cell(call)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <CallTable calls={calls} rows={rows} filtered={filtered} recordingCell={recordings.cell} recordings testId="recording" />
       <TableFooter total={calls.data?.total ?? 0} pageNum={pageNum} pageSize={pageSize} onChange={(page) => go({ ...search, ...page })} />
       {recordings.player}
     </Stack>

@@ -1,20 +1,16 @@
 import { Suspense, useEffect, useMemo, useState } from 'react';
-import { Badge, Table, Text } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { CALL_DIRECTIONS, CALL_SORTS, CALL_STATUSES, CALL_TYPES, CallSort, CallStatus, type AlarmCallPageQuery } from '@sc/contracts';
+import { CALL_DIRECTIONS, CALL_SORTS, CALL_STATUSES, CALL_TYPES, CallSort, type AlarmCallPageQuery } from '@sc/contracts';
 import { DateTimeField } from '@/components/date-inputs';
 import { NameFilter, OptionFilter } from '@/components/filter-fields';
 import { FilterBar, PagePanel } from '@/components/page-panel';
 import { TableFooter } from '@/components/table-footer';
-import { NameCode } from '@/components/table-parts';
-import { formatDuration } from '@/features/broadcast/media-format';
 import { LazyExportButton } from '@/features/imports/lazy-buttons';
 import { localIso } from '@/features/system/shared/date-fields';
-import { TABLE_STYLES, TableStatusRow } from '@/features/system/shared/table-states';
 import { compact, paging } from '@/navigation/search-params';
-import { parseTime } from '@/utils/format';
 import { useCallPage, useLiveIncidents } from './api';
+import { CallTable } from './call-table';
 import { useRecordingPlayer } from './recording-parts';
 import type { CallLogSearch } from './search';
 
@@ -125,66 +121,7 @@ export function CallLogPage() {
           testId="call-sort"
         />
       </FilterBar>
-      <Table.ScrollContainer minWidth={860}>
-        <Table striped highlightOnHover verticalSpacing="sm" styles={TABLE_STYLES} data-testid="call-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('alarmIntercom:fields.startedAt')}</Table.Th>
-              <Table.Th>{t('alarmIntercom:fields.column')}</Table.Th>
-              <Table.Th>{t('alarmIntercom:fields.agent')}</Table.Th>
-              <Table.Th>{t('alarmIntercom:fields.callType')}</Table.Th>
-              <Table.Th>{t('alarmIntercom:fields.direction')}</Table.Th>
-              <Table.Th>{t('alarmIntercom:fields.status')}</Table.Th>
-              <Table.Th ta="right">{t('alarmIntercom:fields.duration')}</Table.Th>
-              <Table.Th>{t('alarmIntercom:fields.recording')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody style={{ opacity: calls.isPlaceholderData ? 0.6 : 1 }}>
-            <TableStatusRow
-              colSpan={8}
-              loading={calls.isPending}
-              failed={calls.isError && rows.length === 0}
-              empty={calls.isSuccess && rows.length === 0}
-              filtered={filtered}
-              onRetry={() => void calls.refetch()}
-            />
-            {rows.map((call) => (
-              <Table.Tr key={call.id} data-testid={`call-row-${call.id}`}>
-                <Table.Td>
-                  <Text size="sm">{parseTime(call.startedAt)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <NameCode name={call.columnName} code={call.columnSip || call.columnCode} fw={500} />
-                </Table.Td>
-                <Table.Td>{call.agentName ? <NameCode name={call.agentName} code={call.agentSip} /> : '—'}</Table.Td>
-                <Table.Td>
-                  <Text size="sm">{t(`alarmIntercom:callType.${call.callType}`)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{t(`alarmIntercom:direction.${call.direction}`)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Badge
-                    variant="light"
-                    color={call.status === CallStatus.Connected ? 'green' : 'gray'}
-                    data-testid="call-status"
-                    data-status={call.status}
-                    data-state={call.state}
-                  >
-                    {call.state === 'ended'
-                      ? t(`alarmIntercom:callStatus.${call.status}`)
-                      : t(`alarmIntercom:callState.${call.state}`, { agent: call.agentName })}
-                  </Badge>
-                </Table.Td>
-                <Table.Td ta="right" ff="monospace" data-testid="call-duration" data-seconds={call.duration}>
-                  {formatDuration(call.duration)}
-                </Table.Td>
-                <Table.Td>{recordings.cell(call)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <CallTable calls={calls} rows={rows} filtered={filtered} recordingCell={recordings.cell} testId="call" />
       <TableFooter
         total={calls.data?.total ?? 0}
         pageNum={pageNum}

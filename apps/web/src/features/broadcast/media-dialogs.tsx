@@ -53,7 +53,11 @@ export function MediaUploadModal({ onClose, onUploaded }: { onClose: () => void;
         const problem = mediaFileProblem(file);
         return problem && t(problem);
       }}
-      send={async (upload) => onUploaded?.(await send.mutateAsync(upload))}
+      send={async (upload) => {
+        // Uploaded first: an optional call's arguments are not evaluated when there is nobody to call.
+        const medium = await send.mutateAsync(upload);
+        onUploaded?.(medium);
+      }}
       busy={send.isPending}
       done={t('broadcastMedia:uploaded')}
       progress={{ uploading: (percent) => t('broadcastMedia:uploading', { percent }), checking: t('broadcastMedia:checking') }}
