@@ -132,7 +132,6 @@ export class VoiceCalls {
     const worker = this.worker();
     if (!worker) throw new Error('the worker is not running');
     const bridge = new VoiceBridge(callId, { ...this.options.peer, recordDir: this.options.recordDir, logger: this.logger });
-    const call: LiveCall = { bridge, session: null as unknown as DeviceSession, columnAnswer: Promise.resolve(), ending: false };
     let answered!: (sdp: string) => void;
     let refused!: (reason: string) => void;
     const columnSdp = new Promise<string>((resolve, reject) => {
@@ -148,16 +147,16 @@ export class VoiceCalls {
         if (this.calls.get(callId)?.bridge === bridge) void this.end(callId);
       }
     });
-    call.session = session;
     const columnAnswer = (async () => {
       const offer = await bridge.deviceOffer();
-      if (bridge.closing || call.ending) throw new Error('the call ended');
+      // The call is listed by then (the offer's gathering is the first wait): it may have started ending meanwhile.
+      if (bridge.closing || this.calls.get(callId)?.ending) throw new Error('the call ended');
       await session.send('talk', { callId, sdp: offer }, VOICE_TIMING.columnAnswerMs);
       const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer')), VOICE_TIMING.columnAnswerMs).unref());
       await bridge.deviceAnswered(await Promise.race([columnSdp, timeout]));
     })();
     columnAnswer.catch(() => undefined);
-    call.columnAnswer = columnAnswer;
+    const call: LiveCall = { bridge, session, columnAnswer, ending: false };
     this.calls.set(callId, call);
     return call;
   }
